@@ -1,0 +1,41 @@
+//! Command-line front end. Each subcommand lives in its own file; they share
+//! the error convention: a bad flag prints one line naming the flag, the
+//! value and what is allowed, and exits with status 2.
+
+mod simulate;
+
+use std::ffi::OsString;
+
+/// Exit status for bad input (as most Unix tools and clap use).
+pub const EXIT_USAGE: i32 = 2;
+
+const USAGE: &str = "\
+tailslice — a scheduler playground (simulate how tasks share CPUs)
+
+Usage:
+  tailslice simulate [flags]      run an experiment (default: the 400-task study)
+  tailslice scenario <name> [flags]  run an Apple QoS scenario
+  tailslice help                  this text; `tailslice <command> --help` for flags
+";
+
+pub fn main() -> i32 {
+    let mut args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if args.is_empty() {
+        args.push("simulate".into());
+    }
+    let cmd = args.remove(0);
+    match cmd.to_str() {
+        Some("simulate") => simulate::run(args),
+        Some("help" | "--help" | "-h") => {
+            print!("{USAGE}");
+            0
+        }
+        _ => {
+            eprintln!(
+                "error: unknown command '{}': expected simulate, scenario or help",
+                cmd.to_string_lossy()
+            );
+            EXIT_USAGE
+        }
+    }
+}

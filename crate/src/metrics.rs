@@ -1,0 +1,134 @@
+//! Latency statistics, computed with the study's rules so its figures come
+//! out to the digit.
+
+use serde::Serialize;
+
+use crate::engine::Schedule;
+use crate::workload::Workload;
+
+/// The percentiles reported everywhere.
+pub const PERCENTILES: [f64; 4] = [50.0, 90.0, 95.0, 99.0];
+
+/// The study's percentile: `sorted[min(n-1, floor(n*P/100))]` (nearest
+/// rank, rounding up). `sorted` must be ascending and not empty.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let n = sorted.len();
+    let idx = ((n as f64) * p / 100.0) as usize;
+    sorted[idx.min(n - 1)]
+}
+
+/// Sum with Neumaier's compensation: the mean of a million latencies stays
+/// within rounding of CPython's exact `statistics.mean`.
+pub fn accurate_sum(values: impl IntoIterator<Item = f64>) -> f64 {
+    let (mut sum, mut comp) = (0.0f64, 0.0f64);
+    for v in values {
+        let t = sum + v;
+        if sum.abs() >= v.abs() {
+            comp += (sum - t) + v;
+        } else {
+            comp += (v - t) + sum;
+        }
+        sum = t;
+    }
+    sum + comp
+}
+
+/// One policy's figures, the CLI's and the page's row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub mean: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p95: f64,
+    pub p99: f64,
+    pub max: f64,
+    /// Tasks whose latency is strictly below the threshold.
+    pub done_within: u64,
+    pub context_switches: u64,
+    pub makespan: f64,
+    /// Mean time spent waiting (latency − work).
+    pub mean_wait: f64,
+    /// Share of core time spent running tasks, 0 to 1.
+    pub utilisation: f64,
+}
+
+/// Latencies (completion − arrival) of every task, in task order.
+pub fn latencies(workload: &Workload, schedule: &Schedule) -> Vec<f64> {
+    schedule
+        .outcomes
+        .iter()
+        .zip(&workload.arrival)
+        .map(|(o, a)| o.completion - a)
+        .collect()
+}
+
+/// Summarises a run. `within` is the "done within" threshold in ms.
+pub fn summarize(workload: &Workload, schedule: &Schedule, within: f64) -> Summary {
+    let mut lat = latencies(workload, schedule);
+    let n = lat.len();
+    if n == 0 {
+        return Summary {
+            mean: 0.0,
+            p50: 0.0,
+            p90: 0.0,
+            p95: 0.0,
+            p99: 0.0,
+            max: 0.0,
+            done_within: 0,
+            context_switches: 0,
+            makespan: 0.0,
+            mean_wait: 0.0,
+            utilisation: 0.0,
+        };
+    }
+    let mean = accurate_sum(lat.iter().copied()) / n as f64;
+    let done_within = lat.iter().filter(|&&l| l < within).count() as u64;
+    let mean_wait = accurate_sum(lat.iter().zip(&workload.work).map(|(l, w)| l - w)) / n as f64;
+    lat.sort_unstable_by(f64::total_cmp);
+    let span = schedule.makespan * schedule.cores as f64;
+    Summary {
+        mean,
+        p50: percentile(&lat, 50.0),
+        p90: percentile(&lat, 90.0),
+        p95: percentile(&lat, 95.0),
+        p99: percentile(&lat, 99.0),
+        max: lat[n - 1],
+        done_within,
+        context_switches: schedule.context_switches,
+        makespan: schedule.makespan,
+        mean_wait,
+        utilisation: if span > 0.0 { schedule.busy_time / span } else { 0.0 },
+    }
+}
+
+/// Relative change from `base` to `value` in %, e.g. −28.0 for the study's
+/// p95; `None` when `base` is 0.
+pub fn change_pct(base: f64, value: f64) -> Option<f64> {
+    (base != 0.0).then(|| (value - base) / base * 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentile_rule_is_the_studys() {
+        let s: Vec<f64> = (0..400).map(|i| i as f64).collect();
+        assert_eq!(percentile(&s, 95.0), 380.0);
+        assert_eq!(percentile(&s, 99.0), 396.0);
+        assert_eq!(percentile(&[1.0], 99.0), 1.0);
+        assert_eq!(percentile(&[1.0, 2.0], 50.0), 2.0);
+    }
+
+    #[test]
+    fn compensated_sum_beats_naive() {
+        let v = [1e16, 1.0, -1e16, 1.0];
+        assert_eq!(accurate_sum(v), 2.0);
+    }
+
+    #[test]
+    fn change() {
+        assert_eq!(change_pct(200.0, 150.0), Some(-25.0));
+        assert_eq!(change_pct(0.0, 1.0), None);
+    }
+}

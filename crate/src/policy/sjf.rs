@@ -1,0 +1,30 @@
+//! Shortest job first, non-preemptive: when a core frees up, the waiting
+//! task with the least total work runs to completion (ties by index).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::{Enqueue, Key, Policy, TaskId, TaskView};
+
+#[derive(Default)]
+pub struct Sjf {
+    queue: BinaryHeap<Reverse<(Key, TaskId)>>,
+}
+
+impl Policy for Sjf {
+    fn enqueue(&mut self, task: TaskId, _why: Enqueue, tasks: &TaskView) {
+        self.queue.push(Reverse((Key(tasks.work[task as usize]), task)));
+    }
+
+    fn pick_next(&mut self, _tasks: &TaskView) -> Option<TaskId> {
+        self.queue.pop().map(|Reverse((_, t))| t)
+    }
+
+    fn has_queued(&self) -> bool {
+        !self.queue.is_empty()
+    }
+
+    fn time_slice(&self, _task: TaskId) -> f64 {
+        f64::INFINITY
+    }
+}

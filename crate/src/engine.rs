@@ -177,7 +177,9 @@ pub fn simulate(
 
     while done < n {
         // 1. The next instant anything happens.
-        let t_arrival = order.get(next_arrival).map(|&i| workload.arrival[i as usize]);
+        let t_arrival = order
+            .get(next_arrival)
+            .map(|&i| workload.arrival[i as usize]);
         let t_end = ends.peek().map(|Reverse((Key(t), _, _))| *t);
         let t_timer = policy.next_timer();
         let now = [t_arrival, t_end, t_timer]

@@ -49,14 +49,18 @@ impl std::error::Error for ParamError {}
 fn sanitize(value: &str) -> String {
     const MAX: usize = 80;
     let mut out = String::new();
-    for (i, c) in value.chars().enumerate() {
-        if i == MAX {
+    let mut len = 0;
+    for c in value.chars() {
+        if len >= MAX {
             out.push('…');
             break;
         }
         if c.is_control() {
-            out.extend(c.escape_unicode());
+            let escaped: String = c.escape_unicode().collect();
+            len += escaped.len();
+            out.push_str(&escaped);
         } else {
+            len += 1;
             out.push(c);
         }
     }
@@ -74,7 +78,11 @@ pub fn parse_number(
     max: f64,
     unit: &str,
 ) -> Result<f64, ParamError> {
-    let lower = if min_exclusive { "greater than" } else { "at least" };
+    let lower = if min_exclusive {
+        "greater than"
+    } else {
+        "at least"
+    };
     let allowed = format!("a number of {unit} {lower} {min} and at most {max}");
     let v: f64 = text
         .trim()
@@ -113,7 +121,10 @@ mod tests {
     #[test]
     fn rejects_nan_inf_and_garbage() {
         for bad in ["NaN", "inf", "-inf", "", "1e400", "12ms", "0x10"] {
-            assert!(parse_number("q", bad, 0.0, true, 1e6, "ms").is_err(), "{bad}");
+            assert!(
+                parse_number("q", bad, 0.0, true, 1e6, "ms").is_err(),
+                "{bad}"
+            );
         }
         assert_eq!(parse_number("cs", "0", 0.0, false, 10.0, "ms"), Ok(0.0));
     }
@@ -122,12 +133,15 @@ mod tests {
     fn hostile_values_are_escaped_and_shortened() {
         let e = ParamError::new("seed", &format!("a\u{1b}[2J{}", "x".repeat(500)), "x");
         assert!(!e.value.contains('\u{1b}'));
-        assert!(e.value.chars().count() <= 81);
+        assert!(e.value.chars().count() <= 90);
     }
 
     #[test]
     fn counts_are_bounded() {
-        assert_eq!(parse_count("n", "400", 1, 10), Err(ParamError::new("n", "400", "a whole number from 1 to 10")));
+        assert_eq!(
+            parse_count("n", "400", 1, 10),
+            Err(ParamError::new("n", "400", "a whole number from 1 to 10"))
+        );
         assert_eq!(parse_count("n", "7", 1, 10), Ok(7));
         assert!(parse_count("n", "-1", 1, 10).is_err());
     }

@@ -97,7 +97,11 @@ pub fn summarize(workload: &Workload, schedule: &Schedule, within: f64) -> Summa
         context_switches: schedule.context_switches,
         makespan: schedule.makespan,
         mean_wait,
-        utilisation: if span > 0.0 { schedule.busy_time / span } else { 0.0 },
+        utilisation: if span > 0.0 {
+            schedule.busy_time / span
+        } else {
+            0.0
+        },
     }
 }
 

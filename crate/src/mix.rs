@@ -189,14 +189,18 @@ impl Mix {
             let weight: f64 = w.trim().parse().map_err(|_| {
                 ParamError::new(field, part, "a class WEIGHT:DIST with a number as WEIGHT")
             })?;
-            if !weight.is_finite() || weight < 0.0 || weight > 1e9 {
+            if !weight.is_finite() || !(0.0..=1e9).contains(&weight) {
                 return Err(ParamError::new(field, part, "a weight from 0 to 1e9"));
             }
             let dist = Dist::parse(field, d)?;
             classes.push(Class { weight, dist });
         }
         if classes.iter().all(|c| c.weight == 0.0) {
-            return Err(ParamError::new(field, text, "at least one class with a weight above 0"));
+            return Err(ParamError::new(
+                field,
+                text,
+                "at least one class with a weight above 0",
+            ));
         }
         Ok(Mix { classes })
     }
@@ -223,7 +227,10 @@ impl Mix {
     /// Expected duration of one task in ms.
     pub fn mean_work(&self) -> f64 {
         let total: f64 = self.classes.iter().map(|c| c.weight).sum();
-        self.classes.iter().map(|c| c.weight / total * c.dist.mean()).sum()
+        self.classes
+            .iter()
+            .map(|c| c.weight / total * c.dist.mean())
+            .sum()
     }
 }
 
@@ -266,24 +273,53 @@ mod tests {
     fn parses_the_study_mix_and_round_trips() {
         let m = Mix::default();
         assert_eq!(m.classes.len(), 3);
-        assert_eq!(m.classes[2].dist, Dist::Uniform { lo: 80.0, hi: 200.0 });
+        assert_eq!(
+            m.classes[2].dist,
+            Dist::Uniform {
+                lo: 80.0,
+                hi: 200.0
+            }
+        );
         assert_eq!(m.to_string(), DEFAULT_MIX);
         assert_eq!(Mix::parse("mix", &m.to_string()).unwrap(), m);
     }
 
     #[test]
     fn parses_distributions_with_inner_commas() {
-        let m = Mix::parse("mix", "1:lognormal(1.5,0.8),1:pareto(2,1.5),1:exp(5),1:fixed(3)").unwrap();
+        let m = Mix::parse(
+            "mix",
+            "1:lognormal(1.5,0.8),1:pareto(2,1.5),1:exp(5),1:fixed(3)",
+        )
+        .unwrap();
         assert_eq!(m.classes.len(), 4);
-        assert_eq!(m.classes[0].dist, Dist::LogNormal { mu: 1.5, sigma: 0.8 });
+        assert_eq!(
+            m.classes[0].dist,
+            Dist::LogNormal {
+                mu: 1.5,
+                sigma: 0.8
+            }
+        );
         assert_eq!(Mix::parse("mix", &m.to_string()).unwrap(), m);
     }
 
     #[test]
     fn rejects_bad_mixes_with_a_reason() {
         for bad in [
-            "", "85", "85:8-1", "-1:1-8", "0:1-8,0:2-3", "85:-1-8", "x:1-8", "85:1-", "85:1-8,",
-            "1:exp(0)", "1:pareto(1,0)", "1:nope(3)", "1:exp(1", "NaN:1-8", "1:1-inf",
+            "",
+            "85",
+            "85:8-1",
+            "-1:1-8",
+            "0:1-8,0:2-3",
+            "85:-1-8",
+            "x:1-8",
+            "85:1-",
+            "85:1-8,",
+            "1:exp(0)",
+            "1:pareto(1,0)",
+            "1:nope(3)",
+            "1:exp(1",
+            "NaN:1-8",
+            "1:1-inf",
         ] {
             let e = Mix::parse("--mix", bad).unwrap_err();
             assert_eq!(e.field, "--mix", "{bad}");
@@ -299,8 +335,16 @@ mod tests {
         // 2*random.paretovariate(1.5) in CPython 3.11.
         let mut r = PyRandom::new(5);
         let e = Dist::Exp { mean: 4.0 }.draw(&mut r);
-        let l = Dist::LogNormal { mu: 1.0, sigma: 0.5 }.draw(&mut r);
-        let p = Dist::Pareto { xm: 2.0, alpha: 1.5 }.draw(&mut r);
+        let l = Dist::LogNormal {
+            mu: 1.0,
+            sigma: 0.5,
+        }
+        .draw(&mut r);
+        let p = Dist::Pareto {
+            xm: 2.0,
+            alpha: 1.5,
+        }
+        .draw(&mut r);
         assert_eq!([e, l, p], CPYTHON_SEED5);
     }
 

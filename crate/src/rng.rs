@@ -131,15 +131,25 @@ mod tests {
         // `random.seed(s); [random.random() for _ in range(3)]` in CPython 3.11;
         // the last two seeds need two 32-bit key words.
         let cases: [(u64, [f64; 3]); 4] = [
-            (0, [0.8444218515250481, 0.7579544029403025, 0.420571580830845]),
-            (1, [0.13436424411240122, 0.8474337369372327, 0.763774618976614]),
+            (
+                0,
+                [0.8444218515250481, 0.7579544029403025, 0.420571580830845],
+            ),
+            (
+                1,
+                [0.13436424411240122, 0.8474337369372327, 0.763774618976614],
+            ),
             (
                 4294967296,
                 [0.11299430095636409, 0.41782886486292836, 0.0166763664992291],
             ),
             (
                 MAX_SEED,
-                [0.09425040007102303, 0.22287455761867403, 0.19135148760372034],
+                [
+                    0.09425040007102303,
+                    0.22287455761867403,
+                    0.19135148760372034,
+                ],
             ),
         ];
         for (seed, want) in cases {
@@ -152,10 +162,12 @@ mod tests {
 
     #[test]
     fn fast_is_deterministic_and_in_range() {
-        let a: Vec<f64> = (0..100).map({
-            let mut r = FastRandom::new(7);
-            move |_| r.random()
-        }).collect();
+        let a: Vec<f64> = (0..100)
+            .map({
+                let mut r = FastRandom::new(7);
+                move |_| r.random()
+            })
+            .collect();
         let mut r = FastRandom::new(7);
         for x in &a {
             let y = r.random();

@@ -184,7 +184,10 @@ mod tests {
     #[test]
     fn arrivals_do_not_change_durations() {
         let base = WorkloadSpec::default();
-        let p = WorkloadSpec { arrivals: Arrivals::Poisson { load: 0.9 }, ..base.clone() };
+        let p = WorkloadSpec {
+            arrivals: Arrivals::Poisson { load: 0.9 },
+            ..base.clone()
+        };
         let (a, b) = (Workload::generate(&base), Workload::generate(&p));
         assert_eq!(a.work, b.work);
         assert!(b.arrival.windows(2).all(|x| x[0] <= x[1]));
@@ -198,20 +201,39 @@ mod tests {
     fn bursts() {
         let spec = WorkloadSpec {
             tasks: 5,
-            arrivals: Arrivals::Burst { count: 2, period: 10.0 },
+            arrivals: Arrivals::Burst {
+                count: 2,
+                period: 10.0,
+            },
             ..Default::default()
         };
-        assert_eq!(Workload::generate(&spec).arrival, vec![0.0, 0.0, 10.0, 10.0, 20.0]);
+        assert_eq!(
+            Workload::generate(&spec).arrival,
+            vec![0.0, 0.0, 10.0, 10.0, 20.0]
+        );
     }
 
     #[test]
     fn arrival_syntax() {
-        assert_eq!(Arrivals::parse("a", "poisson:0.9"), Ok(Arrivals::Poisson { load: 0.9 }));
+        assert_eq!(
+            Arrivals::parse("a", "poisson:0.9"),
+            Ok(Arrivals::Poisson { load: 0.9 })
+        );
         assert_eq!(
             Arrivals::parse("a", "burst:50@100"),
-            Ok(Arrivals::Burst { count: 50, period: 100.0 })
+            Ok(Arrivals::Burst {
+                count: 50,
+                period: 100.0
+            })
         );
-        for bad in ["", "poisson:0", "poisson:NaN", "burst:0@5", "burst:5", "later"] {
+        for bad in [
+            "",
+            "poisson:0",
+            "poisson:NaN",
+            "burst:0@5",
+            "burst:5",
+            "later",
+        ] {
             assert!(Arrivals::parse("a", bad).is_err(), "{bad}");
         }
     }

@@ -13,9 +13,9 @@ const USAGE: &str = "\
 tailslice — a scheduler playground (simulate how tasks share CPUs)
 
 Usage:
-  tailslice simulate [flags]      run an experiment (default: the 400-task study)
+  tailslice simulate [flags]         run an experiment (default: the 400-task study)
   tailslice scenario <name> [flags]  run an Apple QoS scenario
-  tailslice help                  this text; `tailslice <command> --help` for flags
+  tailslice help                     this text; `tailslice <command> --help` for flags
 ";
 
 pub fn main() -> i32 {
@@ -30,12 +30,25 @@ pub fn main() -> i32 {
             print!("{USAGE}");
             0
         }
-        _ => {
-            eprintln!(
-                "error: unknown command '{}': expected simulate, scenario or help",
-                cmd.to_string_lossy()
-            );
-            EXIT_USAGE
-        }
+        _ => fail(&format!(
+            "unknown command '{}': expected simulate, scenario or help",
+            cmd.to_string_lossy()
+        )),
+    }
+}
+
+/// Prints `error: <message>` on one line and returns the usage exit code.
+pub fn fail(message: &str) -> i32 {
+    eprintln!("error: {message}");
+    EXIT_USAGE
+}
+
+/// The value after a flag, as UTF-8, or the exit code after reporting why not.
+pub fn flag_value(parser: &mut lexopt::Parser, flag: &str) -> Result<String, i32> {
+    match parser.value() {
+        Ok(v) => v
+            .into_string()
+            .map_err(|_| fail(&format!("invalid {flag}: the value is not valid UTF-8"))),
+        Err(_) => Err(fail(&format!("missing value for {flag}"))),
     }
 }

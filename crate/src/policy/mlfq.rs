@@ -130,13 +130,13 @@ impl Policy for Mlfq {
 
     fn preemption_victim(&self, running: &[Running], _tasks: &TaskView) -> Option<usize> {
         let best = self.best_queued_level()?;
-        let (i, r) = running
-            .iter()
-            .enumerate()
-            .max_by(|a, b| {
-                let (la, lb) = (self.level_of(a.1.task as usize), self.level_of(b.1.task as usize));
-                la.cmp(&lb).then(b.0.cmp(&a.0))
-            })?;
+        let (i, r) = running.iter().enumerate().max_by(|a, b| {
+            let (la, lb) = (
+                self.level_of(a.1.task as usize),
+                self.level_of(b.1.task as usize),
+            );
+            la.cmp(&lb).then(b.0.cmp(&a.0))
+        })?;
         (self.level_of(r.task as usize) > best).then_some(i)
     }
 

@@ -137,7 +137,9 @@ impl PolicyKind {
             PolicyKind::Rr => "round-robin: at most one quantum, then to the back of the queue",
             PolicyKind::Sjf => "shortest job first, non-preemptive",
             PolicyKind::Srpt => "shortest remaining processing time, preemptive",
-            PolicyKind::Mlfq => "multi-level feedback queue (levels, doubling quanta, periodic boost)",
+            PolicyKind::Mlfq => {
+                "multi-level feedback queue (levels, doubling quanta, periodic boost)"
+            }
         }
     }
 

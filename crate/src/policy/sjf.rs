@@ -13,7 +13,8 @@ pub struct Sjf {
 
 impl Policy for Sjf {
     fn enqueue(&mut self, task: TaskId, _why: Enqueue, tasks: &TaskView) {
-        self.queue.push(Reverse((Key(tasks.work[task as usize]), task)));
+        self.queue
+            .push(Reverse((Key(tasks.work[task as usize]), task)));
     }
 
     fn pick_next(&mut self, _tasks: &TaskView) -> Option<TaskId> {

@@ -41,10 +41,11 @@ impl Policy for Srpt {
         let Reverse((Key(best), _)) = *self.queue.peek()?;
         // The running task with the most work left, if strictly more than the
         // best waiting one (ties leave the running task alone: no churn).
-        let (i, r) = running
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.remaining_now.total_cmp(&b.1.remaining_now).then(b.0.cmp(&a.0)))?;
+        let (i, r) = running.iter().enumerate().max_by(|a, b| {
+            a.1.remaining_now
+                .total_cmp(&b.1.remaining_now)
+                .then(b.0.cmp(&a.0))
+        })?;
         (r.remaining_now > best).then_some(i)
     }
 }

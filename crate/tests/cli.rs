@@ -1,0 +1,137 @@
+//! The CLI as a user and a script see it: the default table, the JSON
+//! contract, and one clear line with exit code 2 for every bad flag.
+
+use std::process::{Command, Output};
+
+fn tailslice(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tailslice"))
+        .args(args)
+        .output()
+        .expect("tailslice runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn no_flags_prints_the_studys_table() {
+    for args in [&[][..], &["simulate"][..]] {
+        let o = tailslice(args);
+        assert!(o.status.success());
+        let s = stdout(&o);
+        for want in [
+            "fifo",
+            "2661.3",
+            "2904.8",
+            "4774.4",
+            "5209.4",
+            "rr 16ms",
+            "1578.3",
+            "1472.8",
+            "3441.4",
+            "p95 -27.9 %",
+            "max +0.0 %",
+            "mean -1083.0 ms",
+            "fifo 18, rr 18",
+            "total work 5209.4 ms; 18 tasks longer than 60 ms",
+        ] {
+            assert!(s.contains(want), "missing {want:?} in:\n{s}");
+        }
+    }
+}
+
+#[test]
+fn json_has_the_documented_shape() {
+    let o = tailslice(&["simulate", "--json", "--policies", "srpt,fifo,mlfq"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["total_work_ms"].is_f64());
+    assert_eq!(v["tasks"], 400);
+    let results = v["results"].as_array().unwrap();
+    let names: Vec<&str> = results
+        .iter()
+        .map(|r| r["policy"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["srpt", "fifo", "mlfq"],
+        "policies in the order given"
+    );
+    for r in results {
+        for f in ["mean", "p50", "p90", "p95", "p99", "max"] {
+            assert!(r[f].is_f64(), "{f} in {r}");
+        }
+        assert!(r["done_within"].is_u64());
+        assert!(r["context_switches"].is_u64());
+    }
+}
+
+#[test]
+fn bad_flags_get_one_clear_line_and_exit_2() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["--quantum", "0"], &["--quantum", "'0'", "greater than 0"]),
+        (&["--quantum", "-3"], &["--quantum", "'-3'"]),
+        (&["--quantum", "NaN"], &["--quantum", "NaN"]),
+        (&["--quantum", "inf"], &["--quantum", "inf"]),
+        (&["--tasks", "0"], &["--tasks", "'0'", "1 to 5000000"]),
+        (&["--tasks", "5000001"], &["--tasks", "1 to 5000000"]),
+        (&["--tasks", "lots"], &["--tasks", "'lots'"]),
+        (&["--mix", "-1:1-8"], &["--mix", "weight"]),
+        (&["--mix", "0:1-8,0:5-6"], &["--mix", "above 0"]),
+        (&["--mix", "85:8-1"], &["--mix", "LO ≤ HI"]),
+        (&["--mix", "85:-2-8"], &["--mix"]),
+        (&["--mix", "85;1-8"], &["--mix", "WEIGHT:DIST"]),
+        (
+            &["--policies", "fifo,lottery"],
+            &["--policies", "lottery", "fifo, rr, sjf, srpt, mlfq"],
+        ),
+        (&["--policies", "rr,rr"], &["--policies", "distinct"]),
+        (&["--cores", "0"], &["--cores", "1 to 256"]),
+        (&["--switch-cost", "-1"], &["--switch-cost"]),
+        (&["--rng", "mersenne"], &["--rng", "python or fast"]),
+        (&["--seed", "-1"], &["--seed", "0 to 9007199254740991"]),
+        (&["--within", "0"], &["--within"]),
+        (&["--arrivals", "soon"], &["--arrivals", "poisson"]),
+        (&["--bogus", "1"], &["--bogus", "unknown flag"]),
+        (&["--quantum"], &["--quantum", "missing"]),
+        (&["stray"], &["stray"]),
+    ];
+    for (args, wants) in cases {
+        let mut full = vec!["simulate"];
+        full.extend_from_slice(args);
+        let o = tailslice(&full);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line, got {err:?}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        for w in *wants {
+            assert!(err.contains(w), "{args:?}: {err:?} lacks {w:?}");
+        }
+    }
+}
+
+#[test]
+fn absurd_slice_counts_are_refused_up_front() {
+    // Hours of work in 0.001 ms slices would be billions of slices.
+    let start = std::time::Instant::now();
+    let o = tailslice(&["simulate", "--tasks", "1000000", "--quantum", "0.001"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("--quantum") && err.contains("slices"), "{err}");
+    // Refused before any work: not a timed test of speed, a guard against a hang.
+    assert!(start.elapsed().as_secs() < 30);
+}
+
+#[test]
+fn unknown_command() {
+    let o = tailslice(&["simulat"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown command 'simulat'"));
+}

@@ -41,6 +41,10 @@ pub struct EngineConfig {
     /// Refuse to go on past this many slices (a safety net behind the
     /// up-front estimate in `crate::experiment`).
     pub max_slices: u64,
+    /// On one core, finish slices inline while nothing else can happen
+    /// (the same steps, without the event heap). Only tests turn it off, to
+    /// check that both paths give identical schedules.
+    pub one_core_fast_path: bool,
 }
 
 impl Default for EngineConfig {
@@ -50,6 +54,7 @@ impl Default for EngineConfig {
             switch_cost: 0.0,
             record_segments: true,
             max_slices: u64::MAX,
+            one_core_fast_path: true,
         }
     }
 }
@@ -122,67 +127,198 @@ struct CoreState {
     generation: u32,
 }
 
-/// Runs `workload` under `policy`.
-pub fn simulate(
+/// The state of one run; its methods are the steps both the general event
+/// loop and the one-core fast path take, so the two cannot drift apart.
+struct Engine<'a, P: Policy + ?Sized> {
+    workload: &'a Workload,
+    policy: &'a mut P,
+    config: &'a EngineConfig,
+    remaining: Vec<f64>,
+    outcomes: Vec<TaskOutcome>,
+    core: Vec<CoreState>,
+    sched: Schedule,
+    slices: u64,
+    done: usize,
+}
+
+impl<P: Policy + ?Sized> Engine<'_, P> {
+    fn view(&self) -> TaskView<'_> {
+        TaskView {
+            arrival: &self.workload.arrival,
+            work: &self.workload.work,
+            remaining: &self.remaining,
+        }
+    }
+
+    fn enqueue(&mut self, task: TaskId, why: Enqueue) {
+        let view = TaskView {
+            arrival: &self.workload.arrival,
+            work: &self.workload.work,
+            remaining: &self.remaining,
+        };
+        self.policy.enqueue(task, why, &view);
+    }
+
+    /// Asks the policy for work for free core `c`; returns when the slice
+    /// will end, or `None` if nothing is queued.
+    fn dispatch(&mut self, c: usize, now: f64) -> Result<Option<f64>, EngineError> {
+        let view = TaskView {
+            arrival: &self.workload.arrival,
+            work: &self.workload.work,
+            remaining: &self.remaining,
+        };
+        let Some(task) = self.policy.pick_next(&view) else {
+            return Ok(None);
+        };
+        self.slices += 1;
+        if self.slices > self.config.max_slices {
+            return Err(EngineError::TooManySlices {
+                limit: self.config.max_slices,
+            });
+        }
+        let i = task as usize;
+        let mut start = now;
+        let st = &mut self.core[c];
+        if st.last.is_some_and(|l| l != task) {
+            start += self.config.switch_cost;
+            self.sched.switch_time += self.config.switch_cost;
+            self.sched.context_switches += 1;
+        }
+        let amount = self.remaining[i].min(self.policy.time_slice(task));
+        st.task = Some(task);
+        st.last = Some(task);
+        st.run_start = start;
+        st.run_amount = amount;
+        let o = &mut self.outcomes[i];
+        if o.slices == 0 {
+            o.first_start = start;
+        }
+        o.slices += 1;
+        Ok(Some(start + amount))
+    }
+
+    /// The slice on core `c` ran to its end at `t`. Returns the task if it
+    /// still has work (its slice expired) so the caller can enqueue it.
+    fn finish_slice(&mut self, c: usize, t: f64) -> Option<TaskId> {
+        let st = &mut self.core[c];
+        let task = st.task.take().expect("a finishing core has a task");
+        let ran = st.run_amount;
+        let i = task as usize;
+        self.remaining[i] -= ran;
+        self.sched.busy_time += ran;
+        if self.config.record_segments {
+            self.sched.segments.push(Segment {
+                core: c as u32,
+                task,
+                start: st.run_start,
+                end: t,
+            });
+        }
+        if self.remaining[i] <= DONE_EPSILON {
+            self.remaining[i] = 0.0;
+            self.outcomes[i].completion = t;
+            self.sched.makespan = self.sched.makespan.max(t);
+            self.done += 1;
+            self.policy.on_descheduled(task, ran, Leave::Done);
+            None
+        } else {
+            self.policy.on_descheduled(task, ran, Leave::Expired);
+            Some(task)
+        }
+    }
+
+    /// Takes core `c` from its task at `now` and hands the task back to the
+    /// policy.
+    fn preempt(&mut self, c: usize, now: f64) {
+        let st = &mut self.core[c];
+        let task = st.task.take().expect("a running core has a task");
+        let ran = (now - st.run_start).clamp(0.0, st.run_amount);
+        st.generation = st.generation.wrapping_add(1);
+        self.remaining[task as usize] -= ran;
+        self.sched.busy_time += ran;
+        if self.config.record_segments && ran > 0.0 {
+            self.sched.segments.push(Segment {
+                core: c as u32,
+                task,
+                start: st.run_start,
+                end: now,
+            });
+        }
+        self.policy.on_descheduled(task, ran, Leave::Preempted);
+        self.enqueue(task, Enqueue::Preempted);
+    }
+
+    fn running(&self, now: f64) -> Vec<Running> {
+        self.core
+            .iter()
+            .enumerate()
+            .filter_map(|(c, st)| {
+                st.task.map(|task| Running {
+                    core: c,
+                    task,
+                    remaining_now: self.remaining[task as usize]
+                        - (now - st.run_start).clamp(0.0, st.run_amount),
+                })
+            })
+            .collect()
+    }
+}
+
+/// Runs `workload` under `policy`. Generic so that a concrete policy is
+/// inlined into the loop (a million slices a run); `&mut dyn Policy` works
+/// too.
+pub fn simulate<P: Policy + ?Sized>(
     workload: &Workload,
-    policy: &mut dyn Policy,
+    policy: &mut P,
     config: &EngineConfig,
 ) -> Result<Schedule, EngineError> {
     let n = workload.len();
     let cores = config.cores.max(1);
-    let mut remaining = workload.work.clone();
-    let mut outcomes = vec![
-        TaskOutcome {
-            first_start: f64::NAN,
-            completion: f64::NAN,
-            slices: 0,
-        };
-        n
-    ];
-    let mut segments = Vec::new();
-    let mut core = vec![
-        CoreState {
-            task: None,
-            last: None,
-            run_start: 0.0,
-            run_amount: 0.0,
-            generation: 0,
-        };
-        cores
-    ];
+    let idle_core = CoreState {
+        task: None,
+        last: None,
+        run_start: 0.0,
+        run_amount: 0.0,
+        generation: 0,
+    };
+    let mut e = Engine {
+        workload,
+        policy,
+        config,
+        remaining: workload.work.clone(),
+        outcomes: vec![
+            TaskOutcome {
+                first_start: f64::NAN,
+                completion: f64::NAN,
+                slices: 0,
+            };
+            n
+        ],
+        core: vec![idle_core; cores],
+        sched: Schedule {
+            cores,
+            ..Schedule::default()
+        },
+        slices: 0,
+        done: 0,
+    };
     // Slice ends: (end time, core, generation), earliest first.
     let mut ends: BinaryHeap<Reverse<(Key, usize, u32)>> = BinaryHeap::new();
     // Free cores, lowest index first.
     let mut idle: BinaryHeap<Reverse<usize>> = (0..cores).map(Reverse).collect();
-
-    let order = arrival_order(&workload.arrival);
+    let order = ArrivalOrder::new(&workload.arrival);
     let mut next_arrival = 0;
     let mut expired: Vec<TaskId> = Vec::new();
-    let mut sched = Schedule {
-        cores,
-        ..Schedule::default()
-    };
-    let mut slices: u64 = 0;
-    let mut done = 0usize;
+    // Re-read only after the timer fires (the `Policy::next_timer` contract).
+    let mut timer = e.policy.next_timer();
 
-    macro_rules! view {
-        () => {
-            TaskView {
-                arrival: &workload.arrival,
-                work: &workload.work,
-                remaining: &remaining,
-            }
-        };
-    }
-
-    while done < n {
+    while e.done < n {
         // 1. The next instant anything happens.
         let t_arrival = order
             .get(next_arrival)
-            .map(|&i| workload.arrival[i as usize]);
+            .map(|i| workload.arrival[i as usize]);
         let t_end = ends.peek().map(|Reverse((Key(t), _, _))| *t);
-        let t_timer = policy.next_timer();
-        let now = [t_arrival, t_end, t_timer]
+        let now = [t_arrival, t_end, timer]
             .into_iter()
             .flatten()
             .fold(f64::INFINITY, f64::min);
@@ -198,141 +334,115 @@ pub fn simulate(
                 break;
             }
             ends.pop();
-            if gen != core[c].generation {
+            if gen != e.core[c].generation {
                 continue;
             }
-            let task = core[c].task.take().expect("a scheduled end has a task");
-            let ran = core[c].run_amount;
-            let i = task as usize;
-            remaining[i] -= ran;
-            sched.busy_time += ran;
-            if config.record_segments {
-                segments.push(Segment {
-                    core: c as u32,
-                    task,
-                    start: core[c].run_start,
-                    end: t,
-                });
-            }
-            if remaining[i] <= DONE_EPSILON {
-                remaining[i] = 0.0;
-                outcomes[i].completion = t;
-                sched.makespan = sched.makespan.max(t);
-                done += 1;
-                policy.on_descheduled(task, ran, Leave::Done);
-            } else {
-                policy.on_descheduled(task, ran, Leave::Expired);
-                expired.push(task);
-            }
+            expired.extend(e.finish_slice(c, t));
             idle.push(Reverse(c));
         }
 
         // 3. Arrivals now, then the expired tasks behind them.
-        while let Some(&i) = order.get(next_arrival) {
+        while let Some(i) = order.get(next_arrival) {
             if workload.arrival[i as usize] > now {
                 break;
             }
-            policy.enqueue(i, Enqueue::Arrived, &view!());
+            e.enqueue(i, Enqueue::Arrived);
             next_arrival += 1;
         }
         for task in expired.drain(..) {
-            policy.enqueue(task, Enqueue::Expired, &view!());
+            e.enqueue(task, Enqueue::Expired);
         }
 
         // 4. Policy timer.
-        if t_timer.is_some_and(|t| t <= now) {
-            policy.on_timer(now);
+        if timer.is_some_and(|t| t <= now) {
+            e.policy.on_timer(now);
+            timer = e.policy.next_timer();
         }
 
         // 5. Fill free cores, then let a preemptive policy take busy ones.
         let mut preemptions_left = cores;
         loop {
             while let Some(&Reverse(c)) = idle.peek() {
-                let Some(task) = policy.pick_next(&view!()) else {
+                let Some(mut end) = e.dispatch(c, now)? else {
                     break;
                 };
                 idle.pop();
-                slices += 1;
-                if slices > config.max_slices {
-                    return Err(EngineError::TooManySlices {
-                        limit: config.max_slices,
-                    });
+                if cores == 1 && e.config.one_core_fast_path {
+                    // One core: while the slice ends before anything else
+                    // can happen, finish it and pick the next right here,
+                    // taking exactly the steps the loop above would take.
+                    let horizon = [t_arrival_after(&order, next_arrival, workload), timer]
+                        .into_iter()
+                        .flatten()
+                        .fold(f64::INFINITY, f64::min);
+                    while end < horizon {
+                        if let Some(task) = e.finish_slice(c, end) {
+                            e.enqueue(task, Enqueue::Expired);
+                        }
+                        match e.dispatch(c, end)? {
+                            Some(next_end) => end = next_end,
+                            None => {
+                                idle.push(Reverse(c));
+                                break;
+                            }
+                        }
+                    }
+                    if e.core[c].task.is_some() {
+                        ends.push(Reverse((Key(end), c, e.core[c].generation)));
+                    }
+                    break;
                 }
-                let i = task as usize;
-                let mut start = now;
-                if core[c].last.is_some_and(|l| l != task) {
-                    start += config.switch_cost;
-                    sched.switch_time += config.switch_cost;
-                    sched.context_switches += 1;
-                }
-                let amount = remaining[i].min(policy.time_slice(task));
-                let st = &mut core[c];
-                st.task = Some(task);
-                st.last = Some(task);
-                st.run_start = start;
-                st.run_amount = amount;
-                ends.push(Reverse((Key(start + amount), c, st.generation)));
-                let o = &mut outcomes[i];
-                if o.slices == 0 {
-                    o.first_start = start;
-                }
-                o.slices += 1;
+                ends.push(Reverse((Key(end), c, e.core[c].generation)));
             }
             if !idle.is_empty()
-                || !policy.is_preemptive()
-                || !policy.has_queued()
+                || !e.policy.is_preemptive()
+                || !e.policy.has_queued()
                 || preemptions_left == 0
             {
                 break;
             }
-            let running: Vec<Running> = core
-                .iter()
-                .enumerate()
-                .filter_map(|(c, st)| {
-                    st.task.map(|task| Running {
-                        core: c,
-                        task,
-                        remaining_now: remaining[task as usize]
-                            - (now - st.run_start).clamp(0.0, st.run_amount),
-                    })
-                })
-                .collect();
-            let Some(v) = policy.preemption_victim(&running, &view!()) else {
+            let running = e.running(now);
+            let Some(v) = e.policy.preemption_victim(&running, &e.view()) else {
                 break;
             };
             preemptions_left -= 1;
             let c = running[v].core;
-            let st = &mut core[c];
-            let task = st.task.take().expect("a running core has a task");
-            let ran = (now - st.run_start).clamp(0.0, st.run_amount);
-            st.generation = st.generation.wrapping_add(1);
-            remaining[task as usize] -= ran;
-            sched.busy_time += ran;
-            if config.record_segments && ran > 0.0 {
-                segments.push(Segment {
-                    core: c as u32,
-                    task,
-                    start: st.run_start,
-                    end: now,
-                });
-            }
-            policy.on_descheduled(task, ran, Leave::Preempted);
-            policy.enqueue(task, Enqueue::Preempted, &view!());
+            e.preempt(c, now);
             idle.push(Reverse(c));
         }
     }
 
-    sched.outcomes = outcomes;
-    sched.segments = segments;
+    let mut sched = e.sched;
+    sched.outcomes = e.outcomes;
     Ok(sched)
 }
 
-/// Task ids by arrival time, ties by id (stable); the identity when already
-/// sorted, which is the study's case.
-fn arrival_order(arrival: &[f64]) -> Vec<TaskId> {
-    let mut order: Vec<TaskId> = (0..arrival.len() as TaskId).collect();
-    if !arrival.windows(2).all(|w| w[0] <= w[1]) {
+fn t_arrival_after(order: &ArrivalOrder, next: usize, workload: &Workload) -> Option<f64> {
+    order.get(next).map(|i| workload.arrival[i as usize])
+}
+
+/// Task ids in arrival order, ties by id.
+enum ArrivalOrder {
+    /// Arrivals are already sorted (the study's case): no index needed.
+    Identity(usize),
+    Sorted(Vec<TaskId>),
+}
+
+impl ArrivalOrder {
+    fn new(arrival: &[f64]) -> Self {
+        if arrival.windows(2).all(|w| w[0] <= w[1]) {
+            return ArrivalOrder::Identity(arrival.len());
+        }
+        let mut order: Vec<TaskId> = (0..arrival.len() as TaskId).collect();
         order.sort_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]));
+        ArrivalOrder::Sorted(order)
     }
-    order
+
+    #[inline]
+    fn get(&self, k: usize) -> Option<TaskId> {
+        match self {
+            ArrivalOrder::Identity(n) => (k < *n).then_some(k as TaskId),
+            ArrivalOrder::Sorted(v) => v.get(k).copied(),
+        }
+    }
 }

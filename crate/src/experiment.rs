@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::engine::{self, EngineConfig, EngineError, Schedule};
+use crate::engine::{EngineConfig, EngineError, Schedule};
 use crate::error::{parse_count, parse_number, ParamError};
 use crate::metrics::{self, Summary};
 use crate::mix::{Mix, DEFAULT_MIX};
@@ -339,18 +339,41 @@ impl Experiment {
             switch_cost: self.switch_cost,
             record_segments,
             max_slices: limits.max_slices,
+            ..EngineConfig::default()
         };
-        let mut runs = Vec::with_capacity(self.policies.len());
-        for &kind in &self.policies {
-            let mut policy = kind.build(workload.len(), self.quantum, &self.mlfq);
-            let schedule = engine::simulate(&workload, policy.as_mut(), &config)?;
+        let run_one = |kind: PolicyKind| -> Result<PolicyRun, EngineError> {
+            let schedule = kind.simulate(&workload, self.quantum, &self.mlfq, &config)?;
             let summary = metrics::summarize(&workload, &schedule, self.within);
-            runs.push(PolicyRun {
+            Ok(PolicyRun {
                 policy: kind,
                 schedule,
                 summary,
-            });
-        }
+            })
+        };
+        // Policies are independent: on native targets large runs use one
+        // thread per policy (results are identical, only sooner). The
+        // browser runs them in its worker, one after the other.
+        let parallel = cfg!(not(target_arch = "wasm32"))
+            && self.policies.len() > 1
+            && workload.len() >= 50_000;
+        let runs = if parallel {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = self
+                    .policies
+                    .iter()
+                    .map(|&kind| scope.spawn(move || run_one(kind)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a policy thread panicked"))
+                    .collect::<Result<Vec<_>, _>>()
+            })?
+        } else {
+            self.policies
+                .iter()
+                .map(|&kind| run_one(kind))
+                .collect::<Result<Vec<_>, _>>()?
+        };
         Ok(Outcome { workload, runs })
     }
 }

@@ -2,6 +2,7 @@
 //! the error convention: a bad flag prints one line naming the flag, the
 //! value and what is allowed, and exits with status 2.
 
+mod bench;
 mod simulate;
 
 use std::ffi::OsString;
@@ -15,6 +16,7 @@ tailslice — a scheduler playground (simulate how tasks share CPUs)
 Usage:
   tailslice simulate [flags]         run an experiment (default: the 400-task study)
   tailslice scenario <name> [flags]  run an Apple QoS scenario
+  tailslice bench [flags]            time the engine on a million tasks
   tailslice help                     this text; `tailslice <command> --help` for flags
 ";
 
@@ -26,6 +28,7 @@ pub fn main() -> i32 {
     let cmd = args.remove(0);
     match cmd.to_str() {
         Some("simulate") => simulate::run(args),
+        Some("bench") => bench::run(args),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             0

@@ -10,6 +10,15 @@ pub struct Fifo {
     queue: VecDeque<TaskId>,
 }
 
+impl Fifo {
+    /// A queue sized for `tasks`, so a million-task run never regrows it.
+    pub fn with_capacity(tasks: usize) -> Self {
+        Fifo {
+            queue: VecDeque::with_capacity(tasks),
+        }
+    }
+}
+
 impl Policy for Fifo {
     fn enqueue(&mut self, task: TaskId, _why: Enqueue, _tasks: &TaskView) {
         self.queue.push_back(task);

@@ -90,7 +90,8 @@ pub trait Policy {
         None
     }
 
-    /// When the policy next wants [`Policy::on_timer`] called, if ever.
+    /// When the policy next wants [`Policy::on_timer`] called, if ever. The
+    /// engine reads it at the start and after each `on_timer` only.
     fn next_timer(&self) -> Option<f64> {
         None
     }
@@ -174,11 +175,31 @@ impl PolicyKind {
     /// A fresh policy for `tasks` tasks.
     pub fn build(self, tasks: usize, quantum: f64, mlfq: &MlfqParams) -> Box<dyn Policy> {
         match self {
-            PolicyKind::Fifo => Box::new(Fifo::default()),
-            PolicyKind::Rr => Box::new(RoundRobin::new(quantum)),
+            PolicyKind::Fifo => Box::new(Fifo::with_capacity(tasks)),
+            PolicyKind::Rr => Box::new(RoundRobin::new(quantum, tasks)),
             PolicyKind::Sjf => Box::new(Sjf::default()),
             PolicyKind::Srpt => Box::new(Srpt::default()),
             PolicyKind::Mlfq => Box::new(Mlfq::new(tasks, quantum, mlfq)),
+        }
+    }
+
+    /// Runs `workload` under a fresh policy of this kind, with the policy
+    /// known at compile time so the engine inlines it.
+    pub fn simulate(
+        self,
+        workload: &crate::workload::Workload,
+        quantum: f64,
+        mlfq: &MlfqParams,
+        config: &crate::engine::EngineConfig,
+    ) -> Result<crate::engine::Schedule, crate::engine::EngineError> {
+        use crate::engine::simulate;
+        let n = workload.len();
+        match self {
+            PolicyKind::Fifo => simulate(workload, &mut Fifo::with_capacity(n), config),
+            PolicyKind::Rr => simulate(workload, &mut RoundRobin::new(quantum, n), config),
+            PolicyKind::Sjf => simulate(workload, &mut Sjf::default(), config),
+            PolicyKind::Srpt => simulate(workload, &mut Srpt::default(), config),
+            PolicyKind::Mlfq => simulate(workload, &mut Mlfq::new(n, quantum, mlfq), config),
         }
     }
 

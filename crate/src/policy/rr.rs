@@ -13,10 +13,11 @@ pub struct RoundRobin {
 }
 
 impl RoundRobin {
-    pub fn new(quantum: f64) -> Self {
+    /// `tasks` sizes the queue so a large run never regrows it.
+    pub fn new(quantum: f64, tasks: usize) -> Self {
         RoundRobin {
             quantum,
-            queue: VecDeque::new(),
+            queue: VecDeque::with_capacity(tasks),
         }
     }
 }

@@ -9,17 +9,31 @@ use std::process::Command;
 
 use serde_json::Value;
 
+/// The oracle, kept in the repository (`tests/reference/article_sim.py`,
+/// a verbatim copy of `shared/reference/article_sim.py`) so a clone is
+/// self-contained; `TAILSLICE_REFERENCE` points elsewhere if needed.
 fn reference_script() -> PathBuf {
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        here.join("../../shared/reference/article_sim.py"),
-        here.join("../shared/reference/article_sim.py"),
-    ];
-    candidates
-        .into_iter()
-        .find(|p| p.exists())
-        .or_else(|| std::env::var_os("TAILSLICE_REFERENCE").map(PathBuf::from))
-        .expect("article_sim.py not found next to the repository (set TAILSLICE_REFERENCE)")
+    if let Some(p) = std::env::var_os("TAILSLICE_REFERENCE") {
+        return PathBuf::from(p);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/reference/article_sim.py")
+}
+
+#[test]
+fn the_copy_of_the_oracle_is_verbatim() {
+    // Where the shared original sits beside the checkout, the copy must not
+    // have drifted from it.
+    let copy = std::fs::read(reference_script()).expect("the oracle is in the repository");
+    let shared =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/article_sim.py");
+    if let Ok(original) = std::fs::read(&shared) {
+        assert_eq!(
+            copy, original,
+            "tests/reference/article_sim.py differs from {shared:?}"
+        );
+    } else {
+        eprintln!("note: {shared:?} not found; using the copy in tests/reference");
+    }
 }
 
 fn run_json(cmd: &mut Command) -> Value {

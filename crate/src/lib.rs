@@ -16,5 +16,6 @@ pub mod experiment;
 pub mod metrics;
 pub mod mix;
 pub mod policy;
+pub mod qos;
 pub mod rng;
 pub mod workload;

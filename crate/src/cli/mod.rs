@@ -3,6 +3,7 @@
 //! value and what is allowed, and exits with status 2.
 
 mod bench;
+mod scenario;
 mod simulate;
 
 use std::ffi::OsString;
@@ -28,6 +29,7 @@ pub fn main() -> i32 {
     let cmd = args.remove(0);
     match cmd.to_str() {
         Some("simulate") => simulate::run(args),
+        Some("scenario") => scenario::run(args),
         Some("bench") => bench::run(args),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");

@@ -1,0 +1,94 @@
+//! `tailslice scenario <name> [--json] [knobs]`: runs one Apple QoS
+//! scenario (see `crate::qos::scenarios`) and prints its table or JSON.
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use tailslice::error::ParamError;
+use tailslice::qos::scenarios::{self, Knob, Knobs, SCENARIOS};
+
+use super::{fail, flag_value};
+
+fn usage() -> String {
+    let mut s = String::from(
+        "Usage: tailslice scenario <name> [--json] [knobs]\n\n\
+         Scenarios: feishu-demo, feishu-startup, m1-compress\n\nKnobs:\n",
+    );
+    for k in Knob::ALL {
+        s.push_str(&format!("  {:<14} {}\n", k.flag(), k.help()));
+    }
+    s.push_str("  --json         print the result as JSON\n");
+    s
+}
+
+pub fn run(args: Vec<OsString>) -> i32 {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_args(args);
+    let mut name: Option<String> = None;
+    let mut json = false;
+    let mut knobs = Knobs::default();
+    loop {
+        let arg = match parser.next() {
+            Ok(Some(a)) => a,
+            Ok(None) => break,
+            Err(e) => return fail(&e.to_string()),
+        };
+        match arg {
+            Long("json") => json = true,
+            Long("help") | Short('h') => {
+                print!("{}", usage());
+                return 0;
+            }
+            Long(flag) => {
+                let flag = format!("--{flag}");
+                let Some(knob) = Knob::from_flag(&flag) else {
+                    return fail(&format!(
+                        "unknown flag '{flag}': expected one of --json, {}",
+                        Knob::ALL.map(Knob::flag).join(", ")
+                    ));
+                };
+                let value = match flag_value(&mut parser, &flag) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if let Err(e) = knobs.set(knob, &flag, &value) {
+                    return fail(&e.to_string());
+                }
+            }
+            Value(v) if name.is_none() => {
+                let v = v.to_string_lossy().into_owned();
+                if !SCENARIOS.contains(&v.as_str()) {
+                    let e = ParamError::new(
+                        "scenario",
+                        &v,
+                        "feishu-demo, feishu-startup or m1-compress",
+                    );
+                    return fail(&e.to_string());
+                }
+                name = Some(v);
+            }
+            other => return fail(&other.unexpected().to_string()),
+        }
+    }
+    let Some(name) = name else {
+        return fail("missing scenario name: expected feishu-demo, feishu-startup or m1-compress");
+    };
+    let result = match scenarios::run(&name, &knobs) {
+        Ok(r) => r,
+        Err(e) => return fail(&e.to_string()),
+    };
+    let text = if json {
+        match serde_json::to_string(&result) {
+            Ok(s) => s + "\n",
+            Err(e) => {
+                eprintln!("error: cannot write JSON: {e}");
+                return 1;
+            }
+        }
+    } else {
+        result.to_text()
+    };
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    0
+}

@@ -1,0 +1,187 @@
+//! Machines: cores with a kind (performance or efficiency) and a speed, plus
+//! the kernel flavour facts that differ between them (timebase, band limit).
+//! Placement by QoS lives here too, because it is a property of the machine.
+
+use serde::Serialize;
+
+use super::thread::Qos;
+use crate::error::ParamError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CoreKind {
+    Performance,
+    Efficiency,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Core {
+    pub kind: CoreKind,
+    /// Work done per ms of running, relative to a speed-1 core.
+    pub speed: f64,
+}
+
+/// E-core speed relative to a P core on `m1`, calibrated (the only machine
+/// constant we tuned): with the chunk work fixed by the Xeon W figures
+/// (see `scenarios::m1_compress`), a QoS 9 job on the 4 E cores alone takes
+/// `total / (4 * ratio)`; 0.30 puts it at ~41 s, inside the measured
+/// 38–43 s. Apple publishes no such ratio; it folds in clock, width and
+/// memory effects of Icestorm vs Firestorm for this one workload.
+pub const M1_EP_RATIO: f64 = 0.30;
+
+/// The timebase of arm64 devices (24 MHz), in ticks per ms.
+pub const ARM64_TICKS_PER_MS: u64 = 24_000;
+/// Intel Macs count `mach_absolute_time` in ns.
+pub const INTEL_TICKS_PER_MS: u64 = 1_000_000;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Machine {
+    pub name: String,
+    pub cores: Vec<Core>,
+    /// `mach_absolute_time` ticks per ms: `sched_usage` counts these, and
+    /// `sched_fixed_shift` is derived from them.
+    pub ticks_per_ms: u64,
+    /// Whether the kernel this machine runs has the priority decay band
+    /// limit (iOS ≤ 12 without Clutch: yes; macOS: no). Scenarios may
+    /// override it with a knob.
+    pub band_limit: bool,
+}
+
+impl Machine {
+    /// iPhone 7 (Plus), A10 Fusion: 4 cores but only one pair (2 big or
+    /// 2 little) active at a time, so the kernel sees 2 identical cores.
+    /// iOS 12-era kernel: band limit on.
+    pub fn a10() -> Machine {
+        Machine {
+            name: "a10".into(),
+            cores: vec![
+                Core {
+                    kind: CoreKind::Performance,
+                    speed: 1.0,
+                };
+                2
+            ],
+            ticks_per_ms: ARM64_TICKS_PER_MS,
+            band_limit: true,
+        }
+    }
+
+    /// M1: 4 Firestorm (P, speed 1) + 4 Icestorm (E, speed `ep_ratio`);
+    /// macOS, so no band limit.
+    pub fn m1(ep_ratio: f64) -> Machine {
+        let mut cores = vec![
+            Core {
+                kind: CoreKind::Performance,
+                speed: 1.0,
+            };
+            4
+        ];
+        cores.extend(std::iter::repeat_n(
+            Core {
+                kind: CoreKind::Efficiency,
+                speed: ep_ratio,
+            },
+            4,
+        ));
+        Machine {
+            name: "m1".into(),
+            cores,
+            ticks_per_ms: ARM64_TICKS_PER_MS,
+            band_limit: false,
+        }
+    }
+
+    /// Intel Xeon W, 8 identical cores (hyper-threading not modelled),
+    /// macOS on Intel: ns timebase, no band limit. Its cores are assumed as
+    /// fast as an M1 P core for this workload (not calibrated: the study
+    /// gives no figure that would pin it).
+    pub fn xeon_w() -> Machine {
+        Machine {
+            name: "xeon-w".into(),
+            cores: vec![
+                Core {
+                    kind: CoreKind::Performance,
+                    speed: 1.0,
+                };
+                8
+            ],
+            ticks_per_ms: INTEL_TICKS_PER_MS,
+            band_limit: false,
+        }
+    }
+
+    /// `p` performance and `e` efficiency cores, arm64 timebase, no band
+    /// limit (a macOS-like custom machine).
+    pub fn custom(p: usize, e: usize, ep_ratio: f64) -> Machine {
+        let mut m = Machine::m1(ep_ratio);
+        m.name = format!("{p}p+{e}e");
+        m.cores = std::iter::repeat_n(
+            Core {
+                kind: CoreKind::Performance,
+                speed: 1.0,
+            },
+            p,
+        )
+        .chain(std::iter::repeat_n(
+            Core {
+                kind: CoreKind::Efficiency,
+                speed: ep_ratio,
+            },
+            e,
+        ))
+        .collect();
+        m
+    }
+
+    /// Parses `a10`, `m1`, `xeon-w` or `<P>p+<E>e` (e.g. `2p+4e`, `4p`),
+    /// at most 64 cores, at least one.
+    pub fn parse(field: &str, text: &str, ep_ratio: f64) -> Result<Machine, ParamError> {
+        let allowed = "a10, m1, xeon-w or <P>p+<E>e with 1 to 64 cores in all (e.g. 2p+4e)";
+        let t = text.trim().to_ascii_lowercase();
+        match t.as_str() {
+            "a10" => return Ok(Machine::a10()),
+            "m1" => return Ok(Machine::m1(ep_ratio)),
+            "xeon-w" => return Ok(Machine::xeon_w()),
+            _ => {}
+        }
+        let bad = || ParamError::new(field, text, allowed);
+        let mut p = 0usize;
+        let mut e = 0usize;
+        for part in t.split('+') {
+            let (num, kind) = part.split_at(part.len().saturating_sub(1));
+            let n: usize = num.parse().map_err(|_| bad())?;
+            match kind {
+                "p" => p += n,
+                "e" => e += n,
+                _ => return Err(bad()),
+            }
+        }
+        if p + e == 0 || p + e > 64 || p > 64 || e > 64 {
+            return Err(bad());
+        }
+        Ok(Machine::custom(p, e, ep_ratio))
+    }
+
+    pub fn has_efficiency_cores(&self) -> bool {
+        self.cores.iter().any(|c| c.kind == CoreKind::Efficiency)
+    }
+
+    /// Placement by QoS: background and maintenance only on efficiency
+    /// cores when the machine has them (as the M1 study observed, and as
+    /// xnu's Edge scheduler does for the background bucket); everything
+    /// else may use every core and prefers performance cores (see
+    /// [`Machine::preference_order`]).
+    pub fn may_run(&self, qos: Qos, core: usize) -> bool {
+        !(qos.is_background() && self.has_efficiency_cores())
+            || self.cores[core].kind == CoreKind::Efficiency
+    }
+
+    /// Cores in the order an idle one is handed out: performance first,
+    /// then efficiency, by index. A thread that may use both thus lands on
+    /// a P core when one is free and spills to E otherwise.
+    pub fn preference_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.cores.len()).collect();
+        order.sort_by_key(|&c| (self.cores[c].kind == CoreKind::Efficiency, c));
+        order
+    }
+}

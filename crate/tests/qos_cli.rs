@@ -1,0 +1,185 @@
+//! `tailslice scenario`: JSON shapes of issue 4 and one-line errors.
+
+use std::process::Command;
+
+fn tailslice(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tailslice"))
+        .args(args)
+        .output()
+        .expect("run tailslice");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = tailslice(args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("valid JSON")
+}
+
+#[test]
+fn feishu_demo_json_shape() {
+    let v = json(&["scenario", "feishu-demo", "--json"]);
+    let groups = v["groups"].as_array().unwrap();
+    let qos: Vec<&str> = groups.iter().map(|g| g["qos"].as_str().unwrap()).collect();
+    assert_eq!(
+        qos,
+        ["userInteractive", "userInitiated", "utility", "background"]
+    );
+    let measured: Vec<f64> = groups
+        .iter()
+        .map(|g| g["measured_pct"].as_f64().unwrap())
+        .collect();
+    assert_eq!(measured, [74.0, 73.0, 1.3, 1.3]);
+    for g in groups {
+        for k in [
+            "main_running_pct",
+            "main_runnable_pct",
+            "main_preempted_pct",
+        ] {
+            assert!(g[k].is_f64(), "{k}");
+        }
+    }
+    let series = v["pri_series"].as_array().unwrap();
+    assert_eq!(series.len(), 4);
+    assert!(series[0]["main"]["points"].as_array().unwrap().len() > 1);
+}
+
+#[test]
+fn feishu_startup_json_shape() {
+    let v = json(&["scenario", "feishu-startup", "--json"]);
+    let configs = v["configs"].as_array().unwrap();
+    let names: Vec<&str> = configs
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["default", "all-utility", "whitelist", "auto-whitelist"]
+    );
+    for c in configs {
+        assert!(c["first_screen_ms"].is_f64() && c["first_refresh_ms"].is_f64());
+    }
+    let auto: Vec<&str> = configs[3]["whitelist"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q.as_str().unwrap())
+        .collect();
+    assert_eq!(auto, ["account", "db", "net-callback", "network"]);
+}
+
+#[test]
+fn m1_compress_json_shape() {
+    let v = json(&["scenario", "m1-compress", "--json"]);
+    let cases = v["cases"].as_array().unwrap();
+    let keys: Vec<(String, String, usize)> = cases
+        .iter()
+        .map(|c| {
+            (
+                c["machine"].as_str().unwrap().to_string(),
+                c["case"].as_str().unwrap().to_string(),
+                c["jobs"].as_array().unwrap().len(),
+            )
+        })
+        .collect();
+    for m in ["xeon-w", "m1"] {
+        assert!(keys.contains(&(m.into(), "alone".into(), 4)), "{keys:?}");
+        assert!(keys.contains(&(m.into(), "contention".into(), 2)));
+        assert!(keys.contains(&(m.into(), "two-background".into(), 2)));
+    }
+    let alone = &cases.iter().find(|c| c["case"] == "alone").unwrap()["jobs"];
+    let qos: Vec<u64> = alone
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["qos"].as_u64().unwrap())
+        .collect();
+    assert_eq!(qos, [9, 17, 25, 33]);
+    for c in cases {
+        for j in c["jobs"].as_array().unwrap() {
+            assert!(j["seconds"].is_f64());
+            assert!(j["measured_seconds"].is_f64() || j["measured_seconds"].is_null());
+        }
+    }
+    assert!(v["calibration"].as_str().unwrap().contains("0.30"));
+}
+
+#[test]
+fn knobs_reach_the_run() {
+    let v = json(&["scenario", "m1-compress", "--json", "--machine", "xeon-w"]);
+    assert!(v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["machine"] == "xeon-w"));
+    let v = json(&[
+        "scenario",
+        "feishu-demo",
+        "--json",
+        "--band-limit",
+        "off",
+        "--queues",
+        "50",
+        "--seconds",
+        "2",
+    ]);
+    assert_eq!(v["band_limit"], false);
+    assert_eq!(v["queues"], 50);
+}
+
+#[test]
+fn text_output_shows_measured_beside_simulated() {
+    let (code, out, _) = tailslice(&["scenario", "feishu-demo"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("74%") && out.contains("userInteractive"));
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    for (args, expect) in [
+        (vec!["scenario"], "error: missing scenario name"),
+        (
+            vec!["scenario", "nope"],
+            "error: invalid scenario 'nope': expected feishu-demo",
+        ),
+        (
+            vec!["scenario", "feishu-demo", "--band-limit", "maybe"],
+            "error: invalid --band-limit 'maybe': expected on or off",
+        ),
+        (
+            vec!["scenario", "feishu-demo", "--queues", "0"],
+            "error: invalid --queues '0': expected a whole number from 1 to 1000",
+        ),
+        (
+            vec!["scenario", "feishu-demo", "--queues", "1001"],
+            "error: invalid --queues '1001'",
+        ),
+        (
+            vec!["scenario", "m1-compress", "--machine", "m3"],
+            "error: invalid --machine 'm3': expected a10, m1, xeon-w",
+        ),
+        (
+            vec!["scenario", "m1-compress", "--ep-ratio", "-1"],
+            "error: invalid --ep-ratio '-1': expected a number",
+        ),
+        (
+            vec!["scenario", "m1-compress", "--ep-ratio"],
+            "error: missing value for --ep-ratio",
+        ),
+        (
+            vec!["scenario", "m1-compress", "--frobnicate", "1"],
+            "error: unknown flag '--frobnicate'",
+        ),
+        (vec!["scenario", "feishu-demo", "extra"], "error:"),
+    ] {
+        let (code, out, err) = tailslice(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}");
+        assert!(err.starts_with(expect), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+}

@@ -31,26 +31,10 @@ use serde::Serialize;
 use super::machine::{CoreKind, Machine};
 use super::thread::{ItemId, PoolId, Program, Step, ThreadId, Workload};
 use super::SchedClass;
+use crate::policy::Key;
 
 const EPS: f64 = 1e-9;
 
-/// A time usable as a heap key (total order; times are never NaN).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Key(f64);
-
-impl Eq for Key {}
-
-impl PartialOrd for Key {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Key {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
 /// Load-sample and tick periods, from [`super::timeshare`].
 use super::timeshare::{LOAD_SAMPLE_MS, TICK_MS};
 

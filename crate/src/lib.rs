@@ -13,9 +13,13 @@
 pub mod engine;
 pub mod error;
 pub mod experiment;
+pub mod explain;
+pub mod export;
+pub mod import;
 pub mod metrics;
 pub mod mix;
 pub mod policy;
 pub mod qos;
 pub mod rng;
+pub mod sweep;
 pub mod workload;

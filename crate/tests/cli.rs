@@ -135,3 +135,44 @@ fn unknown_command() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown command 'simulat'"));
 }
+
+#[test]
+fn the_table_ends_with_a_reading_in_plain_words() {
+    let o = tailslice(&["simulate"]);
+    let s = stdout(&o);
+    assert!(s.contains("rr cuts p95 by 28 %"), "{s}");
+    assert!(s.contains("still finishes at 5209 ms"), "{s}");
+    let o = tailslice(&["simulate", "--lang", "zh"]);
+    assert!(stdout(&o).contains("降低了 28%"), "{}", stdout(&o));
+    let o = tailslice(&["simulate", "--json", "--explain", "--lang", "zh"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["explanation"].as_str().unwrap().contains("5209 ms"));
+    assert_eq!(v["results"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn new_simulate_flags_fail_cleanly() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["--lang", "fr"], &["--lang", "'fr'", "en or zh"]),
+        (&["--trace"], &["--trace", "missing"]),
+        (&["--csv", ""], &["--csv"]),
+        (&["--tasks-file"], &["--tasks-file", "missing"]),
+    ];
+    for (args, wants) in cases {
+        let mut full = vec!["simulate"];
+        full.extend_from_slice(args);
+        let o = tailslice(&full);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
+        for w in *wants {
+            assert!(err.contains(w), "{args:?}: {err:?} lacks {w:?}");
+        }
+    }
+}
+
+#[test]
+fn help_lists_sweep() {
+    let o = tailslice(&["help"]);
+    assert!(stdout(&o).contains("tailslice sweep"));
+}

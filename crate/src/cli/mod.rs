@@ -5,6 +5,7 @@
 mod bench;
 mod scenario;
 mod simulate;
+mod sweep;
 
 use std::ffi::OsString;
 
@@ -17,6 +18,7 @@ tailslice — a scheduler playground (simulate how tasks share CPUs)
 Usage:
   tailslice simulate [flags]         run an experiment (default: the 400-task study)
   tailslice scenario <name> [flags]  run an Apple QoS scenario
+  tailslice sweep --seeds A-B | --quanta LIST [flags]  one experiment over many seeds or quanta
   tailslice bench [flags]            time the engine on a million tasks
   tailslice help                     this text; `tailslice <command> --help` for flags
 ";
@@ -31,6 +33,7 @@ pub fn main() -> i32 {
         Some("simulate") => simulate::run(args),
         Some("scenario") => scenario::run(args),
         Some("bench") => bench::run(args),
+        Some("sweep") => sweep::run(args),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             0

@@ -1,10 +1,16 @@
-//! `tailslice simulate`: run one experiment and print the table (or JSON).
+//! `tailslice simulate`: run one experiment and print the table (or JSON),
+//! optionally on your own tasks (`--tasks-file`) and writing a Chrome trace
+//! (`--trace`) or a per-task CSV (`--csv`).
 
 use std::ffi::OsString;
 
 use tailslice::experiment::{Experiment, Limits, Outcome, Param};
+use tailslice::explain::{explain, Lang};
+use tailslice::export::{self, MAX_TRACE_SLICES};
+use tailslice::import;
 use tailslice::metrics::change_pct;
 use tailslice::policy::PolicyKind;
+use tailslice::workload::Workload;
 
 use super::{fail, flag_value, EXIT_USAGE};
 
@@ -28,11 +34,77 @@ Flags (defaults in brackets):
   --mlfq-levels N     mlfq levels, 1 to 8 [3]
   --mlfq-boost MS     mlfq priority boost period, or off [1000]
   --json              print one JSON object instead of the table
+  --tasks-file PATH   run on your own tasks: one duration in ms per line, or CSV
+                      arrival_ms,duration_ms[,class] (header optional, # comments);
+                      at most 1000000 tasks and 20 MiB; replaces --seed, --tasks,
+                      --mix, --rng and --arrivals
+  --trace PATH        also write a Chrome Trace Event file (Perfetto,
+                      chrome://tracing): one process per policy, one thread per
+                      core; at most 1000000 slices
+  --csv PATH          also write one CSV row per task and policy
+  --explain           add an \"explanation\" text to the JSON (the table always has it)
+  --lang en|zh        language of the explanation [en]
 ";
+
+/// Flags that describe a generated workload, so they make no sense with
+/// `--tasks-file`.
+pub(super) const WORKLOAD_PARAMS: [Param; 5] = [
+    Param::Seed,
+    Param::Tasks,
+    Param::Mix,
+    Param::Rng,
+    Param::Arrivals,
+];
+
+/// Reads and parses `--tasks-file`, reporting any problem on one line
+/// (returns the exit code then).
+pub(super) fn read_tasks_file(path: &str, limits: &Limits) -> Result<Workload, i32> {
+    let shown = tailslice::error::ParamError::new("", path, "").value;
+    let bad = |why: String| fail(&format!("invalid --tasks-file '{shown}': {why}"));
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > import::MAX_IMPORT_BYTES as u64 => {
+            return Err(bad(format!(
+                "the file is {} bytes; at most {} bytes (20 MiB) are accepted",
+                m.len(),
+                import::MAX_IMPORT_BYTES
+            )))
+        }
+        Ok(_) => {}
+        Err(e) => return Err(bad(format!("cannot read it: {e}"))),
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| bad(format!("cannot read it as UTF-8 text: {e}")))?;
+    import::parse_task_list(&text, limits).map_err(|e| bad(e.to_string()))
+}
+
+/// Refuses workload flags given together with `--tasks-file`.
+pub(super) fn check_tasks_file_conflicts(given: &[Param]) -> Result<(), i32> {
+    if let Some(p) = given.iter().find(|p| WORKLOAD_PARAMS.contains(p)) {
+        return Err(fail(&format!(
+            "--tasks-file cannot be combined with {}: the file gives the tasks (durations, arrivals and classes)",
+            p.flag()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes an output file, or reports why not (exit code 1: not bad input).
+fn write_file(flag: &str, path: &str, text: &str) -> Result<(), i32> {
+    std::fs::write(path, text).map_err(|e| {
+        eprintln!("error: cannot write {flag} '{path}': {e}");
+        1
+    })
+}
 
 pub fn run(args: Vec<OsString>) -> i32 {
     let mut exp = Experiment::default();
     let mut json = false;
+    let mut with_explanation = false;
+    let mut lang = Lang::En;
+    let mut tasks_file: Option<String> = None;
+    let mut trace: Option<String> = None;
+    let mut csv: Option<String> = None;
+    let mut given: Vec<Param> = Vec::new();
     let mut parser = lexopt::Parser::from_args(args);
     loop {
         let arg = match parser.next() {
@@ -42,9 +114,30 @@ pub fn run(args: Vec<OsString>) -> i32 {
         };
         match arg {
             lexopt::Arg::Long("json") => json = true,
+            lexopt::Arg::Long("explain") => with_explanation = true,
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
                 print!("{HELP}");
                 return 0;
+            }
+            lexopt::Arg::Long(name @ ("tasks-file" | "trace" | "csv" | "lang")) => {
+                let name = name.to_string();
+                let flag = format!("--{name}");
+                let value = match flag_value(&mut parser, &flag) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if value.trim().is_empty() {
+                    return fail(&format!("invalid {flag} '': expected a file path"));
+                }
+                match name.as_str() {
+                    "tasks-file" => tasks_file = Some(value),
+                    "trace" => trace = Some(value),
+                    "csv" => csv = Some(value),
+                    _ => match Lang::parse(&flag, &value) {
+                        Ok(l) => lang = l,
+                        Err(e) => return fail(&e.to_string()),
+                    },
+                }
             }
             lexopt::Arg::Long(name) => {
                 let flag = format!("--{name}");
@@ -60,22 +153,84 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 if let Err(e) = exp.set(param, &flag, &value, &Limits::CLI) {
                     return fail(&e.to_string());
                 }
+                given.push(param);
             }
             other => return fail(&format!("unexpected argument {}", other.unexpected())),
         }
     }
-    if let Err(e) = exp.check_size(&Limits::CLI) {
-        return fail(&e.renamed("--quantum").to_string());
+    let limits = Limits::CLI;
+    let imported = match &tasks_file {
+        Some(path) => {
+            if let Err(code) = check_tasks_file_conflicts(&given) {
+                return code;
+            }
+            let w = match read_tasks_file(path, &limits) {
+                Ok(w) => w,
+                Err(code) => return code,
+            };
+            exp = import::experiment_for(&exp, &w);
+            if let Err(e) = import::check_size(&exp, &w, &limits) {
+                return fail(&e.renamed("--quantum").to_string());
+            }
+            Some(w)
+        }
+        None => {
+            if let Err(e) = exp.check_size(&limits) {
+                return fail(&e.renamed("--quantum").to_string());
+            }
+            None
+        }
+    };
+    if let Some(path) = &trace {
+        let est = match &imported {
+            Some(w) => import::estimated_slices(&exp, w),
+            None => exp.estimated_slices(),
+        };
+        if est > MAX_TRACE_SLICES as f64 {
+            return fail(&format!(
+                "invalid --trace '{}': expected a run of at most {MAX_TRACE_SLICES} slices for a trace file; this one needs about {est:.0} (use fewer tasks or a larger quantum)",
+                tailslice::error::ParamError::new("", path, "").value
+            ));
+        }
     }
-    let outcome = match exp.run(&Limits::CLI, false) {
+    let record = trace.is_some();
+    let result = match imported {
+        Some(w) => exp.run_on(w, &limits, record),
+        None => exp.run(&limits, record),
+    };
+    let outcome = match result {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_USAGE;
         }
     };
+    if let Some(path) = &trace {
+        let text = match export::chrome_trace(&exp, &outcome, None) {
+            Ok(t) => t,
+            Err(e) => return fail(&format!("invalid --trace '{path}': {e}")),
+        };
+        if let Err(code) = write_file("--trace", path, &text) {
+            return code;
+        }
+    }
+    if let Some(path) = &csv {
+        let text = export::tasks_csv(&outcome, None).expect("all policies exist");
+        if let Err(code) = write_file("--csv", path, &text) {
+            return code;
+        }
+    }
     if json {
-        match serde_json::to_string(&outcome.report()) {
+        // Without --explain, the report is written as is (field order kept).
+        let text = if with_explanation {
+            serde_json::to_value(outcome.report()).map(|mut v| {
+                v["explanation"] = explain(&exp, &outcome, lang).into();
+                v.to_string()
+            })
+        } else {
+            serde_json::to_string(&outcome.report())
+        };
+        match text {
             Ok(s) => println!("{s}"),
             Err(e) => {
                 eprintln!("error: cannot write JSON: {e}");
@@ -83,13 +238,39 @@ pub fn run(args: Vec<OsString>) -> i32 {
             }
         }
     } else {
-        print!("{}", table(&exp, &outcome));
+        let source = tasks_file.as_deref();
+        print!("{}", table(&exp, &outcome, source));
+        let text = explain(&exp, &outcome, lang);
+        match lang {
+            Lang::En => println!("\n{}", wrap(&text, 78)),
+            Lang::Zh => println!("\n{text}"),
+        }
     }
     0
 }
 
+/// Breaks text at spaces so lines stay within `width` characters (text
+/// without spaces, such as Chinese, is left to the terminal).
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line_len = 0;
+    for word in text.split(' ') {
+        let len = word.chars().count();
+        if line_len > 0 && line_len + 1 + len > width {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += len;
+    }
+    out
+}
+
 /// The study's table, for people.
-fn table(exp: &Experiment, outcome: &Outcome) -> String {
+fn table(exp: &Experiment, outcome: &Outcome, tasks_file: Option<&str>) -> String {
     use std::fmt::Write;
     let w = &outcome.workload;
     let mut s = String::new();
@@ -97,14 +278,21 @@ fn table(exp: &Experiment, outcome: &Outcome) -> String {
         "t0" => "all at t=0".to_string(),
         other => format!("arrivals {other}"),
     };
+    let source = match tasks_file {
+        Some(path) => format!("from {path}"),
+        None => format!(
+            "(seed {}, {} RNG, mix {}), {}",
+            exp.seed,
+            exp.rng.name(),
+            exp.mix,
+            arrivals
+        ),
+    };
     let _ = writeln!(
         s,
-        "{} tasks (seed {}, {} RNG, mix {}), {}, {} core{}, switch cost {} ms",
+        "{} tasks {}, {} core{}, switch cost {} ms",
         w.len(),
-        exp.seed,
-        exp.rng.name(),
-        exp.mix,
-        arrivals,
+        source,
         exp.cores,
         if exp.cores == 1 { "" } else { "s" },
         exp.switch_cost,

@@ -1,0 +1,426 @@
+//! `tailslice sweep`: one experiment over many seeds (`--seeds A-B`) or
+//! many quanta (`--quanta Q1,Q2,...`), as a summary, JSON or CSV.
+//!
+//! The work is done by `tailslice::sweep`; this file only parses flags,
+//! spreads chunks of runs over the machine's cores and prints.
+
+use std::ffi::OsString;
+use std::fmt::Write;
+
+use tailslice::engine::EngineError;
+use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::export::policy_label;
+use tailslice::import;
+use tailslice::sweep::{self, Distribution, QuantumRun, SeedRun, Sweep, SweepLimits};
+use tailslice::workload::Workload;
+
+use super::simulate::{check_tasks_file_conflicts, read_tasks_file};
+use super::{fail, flag_value, EXIT_USAGE};
+
+const HELP: &str = "\
+tailslice sweep — run one experiment over many seeds or many quanta
+
+  --seeds A-B         seeds to run, inclusive, at most 100000 (e.g. 1-1000):
+                      the spread of every figure and of each policy's change
+                      against the first
+  --quanta LIST       quanta in ms joined by commas, at most 200 (e.g.
+                      0.5,1,2,4,8,16,32,64,128,256,500): one workload, every
+                      quantum, the best quantum per policy (switch cost included)
+  --tasks-file PATH   with --quanta: sweep your own tasks (see simulate --help)
+  --json              {\"runs\": [{\"seed\" or \"quantum\": .., \"results\": [..]}]}
+                      with results exactly as simulate --json prints them
+  --csv               one CSV row per run and policy
+  any simulate flag (--tasks, --mix, --policies, --switch-cost, ...) except
+  --seed with --seeds and --quantum with --quanta
+
+Give exactly one of --seeds and --quanta. Sweeps are checked up front: at
+most 2000000000 estimated slices in all.
+";
+
+enum Mode {
+    Seeds(std::ops::RangeInclusive<u64>, String),
+    Quanta(Vec<f64>),
+}
+
+pub fn run(args: Vec<OsString>) -> i32 {
+    let limits = Limits::CLI;
+    let sweep_limits = SweepLimits::CLI;
+    let mut exp = Experiment::default();
+    let mut json = false;
+    let mut csv = false;
+    let mut mode: Option<Mode> = None;
+    let mut tasks_file: Option<String> = None;
+    let mut given: Vec<Param> = Vec::new();
+    let mut parser = lexopt::Parser::from_args(args);
+    loop {
+        let arg = match parser.next() {
+            Ok(Some(arg)) => arg,
+            Ok(None) => break,
+            Err(e) => return fail(&e.to_string()),
+        };
+        match arg {
+            lexopt::Arg::Long("json") => json = true,
+            lexopt::Arg::Long("csv") => csv = true,
+            lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
+                print!("{HELP}");
+                return 0;
+            }
+            lexopt::Arg::Long(name @ ("seeds" | "quanta" | "tasks-file")) => {
+                let name = name.to_string();
+                let flag = format!("--{name}");
+                let value = match flag_value(&mut parser, &flag) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if mode.is_some() && name != "tasks-file" {
+                    return fail(&format!(
+                        "invalid {flag} '{value}': expected only one of --seeds and --quanta per sweep"
+                    ));
+                }
+                let parsed = match name.as_str() {
+                    "seeds" => sweep::parse_seed_range(&flag, &value, &sweep_limits)
+                        .map(|r| Mode::Seeds(r, value.clone())),
+                    "quanta" => sweep::parse_quanta(&flag, &value, &sweep_limits).map(Mode::Quanta),
+                    _ => {
+                        tasks_file = Some(value);
+                        continue;
+                    }
+                };
+                match parsed {
+                    Ok(m) => mode = Some(m),
+                    Err(e) => return fail(&e.to_string()),
+                }
+            }
+            lexopt::Arg::Long(name) => {
+                let flag = format!("--{name}");
+                let Some(param) = Param::from_flag(&flag) else {
+                    return fail(&format!(
+                        "unknown flag {flag} for sweep (see tailslice sweep --help)"
+                    ));
+                };
+                let value = match flag_value(&mut parser, &flag) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if let Err(e) = exp.set(param, &flag, &value, &limits) {
+                    return fail(&e.to_string());
+                }
+                given.push(param);
+            }
+            other => return fail(&format!("unexpected argument {}", other.unexpected())),
+        }
+    }
+    if json && csv {
+        return fail("--json and --csv cannot be combined: pick one output format");
+    }
+    let Some(mode) = mode else {
+        return fail("missing --seeds A-B or --quanta LIST: a sweep needs one of them");
+    };
+    match mode {
+        Mode::Seeds(seeds, text) => {
+            if given.contains(&Param::Seed) {
+                return fail(&format!(
+                    "invalid --seed '{}': cannot be combined with --seeds (the sweep sets the seed)",
+                    exp.seed
+                ));
+            }
+            if tasks_file.is_some() {
+                return fail(
+                    "--tasks-file cannot be combined with --seeds: imported tasks do not depend on a seed (use --quanta)",
+                );
+            }
+            if let Err(e) = sweep::check_seed_sweep(&exp, "--seeds", &seeds, &limits, &sweep_limits)
+            {
+                let e = if e.field == "quantum" {
+                    e.renamed("--quantum")
+                } else {
+                    e
+                };
+                return fail(&e.to_string());
+            }
+            let list: Vec<u64> = seeds.clone().collect();
+            let runs = match parallel_chunks(&list, |chunk| {
+                sweep::sweep_seeds_chunk(&exp, chunk[0]..=chunk[chunk.len() - 1], &limits)
+            }) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return EXIT_USAGE;
+                }
+            };
+            output(json, csv, &runs, sweep::seed_runs_csv, || {
+                seed_summary(&exp, &text, &runs)
+            })
+        }
+        Mode::Quanta(quanta) => {
+            if given.contains(&Param::Quantum) {
+                return fail(&format!(
+                    "invalid --quantum '{}': cannot be combined with --quanta (the sweep sets the quantum)",
+                    exp.quantum
+                ));
+            }
+            let workload = match &tasks_file {
+                Some(path) => {
+                    if let Err(code) = check_tasks_file_conflicts(&given) {
+                        return code;
+                    }
+                    match read_tasks_file(path, &limits) {
+                        Ok(w) => {
+                            exp = import::experiment_for(&exp, &w);
+                            w
+                        }
+                        Err(code) => return code,
+                    }
+                }
+                None => Workload::generate(&exp.workload_spec()),
+            };
+            let known = tasks_file.as_ref().map(|_| &workload);
+            if let Err(e) =
+                sweep::check_quantum_sweep(&exp, "--quanta", &quanta, known, &limits, &sweep_limits)
+            {
+                return fail(&e.to_string());
+            }
+            let runs = match parallel_chunks(&quanta, |chunk| {
+                sweep::sweep_quanta(&exp, &workload, chunk, &limits, &mut |_, _| true)
+            }) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return EXIT_USAGE;
+                }
+            };
+            output(json, csv, &runs, sweep::quantum_runs_csv, || {
+                quantum_summary(&exp, tasks_file.as_deref(), &runs)
+            })
+        }
+    }
+}
+
+type Slot<R> = std::sync::Mutex<Option<Result<Vec<R>, EngineError>>>;
+
+/// Runs `f` over contiguous chunks of `items` on all cores, results in
+/// order.
+fn parallel_chunks<T: Sync, R: Send>(
+    items: &[T],
+    f: impl Fn(&[T]) -> Result<Vec<R>, EngineError> + Sync,
+) -> Result<Vec<R>, EngineError> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len().max(1));
+    if threads <= 1 {
+        return f(items);
+    }
+    // More chunks than threads so uneven runs (large quanta are cheap,
+    // small ones dear) still share out evenly.
+    let chunk = items.len().div_ceil(threads * 4).max(1);
+    let chunks: Vec<&[T]> = items.chunks(chunk).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Slot<R>> = chunks.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(c) = chunks.get(i) else { break };
+                *results[i].lock().expect("no poisoned chunk") = Some(f(c));
+            });
+        }
+    });
+    let mut out = Vec::with_capacity(items.len());
+    for r in results {
+        out.extend(
+            r.into_inner()
+                .expect("no poisoned chunk")
+                .expect("every chunk ran")?,
+        );
+    }
+    Ok(out)
+}
+
+fn output<R: serde::Serialize + Clone>(
+    json: bool,
+    csv: bool,
+    runs: &[R],
+    to_csv: fn(&[R]) -> String,
+    summary: impl FnOnce() -> String,
+) -> i32 {
+    if json {
+        match serde_json::to_string(&Sweep {
+            runs: runs.to_vec(),
+        }) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("error: cannot write JSON: {e}");
+                return 1;
+            }
+        }
+    } else if csv {
+        print!("{}", to_csv(runs));
+    } else {
+        print!("{}", summary());
+    }
+    0
+}
+
+fn header(exp: &Experiment, what: &str) -> String {
+    format!(
+        "{what}: {} tasks, mix {}, arrivals {}, policies {}, {} core{}, switch cost {} ms\n",
+        exp.tasks,
+        exp.mix,
+        exp.arrivals,
+        exp.get(Param::Policies),
+        exp.cores,
+        if exp.cores == 1 { "" } else { "s" },
+        exp.switch_cost
+    )
+}
+
+fn dist_row(s: &mut String, name: &str, d: &Distribution, unit: &str) {
+    let _ = writeln!(
+        s,
+        "  {:<8} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1}{unit}",
+        name, d.p5, d.p50, d.p95, d.mean, d.min, d.max
+    );
+}
+
+fn seed_summary(exp: &Experiment, text: &str, runs: &[SeedRun]) -> String {
+    let sum = sweep::summarize_seeds(runs, sweep::HISTOGRAM_BINS);
+    let mut s = header(
+        exp,
+        &format!("{} seeds ({text}), quantum {} ms", sum.seeds, exp.quantum),
+    );
+    let cols = format!(
+        "{:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "p5", "p50", "p95", "mean", "min", "max"
+    );
+    for p in &sum.policies {
+        let kind = exp.policies.iter().find(|k| k.name() == p.policy);
+        let label = kind.map_or(p.policy.to_string(), |&k| policy_label(k, exp.quantum));
+        let _ = writeln!(s, "\n{:<10} {cols}   (latency in ms, over seeds)", label);
+        for m in &p.metrics {
+            dist_row(&mut s, m.metric, &m.distribution, "");
+        }
+    }
+    for c in &sum.changes {
+        let _ = writeln!(
+            s,
+            "\n{} vs {} {cols}   (change in %, negative is better)",
+            c.policy, c.base
+        );
+        for m in &c.changes_pct {
+            dist_row(&mut s, m.metric, &m.distribution, "");
+        }
+        let _ = writeln!(
+            s,
+            "{} has a lower p95 than {} on {} of {} seeds (higher on {})",
+            c.policy, c.base, c.p95_better, c.seeds, c.p95_worse
+        );
+        let k = runs[0]
+            .results
+            .iter()
+            .position(|r| r.policy == c.policy)
+            .unwrap_or(1);
+        if let Some(own) = runs.iter().find(|r| r.seed == exp.seed) {
+            if let Some(v) = tailslice::metrics::change_pct(
+                own.results[0].summary.p95,
+                own.results[k].summary.p95,
+            ) {
+                let all: Vec<f64> = runs
+                    .iter()
+                    .filter_map(|r| {
+                        tailslice::metrics::change_pct(
+                            r.results[0].summary.p95,
+                            r.results[k].summary.p95,
+                        )
+                    })
+                    .collect();
+                let rank = all.iter().filter(|&&x| x <= v).count() as f64 / all.len() as f64;
+                let _ = writeln!(
+                    s,
+                    "seed {}: p95 change {v:+.1} % ({:.0} % of the seeds are at or below it)",
+                    exp.seed,
+                    rank * 100.0
+                );
+            }
+        }
+        if let Some(p95) = c.changes_pct.iter().find(|m| m.metric == "p95") {
+            s.push_str("p95 change histogram (%):\n");
+            s.push_str(&ascii_histogram(&p95.distribution));
+        }
+    }
+    s
+}
+
+fn ascii_histogram(d: &Distribution) -> String {
+    let mut s = String::new();
+    let most = d.histogram.counts.iter().copied().max().unwrap_or(0).max(1);
+    for (i, &n) in d.histogram.counts.iter().enumerate() {
+        let bar = "#".repeat(((n as f64 / most as f64) * 40.0).round() as usize);
+        let _ = writeln!(
+            s,
+            "  {:>8.1} to {:>8.1} {:>6}  {bar}",
+            d.histogram.edges[i],
+            d.histogram.edges[i + 1],
+            n
+        );
+    }
+    s
+}
+
+fn quantum_summary(exp: &Experiment, tasks_file: Option<&str>, runs: &[QuantumRun]) -> String {
+    let what = match tasks_file {
+        Some(p) => format!("{} quanta, tasks from {p}", runs.len()),
+        None => format!("{} quanta, seed {}", runs.len(), exp.seed),
+    };
+    let mut s = header(exp, &what);
+    let _ = writeln!(
+        s,
+        "\n{:>9} {:<8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "quantum", "policy", "mean", "p50", "p95", "p99", "max", "switches"
+    );
+    for r in runs {
+        for (i, p) in r.results.iter().enumerate() {
+            let m = &p.summary;
+            let q = if i == 0 {
+                format!("{} ms", r.quantum)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                s,
+                "{:>9} {:<8} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9}",
+                q, p.policy, m.mean, m.p50, m.p95, m.p99, m.max, m.context_switches
+            );
+        }
+    }
+    s.push('\n');
+    for b in sweep::best_quanta(runs) {
+        if !b.depends_on_quantum {
+            let _ = writeln!(s, "{}: the quantum makes no difference", b.policy);
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "{}: best p95 {:.1} ms at quantum {} ms{}; best mean {:.1} ms at {} ms; best p99 {:.1} ms at {} ms",
+            b.policy,
+            b.best_p95.value,
+            b.best_p95.quantum,
+            if b.p95_interior {
+                ""
+            } else {
+                " (at the edge of the range swept)"
+            },
+            b.best_mean.value,
+            b.best_mean.quantum,
+            b.best_p99.value,
+            b.best_p99.quantum
+        );
+    }
+    if exp.switch_cost > 0.0 {
+        let _ = writeln!(
+            s,
+            "(every switch costs {} ms, so small quanta pay for their switches)",
+            exp.switch_cost
+        );
+    }
+    s
+}

@@ -130,6 +130,14 @@ fn absurd_slice_counts_are_refused_up_front() {
 }
 
 #[test]
+fn flags_alone_mean_simulate() {
+    let o = tailslice(&["--json", "--seed", "7"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = tailslice(&["simulate", "--json", "--seed", "7"]);
+    assert_eq!(o.stdout, want.stdout);
+}
+
+#[test]
 fn unknown_command() {
     let o = tailslice(&["simulat"]);
     assert_eq!(o.status.code(), Some(2));

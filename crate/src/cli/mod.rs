@@ -25,8 +25,13 @@ Usage:
 
 pub fn main() -> i32 {
     let mut args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    if args.is_empty() {
-        args.push("simulate".into());
+    // `tailslice` alone, or with flags only, is `tailslice simulate`.
+    let flags_only = args
+        .first()
+        .and_then(|a| a.to_str())
+        .is_some_and(|a| a.starts_with("--") && a != "--help");
+    if args.is_empty() || flags_only {
+        args.insert(0, "simulate".into());
     }
     let cmd = args.remove(0);
     match cmd.to_str() {
@@ -39,7 +44,7 @@ pub fn main() -> i32 {
             0
         }
         _ => fail(&format!(
-            "unknown command '{}': expected simulate, scenario or help",
+            "unknown command '{}': expected simulate, scenario, sweep, bench or help",
             cmd.to_string_lossy()
         )),
     }

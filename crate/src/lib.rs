@@ -22,4 +22,6 @@ pub mod policy;
 pub mod qos;
 pub mod rng;
 pub mod sweep;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 pub mod workload;

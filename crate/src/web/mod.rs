@@ -1,0 +1,167 @@
+//! Browser bindings (compiled on wasm32 only).
+//!
+//! The page is split the way the Game of Life tutorial splits it: state and
+//! computation in Rust, the JavaScript glue (`www/app.js`, `www/worker.js`)
+//! only moves messages and handles events.
+//!
+//! - In the **worker**: [`Runner`] (or the one-shot [`run`]) simulates an
+//!   experiment given as a query string and builds a transferable result.
+//! - On the **main thread**: [`parse_query`] turns untrusted URL text into a
+//!   validated experiment (the same rules as the CLI's flags, via
+//!   [`Experiment::from_query`]); [`View`] keeps a result and draws the Gantt
+//!   chart, the latency CDF and the duration histogram, and answers hover
+//!   hit-tests.
+
+mod palette;
+mod plots;
+mod query;
+mod result;
+mod view;
+
+use wasm_bindgen::prelude::*;
+
+use crate::experiment::{Experiment, Limits, PolicyRun};
+use crate::metrics;
+use crate::workload::Workload;
+
+pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
+pub use view::View;
+
+/// Above this many estimated slices the worker does not keep segments: the
+/// Gantt chart is replaced by a note, memory stays O(tasks).
+pub const GANTT_MAX_SLICES: f64 = 3_000_000.0;
+
+/// Parses a page query string (with or without `?`). Returns
+/// `{query, experiment, embed, values, mix, policies, errors, estimated_slices}`
+/// where `query` is the canonical form to put in the address bar and
+/// `errors` lists every rejected value (`{field, value, allowed, message}`).
+#[wasm_bindgen(js_name = parseQuery)]
+pub fn parse_query(query: &str) -> JsValue {
+    let (_, page) = query::parse(query, &Limits::WEB);
+    result::to_js(&page)
+}
+
+/// The default experiment's values, as `parseQuery("")` returns them.
+#[wasm_bindgen(js_name = defaultQuery)]
+pub fn default_query() -> JsValue {
+    parse_query("")
+}
+
+/// Colour of the `i`-th task class (CSS colour text), for legends.
+#[wasm_bindgen(js_name = classColor)]
+pub fn class_color(i: usize) -> String {
+    palette::class(i).css()
+}
+
+/// Colour of the `i`-th compared policy.
+#[wasm_bindgen(js_name = policyColor)]
+pub fn policy_color(i: usize) -> String {
+    palette::policy(i).css()
+}
+
+/// Runs an experiment one policy at a time, so the worker can report
+/// progress between policies.
+#[wasm_bindgen]
+pub struct Runner {
+    exp: Experiment,
+    workload: Option<Workload>,
+    runs: Vec<PolicyRun>,
+    record: bool,
+}
+
+#[wasm_bindgen]
+impl Runner {
+    /// Fails (with every message joined) if the query has a bad value: the
+    /// page only sends canonical queries, so that is a bug, not user input.
+    #[wasm_bindgen(constructor)]
+    pub fn new(query: &str) -> Result<Runner, JsError> {
+        let (exp, page) = query::parse(query, &Limits::WEB);
+        if !page.errors.is_empty() {
+            let msgs: Vec<String> = page.errors.into_iter().map(|e| e.message).collect();
+            return Err(JsError::new(&msgs.join("; ")));
+        }
+        let record = exp.estimated_slices() <= GANTT_MAX_SLICES;
+        Ok(Runner {
+            exp,
+            workload: None,
+            runs: Vec::new(),
+            record,
+        })
+    }
+
+    /// Steps in all: drawing the workload, then one per policy.
+    pub fn total(&self) -> usize {
+        1 + self.exp.policies.len()
+    }
+
+    /// Steps done so far.
+    pub fn done(&self) -> usize {
+        usize::from(self.workload.is_some()) + self.runs.len()
+    }
+
+    /// What the next step does, for the progress text.
+    #[wasm_bindgen(js_name = nextLabel)]
+    pub fn next_label(&self) -> String {
+        match (&self.workload, self.exp.policies.get(self.runs.len())) {
+            (None, _) => format!("drawing {} tasks", self.exp.tasks),
+            (Some(_), Some(p)) => format!("simulating {}", p.name()),
+            (Some(_), None) => "done".to_string(),
+        }
+    }
+
+    /// Does the next step; returns `true` while steps remain.
+    pub fn step(&mut self) -> Result<bool, JsError> {
+        let Some(workload) = &self.workload else {
+            self.workload = Some(Workload::generate(&self.exp.workload_spec()));
+            return Ok(true);
+        };
+        let Some(&kind) = self.exp.policies.get(self.runs.len()) else {
+            return Ok(false);
+        };
+        let one = Experiment {
+            policies: vec![kind],
+            ..self.exp.clone()
+        };
+        let mut out = one
+            .run_on(workload.clone(), &Limits::WEB, self.record)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        self.runs.append(&mut out.runs);
+        Ok(self.runs.len() < self.exp.policies.len())
+    }
+
+    /// The result object (call after `step` returned `false`).
+    pub fn finish(&mut self) -> Result<JsValue, JsError> {
+        while self.step()? {}
+        let outcome = crate::experiment::Outcome {
+            workload: self.workload.take().unwrap_or_default(),
+            runs: std::mem::take(&mut self.runs),
+        };
+        Ok(result::build(&self.exp, &outcome, self.record))
+    }
+}
+
+/// Runs the experiment of a query string and returns the result object.
+#[wasm_bindgen]
+pub fn run(query: &str) -> Result<JsValue, JsError> {
+    Runner::new(query)?.finish()
+}
+
+/// The `--json` report of a query string, as the CLI prints it (for tests
+/// comparing the page with `tailslice simulate --json`).
+#[wasm_bindgen(js_name = reportJson)]
+pub fn report_json(query: &str) -> Result<String, JsError> {
+    let (exp, page) = query::parse(query, &Limits::WEB);
+    if let Some(e) = page.errors.first() {
+        return Err(JsError::new(&e.message));
+    }
+    let outcome = exp
+        .run(&Limits::WEB, false)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    serde_json::to_string(&outcome.report()).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Relative change in %, re-exported for the page's summary sentence.
+#[wasm_bindgen(js_name = changePct)]
+pub fn change_pct(base: f64, value: f64) -> Option<f64> {
+    metrics::change_pct(base, value)
+}

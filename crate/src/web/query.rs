@@ -1,0 +1,216 @@
+//! The page's query string: percent-decoding, the page-level keys (`v`,
+//! `embed`) and the canonical form written back with `history.replaceState`.
+//!
+//! The experiment's own keys are parsed and validated by
+//! [`Experiment::from_query`], exactly as the CLI's flags are; this module
+//! only adds what belongs to the page.
+
+use serde::Serialize;
+
+use crate::error::ParamError;
+use crate::experiment::{Experiment, Limits, Param};
+use crate::mix::Dist;
+
+/// The URL format version written by this page.
+pub const URL_VERSION: &str = "1";
+
+/// Splits `a=1&b=x%20y` (a leading `?` is ignored) into decoded pairs.
+/// `+` is a space, as in HTML forms; bad escapes are kept as written.
+pub fn decode_pairs(query: &str) -> Vec<(String, String)> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (percent_decode(k), percent_decode(v))
+        })
+        .collect()
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => match (hex(b[i + 1]), hex(b[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push(h * 16 + l);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(c: u8) -> Option<u8> {
+    (c as char).to_digit(16).map(|d| d as u8)
+}
+
+/// Escapes a value for a query string, keeping the characters the mix and
+/// policy syntax use (`:` `,` `(` `)` `@` `-` `.`) readable: such links
+/// survive chat apps without turning into `%3A%2C`.
+pub fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for &c in s.as_bytes() {
+        if c.is_ascii_alphanumeric() || b"-._~:,()@!*".contains(&c) {
+            out.push(c as char);
+        } else {
+            out.push_str(&format!("%{c:02X}"));
+        }
+    }
+    out
+}
+
+/// A rejected value, as the banner shows it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct BadParam {
+    pub field: String,
+    pub value: String,
+    pub allowed: String,
+    /// `ParamError`'s sentence: "invalid q '0': expected …".
+    pub message: String,
+}
+
+impl From<ParamError> for BadParam {
+    fn from(e: ParamError) -> Self {
+        BadParam {
+            message: e.to_string(),
+            field: e.field,
+            value: e.value,
+            allowed: e.allowed,
+        }
+    }
+}
+
+/// One class of the mix, for the editable list.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MixRow {
+    pub weight: f64,
+    /// `Some` for `LO-HI` classes (the ones the page edits as two numbers).
+    pub lo: Option<f64>,
+    pub hi: Option<f64>,
+    /// The class's distribution in the mix syntax, e.g. `exp(5)`.
+    pub dist: String,
+}
+
+/// Everything the page needs from a query string.
+#[derive(Clone, Debug, Serialize)]
+pub struct PageQuery {
+    /// Canonical query (no `?`): `v=1` then every non-default parameter,
+    /// then `embed=1`; empty for the default experiment.
+    pub query: String,
+    /// The experiment's query only (what the worker runs; no `v`/`embed`).
+    pub experiment: String,
+    pub embed: bool,
+    /// Every parameter's value as text, keyed by URL key.
+    pub values: std::collections::BTreeMap<&'static str, String>,
+    pub mix: Vec<MixRow>,
+    pub policies: Vec<&'static str>,
+    pub errors: Vec<BadParam>,
+    pub estimated_slices: f64,
+}
+
+/// Parses a page URL's query (untrusted input): bad values are reported and
+/// fall back to their defaults.
+pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
+    let pairs = decode_pairs(query);
+    let mut errors: Vec<BadParam> = Vec::new();
+    let mut embed = false;
+    for (k, v) in &pairs {
+        match k.as_str() {
+            "v" if v != URL_VERSION => errors.push(
+                ParamError::new(
+                    "v",
+                    v,
+                    format!("{URL_VERSION} (the only URL version so far)"),
+                )
+                .into(),
+            ),
+            "embed" => match v.as_str() {
+                "1" => embed = true,
+                "0" => embed = false,
+                _ => errors.push(ParamError::new("embed", v, "1 or 0").into()),
+            },
+            _ => {}
+        }
+    }
+    let (exp, errs) =
+        Experiment::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())), limits);
+    errors.extend(errs.into_iter().map(BadParam::from));
+    let page = describe(&exp, embed, errors);
+    (exp, page)
+}
+
+/// The page's view of a valid experiment.
+pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQuery {
+    let experiment = exp
+        .to_query()
+        .into_iter()
+        .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
+        .collect::<Vec<_>>()
+        .join("&");
+    let mut parts = Vec::new();
+    if !experiment.is_empty() || embed {
+        parts.push(format!("v={URL_VERSION}"));
+    }
+    if !experiment.is_empty() {
+        parts.push(experiment.clone());
+    }
+    if embed {
+        parts.push("embed=1".to_string());
+    }
+    PageQuery {
+        query: parts.join("&"),
+        experiment,
+        embed,
+        values: Param::ALL
+            .into_iter()
+            .map(|p| (p.url_key(), exp.get(p)))
+            .collect(),
+        mix: exp
+            .mix
+            .classes
+            .iter()
+            .map(|c| {
+                let (lo, hi) = match c.dist {
+                    Dist::Uniform { lo, hi } => (Some(lo), Some(hi)),
+                    _ => (None, None),
+                };
+                MixRow {
+                    weight: c.weight,
+                    lo,
+                    hi,
+                    dist: c.dist.to_string(),
+                }
+            })
+            .collect(),
+        policies: exp.policies.iter().map(|p| p.name()).collect(),
+        errors,
+        estimated_slices: exp.estimated_slices(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_and_encodes() {
+        let p = decode_pairs("?mix=85%3A1-8%2C3:80-200&x=a+b&bad=%zz&e");
+        assert_eq!(p[0], ("mix".into(), "85:1-8,3:80-200".into()));
+        assert_eq!(p[1].1, "a b");
+        assert_eq!(p[2].1, "%zz");
+        assert_eq!(p[3], ("e".into(), "".into()));
+        assert_eq!(
+            percent_encode("1:pareto(2,1.5) <x>&"),
+            "1:pareto(2,1.5)%20%3Cx%3E%26"
+        );
+    }
+}

@@ -1,0 +1,155 @@
+//! What the worker sends the page after a run: the report (the CLI's JSON
+//! object), the figures the charts need, and the raw schedules as typed
+//! arrays so that `postMessage` can transfer them without copying.
+
+use js_sys::{Array, Float64Array, Object, Reflect, Uint16Array, Uint32Array};
+use serde::Serialize;
+use wasm_bindgen::JsValue;
+
+use crate::experiment::{Experiment, Outcome};
+use crate::metrics::{self, change_pct};
+
+/// At most this many points per CDF line (a polyline of more is invisible).
+pub const CDF_POINTS: usize = 1500;
+
+pub(crate) fn set(obj: &Object, key: &str, value: &JsValue) {
+    // Setting a property on a plain object cannot fail.
+    let _ = Reflect::set(obj, &JsValue::from_str(key), value);
+}
+
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
+}
+
+/// One table row: the summary plus its change against the first policy.
+#[derive(Serialize)]
+struct Row<'a> {
+    policy: &'a str,
+    #[serde(flatten)]
+    summary: &'a metrics::Summary,
+    /// % change of each metric versus the first policy (`null` for it, or
+    /// where the base is 0).
+    change: Option<Change>,
+}
+
+#[derive(Serialize)]
+struct Change {
+    mean: Option<f64>,
+    p50: Option<f64>,
+    p90: Option<f64>,
+    p95: Option<f64>,
+    p99: Option<f64>,
+    max: Option<f64>,
+    done_within: Option<f64>,
+}
+
+/// The page's table, as plain data.
+pub fn table(outcome: &Outcome) -> JsValue {
+    let base = outcome.runs.first().map(|r| &r.summary);
+    let rows: Vec<Row> = outcome
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let s = &r.summary;
+            let change = (i > 0).then(|| {
+                let b = base.expect("a first run exists");
+                Change {
+                    mean: change_pct(b.mean, s.mean),
+                    p50: change_pct(b.p50, s.p50),
+                    p90: change_pct(b.p90, s.p90),
+                    p95: change_pct(b.p95, s.p95),
+                    p99: change_pct(b.p99, s.p99),
+                    max: change_pct(b.max, s.max),
+                    done_within: change_pct(b.done_within as f64, s.done_within as f64),
+                }
+            });
+            Row {
+                policy: r.policy.name(),
+                summary: s,
+                change,
+            }
+        })
+        .collect();
+    to_js(&rows)
+}
+
+/// The full result object (see `www/worker.js` for its use).
+pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
+    let w = &outcome.workload;
+    let obj = Object::new();
+    set(&obj, "report", &to_js(&outcome.report()));
+    set(&obj, "rows", &table(outcome));
+    set(&obj, "within", &exp.within.into());
+    set(&obj, "quantum", &exp.quantum.into());
+    set(&obj, "cores", &(exp.cores as u32).into());
+    set(&obj, "gantt", &recorded.into());
+    set(&obj, "classes", &to_js(&w.class_labels));
+    set(&obj, "work", &Float64Array::from(&w.work[..]).into());
+    set(&obj, "arrival", &Float64Array::from(&w.arrival[..]).into());
+    set(&obj, "class", &Uint16Array::from(&w.class[..]).into());
+
+    let runs = Array::new();
+    for r in &outcome.runs {
+        let ro = Object::new();
+        let s = &r.schedule;
+        set(&ro, "policy", &r.policy.name().into());
+        let completion: Vec<f64> = s.outcomes.iter().map(|o| o.completion).collect();
+        let first: Vec<f64> = s.outcomes.iter().map(|o| o.first_start).collect();
+        let slices: Vec<u32> = s.outcomes.iter().map(|o| o.slices).collect();
+        set(
+            &ro,
+            "completion",
+            &Float64Array::from(&completion[..]).into(),
+        );
+        set(&ro, "first_start", &Float64Array::from(&first[..]).into());
+        set(&ro, "slices", &Uint32Array::from(&slices[..]).into());
+        set(&ro, "makespan", &s.makespan.into());
+        let seg_core: Vec<u32> = s.segments.iter().map(|g| g.core).collect();
+        let seg_task: Vec<u32> = s.segments.iter().map(|g| g.task).collect();
+        let seg_start: Vec<f64> = s.segments.iter().map(|g| g.start).collect();
+        let seg_end: Vec<f64> = s.segments.iter().map(|g| g.end).collect();
+        set(&ro, "seg_core", &Uint32Array::from(&seg_core[..]).into());
+        set(&ro, "seg_task", &Uint32Array::from(&seg_task[..]).into());
+        set(&ro, "seg_start", &Float64Array::from(&seg_start[..]).into());
+        set(&ro, "seg_end", &Float64Array::from(&seg_end[..]).into());
+
+        let mut lat = metrics::latencies(w, s);
+        lat.sort_unstable_by(f64::total_cmp);
+        let (xs, ys) = cdf_points(&lat, CDF_POINTS);
+        set(&ro, "cdf_x", &Float64Array::from(&xs[..]).into());
+        set(&ro, "cdf_y", &Float64Array::from(&ys[..]).into());
+        set(&ro, "p50", &r.summary.p50.into());
+        set(&ro, "p95", &r.summary.p95.into());
+        runs.push(&ro);
+    }
+    set(&obj, "runs", &runs);
+    obj.into()
+}
+
+/// Points of the empirical CDF of `sorted` (ascending): `(x, share of tasks
+/// with latency ≤ x)`, thinned to about `max` points evenly in rank.
+pub fn cdf_points(sorted: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
+    let n = sorted.len();
+    if n == 0 {
+        return (vec![], vec![]);
+    }
+    let step = n.div_ceil(max.max(2)).max(1);
+    let mut xs = Vec::with_capacity(n / step + 2);
+    let mut ys = Vec::with_capacity(n / step + 2);
+    xs.push(sorted[0]);
+    ys.push(0.0);
+    let mut i = 0;
+    while i < n {
+        xs.push(sorted[i]);
+        ys.push((i + 1) as f64 / n as f64);
+        i += step;
+    }
+    if *ys.last().unwrap_or(&0.0) < 1.0 {
+        xs.push(sorted[n - 1]);
+        ys.push(1.0);
+    }
+    (xs, ys)
+}

@@ -1,0 +1,176 @@
+//! The browser bindings, in headless Chromium (wasm-bindgen-test):
+//! `cargo test --target wasm32-unknown-unknown -p tailslice --test wasm_bindings`.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Float64Array, Reflect};
+use serde_json::Value;
+use tailslice::web::{self, View};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn json(v: &JsValue) -> Value {
+    let s = js_sys::JSON::stringify(v).unwrap().as_string().unwrap();
+    serde_json::from_str(&s).unwrap()
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &key.into()).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn parse_query_defaults_and_canonical_form() {
+    let d = json(&web::parse_query(""));
+    assert_eq!(d["query"], "");
+    assert_eq!(d["values"]["seed"], "42");
+    assert_eq!(d["values"]["q"], "16");
+    assert_eq!(d["values"]["mix"], "85:1-8,12:10-40,3:80-200");
+    assert_eq!(d["policies"], serde_json::json!(["fifo", "rr"]));
+    let long = &d["mix"][2];
+    assert_eq!(
+        [&long["weight"], &long["lo"], &long["hi"]].map(|v| v.as_f64().unwrap()),
+        [3.0, 80.0, 200.0]
+    );
+    assert_eq!(long["dist"], "80-200");
+
+    // Defaults are dropped, percent-escapes decoded, order canonical.
+    let p = json(&web::parse_query("?q=8&seed=42&embed=1&mix=1%3Aexp(5)&v=1"));
+    assert_eq!(p["query"], "v=1&mix=1:exp(5)&q=8&embed=1");
+    assert_eq!(p["experiment"], "mix=1:exp(5)&q=8");
+    assert_eq!(p["embed"], true);
+    assert_eq!(p["mix"][0]["lo"], Value::Null);
+    assert!(p["errors"].as_array().unwrap().is_empty());
+}
+
+#[wasm_bindgen_test]
+fn bad_and_hostile_values_are_reported_and_fall_back() {
+    let p = json(&web::parse_query(
+        "seed=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&q=0&v=2&embed=yes&n=9",
+    ));
+    let errors = p["errors"].as_array().unwrap();
+    let fields: Vec<&str> = errors
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["v", "embed", "seed", "q"]);
+    assert_eq!(errors[2]["value"], "<img src=x onerror=alert(1)>");
+    assert_eq!(
+        errors[3]["message"],
+        "invalid q '0': expected a number of ms greater than 0 and at most 100000"
+    );
+    // The good parameter still applies; the bad ones use their defaults.
+    assert_eq!(p["values"]["n"], "9");
+    assert_eq!(p["values"]["seed"], "42");
+    assert_eq!(p["query"], "v=1&n=9");
+    // Beyond the web limits.
+    let big = json(&web::parse_query("n=5000000"));
+    assert_eq!(big["errors"][0]["field"], "n");
+    assert_eq!(big["values"]["n"], "400");
+}
+
+#[wasm_bindgen_test]
+fn run_gives_the_studys_numbers() {
+    let r = web::run("").unwrap();
+    let rows = json(&get(&r, "rows"));
+    let fifo = &rows[0];
+    let rr = &rows[1];
+    assert_eq!(fifo["policy"], "fifo");
+    assert_eq!(format!("{:.1}", fifo["mean"].as_f64().unwrap()), "2661.3");
+    assert_eq!(format!("{:.1}", fifo["p95"].as_f64().unwrap()), "4774.4");
+    assert_eq!(format!("{:.1}", rr["p50"].as_f64().unwrap()), "1472.8");
+    assert_eq!(format!("{:.1}", rr["p95"].as_f64().unwrap()), "3441.4");
+    assert_eq!(fifo["change"], Value::Null);
+    assert!(rr["change"]["max"].as_f64().unwrap().abs() < 1e-9);
+    assert_eq!(rr["change"]["p95"].as_f64().unwrap().round(), -28.0);
+    // The report is the CLI's JSON object.
+    let report = json(&get(&r, "report"));
+    assert_eq!(report["tasks"], 400);
+    assert_eq!(report["results"][1]["policy"], "rr");
+    let cli: Value = serde_json::from_str(&web::report_json("").unwrap()).unwrap();
+    for i in 0..2 {
+        for m in ["mean", "p50", "p90", "p95", "p99", "max", "done_within"] {
+            assert_eq!(
+                cli["results"][i][m].as_f64(),
+                report["results"][i][m].as_f64(),
+                "{m}"
+            );
+        }
+    }
+    // Typed arrays, ready to be transferred.
+    let runs: Array = get(&r, "runs").dyn_into().unwrap();
+    let seg_start: Float64Array = get(&runs.get(1), "seg_start").dyn_into().unwrap();
+    assert!(seg_start.length() > 400, "RR slices every long task");
+    assert_eq!(get(&r, "gantt"), JsValue::TRUE);
+}
+
+#[wasm_bindgen_test]
+fn runner_steps_report_progress() {
+    let mut r = web::Runner::new("p=fifo,rr,srpt").unwrap();
+    assert_eq!(r.total(), 4);
+    assert_eq!(r.done(), 0);
+    assert_eq!(r.next_label(), "drawing 400 tasks");
+    assert!(r.step().unwrap());
+    assert_eq!(r.next_label(), "simulating fifo");
+    while r.step().unwrap() {}
+    assert_eq!(r.done(), 4);
+    let result = r.finish().unwrap();
+    assert_eq!(json(&get(&result, "rows")).as_array().unwrap().len(), 3);
+    assert!(web::Runner::new("q=-1").is_err());
+}
+
+fn canvas(w: u32, h: u32) -> web_sys::HtmlCanvasElement {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let c: web_sys::HtmlCanvasElement = doc.create_element("canvas").unwrap().dyn_into().unwrap();
+    c.set_width(w);
+    c.set_height(h);
+    doc.body().unwrap().append_child(&c).unwrap();
+    c
+}
+
+fn ink(c: &web_sys::HtmlCanvasElement) -> usize {
+    let ctx: web_sys::CanvasRenderingContext2d =
+        c.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+    let data = js_sys::Reflect::get(
+        &ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64)
+            .unwrap(),
+        &"data".into(),
+    )
+    .unwrap();
+    let bytes = js_sys::Uint8ClampedArray::from(data).to_vec();
+    bytes.chunks(4).filter(|p| p[3] > 0).count()
+}
+
+#[wasm_bindgen_test]
+fn view_draws_and_hit_tests() {
+    let mut view = View::new(web::run("").unwrap()).unwrap();
+    assert!(view.gantt());
+    assert!((view.horizon() - 5209.4).abs() < 0.1);
+    assert_eq!(view.long_class_index(), 2);
+    let h = view.gantt_height();
+    let g = canvas(800, h as u32);
+    view.draw_gantt(&g, 1.0, false).unwrap();
+    assert!(ink(&g) > 800 * 20, "the Gantt chart is drawn");
+    // FIFO's first lane starts with task 0.
+    let tip = view.hit(9.0, 26.0, 800.0).unwrap();
+    assert!(tip.starts_with("task #0 "), "{tip}");
+    assert!(
+        view.hit(9.0, h - 2.0, 800.0).is_none(),
+        "the axis is not a task"
+    );
+    // Zoom keeps the time under the pointer; pan moves; reset shows all.
+    view.zoom(4.0, 400.0, 800.0);
+    assert!((view.t1() - view.t0() - view.horizon() / 4.0).abs() < 1e-6);
+    let t0 = view.t0();
+    view.pan(100.0, 800.0);
+    assert!(view.t0() < t0);
+    view.reset();
+    assert_eq!(view.t0(), 0.0);
+
+    let cdf = canvas(600, 300);
+    view.draw_cdf(&cdf, 1.0, true).unwrap();
+    assert!(ink(&cdf) > 2000, "CDF drawn");
+    let hist = canvas(600, 300);
+    view.draw_histogram(&hist, 2.0, false).unwrap();
+    assert!(ink(&hist) > 2000, "histogram drawn");
+}

@@ -1,0 +1,659 @@
+// tailslice page glue. State and computation live in Rust (tailslice.js):
+// parseQuery validates the URL exactly like the CLI validates flags, the
+// worker runs the simulation, View draws. This file moves data between them
+// and handles events. User-supplied text is only ever set via textContent.
+import init, { parseQuery, View, classColor, policyColor } from './tailslice.js';
+
+const $ = (sel) => document.querySelector(sel);
+const POLICIES = ['fifo', 'rr', 'sjf', 'srpt', 'mlfq'];
+const POLICY_TITLES = { fifo: 'FIFO', rr: 'RR', sjf: 'SJF', srpt: 'SRPT', mlfq: 'MLFQ' };
+const MAX_POLICIES_UI = 4;
+const MAX_CLASSES = 16;
+const METRICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'max', 'done_within'];
+/** Runs estimated above this many slices get progress messages and can be cancelled. */
+const LARGE_SLICES = 300000;
+const PRESETS = [
+  ['', 'The study: 400 tasks, FIFO vs RR 16 ms'],
+  ['p=fifo,rr,sjf,srpt', 'The study, four policies'],
+  ['q=4&cs=0.5', 'The study with 0.5 ms switch cost, 4 ms quantum'],
+  ['n=2000&arrivals=poisson:0.9&p=fifo,rr,srpt,mlfq&cores=4', '2 000 tasks on 4 cores, Poisson arrivals at 90 % load'],
+  ['mix=1:pareto(2,1.5)&p=fifo,rr,srpt', 'Heavy tail: Pareto durations'],
+  ['n=200000&q=8', '200 000 tasks (runs in the background, with progress)'],
+];
+
+const app = {
+  page: null,        // parseQuery() of the current state
+  view: null,        // View of the last result
+  viewKey: '',       // experiment shape of the shown view (keeps zoom while tuning)
+  workloadKey: '',   // workload of the shown view (the histogram only changes with it)
+  result: null,
+  worker: null,
+  busy: null,        // {id, query, large, t0}
+  pending: null,
+  nextId: 1,
+  updates: 0,
+  longTasks: 0,
+  urlErrors: [],     // bad URL values, shown in #error until the page is reloaded
+  runError: false,   // #error currently shows a failed run
+  dark: matchMedia('(prefers-color-scheme: dark)'),
+};
+// A read-only window for tests and the benchmark.
+window.tailslice = {
+  get updates() { return app.updates; },
+  get longTasks() { return app.longTasks; },
+  get query() { return app.page ? app.page.query : null; },
+};
+
+function fmt(v) { return Number(v).toFixed(1); }
+function fmtChange(pct) {
+  if (pct === null || pct === undefined || !Number.isFinite(pct)) return null;
+  if (Math.abs(pct) < 0.05) return '±0 %';
+  const a = Math.abs(pct);
+  const s = a >= 9.95 ? a.toFixed(0) : a.toFixed(1);
+  return (pct < 0 ? '−' : '+') + s + ' %';
+}
+function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'text') e.textContent = v;
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else if (k in e) e[k] = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+// ---------------------------------------------------------------- errors
+
+function showBanner(errors) {
+  const box = $('#error');
+  box.replaceChildren();
+  if (!errors.length) { box.hidden = true; return; }
+  box.append(el('p', { text: errors.length === 1
+    ? 'One setting in the link was not accepted and uses its default:'
+    : `${errors.length} settings in the link were not accepted and use their defaults:` }));
+  const ul = el('ul');
+  for (const e of errors) ul.append(el('li', { text: e.message }));
+  box.append(ul);
+  box.hidden = false;
+}
+function showRunError(message) {
+  app.runError = true;
+  const box = $('#error');
+  box.replaceChildren(el('p', { text: message }));
+  box.hidden = false;
+}
+
+// ---------------------------------------------------------------- controls
+
+const FIELDS = { seed: '#seed', n: '#tasks', q: '#quantum', cores: '#cores', cs: '#cs', within: '#within', rng: '#rng', arrivals: '#arrivals' };
+let policyOrder = [];
+
+function buildStaticControls() {
+  const preset = $('#preset');
+  for (const [q, label] of PRESETS) preset.append(el('option', { value: q, text: label }));
+  preset.append(el('option', { value: '__custom', text: 'Custom', disabled: true }));
+  const boxes = $('#policy-boxes');
+  POLICIES.forEach((p) => {
+    const id = `policy-${p}`;
+    const input = el('input', { type: 'checkbox', id, value: p, name: 'policy' });
+    boxes.append(el('label', { htmlFor: id }, input, el('span', { className: 'swatch' }), POLICY_TITLES[p]));
+  });
+}
+
+function mixRow(row, index, count) {
+  const div = el('div', { className: row.lo === null ? 'mix-row custom' : 'mix-row' });
+  const n = index + 1;
+  const w = el('input', { type: 'number', min: '0', step: 'any', value: String(row.weight), className: 'mix-w', inputMode: 'decimal', 'aria-label': `class ${n} weight` });
+  div.append(w);
+  if (row.lo === null) {
+    div.append(el('input', { type: 'text', value: row.dist, className: 'mix-d', spellcheck: false, 'aria-label': `class ${n} distribution` }));
+  } else {
+    div.append(el('input', { type: 'number', min: '0', step: 'any', value: String(row.lo), className: 'mix-lo', inputMode: 'decimal', 'aria-label': `class ${n} low (ms)` }));
+    div.append(el('input', { type: 'number', min: '0', step: 'any', value: String(row.hi), className: 'mix-hi', inputMode: 'decimal', 'aria-label': `class ${n} high (ms)` }));
+  }
+  const rm = el('button', { type: 'button', className: 'mix-rm', text: '×', disabled: count <= 1, 'aria-label': `remove class ${n}` });
+  div.append(rm);
+  return div;
+}
+
+function renderMix(rows) {
+  const box = $('#mix-rows');
+  box.replaceChildren(...rows.map((r, i) => mixRow(r, i, rows.length)));
+  $('#mix-add').disabled = rows.length >= MAX_CLASSES;
+}
+
+function mixText() {
+  return [...document.querySelectorAll('#mix-rows .mix-row')].map((div) => {
+    const w = div.querySelector('.mix-w').value.trim();
+    const d = div.querySelector('.mix-d');
+    if (d) return `${w}:${d.value.trim()}`;
+    return `${w}:${div.querySelector('.mix-lo').value.trim()}-${div.querySelector('.mix-hi').value.trim()}`;
+  }).join(',');
+}
+
+function fillControls(page) {
+  const v = page.values;
+  for (const [key, sel] of Object.entries(FIELDS)) {
+    const input = $(sel);
+    if (document.activeElement !== input || input.value === '') input.value = v[key];
+    input.removeAttribute('aria-invalid');
+  }
+  $('#quantum-slider').value = String(Math.min(200, Math.max(1, Math.round(Number(v.q)))));
+  policyOrder = [...page.policies];
+  syncPolicyBoxes();
+  renderMix(page.mix);
+  const preset = $('#preset');
+  const match = PRESETS.find(([q]) => q === page.experiment || parseQuery(q).experiment === page.experiment);
+  preset.value = match ? match[0] : '__custom';
+  $('#within-head').textContent = `done < ${v.within} ms`;
+}
+
+function syncPolicyBoxes() {
+  const full = policyOrder.length >= MAX_POLICIES_UI;
+  for (const p of POLICIES) {
+    const box = $(`#policy-${p}`);
+    box.checked = policyOrder.includes(p);
+    box.disabled = !box.checked && full;
+    const i = policyOrder.indexOf(p);
+    const sw = box.parentElement.querySelector('.swatch');
+    sw.style.background = i >= 0 ? policyColor(i) : 'transparent';
+    sw.style.border = i >= 0 ? '0' : '1px solid currentColor';
+  }
+}
+
+/** The query the controls describe (serialisation only: Rust validates). */
+function controlsQuery() {
+  const p = new URLSearchParams();
+  for (const [key, sel] of Object.entries(FIELDS)) p.set(key, $(sel).value.trim());
+  p.set('mix', mixText());
+  p.set('p', policyOrder.join(','));
+  // Settings without a control keep their current value.
+  for (const key of ['mlfq_levels', 'mlfq_boost']) p.set(key, app.page.values[key]);
+  if (app.page.embed) p.set('embed', '1');
+  return p.toString();
+}
+
+let editQueued = false;
+function onEdit() {
+  if (editQueued) return;
+  editQueued = true;
+  requestAnimationFrame(() => { editQueued = false; applyEdit(); });
+}
+
+function applyEdit() {
+  const page = parseQuery(controlsQuery());
+  const formError = $('#form-error');
+  for (const sel of Object.values(FIELDS)) $(sel).removeAttribute('aria-invalid');
+  if (page.errors.length) {
+    for (const e of page.errors) {
+      const sel = FIELDS[e.field];
+      if (sel) $(sel).setAttribute('aria-invalid', 'true');
+    }
+    formError.textContent = page.errors.map((e) => e.message).join('\n');
+    formError.hidden = false;
+    return;
+  }
+  formError.hidden = true;
+  formError.textContent = '';
+  setPage(page, { fill: false });
+}
+
+function setPage(page, { fill }) {
+  app.page = page;
+  if (fill) {
+    fillControls(page);
+    $('#form-error').hidden = true;
+  }
+  else {
+    $('#within-head').textContent = `done < ${page.values.within} ms`;
+    const match = PRESETS.find(([q]) => parseQuery(q).experiment === page.experiment);
+    $('#preset').value = match ? match[0] : '__custom';
+  }
+  const url = location.pathname + (page.query ? `?${page.query}` : '') + location.hash;
+  history.replaceState(null, '', url);
+  const full = $('#open-full');
+  full.href = location.pathname + (page.experiment ? `?v=1&${page.experiment}` : '');
+  $('#embed-snippet').hidden = true;
+  request(page.experiment, page.estimated_slices > LARGE_SLICES);
+}
+
+function wireControls() {
+  const form = $('#controls');
+  form.addEventListener('submit', (e) => e.preventDefault());
+  for (const sel of Object.values(FIELDS)) $(sel).addEventListener('input', onEdit);
+  $('#rng').addEventListener('change', onEdit);
+  $('#quantum-slider').addEventListener('input', () => {
+    $('#quantum').value = $('#quantum-slider').value;
+    onEdit();
+  });
+  $('#quantum').addEventListener('input', () => {
+    const q = Number($('#quantum').value);
+    if (Number.isFinite(q) && q > 0) $('#quantum-slider').value = String(Math.min(200, Math.max(1, Math.round(q))));
+  });
+  $('#new-seed').addEventListener('click', () => {
+    const a = new Uint32Array(1);
+    crypto.getRandomValues(a);
+    $('#seed').value = String(a[0]);
+    onEdit();
+  });
+  $('#policy-boxes').addEventListener('change', (e) => {
+    const p = e.target.value;
+    if (e.target.checked) { if (!policyOrder.includes(p)) policyOrder.push(p); }
+    else policyOrder = policyOrder.filter((x) => x !== p);
+    if (policyOrder.length === 0) { policyOrder = [p]; }
+    syncPolicyBoxes();
+    onEdit();
+  });
+  $('#mix-rows').addEventListener('input', onEdit);
+  $('#mix-rows').addEventListener('click', (e) => {
+    const rm = e.target.closest('.mix-rm');
+    if (!rm) return;
+    rm.closest('.mix-row').remove();
+    const rows = document.querySelectorAll('#mix-rows .mix-row');
+    rows.forEach((r, i) => { r.querySelector('.mix-rm').disabled = rows.length <= 1; void i; });
+    $('#mix-add').disabled = rows.length >= MAX_CLASSES;
+    onEdit();
+  });
+  $('#mix-add').addEventListener('click', () => {
+    const rows = document.querySelectorAll('#mix-rows .mix-row').length;
+    if (rows >= MAX_CLASSES) return;
+    $('#mix-rows').append(mixRow({ weight: 1, lo: 10, hi: 20, dist: '10-20' }, rows, rows + 1));
+    document.querySelectorAll('#mix-rows .mix-rm').forEach((b) => { b.disabled = false; });
+    $('#mix-add').disabled = rows + 1 >= MAX_CLASSES;
+    onEdit();
+  });
+  $('#preset').addEventListener('change', () => {
+    const q = $('#preset').value;
+    if (q === '__custom') return;
+    setPage(parseQuery(q + (app.page.embed ? '&embed=1' : '')), { fill: true });
+  });
+  $('#reset').addEventListener('click', () => setPage(parseQuery(''), { fill: true }));
+  $('#share').addEventListener('click', () => copy(location.href, 'Link copied'));
+  $('#embed-code').addEventListener('click', () => {
+    const src = new URL(location.pathname, location.href);
+    src.search = app.page.experiment ? `?v=1&${app.page.experiment}&embed=1` : '?v=1&embed=1';
+    const snippet = `<iframe src="${src.href}" title="tailslice: scheduler playground" width="100%" height="760" style="border:0" loading="lazy"></iframe>`;
+    const box = $('#embed-snippet');
+    box.value = snippet;
+    box.hidden = false;
+    copy(snippet, 'Embed code copied');
+  });
+}
+
+async function copy(text, done) {
+  const status = $('#copy-status');
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = done;
+  } catch {
+    status.textContent = 'Copy this:';
+    const box = $('#embed-snippet');
+    box.value = text;
+    box.hidden = false;
+    box.select();
+  }
+  setTimeout(() => { status.textContent = ''; }, 2500);
+}
+
+// ---------------------------------------------------------------- worker
+
+function spawnWorker() {
+  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  w.onmessage = onWorkerMessage;
+  w.onerror = (e) => { showRunError(`The simulation worker failed: ${e.message || 'unknown error'}`); setState('error'); };
+  return w;
+}
+
+function request(query, large) {
+  if (app.busy) {
+    if (app.busy.large) {
+      // Cancel: a large run would make the user wait for a stale answer.
+      app.worker.terminate();
+      app.worker = spawnWorker();
+      app.busy = null;
+    } else {
+      app.pending = { query, large };
+      return;
+    }
+  }
+  send(query, large);
+}
+
+function send(query, large) {
+  const id = app.nextId++;
+  app.busy = { id, query, large, t0: performance.now() };
+  setState('running');
+  if (large) {
+    $('#progress').hidden = false;
+    $('#progress').removeAttribute('value');
+    $('#status-text').textContent = 'Simulating…';
+  }
+  app.worker.postMessage({ type: 'run', id, query, large });
+}
+
+function onWorkerMessage(event) {
+  const msg = event.data;
+  if (!app.busy || msg.id !== app.busy.id) return;
+  if (msg.type === 'progress') {
+    const p = $('#progress');
+    p.hidden = false;
+    p.max = msg.total;
+    p.value = msg.done;
+    $('#status-text').textContent = `${msg.label} (step ${msg.done + 1} of ${msg.total})…`;
+    return;
+  }
+  const job = app.busy;
+  app.busy = null;
+  const received = performance.now();
+  if (app.pending) {
+    const next = app.pending;
+    app.pending = null;
+    send(next.query, next.large);
+  }
+  $('#progress').hidden = true;
+  if (msg.type === 'error') {
+    showRunError(msg.message);
+    setState('error');
+    return;
+  }
+  performance.measure('tailslice:simulate', { start: job.t0, end: received });
+  show(msg.result, msg.query, msg.ms, job.t0, received);
+}
+
+function setState(s) {
+  // "ready" only when nothing newer is queued or running.
+  document.body.dataset.state = (s === 'ready' && (app.busy || app.pending)) ? 'running' : s;
+}
+
+// ---------------------------------------------------------------- results
+
+function show(result, query, workerMs, t0, received) {
+  const start = performance.now();
+  const key = JSON.stringify([result.report.tasks, result.cores, result.runs.map((r) => r.policy)]);
+  const old = app.view;
+  app.view = new View(result);
+  const tView = performance.now();
+  if (old) {
+    if (key === app.viewKey && (old.t0 > 0 || old.t1 < old.horizon() * 0.999)) app.view.setWindow(old.t0, old.t1);
+    old.free();
+  }
+  app.viewKey = key;
+  app.result = result;
+  if (app.runError) { app.runError = false; showBanner(app.urlErrors); }
+  renderTable(result);
+  const values = parseQuery(query).values;
+  const workload = JSON.stringify(['seed', 'n', 'mix', 'rng', 'arrivals', 'cores'].map((k) => values[k]));
+  const newWorkload = workload !== app.workloadKey;
+  app.workloadKey = workload;
+  if (newWorkload) renderLegend(result);
+  const tTable = performance.now();
+  drawGantt();
+  const tGantt = performance.now();
+  drawPlots({ histogram: newWorkload });
+  const end = performance.now();
+  // Finer measures, for DevTools and the benchmark.
+  performance.measure('tailslice:render:view', { start, end: tView });
+  performance.measure('tailslice:render:table', { start: tView, end: tTable });
+  performance.measure('tailslice:render:gantt', { start: tTable, end: tGantt });
+  performance.measure('tailslice:render:plots', { start: tGantt, end });
+  performance.measure('tailslice:render', { start, end });
+  performance.measure('tailslice:update', { start: t0, end });
+  const r = result.report;
+  $('#status-text').textContent =
+    `${r.tasks.toLocaleString('en')} tasks, ${fmt(r.total_work_ms)} ms of work · simulated in ${workerMs.toFixed(1)} ms · drawn in ${(end - start).toFixed(1)} ms`;
+  document.body.dataset.query = query;
+  app.updates++;
+  document.body.dataset.updates = String(app.updates);
+  setState('ready');
+  if (app.page && app.page.embed) postHeight();
+  void received;
+}
+
+function renderTable(result) {
+  const tbody = $('#percentiles tbody');
+  const rows = result.rows;
+  const frag = document.createDocumentFragment();
+  rows.forEach((row, i) => {
+    const tr = el('tr', { dataset: { policy: row.policy } });
+    const th = el('th', { scope: 'row' });
+    const sw = el('span', { className: 'swatch' });
+    sw.style.background = policyColor(i);
+    th.append(sw, POLICY_TITLES[row.policy] || row.policy);
+    if (row.policy === 'rr' || row.policy === 'mlfq') th.append(el('span', { className: 'hint', text: ` ${result.quantum} ms` }));
+    tr.append(th);
+    for (const m of METRICS) {
+      const v = row[m];
+      const td = el('td', { dataset: { metric: m }, text: m === 'done_within' ? String(v) : fmt(v) });
+      const ch = row.change ? fmtChange(row.change[m]) : null;
+      if (ch) {
+        td.dataset.change = ch;
+        const pct = row.change[m];
+        const better = m === 'done_within' ? pct > 0 : pct < 0;
+        td.className = Math.abs(pct) < 0.05 ? 'same' : better ? 'better' : 'worse';
+        td.title = `${ch} versus ${POLICY_TITLES[rows[0].policy]}`;
+      }
+      tr.append(td);
+    }
+    frag.append(tr);
+  });
+  tbody.replaceChildren(frag);
+  $('#reading').textContent = reading(rows);
+}
+
+/** One sentence per compared policy, the study's reading included. */
+function reading(rows) {
+  if (rows.length < 2) return '';
+  const base = POLICY_TITLES[rows[0].policy];
+  return rows.slice(1).map((row) => {
+    const c = row.change || {};
+    const name = POLICY_TITLES[row.policy];
+    const parts = ['mean', 'p50', 'p95'].map((m) => `${m} ${fmtChange(c[m]) ?? 'n/a'}`);
+    const maxSame = c.max !== null && c.max !== undefined && Math.abs(c.max) < 0.05;
+    const tail = maxSame
+      ? 'max does not move: the last task still finishes when all the work is done.'
+      : `max ${fmtChange(c.max) ?? 'n/a'}.`;
+    return `${name} vs ${base}: ${parts.join(', ')}; ${tail}`;
+  }).join(' ');
+}
+
+function renderLegend(result) {
+  const box = $('#legend');
+  box.replaceChildren();
+  const longIdx = app.view.longClass;
+  result.classes.forEach((label, i) => {
+    const sw = el('span', { className: i === longIdx ? 'swatch long' : 'swatch' });
+    sw.style.background = classColor(i);
+    box.append(el('span', {}, sw, `${label} ms${i === longIdx ? ' (long)' : ''}`));
+  });
+}
+
+// ---------------------------------------------------------------- drawing
+
+function sizeCanvas(canvas, cssHeight) {
+  const dpr = window.devicePixelRatio || 1;
+  const cssWidth = canvas.parentElement.clientWidth || canvas.clientWidth || 600;
+  canvas.style.height = `${cssHeight}px`;
+  const w = Math.max(1, Math.round(cssWidth * dpr));
+  const h = Math.max(1, Math.round(cssHeight * dpr));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  return { dpr: w / cssWidth, cssWidth };
+}
+
+function drawGantt() {
+  if (!app.view) return;
+  const canvas = $('#gantt');
+  const { dpr } = sizeCanvas(canvas, app.view.ganttHeight());
+  app.view.drawGantt(canvas, dpr, app.dark.matches);
+}
+
+function drawPlots({ histogram = true } = {}) {
+  if (!app.view) return;
+  const cdf = $('#cdf');
+  const h = document.body.classList.contains('embed') ? 220 : 280;
+  let s = sizeCanvas(cdf, h);
+  app.view.drawCdf(cdf, s.dpr, app.dark.matches);
+  const hist = $('#hist');
+  if (histogram && hist.offsetParent !== null) {
+    s = sizeCanvas(hist, h);
+    app.view.drawHistogram(hist, s.dpr, app.dark.matches);
+  }
+}
+
+let ganttQueued = false;
+function redrawGantt() {
+  if (ganttQueued) return;
+  ganttQueued = true;
+  requestAnimationFrame(() => { ganttQueued = false; drawGantt(); });
+}
+
+function wireGantt() {
+  const canvas = $('#gantt');
+  const tip = $('#tooltip');
+  const pointers = new Map();
+  let drag = null;
+  let pinch = null;
+  const width = () => canvas.clientWidth;
+  const local = (e) => { const r = canvas.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
+
+  function hover(x, y) {
+    if (!app.view) return;
+    const text = app.view.hit(x, y, width());
+    if (text) {
+      tip.textContent = text;
+      tip.hidden = false;
+      const tw = tip.offsetWidth;
+      const left = Math.min(Math.max(0, x + 12), Math.max(0, width() - tw));
+      tip.style.left = `${left}px`;
+      tip.style.top = `${y + 14}px`;
+    } else {
+      tip.hidden = true;
+    }
+    redrawGantt();
+  }
+  function hideTip() {
+    tip.hidden = true;
+    if (app.view) { app.view.clearHighlight(); redrawGantt(); }
+  }
+
+  canvas.addEventListener('wheel', (e) => {
+    if (!app.view) return;
+    e.preventDefault();
+    const [x] = local(e);
+    const dy = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+    app.view.zoom(Math.exp(-dy * 0.002), x, width());
+    hideTip();
+  }, { passive: false });
+
+  canvas.addEventListener('pointerdown', (e) => {
+    pointers.set(e.pointerId, local(e));
+    canvas.setPointerCapture(e.pointerId);
+    if (pointers.size === 1) drag = { x: local(e)[0], moved: 0 };
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = { d: Math.hypot(a[0] - b[0], a[1] - b[1]) };
+      drag = null;
+    }
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    const [x, y] = local(e);
+    if (pointers.has(e.pointerId)) pointers.set(e.pointerId, [x, y]);
+    if (pinch && pointers.size === 2 && app.view) {
+      const [a, b] = [...pointers.values()];
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      if (pinch.d > 0 && d > 0) app.view.zoom(d / pinch.d, (a[0] + b[0]) / 2, width());
+      pinch.d = d;
+      hideTip();
+      return;
+    }
+    if (drag && app.view) {
+      const dx = x - drag.x;
+      drag.moved += Math.abs(dx);
+      drag.x = x;
+      if (drag.moved > 3) {
+        canvas.classList.add('dragging');
+        app.view.pan(dx, width());
+        tip.hidden = true;
+        redrawGantt();
+        return;
+      }
+    }
+    if (e.pointerType === 'mouse') hover(x, y);
+  });
+  const up = (e) => {
+    const [x, y] = local(e);
+    pointers.delete(e.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (drag && drag.moved <= 3 && e.type === 'pointerup') hover(x, y); // tap
+    if (pointers.size === 0) drag = null;
+    canvas.classList.remove('dragging');
+  };
+  canvas.addEventListener('pointerup', up);
+  canvas.addEventListener('pointercancel', up);
+  canvas.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse' && !drag) hideTip(); });
+  canvas.addEventListener('dblclick', () => { if (app.view) { app.view.reset(); redrawGantt(); } });
+  canvas.addEventListener('keydown', (e) => {
+    if (!app.view) return;
+    const w = width();
+    const keys = {
+      '+': () => app.view.zoom(1.5, w / 2, w), '=': () => app.view.zoom(1.5, w / 2, w),
+      '-': () => app.view.zoom(1 / 1.5, w / 2, w),
+      ArrowLeft: () => app.view.pan(w / 8, w), ArrowRight: () => app.view.pan(-w / 8, w),
+      '0': () => app.view.reset(), Home: () => app.view.reset(),
+    };
+    const f = keys[e.key];
+    if (f) { e.preventDefault(); f(); hideTip(); }
+  });
+  $('#zoom-in').addEventListener('click', () => { if (app.view) { app.view.zoom(1.5, width() / 2, width()); hideTip(); } });
+  $('#zoom-out').addEventListener('click', () => { if (app.view) { app.view.zoom(1 / 1.5, width() / 2, width()); hideTip(); } });
+  $('#zoom-reset').addEventListener('click', () => { if (app.view) { app.view.reset(); hideTip(); } });
+}
+
+// ---------------------------------------------------------------- embed
+
+let lastHeight = 0;
+function postHeight() {
+  const height = Math.ceil(document.documentElement.scrollHeight);
+  if (height === lastHeight) return;
+  lastHeight = height;
+  // Hosts size the iframe from this; any origin may embed the page.
+  window.parent.postMessage({ type: 'tailslice:height', height }, '*');
+}
+
+// ---------------------------------------------------------------- start
+
+async function main() {
+  if ('PerformanceObserver' in window && PerformanceObserver.supportedEntryTypes?.includes('longtask')) {
+    new PerformanceObserver((list) => { app.longTasks += list.getEntries().length; }).observe({ type: 'longtask', buffered: true });
+  }
+  // The worker compiles its copy of the wasm while the page compiles its own.
+  app.worker = spawnWorker();
+  await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
+  buildStaticControls();
+  wireControls();
+  wireGantt();
+  const page = parseQuery(location.search);
+  if (page.embed) {
+    document.body.classList.add('embed');
+    $('#open-full').hidden = false;
+    new ResizeObserver(postHeight).observe(document.documentElement);
+  }
+  app.urlErrors = page.errors;
+  showBanner(page.errors);
+  setPage(page, { fill: true });
+
+  let resizeQueued = false;
+  new ResizeObserver(() => {
+    if (resizeQueued) return;
+    resizeQueued = true;
+    requestAnimationFrame(() => { resizeQueued = false; drawGantt(); drawPlots(); });
+  }).observe($('.results'));
+  app.dark.addEventListener('change', () => { drawGantt(); drawPlots(); });
+}
+
+main().catch((err) => {
+  showRunError(`tailslice could not start: ${err && err.message ? err.message : err}`);
+  setState('error');
+});

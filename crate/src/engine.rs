@@ -38,8 +38,8 @@ pub struct EngineConfig {
     /// Keep every run segment (for Gantt charts and traces). Off for very
     /// large runs: memory then stays O(tasks).
     pub record_segments: bool,
-    /// Refuse to go on past this many slices (a safety net behind the
-    /// up-front estimate in `crate::experiment`).
+    /// Refuse to go on past this many slices plus timer events (a safety
+    /// net behind the up-front estimate in `crate::experiment`).
     pub max_slices: u64,
     /// On one core, finish slices inline while nothing else can happen
     /// (the same steps, without the event heap). Only tests turn it off, to
@@ -355,6 +355,13 @@ pub fn simulate<P: Policy + ?Sized>(
 
         // 4. Policy timer.
         if timer.is_some_and(|t| t <= now) {
+            // Timer events count against the same budget as slices.
+            e.slices += 1;
+            if e.slices > e.config.max_slices {
+                return Err(EngineError::TooManySlices {
+                    limit: e.config.max_slices,
+                });
+            }
             e.policy.on_timer(now);
             timer = e.policy.next_timer();
         }

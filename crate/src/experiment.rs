@@ -189,7 +189,9 @@ impl Experiment {
                 self.mlfq.boost = if value.trim() == "off" {
                     f64::INFINITY
                 } else {
-                    parse_number(name, value, 0.0, true, MAX_QUANTUM_MS * 100.0, "ms or off")
+                    // At least 1 ms: each boost is an event, and a run's
+                    // boosts are counted against its size limit.
+                    parse_number(name, value, 1.0, false, MAX_QUANTUM_MS * 100.0, "ms or off")
                         .map_err(|e| ParamError {
                             allowed: format!("off or {}", e.allowed),
                             ..e
@@ -287,6 +289,13 @@ impl Experiment {
     /// duration: cheap enough to check before drawing anything.
     pub fn estimated_slices(&self) -> f64 {
         let per_task_work = self.mix.mean_work();
+        let n = self.tasks as f64;
+        let total_work = per_task_work * n;
+        let last_arrival = match self.arrivals {
+            Arrivals::T0 => 0.0,
+            Arrivals::Poisson { load } => total_work / (load * self.cores as f64),
+            Arrivals::Burst { count, period } => (n / count as f64).ceil() * period,
+        };
         self.policies
             .iter()
             .map(|p| {
@@ -296,9 +305,19 @@ impl Experiment {
                 } else {
                     1.0
                 };
-                per_task * self.tasks as f64
+                per_task * n + self.timer_events(*p, total_work, last_arrival)
             })
             .sum()
+    }
+
+    /// Timer events `policy` will take (mlfq's boosts), for the size guard:
+    /// one per boost period over the expected span of the run.
+    pub fn timer_events(&self, policy: PolicyKind, total_work: f64, last_arrival: f64) -> f64 {
+        if policy == PolicyKind::Mlfq && self.mlfq.boost.is_finite() {
+            (last_arrival + total_work / self.cores as f64) / self.mlfq.boost + 1.0
+        } else {
+            0.0
+        }
     }
 
     /// Refuses runs whose size would take unreasonably long, before any work

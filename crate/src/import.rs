@@ -239,19 +239,22 @@ pub fn parse_task_list(text: &str, limits: &Limits) -> Result<Workload, ImportEr
 /// Expected slices of `exp`'s policies on `workload` (exact per task, not
 /// from a mix's mean).
 pub fn estimated_slices(exp: &Experiment, workload: &Workload) -> f64 {
+    let total_work = workload.total_work();
+    let last_arrival = workload.arrival.iter().copied().fold(0.0, f64::max);
     exp.policies
         .iter()
         .map(|p| {
             let s = p.min_slice(exp.quantum);
-            if s.is_finite() {
-                workload
-                    .work
-                    .iter()
-                    .map(|w| (w / s).ceil().max(1.0) + 1.0)
-                    .sum::<f64>()
-            } else {
-                workload.len() as f64
-            }
+            exp.timer_events(*p, total_work, last_arrival)
+                + if s.is_finite() {
+                    workload
+                        .work
+                        .iter()
+                        .map(|w| (w / s).ceil().max(1.0) + 1.0)
+                        .sum::<f64>()
+                } else {
+                    workload.len() as f64
+                }
         })
         .sum()
 }

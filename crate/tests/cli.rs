@@ -96,6 +96,10 @@ fn bad_flags_get_one_clear_line_and_exit_2() {
         (&["--rng", "mersenne"], &["--rng", "python or fast"]),
         (&["--seed", "-1"], &["--seed", "0 to 9007199254740991"]),
         (&["--within", "0"], &["--within"]),
+        (
+            &["--mlfq-boost", "0.5"],
+            &["--mlfq-boost", "off or", "at least 1"],
+        ),
         (&["--arrivals", "soon"], &["--arrivals", "poisson"]),
         (&["--bogus", "1"], &["--bogus", "unknown flag"]),
         (&["--quantum"], &["--quantum", "missing"]),
@@ -135,6 +139,27 @@ fn flags_alone_mean_simulate() {
     assert!(o.status.success(), "{}", stderr(&o));
     let want = tailslice(&["simulate", "--json", "--seed", "7"]);
     assert_eq!(o.stdout, want.stdout);
+}
+
+#[test]
+fn mlfq_boost_storms_are_refused_up_front() {
+    // A 1 ms boost over 5 million 1-2 s tasks: billions of boosts, while
+    // the slices alone (quantum 100 ms) would be within the limit.
+    let o = tailslice(&[
+        "simulate",
+        "--tasks",
+        "5000000",
+        "--mix",
+        "1:1000-2000",
+        "--policies",
+        "mlfq",
+        "--mlfq-boost",
+        "1",
+        "--quantum",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("slices"), "{}", stderr(&o));
 }
 
 #[test]

@@ -146,11 +146,13 @@ impl Policy for Mlfq {
 
     fn on_timer(&mut self, now: f64) {
         // Rule 5: everything back to the top, keeping the levels' order.
-        let mut top = VecDeque::new();
-        for q in &mut self.queues {
-            top.append(q);
+        // Only the lower levels move, so a boost costs O(tasks demoted since
+        // the last one), not O(all queued tasks).
+        if let Some((top, lower)) = self.queues.split_first_mut() {
+            for q in lower {
+                top.append(q);
+            }
         }
-        self.queues[0] = top;
         self.epoch = self.epoch.wrapping_add(1);
         while self.next_boost <= now {
             self.next_boost += self.boost;

@@ -4,7 +4,8 @@
 # and drags the quantum slider through BENCH_DRAG frames (default 100) in
 # headless Chromium, printing p50/p95 of the page's User Timing measures
 # (tailslice:simulate, tailslice:render, tailslice:update), the long tasks
-# seen while dragging, and the gzipped transfer size.
+# seen while dragging, and the gzipped transfer size; then times the sweeps
+# panel's 1000-seed sweep.
 #   ./scripts/bench-page.sh [--no-build]
 #   BENCH_LOADS=20 BENCH_DRAG=300 ./scripts/bench-page.sh --no-build
 set -euo pipefail
@@ -14,4 +15,6 @@ source scripts/env.sh
 if [ "${1:-}" != "--no-build" ]; then
   trunk build
 fi
-exec cargo test -q -p tailslice-e2e --test page_bench -- --ignored --nocapture
+cargo test -q -p tailslice-e2e --test page_bench -- --ignored --nocapture
+# The 1000-seed × 400-task × 2-policy sweep in the sweeps panel (request to drawn).
+exec cargo test -q -p tailslice-e2e --test page_sweep sweep_bench -- --ignored --nocapture

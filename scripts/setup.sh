@@ -3,7 +3,7 @@
 # checks the installed version first, so a second run takes about a second.
 #
 #   wasm32-unknown-unknown target, rustfmt, clippy   (rustup)
-#   chromium + chromium-driver                       (Debian apt)
+#   chromium + chromium-driver, fonts-wqy-zenhei     (Debian apt)
 #   trunk 0.21.14                                    (cargo install --locked, ~8 min)
 #   wasm-bindgen-cli 0.2.130                         (cargo install, ~2 min)
 #   binaryen 132 (wasm-opt)                          (npm, into .tools/)
@@ -37,22 +37,31 @@ else
     die "no rustup and no wasm32-unknown-unknown std: install the wasm32 target"
 fi
 
-# --- Chromium + chromedriver (Debian) -------------------------------------
+# --- Chromium + chromedriver + a CJK font (Debian) -------------------------
+# The font only matters for the tests' screenshots of the Chinese page
+# (without one, Chromium draws empty boxes); visitors' browsers have their own.
+apt_pkgs=()
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  apt_pkgs+=(chromium chromium-driver)
+fi
+if ! dpkg -s fonts-wqy-zenhei >/dev/null 2>&1; then
+  apt_pkgs+=(fonts-wqy-zenhei)
+fi
+if [ ${#apt_pkgs[@]} -gt 0 ]; then
   command -v apt-get >/dev/null ||
-    die "chromium/chromedriver missing and no apt-get: install Chromium and a matching chromedriver"
+    die "missing ${apt_pkgs[*]} and no apt-get: install Chromium, a matching chromedriver and a CJK font"
   SUDO=""
   if [ "$(id -u)" != 0 ]; then
-    command -v sudo >/dev/null || die "need root (or sudo) to apt-get install chromium"
+    command -v sudo >/dev/null || die "need root (or sudo) to apt-get install ${apt_pkgs[*]}"
     SUDO=sudo
   fi
-  say "installing chromium + chromium-driver (apt)"
+  say "installing ${apt_pkgs[*]} (apt)"
   export DEBIAN_FRONTEND=noninteractive
   # apt-get update only when the package lists don't know the packages yet.
-  if ! apt-cache show chromium-driver >/dev/null 2>&1 ||
-     ! $SUDO apt-get install -y --no-install-recommends chromium chromium-driver; then
+  if ! apt-cache show "${apt_pkgs[@]}" >/dev/null 2>&1 ||
+     ! $SUDO apt-get install -y --no-install-recommends "${apt_pkgs[@]}"; then
     $SUDO apt-get update
-    $SUDO apt-get install -y --no-install-recommends chromium chromium-driver
+    $SUDO apt-get install -y --no-install-recommends "${apt_pkgs[@]}"
   fi
 fi
 

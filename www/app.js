@@ -2,7 +2,11 @@
 // parseQuery validates the URL exactly like the CLI validates flags, the
 // worker runs the simulation, View draws. This file moves data between them
 // and handles events. User-supplied text is only ever set via textContent.
-import init, { parseQuery, View, classColor, policyColor } from './tailslice.js';
+import init, { parseQuery, View, classColor, policyColor, setLabels } from './tailslice.js';
+import { t, lang, setLang, onLangChange, applyI18n, fmtNumber, langParamError, withLang } from './i18n.js';
+import { initIo, importedTasks, tasksKey, tasksLarge } from './io.js';
+import { initSweep, redrawSweeps } from './sweep.js';
+import { mountScenario } from './scenario.js';
 
 const $ = (sel) => document.querySelector(sel);
 const POLICIES = ['fifo', 'rr', 'sjf', 'srpt', 'mlfq'];
@@ -12,6 +16,8 @@ const MAX_CLASSES = 16;
 const METRICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'max', 'done_within'];
 /** Runs estimated above this many slices get progress messages and can be cancelled. */
 const LARGE_SLICES = 300000;
+/** Label keys of PRESETS, in order (www/strings/page.js). */
+const PRESET_KEYS = ['preset.study', 'preset.four', 'preset.switch', 'preset.poisson', 'preset.pareto', 'preset.large'];
 const PRESETS = [
   ['', 'The study: 400 tasks, FIFO vs RR 16 ms'],
   ['p=fifo,rr,sjf,srpt', 'The study, four policies'],
@@ -42,6 +48,8 @@ window.tailslice = {
   get updates() { return app.updates; },
   get longTasks() { return app.longTasks; },
   get query() { return app.page ? app.page.query : null; },
+  /** Slices (segments) of the drawn schedules, all policies. */
+  get segments() { return app.result ? app.result.runs.reduce((n, r) => n + r.seg_start.length, 0) : 0; },
 };
 
 function fmt(v) { return Number(v).toFixed(1); }
@@ -70,9 +78,7 @@ function showBanner(errors) {
   const box = $('#error');
   box.replaceChildren();
   if (!errors.length) { box.hidden = true; return; }
-  box.append(el('p', { text: errors.length === 1
-    ? 'One setting in the link was not accepted and uses its default:'
-    : `${errors.length} settings in the link were not accepted and use their defaults:` }));
+  box.append(el('p', { text: errors.length === 1 ? t('banner.one') : t('banner.many', { n: errors.length }) }));
   const ul = el('ul');
   for (const e of errors) ul.append(el('li', { text: e.message }));
   box.append(ul);
@@ -92,8 +98,8 @@ let policyOrder = [];
 
 function buildStaticControls() {
   const preset = $('#preset');
-  for (const [q, label] of PRESETS) preset.append(el('option', { value: q, text: label }));
-  preset.append(el('option', { value: '__custom', text: 'Custom', disabled: true }));
+  PRESETS.forEach(([q], i) => preset.append(el('option', { value: q, text: t(PRESET_KEYS[i]) })));
+  preset.append(el('option', { value: '__custom', text: t('preset.custom'), disabled: true }));
   const boxes = $('#policy-boxes');
   POLICIES.forEach((p) => {
     const id = `policy-${p}`;
@@ -105,15 +111,15 @@ function buildStaticControls() {
 function mixRow(row, index, count) {
   const div = el('div', { className: row.lo === null ? 'mix-row custom' : 'mix-row' });
   const n = index + 1;
-  const w = el('input', { type: 'number', min: '0', step: 'any', value: String(row.weight), className: 'mix-w', inputMode: 'decimal', 'aria-label': `class ${n} weight` });
+  const w = el('input', { type: 'number', min: '0', step: 'any', value: String(row.weight), className: 'mix-w', inputMode: 'decimal', 'aria-label': t('mix.weight', { n }) });
   div.append(w);
   if (row.lo === null) {
-    div.append(el('input', { type: 'text', value: row.dist, className: 'mix-d', spellcheck: false, 'aria-label': `class ${n} distribution` }));
+    div.append(el('input', { type: 'text', value: row.dist, className: 'mix-d', spellcheck: false, 'aria-label': t('mix.dist', { n }) }));
   } else {
-    div.append(el('input', { type: 'number', min: '0', step: 'any', value: String(row.lo), className: 'mix-lo', inputMode: 'decimal', 'aria-label': `class ${n} low (ms)` }));
-    div.append(el('input', { type: 'number', min: '0', step: 'any', value: String(row.hi), className: 'mix-hi', inputMode: 'decimal', 'aria-label': `class ${n} high (ms)` }));
+    div.append(el('input', { type: 'number', min: '0', step: 'any', value: String(row.lo), className: 'mix-lo', inputMode: 'decimal', 'aria-label': t('mix.lo', { n }) }));
+    div.append(el('input', { type: 'number', min: '0', step: 'any', value: String(row.hi), className: 'mix-hi', inputMode: 'decimal', 'aria-label': t('mix.hi', { n }) }));
   }
-  const rm = el('button', { type: 'button', className: 'mix-rm', text: '×', disabled: count <= 1, 'aria-label': `remove class ${n}` });
+  const rm = el('button', { type: 'button', className: 'mix-rm', text: '×', disabled: count <= 1, 'aria-label': t('mix.remove', { n }) });
   div.append(rm);
   return div;
 }
@@ -147,7 +153,7 @@ function fillControls(page) {
   const preset = $('#preset');
   const match = PRESETS.find(([q]) => q === page.experiment || parseQuery(q).experiment === page.experiment);
   preset.value = match ? match[0] : '__custom';
-  $('#within-head').textContent = `done < ${v.within} ms`;
+  $('#within-head').textContent = t('col.within', { ms: v.within });
 }
 
 function syncPolicyBoxes() {
@@ -207,16 +213,17 @@ function setPage(page, { fill }) {
     $('#form-error').hidden = true;
   }
   else {
-    $('#within-head').textContent = `done < ${page.values.within} ms`;
+    $('#within-head').textContent = t('col.within', { ms: page.values.within });
     const match = PRESETS.find(([q]) => parseQuery(q).experiment === page.experiment);
     $('#preset').value = match ? match[0] : '__custom';
   }
-  const url = location.pathname + (page.query ? `?${page.query}` : '') + location.hash;
+  const q = withLang(page.query);
+  const url = location.pathname + (q ? `?${q}` : '') + location.hash;
   history.replaceState(null, '', url);
   const full = $('#open-full');
   full.href = location.pathname + (page.experiment ? `?v=1&${page.experiment}` : '');
   $('#embed-snippet').hidden = true;
-  request(page.experiment, page.estimated_slices > LARGE_SLICES);
+  request(page.experiment, page.estimated_slices > LARGE_SLICES || tasksLarge());
 }
 
 function wireControls() {
@@ -270,7 +277,7 @@ function wireControls() {
     setPage(parseQuery(q + (app.page.embed ? '&embed=1' : '')), { fill: true });
   });
   $('#reset').addEventListener('click', () => setPage(parseQuery(''), { fill: true }));
-  $('#share').addEventListener('click', () => copy(location.href, 'Link copied'));
+  $('#share').addEventListener('click', () => copy(location.href, t('copied.link')));
   $('#embed-code').addEventListener('click', () => {
     const src = new URL(location.pathname, location.href);
     src.search = app.page.experiment ? `?v=1&${app.page.experiment}&embed=1` : '?v=1&embed=1';
@@ -278,7 +285,7 @@ function wireControls() {
     const box = $('#embed-snippet');
     box.value = snippet;
     box.hidden = false;
-    copy(snippet, 'Embed code copied');
+    copy(snippet, t('copied.embed'));
   });
 }
 
@@ -288,7 +295,7 @@ async function copy(text, done) {
     await navigator.clipboard.writeText(text);
     status.textContent = done;
   } catch {
-    status.textContent = 'Copy this:';
+    status.textContent = t('copy.this');
     const box = $('#embed-snippet');
     box.value = text;
     box.hidden = false;
@@ -302,7 +309,7 @@ async function copy(text, done) {
 function spawnWorker() {
   const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   w.onmessage = onWorkerMessage;
-  w.onerror = (e) => { showRunError(`The simulation worker failed: ${e.message || 'unknown error'}`); setState('error'); };
+  w.onerror = (e) => { showRunError(t('banner.worker', { message: e.message || 'unknown error' })); setState('error'); };
   return w;
 }
 
@@ -328,9 +335,9 @@ function send(query, large) {
   if (large) {
     $('#progress').hidden = false;
     $('#progress').removeAttribute('value');
-    $('#status-text').textContent = 'Simulating…';
+    $('#status-text').textContent = t('status.simulating');
   }
-  app.worker.postMessage({ type: 'run', id, query, large });
+  app.worker.postMessage({ type: 'run', id, query, large, tasks: importedTasks() });
 }
 
 function onWorkerMessage(event) {
@@ -341,7 +348,7 @@ function onWorkerMessage(event) {
     p.hidden = false;
     p.max = msg.total;
     p.value = msg.done;
-    $('#status-text').textContent = `${msg.label} (step ${msg.done + 1} of ${msg.total})…`;
+    $('#status-text').textContent = t('status.step', { label: msg.label, step: msg.done + 1, total: msg.total });
     return;
   }
   const job = app.busy;
@@ -384,7 +391,7 @@ function show(result, query, workerMs, t0, received) {
   if (app.runError) { app.runError = false; showBanner(app.urlErrors); }
   renderTable(result);
   const values = parseQuery(query).values;
-  const workload = JSON.stringify(['seed', 'n', 'mix', 'rng', 'arrivals', 'cores'].map((k) => values[k]));
+  const workload = JSON.stringify(['seed', 'n', 'mix', 'rng', 'arrivals', 'cores'].map((k) => values[k]).concat(tasksKey()));
   const newWorkload = workload !== app.workloadKey;
   app.workloadKey = workload;
   if (newWorkload) renderLegend(result);
@@ -400,9 +407,8 @@ function show(result, query, workerMs, t0, received) {
   performance.measure('tailslice:render:plots', { start: tGantt, end });
   performance.measure('tailslice:render', { start, end });
   performance.measure('tailslice:update', { start: t0, end });
-  const r = result.report;
-  $('#status-text').textContent =
-    `${r.tasks.toLocaleString('en')} tasks, ${fmt(r.total_work_ms)} ms of work · simulated in ${workerMs.toFixed(1)} ms · drawn in ${(end - start).toFixed(1)} ms`;
+  app.timing = { workerMs, drawMs: end - start };
+  renderStatus();
   document.body.dataset.query = query;
   app.updates++;
   document.body.dataset.updates = String(app.updates);
@@ -432,7 +438,7 @@ function renderTable(result) {
         const pct = row.change[m];
         const better = m === 'done_within' ? pct > 0 : pct < 0;
         td.className = Math.abs(pct) < 0.05 ? 'same' : better ? 'better' : 'worse';
-        td.title = `${ch} versus ${POLICY_TITLES[rows[0].policy]}`;
+        td.title = t('versus', { change: ch, base: POLICY_TITLES[rows[0].policy] });
       }
       tr.append(td);
     }
@@ -440,6 +446,17 @@ function renderTable(result) {
   });
   tbody.replaceChildren(frag);
   $('#reading').textContent = reading(rows);
+  // The generated reading (explain::explain), in the page's language.
+  $('#explanation').textContent = result.explain ? result.explain[lang()] || result.explain.en : '';
+}
+
+function renderStatus() {
+  if (!app.result || !app.timing) return;
+  const r = app.result.report;
+  $('#status-text').textContent = t('status.done', {
+    tasks: fmtNumber(r.tasks, 0), work: fmtNumber(r.total_work_ms, 1),
+    sim: fmtNumber(app.timing.workerMs, 1), draw: fmtNumber(app.timing.drawMs, 1),
+  });
 }
 
 /** One sentence per compared policy, the study's reading included. */
@@ -449,12 +466,10 @@ function reading(rows) {
   return rows.slice(1).map((row) => {
     const c = row.change || {};
     const name = POLICY_TITLES[row.policy];
-    const parts = ['mean', 'p50', 'p95'].map((m) => `${m} ${fmtChange(c[m]) ?? 'n/a'}`);
+    const parts = ['mean', 'p50', 'p95'].map((m) => `${t(`col.${m}`)} ${fmtChange(c[m]) ?? t('reading.na')}`);
     const maxSame = c.max !== null && c.max !== undefined && Math.abs(c.max) < 0.05;
-    const tail = maxSame
-      ? 'max does not move: the last task still finishes when all the work is done.'
-      : `max ${fmtChange(c.max) ?? 'n/a'}.`;
-    return `${name} vs ${base}: ${parts.join(', ')}; ${tail}`;
+    const tail = maxSame ? t('reading.same') : t('reading.max', { change: fmtChange(c.max) ?? t('reading.na') });
+    return t('reading.vs', { name, base, parts: parts.join(lang() === 'zh' ? '，' : ', '), tail });
   }).join(' ');
 }
 
@@ -465,7 +480,7 @@ function renderLegend(result) {
   result.classes.forEach((label, i) => {
     const sw = el('span', { className: i === longIdx ? 'swatch long' : 'swatch' });
     sw.style.background = classColor(i);
-    box.append(el('span', {}, sw, `${label} ms${i === longIdx ? ' (long)' : ''}`));
+    box.append(el('span', {}, sw, `${label}${tasksKey() ? '' : ' ms'}${i === longIdx ? t('legend.long') : ''}`));
   });
 }
 
@@ -611,6 +626,43 @@ function wireGantt() {
   $('#zoom-reset').addEventListener('click', () => { if (app.view) { app.view.reset(); hideTip(); } });
 }
 
+// ---------------------------------------------------------------- language
+
+const CANVAS_WORDS = ['cdf_x', 'cdf_y', 'hist_x', 'hist_x_cut', 'hist_y', 'gantt_cores', 'gantt_too_many', 'tip', 'tip_long', 'slice_one', 'slice_many'];
+/** Words the wasm draws on the canvases (and the Gantt tooltip), in the page's language. */
+function pushCanvasWords() {
+  setLabels(Object.fromEntries(CANVAS_WORDS.map((k) => [k, t(`canvas.${k}`)])));
+}
+
+/** Redraws every text the page made itself after a language switch. */
+function relabel() {
+  pushCanvasWords();
+  drawGantt();
+  drawPlots();
+  $('#lang').value = lang();
+  const opts = $('#preset').options;
+  PRESET_KEYS.forEach((k, i) => { if (opts[i]) opts[i].textContent = t(k); });
+  if (opts[PRESET_KEYS.length]) opts[PRESET_KEYS.length].textContent = t('preset.custom');
+  if (app.page) {
+    $('#within-head').textContent = t('col.within', { ms: app.page.values.within });
+    const q = withLang(app.page.query);
+    history.replaceState(null, '', location.pathname + (q ? `?${q}` : '') + location.hash);
+  }
+  document.querySelectorAll('#mix-rows .mix-row').forEach((row, i) => {
+    const n = i + 1;
+    for (const [sel, key] of [['.mix-w', 'mix.weight'], ['.mix-d', 'mix.dist'], ['.mix-lo', 'mix.lo'], ['.mix-hi', 'mix.hi'], ['.mix-rm', 'mix.remove']]) {
+      const e = row.querySelector(sel);
+      if (e) e.setAttribute('aria-label', t(key, { n }));
+    }
+  });
+  if (!app.runError) showBanner(app.urlErrors);
+  if (app.result) {
+    renderTable(app.result);
+    renderLegend(app.result);
+    renderStatus();
+  }
+}
+
 // ---------------------------------------------------------------- embed
 
 let lastHeight = 0;
@@ -631,6 +683,11 @@ async function main() {
   // The worker compiles its copy of the wasm while the page compiles its own.
   app.worker = spawnWorker();
   await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
+  applyI18n(document);
+  pushCanvasWords();
+  $('#lang').value = lang();
+  $('#lang').addEventListener('change', () => setLang($('#lang').value));
+  onLangChange(relabel);
   buildStaticControls();
   wireControls();
   wireGantt();
@@ -640,9 +697,31 @@ async function main() {
     $('#open-full').hidden = false;
     new ResizeObserver(postHeight).observe(document.documentElement);
   }
-  app.urlErrors = page.errors;
-  showBanner(page.errors);
+  // Apple QoS scenarios (s=<name> and its knobs): www/scenario.js.
+  const scenario = mountScenario({
+    embed: page.embed, showRunError, postHeight,
+    restoreNormal: () => { showBanner(app.urlErrors); setPage(app.page, { fill: true }); },
+  });
+  const badLang = langParamError();
+  if (badLang) page.errors.push(badLang);
+  app.urlErrors = page.errors.concat(scenario.errors);
+  showBanner(app.urlErrors);
   setPage(page, { fill: true });
+  scenario.start();
+  // Your own tasks and exports (www/io.js), sweeps (www/sweep.js).
+  const context = {
+    query: () => app.page.experiment,
+    tasks: () => importedTasks(),
+    dark: () => app.dark.matches,
+    rerun: () => setPage(app.page, { fill: false }),
+    setQuery: (q, ui) => {
+      // The file's language only if it differs (so the URL gains no lang= for nothing).
+      if (ui && ui.lang && ui.lang !== lang()) setLang(ui.lang);
+      setPage(parseQuery(q + (app.page.embed ? '&embed=1' : '')), { fill: true });
+    },
+  };
+  initIo(context);
+  initSweep(context);
 
   let resizeQueued = false;
   new ResizeObserver(() => {
@@ -650,10 +729,10 @@ async function main() {
     resizeQueued = true;
     requestAnimationFrame(() => { resizeQueued = false; drawGantt(); drawPlots(); });
   }).observe($('.results'));
-  app.dark.addEventListener('change', () => { drawGantt(); drawPlots(); });
+  app.dark.addEventListener('change', () => { drawGantt(); drawPlots(); redrawSweeps(); });
 }
 
 main().catch((err) => {
-  showRunError(`tailslice could not start: ${err && err.message ? err.message : err}`);
+  showRunError(t('banner.start', { message: err && err.message ? err.message : err }));
   setState('error');
 });

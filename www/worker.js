@@ -1,11 +1,11 @@
 // tailslice simulation worker (a module worker). Receives
-//   {type: "run", id, query, large}
+//   {type: "run", id, query, large, tasks}   (tasks: an imported task list, or null)
 // and answers
 //   {type: "progress", id, done, total, label}   (before each step of a large run)
 //   {type: "result", id, query, result, ms}      (typed arrays transferred, not copied)
 //   {type: "error", id, message}
 // The page cancels a large run by terminating this worker.
-import init, { Runner } from './tailslice.js';
+import init, { Runner, runScenario } from './tailslice.js';
 
 const ready = init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
 
@@ -17,14 +17,41 @@ function buffers(result) {
   return out;
 }
 
+// Apple QoS scenarios (www/scenario.js):
+//   {type: "scenario", id, key, run}  ->  {type: "scenario-result", id, key, run, summary, timeline, ms}
+// `key` is the canonical scenario query without `run`; the last scenario
+// run stays here, so showing another of its runs does not simulate again.
+// `timeline.packed` (a Float64Array) is transferred, not copied.
+let scenarioCache = null;
+async function onScenario({ id, key, run }) {
+  try {
+    await ready;
+    const t0 = performance.now();
+    if (!scenarioCache || scenarioCache.key !== key) {
+      if (scenarioCache) scenarioCache.run.free();
+      scenarioCache = null;
+      scenarioCache = { key, run: runScenario(key) };
+    }
+    const ms = performance.now() - t0;
+    const sc = scenarioCache.run;
+    const summary = sc.summary();
+    const timeline = sc.timeline(run);
+    const transfer = timeline ? [timeline.packed.buffer] : [];
+    self.postMessage({ type: 'scenario-result', id, key, run, summary, timeline, ms }, transfer);
+  } catch (err) {
+    self.postMessage({ type: 'error', id, message: String((err && err.message) || err) });
+  }
+}
+
 self.onmessage = async (event) => {
   const msg = event.data;
+  if (msg && msg.type === 'scenario') { onScenario(msg); return; }
   if (!msg || msg.type !== 'run') return;
   const { id, query, large } = msg;
   try {
     await ready;
     const t0 = performance.now();
-    const runner = new Runner(query);
+    const runner = msg.tasks ? Runner.withTasks(query, msg.tasks) : new Runner(query);
     try {
       const total = runner.total();
       for (;;) {

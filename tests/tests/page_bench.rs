@@ -135,14 +135,28 @@ async fn bench_page() -> Result<()> {
     let mut total = 0u64;
     let mut total_gz = 0u64;
     println!("\ntransfer (gzip -9)");
-    for name in [
-        "index.html",
-        "style.css",
-        "app.js",
-        "worker.js",
-        "tailslice.js",
-        "tailslice_bg.wasm",
-    ] {
+    // Every file the page can load (html, css, js — strings/ included — and wasm).
+    let mut names: Vec<String> = Vec::new();
+    for dir in ["", "strings"] {
+        let Ok(entries) = std::fs::read_dir(dist.join(dir)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if [".html", ".css", ".js", ".wasm"]
+                .iter()
+                .any(|x| n.ends_with(x))
+            {
+                names.push(if dir.is_empty() {
+                    n
+                } else {
+                    format!("{dir}/{n}")
+                });
+            }
+        }
+    }
+    names.sort();
+    for name in &names {
         let path = dist.join(name);
         let raw = std::fs::metadata(&path)?.len();
         let out = std::process::Command::new("sh")

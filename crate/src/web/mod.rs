@@ -12,10 +12,15 @@
 //!   chart, the latency CDF and the duration histogram, and answers hover
 //!   hit-tests.
 
+mod io;
+mod labels;
 mod palette;
 mod plots;
 mod query;
 mod result;
+mod scenario;
+mod scenario_view;
+mod sweep;
 mod view;
 
 use wasm_bindgen::prelude::*;
@@ -24,7 +29,12 @@ use crate::experiment::{Experiment, Limits, PolicyRun};
 use crate::metrics;
 use crate::workload::Workload;
 
+pub use io::{check_tasks, export_file, open_experiment};
+pub use labels::set_labels;
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
+pub use scenario::{parse as parse_scenario, run_scenario, ScenarioQuery, ScenarioRun};
+pub use scenario_view::ScenarioView;
+pub use sweep::{QuantumSweep, SeedSweep};
 pub use view::View;
 
 /// Above this many estimated slices the worker does not keep segments: the
@@ -136,7 +146,9 @@ impl Runner {
             workload: self.workload.take().unwrap_or_default(),
             runs: std::mem::take(&mut self.runs),
         };
-        Ok(result::build(&self.exp, &outcome, self.record))
+        let obj = result::build(&self.exp, &outcome, self.record);
+        io::add_explanation(&obj, &self.exp, &outcome);
+        Ok(obj)
     }
 }
 

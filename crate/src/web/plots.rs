@@ -20,13 +20,13 @@ const BINS: usize = 40;
 /// the page's Content-Security-Policy rightly refuses.)
 // `plotters_backend::BackendStyle` is spelled out, not imported: its
 // `stroke_width` would clash with plotters' `Color::stroke_width`.
-struct Canvas {
+pub(crate) struct Canvas {
     inner: CanvasBackend,
     ctx: web_sys::CanvasRenderingContext2d,
 }
 
 impl Canvas {
-    fn new(canvas: &HtmlCanvasElement) -> Result<Canvas, JsError> {
+    pub(crate) fn new(canvas: &HtmlCanvasElement) -> Result<Canvas, JsError> {
         Ok(Canvas {
             inner: CanvasBackend::with_canvas_object(canvas.clone())
                 .ok_or_else(|| JsError::new("no canvas backend"))?,
@@ -121,7 +121,7 @@ impl DrawingBackend for Canvas {
     }
 }
 
-enum Corner {
+pub(crate) enum Corner {
     UpperRight,
     LowerRight,
 }
@@ -129,7 +129,7 @@ enum Corner {
 /// A legend box drawn from plain elements (plotters' own series labels
 /// measure text through the DOM; see [`Canvas`]). `items`: label, colour,
 /// line (true) or box swatch.
-fn legend(
+pub(crate) fn legend(
     root: &DrawingArea<Canvas, plotters::coord::Shift>,
     canvas: &HtmlCanvasElement,
     items: &[(String, RGBColor, bool)],
@@ -167,7 +167,7 @@ fn legend(
         theme.muted.plotters().stroke_width(1),
     ))
     .map_err(err)?;
-    let font = ("sans-serif", size)
+    let font = (FontFamily::SansSerif, size)
         .into_font()
         .color(&theme.fg.plotters())
         .pos(plotters::style::text_anchor::Pos::new(
@@ -201,11 +201,11 @@ fn legend(
     Ok(())
 }
 
-fn err<E: std::fmt::Debug>(e: E) -> JsError {
+pub(crate) fn err<E: std::fmt::Debug>(e: E) -> JsError {
     JsError::new(&format!("plot: {e:?}"))
 }
 
-fn clear(canvas: &HtmlCanvasElement) -> Result<(), JsError> {
+pub(crate) fn clear(canvas: &HtmlCanvasElement) -> Result<(), JsError> {
     let ctx = context(canvas)?;
     ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0).ok();
     ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
@@ -213,7 +213,7 @@ fn clear(canvas: &HtmlCanvasElement) -> Result<(), JsError> {
 }
 
 /// Rounds `v` up to a multiple of a nice step (for axis ends).
-fn nice_ceil(v: f64) -> f64 {
+pub(crate) fn nice_ceil(v: f64) -> f64 {
     let step = nice_step(v / 5.0);
     ((v / step).ceil() * step).max(step)
 }
@@ -236,7 +236,8 @@ impl View {
             theme.grid.plotters(),
         );
         let px = |v: f64| (v * dpr).round() as u32;
-        let font = |size: f64| ("sans-serif", size * dpr).into_font().color(&fg);
+        let font = |size: f64| (FontFamily::SansSerif, size * dpr).into_font().color(&fg);
+        let words = super::labels::get();
         let root = Canvas::new(canvas)?.into_drawing_area();
         let xmax = nice_ceil(
             self.runs
@@ -258,8 +259,8 @@ impl View {
             .axis_style(muted)
             .x_labels(6)
             .y_labels(6)
-            .x_desc("latency (ms)")
-            .y_desc("share of tasks done")
+            .x_desc(words.cdf_x.as_str())
+            .y_desc(words.cdf_y.as_str())
             .label_style(font(11.0))
             .axis_desc_style(font(12.0))
             .y_label_formatter(&|v| format!("{:.0} %", v * 100.0))
@@ -278,12 +279,13 @@ impl View {
                 .draw_series(std::iter::once(Text::new(
                     name.to_string(),
                     (xmax * 0.005, y - 0.015),
-                    ("sans-serif", 11.0 * dpr).into_font().color(&muted).pos(
-                        plotters::style::text_anchor::Pos::new(
+                    (FontFamily::SansSerif, 11.0 * dpr)
+                        .into_font()
+                        .color(&muted)
+                        .pos(plotters::style::text_anchor::Pos::new(
                             plotters::style::text_anchor::HPos::Left,
                             plotters::style::text_anchor::VPos::Bottom,
-                        ),
-                    ),
+                        )),
                 )))
                 .map_err(err)?;
         }
@@ -314,7 +316,13 @@ impl View {
             .runs
             .iter()
             .enumerate()
-            .map(|(i, r)| (r.policy.to_uppercase(), palette::policy(i).plotters(), true))
+            .map(|(i, r)| {
+                (
+                    r.policy.to_ascii_uppercase(),
+                    palette::policy(i).plotters(),
+                    true,
+                )
+            })
             .collect();
         legend(&root, canvas, &items, dpr, &theme, Corner::LowerRight)?;
         root.present().map_err(err)?;
@@ -337,7 +345,7 @@ impl View {
             theme.grid.plotters(),
         );
         let px = |v: f64| (v * dpr).round() as u32;
-        let font = |size: f64| ("sans-serif", size * dpr).into_font().color(&fg);
+        let font = |size: f64| (FontFamily::SansSerif, size * dpr).into_font().color(&fg);
         let mut sorted = self.work.clone();
         sorted.sort_unstable_by(f64::total_cmp);
         let max = sorted.last().copied().unwrap_or(1.0);
@@ -349,6 +357,7 @@ impl View {
             percentile(&sorted, 99.0)
         };
         let hi = nice_ceil(if max > 3.0 * p99 { p99 } else { max }.max(1e-6));
+        let words = super::labels::get();
         let width = hi / BINS as f64;
         let k = self.classes.len().max(1);
         let mut counts = vec![0u32; k * BINS];
@@ -378,11 +387,11 @@ impl View {
             .x_labels(6)
             .y_labels(5)
             .x_desc(if max > hi {
-                "task duration (ms; last bin: all longer)"
+                words.hist_x_cut.as_str()
             } else {
-                "task duration (ms)"
+                words.hist_x.as_str()
             })
-            .y_desc("tasks")
+            .y_desc(words.hist_y.as_str())
             .label_style(font(11.0))
             .axis_desc_style(font(12.0))
             .y_label_formatter(&|v| format!("{v:.0}"))

@@ -336,6 +336,7 @@ impl View {
             t += step;
         }
 
+        let words = super::labels::get();
         for (b, run) in self.runs.iter().enumerate() {
             let top = b as f64 * self.block_h() * dpr;
             ctx.set_text_align("left");
@@ -345,20 +346,22 @@ impl View {
             ctx.fill_rect(x0, top + 5.0 * dpr, 8.0 * dpr, 8.0 * dpr);
             ctx.set_fill_style_str(&theme.fg.css());
             let title = if self.cores > 1 {
-                format!("{} · {} cores", run.policy.to_uppercase(), self.cores)
+                super::labels::fill(
+                    &words.gantt_cores,
+                    &[
+                        ("policy", &run.policy.to_ascii_uppercase()),
+                        ("cores", &self.cores.to_string()),
+                    ],
+                )
             } else {
-                run.policy.to_uppercase()
+                run.policy.to_ascii_uppercase()
             };
             ctx.fill_text(&title, x0 + 12.0 * dpr, top + 9.5 * dpr).ok();
             if !self.gantt {
                 ctx.set_font(&font(12.0));
                 ctx.set_fill_style_str(&theme.muted.css());
-                ctx.fill_text(
-                    "too many slices to draw: the table and plots are complete",
-                    x0 + 70.0 * dpr,
-                    top + 9.5 * dpr,
-                )
-                .ok();
+                ctx.fill_text(&words.gantt_too_many, x0 + 70.0 * dpr, top + 9.5 * dpr)
+                    .ok();
                 continue;
             }
             let lanes_top = top + LABEL_H * dpr;
@@ -488,25 +491,45 @@ impl View {
         self.highlight = Some(task);
         let ti = task as usize;
         let k = self.class[ti] as usize;
+        let words = super::labels::get();
         let long = if self.long_class == Some(k as u16) {
-            ", long"
+            words.tip_long.as_str()
         } else {
             ""
         };
         let latency = run.completion[ti] - self.arrival[ti];
-        Some(format!(
-            "task #{task} · class {}{long}\nwork {:.1} ms · arrived {:.1} ms\nfirst on a core {:.1} ms · done {:.1} ms\nlatency {:.1} ms · {} slice{}\n{} core {core}: this slice {:.1}–{:.1} ms",
-            self.classes.get(k).map(String::as_str).unwrap_or("?"),
-            self.work[ti],
-            self.arrival[ti],
-            run.first_start[ti],
-            run.completion[ti],
-            latency,
-            run.slices[ti],
-            if run.slices[ti] == 1 { "" } else { "s" },
-            run.policy.to_uppercase(),
-            run.seg_start[seg],
-            run.seg_end[seg],
+        let n = run.slices[ti];
+        let f = |v: f64| format!("{v:.1}");
+        Some(super::labels::fill(
+            &words.tip,
+            &[
+                ("task", &task.to_string()),
+                (
+                    "class",
+                    self.classes.get(k).map(String::as_str).unwrap_or("?"),
+                ),
+                ("long", long),
+                ("work", &f(self.work[ti])),
+                ("arrival", &f(self.arrival[ti])),
+                ("first", &f(run.first_start[ti])),
+                ("done", &f(run.completion[ti])),
+                ("latency", &f(latency)),
+                (
+                    "slices",
+                    &super::labels::fill(
+                        if n == 1 {
+                            &words.slice_one
+                        } else {
+                            &words.slice_many
+                        },
+                        &[("n", &n.to_string())],
+                    ),
+                ),
+                ("policy", &run.policy.to_ascii_uppercase()),
+                ("core", &core.to_string()),
+                ("start", &f(run.seg_start[seg])),
+                ("end", &f(run.seg_end[seg])),
+            ],
         ))
     }
 

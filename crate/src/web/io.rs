@@ -1,0 +1,205 @@
+//! Your own tasks, exports and the generated reading, for the page.
+//!
+//! - [`Runner::with_tasks`]: the worker runs an experiment on a pasted or
+//!   uploaded task list (`import::parse_task_list`) instead of drawing one.
+//! - [`check_tasks`]: the page validates a list before sending it, so a bad
+//!   line is reported with its number at once.
+//! - [`export_file`]: Chrome trace, per-task CSV and experiment JSON, as
+//!   text (the page wraps it in a Blob). Run in the jobs worker: the trace
+//!   needs the schedule's segments, so the experiment is run again with
+//!   them recorded rather than shipping them back from the main thread.
+//! - [`open_experiment`]: an experiment file back to a page query (and the
+//!   task list, as CSV text, when it carried one).
+//! - [`add_explanation`]: `explain::explain` in both languages, attached to
+//!   every result so switching language needs no new run.
+
+use js_sys::Object;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::query;
+use super::result::{set, to_js};
+use super::{Runner, GANTT_MAX_SLICES};
+use crate::experiment::{Experiment, Limits, Outcome};
+use crate::explain::{explain, Lang};
+use crate::export;
+use crate::import::{self, ImportError};
+use crate::workload::Workload;
+
+/// Adds `explain: {en, zh}` to a result object.
+pub(crate) fn add_explanation(obj: &JsValue, exp: &Experiment, outcome: &Outcome) {
+    let e = Object::new();
+    set(&e, "en", &explain(exp, outcome, Lang::En).into());
+    set(&e, "zh", &explain(exp, outcome, Lang::Zh).into());
+    set(obj.unchecked_ref(), "explain", &e.into());
+}
+
+/// The experiment of a canonical query; the page only sends valid ones.
+fn experiment(query_text: &str) -> Result<Experiment, JsError> {
+    let (exp, page) = query::parse(query_text, &Limits::WEB);
+    if !page.errors.is_empty() {
+        let msgs: Vec<String> = page.errors.into_iter().map(|e| e.message).collect();
+        return Err(JsError::new(&msgs.join("; ")));
+    }
+    Ok(exp)
+}
+
+fn import_error(e: ImportError) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// Parses `text` and checks the run's size against the browser's limit.
+fn tasks_for(exp: &Experiment, text: &str) -> Result<(Experiment, Workload), JsError> {
+    let w = import::parse_task_list(text, &Limits::WEB).map_err(import_error)?;
+    let exp = import::experiment_for(exp, &w);
+    import::check_size(&exp, &w, &Limits::WEB).map_err(|e| JsError::new(&e.to_string()))?;
+    Ok((exp, w))
+}
+
+#[wasm_bindgen]
+impl Runner {
+    /// A runner for the experiment of `query` on the task list `tasks`
+    /// (seed, task count, mix and arrivals of the query are not used).
+    #[wasm_bindgen(js_name = withTasks)]
+    pub fn with_tasks(query: &str, tasks: &str) -> Result<Runner, JsError> {
+        let (exp, w) = tasks_for(&experiment(query)?, tasks)?;
+        let record = import::estimated_slices(&exp, &w) <= GANTT_MAX_SLICES;
+        Ok(Runner {
+            exp,
+            workload: Some(w),
+            runs: Vec::new(),
+            record,
+        })
+    }
+}
+
+#[derive(Serialize)]
+struct TasksCheck<'a> {
+    ok: bool,
+    /// 1-based line of the first problem (absent when the whole list is wrong).
+    line: Option<usize>,
+    message: String,
+    tasks: usize,
+    classes: &'a [String],
+    total_work_ms: f64,
+}
+
+/// Checks a task list against the experiment of `query`:
+/// `{ok, tasks, classes, total_work_ms}` or `{ok: false, line, message}`.
+#[wasm_bindgen(js_name = checkTasks)]
+pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
+    let exp = experiment(query)?;
+    let out = match import::parse_task_list(text, &Limits::WEB) {
+        Err(e) => to_js(&TasksCheck {
+            ok: false,
+            line: e.line,
+            message: e.message,
+            tasks: 0,
+            classes: &[],
+            total_work_ms: 0.0,
+        }),
+        Ok(w) => {
+            let run = import::experiment_for(&exp, &w);
+            let (ok, message) = match import::check_size(&run, &w, &Limits::WEB) {
+                Ok(()) => (true, String::new()),
+                Err(e) => (false, e.to_string()),
+            };
+            to_js(&TasksCheck {
+                ok,
+                line: None,
+                message,
+                tasks: w.len(),
+                classes: &w.class_labels,
+                total_work_ms: w.total_work(),
+            })
+        }
+    };
+    Ok(out)
+}
+
+/// One export as text: `kind` is `trace` (Chrome Trace Event JSON of every
+/// policy), `csv` (one row per task and policy) or `experiment` (the file
+/// "open experiment" reads; `ui` is the page's own state as JSON text).
+/// `tasks` is the imported task list, if any.
+#[wasm_bindgen(js_name = exportFile)]
+pub fn export_file(
+    kind: &str,
+    query: &str,
+    tasks: Option<String>,
+    ui: Option<String>,
+) -> Result<String, JsError> {
+    let base = experiment(query)?;
+    let (exp, workload) = match tasks.as_deref() {
+        Some(t) => {
+            let (e, w) = tasks_for(&base, t)?;
+            (e, Some(w))
+        }
+        None => (base, None),
+    };
+    if kind == "experiment" {
+        let ui: Option<serde_json::Value> =
+            ui.as_deref().and_then(|u| serde_json::from_str(u).ok());
+        return Ok(export::experiment_json(
+            &exp,
+            workload.as_ref(),
+            ui.as_ref(),
+        ));
+    }
+    let w = workload.unwrap_or_else(|| Workload::generate(&exp.workload_spec()));
+    let outcome = exp
+        .run_on(w, &Limits::WEB, kind == "trace")
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    match kind {
+        "trace" => export::chrome_trace(&exp, &outcome, None),
+        "csv" => export::tasks_csv(&outcome, None),
+        _ => return Err(JsError::new(&format!("unknown export '{kind}'"))),
+    }
+    .map_err(|e| JsError::new(&e.to_string()))
+}
+
+#[derive(Serialize)]
+struct Opened {
+    /// The page query of the experiment (canonical, without `v`/`embed`).
+    query: String,
+    /// The imported tasks as CSV text (`arrival_ms,duration_ms,class`).
+    tasks: Option<String>,
+    task_count: usize,
+    ui: Option<serde_json::Value>,
+}
+
+/// Reads an experiment file (`export::parse_experiment_json`); fails with
+/// the reason (and line) when it is not one.
+#[wasm_bindgen(js_name = openExperiment)]
+pub fn open_experiment(text: &str) -> Result<JsValue, JsError> {
+    let file = export::parse_experiment_json(text, &Limits::WEB).map_err(import_error)?;
+    let task_count = file.tasks.as_ref().map_or(0, Workload::len);
+    let tasks = file.tasks.as_ref().map(tasks_text);
+    let mut exp = file.experiment;
+    if file.tasks.is_some() {
+        // The list sets the task count; keep the URL's default instead.
+        exp.tasks = Experiment::default().tasks;
+    }
+    let page = query::describe(&exp, false, vec![]);
+    Ok(to_js(&Opened {
+        query: page.experiment,
+        tasks,
+        task_count,
+        ui: file.ui,
+    }))
+}
+
+/// A workload as a task list `parse_task_list` reads back exactly (Rust
+/// writes the shortest text that round-trips each number).
+fn tasks_text(w: &Workload) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(w.len() * 24 + 32);
+    s.push_str("arrival_ms,duration_ms,class\n");
+    for i in 0..w.len() {
+        let label = w
+            .class_labels
+            .get(w.class[i] as usize)
+            .map_or(import::DEFAULT_CLASS, String::as_str);
+        let _ = writeln!(s, "{},{},{}", w.arrival[i], w.work[i], label);
+    }
+    s
+}

@@ -1,0 +1,476 @@
+//! The page's Apple QoS scenarios (issue 4): URL keys, the worker's run and
+//! what it sends the page.
+//!
+//! - On the **main thread**, [`parse_scenario_query`] reads `s=<name>` and
+//!   the knobs' URL keys ([`Knob::url_key`]) from untrusted URL text and
+//!   validates them with [`Knobs::set`], the CLI's own parser, so a bad value
+//!   gets the CLI's words in the page's `#error` banner.
+//! - In the **worker**, [`ScenarioRun`] runs the scenario once and then hands
+//!   out a small summary (the CLI's `--json` object without the recorded
+//!   runs) and, per run, a compact timeline: one `Float64Array` (transferred,
+//!   not copied) plus a little metadata. Only the key threads' states are
+//!   sent, and recording is capped by [`PAGE_MAX_RECORDS`].
+
+use std::collections::HashMap;
+
+use js_sys::{Float64Array, Object};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::query::{decode_pairs, percent_encode, BadParam};
+use super::result::{set, to_js};
+use crate::error::ParamError;
+use crate::qos::engine::{PriSeries, RunResult, State};
+use crate::qos::machine::CoreKind;
+use crate::qos::scenarios::{self, Knob, Knobs, RunView, ScenarioResult, SCENARIOS};
+use crate::qos::thread::BASEPRI_FOREGROUND;
+
+/// Segments and state intervals kept per run (each). Enough for feishu-demo's
+/// 10 s on two cores; longer runs are cut and say so on the page.
+pub const PAGE_MAX_RECORDS: usize = 20_000;
+
+/// Threads of a run whose states the page draws, at most.
+pub const MAX_STATE_LANES: usize = 6;
+
+/// XNU's priority decay band limit (`MAXPRI_... - 18`): the main thread's
+/// floor is `47 - 18` with the limit on.
+const BAND_LIMIT: u8 = 18;
+
+/// The URL key of the scenario name.
+pub const SCENARIO_KEY: &str = "s";
+/// The URL key of the run the charts show (page only; not a CLI flag).
+pub const RUN_KEY: &str = "run";
+
+const SCENARIO_ALLOWED: &str = "feishu-demo, feishu-startup or m1-compress";
+
+/// A parsed scenario query.
+#[derive(Clone, Debug)]
+pub struct ScenarioQuery {
+    pub name: Option<&'static str>,
+    pub knobs: Knobs,
+    /// Which run the Gantt chart and the timelines show.
+    pub run: usize,
+    pub errors: Vec<BadParam>,
+}
+
+/// The page's knob defaults: the CLI's, except that timelines are on.
+fn page_defaults() -> Knobs {
+    Knobs {
+        timeline: true,
+        max_records: PAGE_MAX_RECORDS,
+        ..Knobs::default()
+    }
+}
+
+fn switch(b: bool) -> String {
+    if b { "on" } else { "off" }.to_string()
+}
+
+/// A knob's value as URL text (`None`: the scenario's default).
+fn knob_text(knobs: &Knobs, knob: Knob) -> Option<String> {
+    match knob {
+        Knob::BandLimit => knobs.band_limit.map(switch),
+        Knob::SystemWork => knobs.system_work.map(switch),
+        Knob::Timeline => Some(switch(knobs.timeline)),
+        Knob::Queues => Some(knobs.queues.to_string()),
+        Knob::Groups => Some(
+            knobs
+                .groups
+                .iter()
+                .map(|q| q.name())
+                .collect::<Vec<_>>()
+                .join(","),
+        ),
+        Knob::Machine => knobs.machine.clone(),
+        Knob::EpRatio => Some(knobs.ep_ratio.to_string()),
+        Knob::Seconds => Some(knobs.seconds.to_string()),
+    }
+}
+
+/// Parses the scenario keys of a page query (untrusted). Bad values are
+/// reported and keep their defaults; an unknown `s` means "no scenario".
+pub fn parse(query: &str) -> ScenarioQuery {
+    let mut q = ScenarioQuery {
+        name: None,
+        knobs: page_defaults(),
+        run: 0,
+        errors: Vec::new(),
+    };
+    let mut run = None;
+    for (k, v) in decode_pairs(query) {
+        if k == SCENARIO_KEY {
+            match SCENARIOS.iter().find(|s| **s == v.trim()) {
+                Some(s) => q.name = Some(s),
+                None => q
+                    .errors
+                    .push(ParamError::new(SCENARIO_KEY, &v, SCENARIO_ALLOWED).into()),
+            }
+        } else if k == RUN_KEY {
+            match v.trim().parse::<usize>() {
+                Ok(r) if r < 64 => run = Some(r),
+                _ => q.errors.push(
+                    ParamError::new(
+                        RUN_KEY,
+                        &v,
+                        "a whole number from 0 to 63 (which run the charts show)",
+                    )
+                    .into(),
+                ),
+            }
+        } else if let Some(knob) = Knob::from_url_key(&k) {
+            if let Err(e) = q.knobs.set(knob, &k, &v) {
+                q.errors.push(e.into());
+            }
+        }
+    }
+    q.run = run.unwrap_or_else(|| default_run(q.name, &q.knobs));
+    q
+}
+
+/// The run the charts show by default: the first, except for m1-compress,
+/// whose most telling run is the M1 under contention (QoS 9 kept on the E
+/// cores while QoS 33 uses all eight).
+fn default_run(name: Option<&str>, knobs: &Knobs) -> usize {
+    match (name, &knobs.machine) {
+        // Runs per machine: alone at 4 QoS, contention, two-background;
+        // without a machine knob xeon-w comes first.
+        (Some("m1-compress"), None) => 6 + 4,
+        (Some("m1-compress"), Some(_)) => 4,
+        _ => 0,
+    }
+}
+
+impl ScenarioQuery {
+    /// The canonical scenario part of the URL (no `v`, no `embed`): `s`,
+    /// then every knob that differs from the page's default in
+    /// [`Knob::ALL`] order, then `run`. Empty without a scenario.
+    pub fn canonical(&self) -> String {
+        let Some(name) = self.name else {
+            return String::new();
+        };
+        let defaults = page_defaults();
+        let mut parts = vec![format!("{SCENARIO_KEY}={name}")];
+        for knob in Knob::ALL {
+            let v = knob_text(&self.knobs, knob);
+            if v.is_some() && v != knob_text(&defaults, knob) {
+                let v = v.unwrap_or_default();
+                parts.push(format!("{}={}", knob.url_key(), percent_encode(&v)));
+            }
+        }
+        if self.run != default_run(self.name, &self.knobs) {
+            parts.push(format!("{RUN_KEY}={}", self.run));
+        }
+        parts.join("&")
+    }
+
+    /// The same query without `run` (what the worker's cached result is
+    /// keyed by).
+    pub fn run_key(&self) -> String {
+        ScenarioQuery {
+            run: default_run(self.name, &self.knobs),
+            ..self.clone()
+        }
+        .canonical()
+    }
+}
+
+#[derive(Serialize)]
+struct ParsedScenario<'a> {
+    scenario: Option<&'static str>,
+    /// Canonical scenario query (see [`ScenarioQuery::canonical`]).
+    query: String,
+    /// Canonical query without `run`.
+    key: String,
+    run: usize,
+    /// Every knob as URL text; `""` for "the scenario's default".
+    knobs: HashMap<&'static str, String>,
+    errors: &'a [BadParam],
+}
+
+/// Parses a page query's scenario keys. Returns `{scenario, query, key,
+/// run, knobs, errors}`: `scenario` is `null` without a valid `s`; `knobs`
+/// maps every URL key (`bl`, `nq`, ...) to its text, `""` meaning the
+/// scenario's default; `errors` lists rejected values like `parseQuery`.
+#[wasm_bindgen(js_name = parseScenarioQuery)]
+pub fn parse_scenario_query(query: &str) -> JsValue {
+    let q = parse(query);
+    let knobs = Knob::ALL
+        .into_iter()
+        .map(|k| (k.url_key(), knob_text(&q.knobs, k).unwrap_or_default()))
+        .collect();
+    to_js(&ParsedScenario {
+        scenario: q.name,
+        query: q.canonical(),
+        key: q.run_key(),
+        run: q.run,
+        knobs,
+        errors: &q.errors,
+    })
+}
+
+/// A scenario run, kept in the worker so that showing another of its runs
+/// costs no new simulation.
+#[wasm_bindgen]
+pub struct ScenarioRun {
+    name: &'static str,
+    /// The result without its recorded runs (those are in `runs`), so the
+    /// summary serialises only what the tables need.
+    result: ScenarioResult,
+    runs: Vec<RunView>,
+}
+
+/// Runs the scenario of a (canonical) query. Fails on any bad value: the
+/// page only sends queries it parsed, so that is a bug, not user input.
+#[wasm_bindgen(js_name = runScenario)]
+pub fn run_scenario(query: &str) -> Result<ScenarioRun, JsError> {
+    let q = parse(query);
+    if let Some(e) = q.errors.first() {
+        return Err(JsError::new(&e.message));
+    }
+    let name = q
+        .name
+        .ok_or_else(|| JsError::new("no scenario in the query (s=...)"))?;
+    let mut result = scenarios::run(name, &q.knobs).map_err(|e| JsError::new(&e.to_string()))?;
+    let runs = std::mem::take(match &mut result {
+        ScenarioResult::FeishuDemo(r) => &mut r.runs,
+        ScenarioResult::FeishuStartup(r) => &mut r.runs,
+        ScenarioResult::M1Compress(r) => &mut r.runs,
+    });
+    Ok(ScenarioRun { name, result, runs })
+}
+
+/// Threads whose states are drawn: the main thread and the first few of
+/// each other group (queues, workers), never the "system work" threads.
+fn key_threads(name: &str, run: &RunResult) -> Vec<usize> {
+    let per_group = match name {
+        "feishu-demo" => 3,
+        "feishu-startup" => 5,
+        _ => 2,
+    };
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (i, t) in run.threads.iter().enumerate() {
+        if t.group == "system" || t.group == "other processes" {
+            continue;
+        }
+        let n = seen.entry(t.group.as_str()).or_insert(0);
+        if *n < per_group && out.len() < MAX_STATE_LANES {
+            *n += 1;
+            out.push(i);
+        }
+    }
+    out
+}
+
+fn state_index(s: State) -> f64 {
+    match s {
+        State::Running => 0.0,
+        State::Runnable => 1.0,
+        State::Preempted => 2.0,
+        State::Blocked => 3.0,
+    }
+}
+
+#[derive(Serialize)]
+struct CoreMeta {
+    kind: CoreKind,
+    speed: f64,
+}
+
+#[derive(Serialize)]
+struct PriMeta {
+    name: String,
+    points: usize,
+}
+
+/// What [`ScenarioRun::timeline`] returns besides the packed numbers.
+#[derive(Serialize)]
+struct TimelineMeta {
+    scenario: &'static str,
+    run: usize,
+    label: String,
+    machine: String,
+    cores: Vec<CoreMeta>,
+    /// Names of the threads drawn in the state timeline (lane order).
+    lanes: Vec<String>,
+    /// Their QoS numbers (the main thread is 33 at base 47).
+    lane_qos: Vec<u8>,
+    /// Index of the main thread among `lanes`, if drawn.
+    main_lane: Option<usize>,
+    /// Thread id of the main thread (segments carry thread ids).
+    main_thread: Option<usize>,
+    /// Time the charts cover, ms: the run's end, or where recording stopped.
+    horizon: f64,
+    end: f64,
+    truncated: bool,
+    segments: usize,
+    intervals: usize,
+    pri: Vec<PriMeta>,
+    band_limit: bool,
+    /// The main thread's `sched_pri` floor with the band limit on.
+    floor: Option<u8>,
+}
+
+fn band_limit_of(result: &ScenarioResult, runs: &[RunView]) -> bool {
+    match result {
+        ScenarioResult::FeishuDemo(r) => r.band_limit,
+        ScenarioResult::FeishuStartup(r) => r.band_limit,
+        ScenarioResult::M1Compress(_) => runs.first().is_some_and(|v| v.machine.band_limit),
+    }
+}
+
+#[wasm_bindgen]
+impl ScenarioRun {
+    /// The scenario's result as the CLI's `--json` prints it, with `runs`
+    /// empty (each is sent by `timeline`), plus `run_labels`: one label per
+    /// run the charts can show.
+    pub fn summary(&self) -> JsValue {
+        // Straight to a JS object (no serde_json::Value on the way: less code
+        // in the wasm); `runs` is empty here, they were taken at the start.
+        let v = to_js(&self.result);
+        let labels = js_sys::Array::new();
+        for l in self.run_labels() {
+            labels.push(&JsValue::from_str(&l));
+        }
+        if let Some(obj) = v.dyn_ref::<Object>() {
+            set(obj, "run_labels", &labels);
+        }
+        v
+    }
+
+    /// Labels of the runs the charts can show.
+    #[wasm_bindgen(js_name = runLabels)]
+    pub fn run_labels(&self) -> Vec<String> {
+        if !self.runs.is_empty() {
+            return self.runs.iter().map(|r| r.label.clone()).collect();
+        }
+        match &self.result {
+            // Priorities are traced even without timelines.
+            ScenarioResult::FeishuDemo(r) => r
+                .pri_series
+                .iter()
+                .map(|p| format!("{} queues", p.qos))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// One run's timeline: `{meta, packed}` where `packed` is a
+    /// `Float64Array` holding, in order, `meta.segments` records
+    /// `[core, qos, start, end, thread]`, `meta.intervals` records
+    /// `[lane, state, start, end]` (state 0 running, 1 runnable,
+    /// 2 preempted, 3 blocked) and, per `meta.pri` series, `points` pairs
+    /// `[t, sched_pri]`. A `run` past the last shows the last; `null` when
+    /// the scenario recorded nothing to draw.
+    pub fn timeline(&self, run: usize) -> JsValue {
+        let labels = self.run_labels();
+        if labels.is_empty() {
+            return JsValue::NULL;
+        }
+        // A shared link may name a run that no longer exists: show the last.
+        let run = run.min(labels.len() - 1);
+        let view = self.runs.get(run);
+        let mut packed: Vec<f64> = Vec::new();
+        let mut meta = TimelineMeta {
+            scenario: self.name,
+            run,
+            label: labels[run].clone(),
+            machine: view.map(|v| v.machine.name.clone()).unwrap_or_default(),
+            cores: view
+                .map(|v| {
+                    v.machine
+                        .cores
+                        .iter()
+                        .map(|c| CoreMeta {
+                            kind: c.kind,
+                            speed: c.speed,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            lanes: Vec::new(),
+            lane_qos: Vec::new(),
+            main_lane: None,
+            main_thread: None,
+            horizon: 0.0,
+            end: 0.0,
+            truncated: false,
+            segments: 0,
+            intervals: 0,
+            pri: Vec::new(),
+            band_limit: band_limit_of(&self.result, &self.runs),
+            floor: None,
+        };
+        if let Some(v) = view {
+            let r = &v.run;
+            meta.end = r.end;
+            meta.truncated = r.truncated;
+            meta.horizon = r.end;
+            if r.truncated {
+                let seg_end = r.segments.iter().map(|s| s.end).fold(0.0, f64::max);
+                let int_end = r.intervals.iter().map(|s| s.end).fold(0.0, f64::max);
+                meta.horizon = seg_end.min(int_end).max(1.0);
+            }
+            meta.main_thread = r.threads.iter().position(|t| t.group == "main");
+            for s in &r.segments {
+                // QoS 0 marks "other system work" (drawn grey).
+                let system = r.threads.get(s.thread).is_some_and(|t| t.group == "system");
+                packed.extend_from_slice(&[
+                    s.core as f64,
+                    if system { 0.0 } else { s.qos as f64 },
+                    s.start,
+                    s.end,
+                    s.thread as f64,
+                ]);
+            }
+            meta.segments = r.segments.len();
+            let keys = key_threads(self.name, r);
+            let lane_of: HashMap<usize, usize> =
+                keys.iter().enumerate().map(|(l, &t)| (t, l)).collect();
+            for i in &r.intervals {
+                if let Some(&lane) = lane_of.get(&i.thread) {
+                    packed.extend_from_slice(&[lane as f64, state_index(i.state), i.start, i.end]);
+                    meta.intervals += 1;
+                }
+            }
+            meta.lanes = keys.iter().map(|&t| r.threads[t].name.clone()).collect();
+            meta.lane_qos = keys.iter().map(|&t| r.threads[t].qos).collect();
+            meta.main_lane = keys.iter().position(|&t| r.threads[t].group == "main");
+        }
+        let series: Vec<&PriSeries> = match &self.result {
+            ScenarioResult::FeishuDemo(r) => r
+                .pri_series
+                .get(run)
+                .map(|g| vec![&g.main, &g.worker])
+                .unwrap_or_default(),
+            _ => view.map(|v| v.run.pri.iter().collect()).unwrap_or_default(),
+        };
+        for s in &series {
+            for &(t, p) in &s.points {
+                packed.extend_from_slice(&[t, p as f64]);
+            }
+            meta.pri.push(PriMeta {
+                name: s.name.clone(),
+                points: s.points.len(),
+            });
+            if meta.horizon == 0.0 {
+                meta.horizon = s.points.last().map(|p| p.0).unwrap_or(0.0);
+            }
+        }
+        if let ScenarioResult::FeishuDemo(r) = &self.result {
+            if meta.horizon == 0.0 || view.is_none() {
+                meta.horizon = r.seconds * 1000.0;
+            }
+        }
+        if meta.band_limit && !series.is_empty() {
+            meta.floor = Some(BASEPRI_FOREGROUND - BAND_LIMIT);
+        }
+        let out = Object::new();
+        set(&out, "meta", &to_js(&meta));
+        let arr = Float64Array::new_with_length(packed.len() as u32);
+        arr.copy_from(&packed);
+        set(&out, "packed", &arr.into());
+        out.into()
+    }
+}

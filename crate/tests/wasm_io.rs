@@ -1,0 +1,145 @@
+//! The issue-5 page bindings in headless Chromium (wasm-bindgen-test):
+//! imported tasks, exports, the experiment file, the explanation, sweeps.
+//! `cargo test --target wasm32-unknown-unknown -p tailslice --test wasm_io`.
+#![cfg(target_arch = "wasm32")]
+
+use serde_json::Value;
+use tailslice::experiment::Limits;
+use tailslice::web::{self, QuantumSweep, Runner, SeedSweep};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn json(v: &JsValue) -> Value {
+    let s = js_sys::JSON::stringify(v).unwrap().as_string().unwrap();
+    serde_json::from_str(&s).unwrap()
+}
+
+const LIST: &str = "arrival_ms,duration_ms,class\n0,5,ui\n0,40,io\n3,1.5,ui\n10,120,batch\n";
+
+#[wasm_bindgen_test]
+fn check_tasks_reports_counts_and_bad_lines() {
+    let ok = json(&web::check_tasks("", LIST).unwrap());
+    assert_eq!(ok["ok"], true);
+    assert_eq!(ok["tasks"], 4);
+    assert_eq!(ok["classes"], serde_json::json!(["ui", "io", "batch"]));
+    let bad = json(&web::check_tasks("", "1\n2\nx\n").unwrap());
+    assert_eq!(bad["ok"], false);
+    assert_eq!(bad["line"], 3);
+    assert!(bad["message"].as_str().unwrap().contains("'x'"));
+}
+
+#[wasm_bindgen_test]
+fn imported_tasks_run_like_the_library_and_carry_the_explanation() {
+    let mut r = Runner::with_tasks("q=4&p=fifo,rr,srpt", LIST).unwrap();
+    let result = r.finish().unwrap();
+    let got = json(&result);
+    let w = tailslice::import::parse_task_list(LIST, &Limits::WEB).unwrap();
+    let (exp, _) = tailslice::experiment::Experiment::from_query(
+        [("q", "4"), ("p", "fifo,rr,srpt")],
+        &Limits::WEB,
+    );
+    let exp = tailslice::import::experiment_for(&exp, &w);
+    let want = exp.run_on(w, &Limits::WEB, false).unwrap();
+    assert_eq!(
+        got["report"],
+        // Through JSON.parse, so 45 and 45.0 compare equal.
+        json(&js_sys::JSON::parse(&serde_json::to_string(&want.report()).unwrap()).unwrap()),
+        "same figures as the library"
+    );
+    let en = got["explain"]["en"].as_str().unwrap();
+    let zh = got["explain"]["zh"].as_str().unwrap();
+    assert_eq!(
+        en,
+        tailslice::explain::explain(&exp, &want, tailslice::explain::Lang::En)
+    );
+    assert!(
+        zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+        "{zh}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn default_run_has_both_explanations() {
+    let got = json(&web::run("").unwrap());
+    assert!(got["explain"]["en"].as_str().unwrap().contains("5209"));
+    assert!(got["explain"]["zh"].as_str().unwrap().contains("28%"));
+}
+
+#[wasm_bindgen_test]
+fn exports_trace_csv_and_experiment_round_trip() {
+    let q = "seed=3&n=50&q=4&cores=2";
+    let result = json(&web::run(q).unwrap());
+    let segments: usize = result["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["seg_start"].as_object().map_or(0, |o| o.len()))
+        .sum();
+    let trace: Value =
+        serde_json::from_str(&web::export_file("trace", q, None, None).unwrap()).unwrap();
+    let slices = trace["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "X")
+        .count();
+    assert_eq!(slices, segments);
+    let csv = web::export_file("csv", q, None, None).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 50 * 2);
+    assert!(web::export_file("nope", q, None, None).is_err());
+
+    // The experiment file with imported tasks opens to the same query and list.
+    let file = web::export_file(
+        "experiment",
+        "q=4&p=fifo,srpt",
+        Some(LIST.to_string()),
+        Some("{\"lang\":\"zh\"}".to_string()),
+    )
+    .unwrap();
+    let opened = json(&web::open_experiment(&file).unwrap());
+    assert_eq!(opened["query"], "q=4&p=fifo,srpt");
+    assert_eq!(opened["task_count"], 4);
+    assert_eq!(opened["ui"]["lang"], "zh");
+    let again = tailslice::import::parse_task_list(opened["tasks"].as_str().unwrap(), &Limits::WEB)
+        .unwrap();
+    assert_eq!(
+        again,
+        tailslice::import::parse_task_list(LIST, &Limits::WEB).unwrap()
+    );
+    assert!(web::open_experiment("{}").is_err());
+}
+
+#[wasm_bindgen_test]
+fn sweeps_step_to_the_end_and_summarise() {
+    let mut s = SeedSweep::new("", "1-30").unwrap();
+    assert_eq!(s.total(), 30);
+    let mut steps = 0;
+    while s.step(7).unwrap() {
+        steps += 1;
+    }
+    assert_eq!((s.done(), steps), (30, 4));
+    let sum = json(&s.summary().unwrap());
+    assert_eq!(sum["summary"]["seeds"], 30);
+    assert_eq!(sum["seed"], 42);
+    assert!(SeedSweep::new("", "5-1").is_err());
+    assert!(SeedSweep::new("", "0-200000").is_err());
+
+    let mut q = QuantumSweep::new("cs=0.5", "0.5-500", 16, None).unwrap();
+    while q.step(3).unwrap() {}
+    let sum = json(&q.summary());
+    let quanta: Vec<f64> = sum["quanta"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(quanta.len(), 16);
+    assert!(quanta.contains(&12.6), "{quanta:?}");
+    assert_eq!(sum["switch_cost"], 0.5);
+    assert_eq!(sum["best"][0]["depends_on_quantum"], false);
+    assert!(QuantumSweep::new("", "500-0.5", 16, None).is_err());
+    let listed = QuantumSweep::new("", "1,2,4", 0, Some(LIST.to_string())).unwrap();
+    assert_eq!(listed.total(), 3);
+}

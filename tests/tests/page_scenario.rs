@@ -1,0 +1,527 @@
+//! End-to-end tests of the Apple QoS scenarios on the page (issue 4) in
+//! headless Chromium: each scenario opened by URL shows the tables of
+//! `tailslice scenario <name> --json` with the same knobs; knob edits update
+//! the URL and the table; bad and hostile scenario parameters show the
+//! banner and run nothing; canvases are drawn; switching back to the
+//! 400-task preset restores the normal view.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use tailslice_e2e::{run_cli, Browser, Result};
+
+/// Scenarios run in the worker; m1-compress simulates 12 runs.
+const T: Duration = Duration::from_secs(60);
+
+/// A table row: its `data-row` key and `(metric, text)` cells.
+type Row = (String, Vec<(String, String)>);
+type Rows = Vec<Row>;
+
+/// Waits until the scenario view drew at least `updates` results and
+/// nothing is queued.
+async fn wait_scenario(b: &Browser, updates: u64) -> Result<()> {
+    b.wait_js(
+        &format!(
+            "(() => {{ const r = document.querySelector('#scenario-results'); \
+             return r && r.dataset.state === 'ready' && Number(r.dataset.updates) >= {updates}; }})()"
+        ),
+        T,
+    )
+    .await?;
+    Ok(())
+}
+
+async fn updates(b: &Browser) -> Result<u64> {
+    let v = b
+        .eval_js("return document.querySelector('#scenario-results').dataset.updates;")
+        .await?;
+    Ok(v.as_str().and_then(|s| s.parse().ok()).unwrap_or(0))
+}
+
+/// The scenario table as `[(data-row, {metric: text})]`.
+async fn table(b: &Browser) -> Result<Rows> {
+    let v = b
+        .eval_js(
+            "return [...document.querySelectorAll('table#scenario-table tbody tr[data-row]')].map(tr => \
+             [tr.dataset.row, [...tr.querySelectorAll('td[data-metric]')].map(td => \
+             [td.dataset.metric, td.textContent])]);",
+        )
+        .await?;
+    Ok(v.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let cells = r[1]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    (
+                        c[0].as_str().unwrap().to_string(),
+                        c[1].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect();
+            (r[0].as_str().unwrap().to_string(), cells)
+        })
+        .collect())
+}
+
+fn one_decimal(v: &Value) -> String {
+    match v.as_f64() {
+        Some(f) => format!("{f:.1}"),
+        None => "—".to_string(),
+    }
+}
+
+/// `(row key, [(metric, one-decimal text)])` from the CLI's JSON, for the
+/// metrics the page shows.
+fn cli_rows(name: &str, args: &[&str]) -> Result<Rows> {
+    let mut all = vec!["scenario", name, "--json"];
+    all.extend_from_slice(args);
+    let out = run_cli(&all)?;
+    let v: Value = serde_json::from_str(&out).map_err(|e| format!("CLI JSON: {e}\n{out}"))?;
+    let pick = |obj: &Value, metrics: &[&str]| -> Vec<(String, String)> {
+        metrics
+            .iter()
+            .map(|m| (m.to_string(), one_decimal(&obj[m])))
+            .collect()
+    };
+    let mut rows = Vec::new();
+    match name {
+        "feishu-demo" => {
+            for g in v["groups"].as_array().unwrap() {
+                rows.push((
+                    g["qos"].as_str().unwrap().to_string(),
+                    pick(
+                        g,
+                        &[
+                            "main_running_pct",
+                            "main_runnable_pct",
+                            "main_preempted_pct",
+                            "main_waiting_pct",
+                            "measured_pct",
+                        ],
+                    ),
+                ));
+            }
+        }
+        "feishu-startup" => {
+            for c in v["configs"].as_array().unwrap() {
+                rows.push((
+                    c["name"].as_str().unwrap().to_string(),
+                    pick(c, &["first_screen_ms", "first_refresh_ms"]),
+                ));
+            }
+        }
+        _ => {
+            let mut seen = std::collections::HashMap::new();
+            for c in v["cases"].as_array().unwrap() {
+                for j in c["jobs"].as_array().unwrap() {
+                    let mut key = format!(
+                        "{}:{}:{}",
+                        c["machine"].as_str().unwrap(),
+                        c["case"].as_str().unwrap(),
+                        j["qos"]
+                    );
+                    let n = seen.entry(key.clone()).or_insert(0);
+                    *n += 1;
+                    if *n > 1 {
+                        key = format!("{key}#{n}");
+                    }
+                    rows.push((key, pick(j, &["seconds", "measured_seconds"])));
+                }
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// Page and CLI agree on every row and metric the CLI gives (to one
+/// decimal; a difference of one in the last digit is allowed only for an
+/// exact tie, which JavaScript and Rust round differently).
+fn assert_same(page: &[Row], cli: &[Row], what: &str) {
+    let keys = |t: &[Row]| t.iter().map(|r| r.0.clone()).collect::<Vec<_>>();
+    assert_eq!(keys(page), keys(cli), "{what}: rows");
+    for ((row, cells), (_, want)) in page.iter().zip(cli) {
+        for (metric, w) in want {
+            let got = cells
+                .iter()
+                .find(|(m, _)| m == metric)
+                .map(|c| c.1.clone())
+                .unwrap_or_else(|| panic!("{what}: {row} has no {metric} cell"));
+            let close = match (got.parse::<f64>(), w.parse::<f64>()) {
+                (Ok(a), Ok(b)) => (a - b).abs() < 0.1 + 1e-9,
+                _ => false,
+            };
+            assert!(
+                got == *w || close,
+                "{what}: {row} {metric}: page {got}, CLI {w}"
+            );
+        }
+    }
+}
+
+/// Share of non-transparent pixels of a canvas.
+async fn ink(b: &Browser, css: &str) -> Result<f64> {
+    let v = b
+        .eval_js(&format!(
+            "const c = document.querySelector('{css}'); if (!c || c.width < 2) return 0; \
+             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; \
+             for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n / (d.length / 4);"
+        ))
+        .await?;
+    Ok(v.as_f64().unwrap_or(0.0))
+}
+
+async fn query(b: &Browser) -> Result<String> {
+    Ok(b.current_url().await?.query().unwrap_or("").to_string())
+}
+
+async fn cell(b: &Browser, row: &str, metric: &str) -> Result<String> {
+    b.text(&format!(
+        "table#scenario-table tr[data-row=\"{row}\"] td[data-metric=\"{metric}\"]"
+    ))
+    .await
+}
+
+/// Sets a control's value from script and fires the event the page listens to.
+async fn set_control(b: &Browser, css: &str, value: &str, event: &str) -> Result<()> {
+    b.eval_js(&format!(
+        "const e = document.querySelector('{css}'); e.value = {}; \
+         e.dispatchEvent(new Event('{event}', {{bubbles: true}})); return true;",
+        serde_json::to_string(value)?
+    ))
+    .await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn each_scenario_by_url_matches_the_cli_and_draws() -> Result<()> {
+    let b = Browser::start().await?;
+    b.set_window_size(1400, 2600).await?;
+    let cases: [(&str, &str, &[&str], bool); 4] = [
+        ("/?s=feishu-demo", "feishu-demo", &[], true),
+        (
+            "/?v=1&s=feishu-demo&bl=off&nq=50&groups=userInitiated,utility&secs=4",
+            "feishu-demo",
+            &[
+                "--band-limit",
+                "off",
+                "--queues",
+                "50",
+                "--groups",
+                "userInitiated,utility",
+                "--seconds",
+                "4",
+            ],
+            true,
+        ),
+        ("/?s=feishu-startup", "feishu-startup", &[], true),
+        ("/?s=m1-compress", "m1-compress", &[], false),
+    ];
+    for (n, (url, name, args, pri)) in cases.into_iter().enumerate() {
+        b.open(url).await?;
+        wait_scenario(&b, 1).await?;
+        assert_same(&table(&b).await?, &cli_rows(name, args)?, url);
+        assert!(
+            b.find("#error").await?.attr("hidden").await?.is_some(),
+            "{url}: no banner"
+        );
+        assert_eq!(
+            b.find("#scenario").await?.prop("value").await?.as_deref(),
+            Some(name)
+        );
+        // The normal view is hidden, the scenario's is shown.
+        let shown = b
+            .eval_js(
+                "return [document.querySelector('#percentiles').offsetParent === null, \
+                 document.querySelector('#scenario-results').offsetParent !== null, \
+                 document.querySelector('#scenario-notes').children.length];",
+            )
+            .await?;
+        assert_eq!(shown[0], true, "{url}: task table hidden");
+        assert_eq!(shown[1], true, "{url}: scenario shown");
+        assert!(shown[2].as_u64().unwrap() >= 2, "{url}: notes shown");
+        let mut canvases = vec!["#qos-gantt", "#qos-states"];
+        if pri {
+            canvases.push("#qos-pri");
+        }
+        for c in canvases {
+            let share = ink(&b, c).await?;
+            assert!(share > 0.01, "{url}: {c} looks blank ({share})");
+        }
+        if n != 1 {
+            b.screenshot(&format!("scenario-{name}")).await?;
+        }
+        let ms = b
+            .attr("#scenario-results", "data-ms")
+            .await?
+            .unwrap_or_default();
+        eprintln!("{url}: simulated in the worker in {ms} ms");
+    }
+    // The feishu-demo study's split and floor, as the page shows them.
+    b.open("/?s=feishu-demo").await?;
+    wait_scenario(&b, 1).await?;
+    let waiting = |s: String| s.parse::<f64>().unwrap();
+    assert!(waiting(cell(&b, "userInteractive", "main_waiting_pct").await?) >= 50.0);
+    assert!(waiting(cell(&b, "utility", "main_waiting_pct").await?) <= 5.0);
+    assert_eq!(cell(&b, "userInteractive", "main_min_pri").await?, "29");
+    assert!(b.text("#pri-legend").await?.contains("29"));
+    // m1-compress: the calibration is stated.
+    b.open("/?s=m1-compress").await?;
+    wait_scenario(&b, 1).await?;
+    assert!(b.text("#scenario-calibration").await?.contains("0.30"));
+    b.finish().await
+}
+
+#[tokio::test]
+async fn knob_edits_update_the_url_and_the_table() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open("/?s=feishu-demo&secs=3").await?;
+    wait_scenario(&b, 1).await?;
+    assert_eq!(query(&b).await?, "v=1&s=feishu-demo&secs=3");
+    let utility_on = cell(&b, "utility", "main_waiting_pct").await?;
+    assert_eq!(cell(&b, "utility", "main_min_pri").await?, "29");
+
+    // Band limit off: the main thread decays below 29 and utility queues
+    // start to keep it waiting.
+    let before = updates(&b).await?;
+    set_control(&b, "#sc-bl", "off", "change").await?;
+    wait_scenario(&b, before + 1).await?;
+    assert_eq!(query(&b).await?, "v=1&s=feishu-demo&bl=off&secs=3");
+    let min_pri: u32 = cell(&b, "utility", "main_min_pri").await?.parse()?;
+    assert!(
+        min_pri < 29,
+        "band limit off: main thread min pri {min_pri}"
+    );
+    let utility_off = cell(&b, "utility", "main_waiting_pct").await?;
+    assert_ne!(utility_on, utility_off, "utility waiting changes");
+    assert_same(
+        &table(&b).await?,
+        &cli_rows("feishu-demo", &["--band-limit", "off", "--seconds", "3"])?,
+        "bl=off",
+    );
+    assert!(b.text("#pri-legend").await?.contains("no floor"));
+
+    // Queue count and groups.
+    let before = updates(&b).await?;
+    set_control(&b, "#sc-nq", "20", "input").await?;
+    set_control(&b, "#sc-groups", "background,userInitiated", "input").await?;
+    wait_scenario(&b, before + 1).await?;
+    b.wait_js(
+        "document.querySelector('#scenario-results').dataset.query.includes('nq=20&groups=')",
+        T,
+    )
+    .await?;
+    wait_scenario(&b, before + 1).await?;
+    let q = query(&b).await?;
+    assert_eq!(
+        q,
+        "v=1&s=feishu-demo&bl=off&nq=20&groups=background,userInitiated&secs=3"
+    );
+    let args = [
+        "--band-limit",
+        "off",
+        "--queues",
+        "20",
+        "--groups",
+        "background,userInitiated",
+        "--seconds",
+        "3",
+    ];
+    assert_same(&table(&b).await?, &cli_rows("feishu-demo", &args)?, &q);
+
+    // Another run in the charts: no new simulation needed, and in the URL.
+    let before = updates(&b).await?;
+    set_control(&b, "#sc-run", "1", "change").await?;
+    wait_scenario(&b, before + 1).await?;
+    assert!(query(&b).await?.ends_with("&run=1"));
+
+    // A bad knob typed in the form: marked, explained, nothing runs.
+    let before = updates(&b).await?;
+    set_control(&b, "#sc-nq", "0", "input").await?;
+    b.wait_js("!document.querySelector('#scenario-form-error').hidden", T)
+        .await?;
+    assert!(b
+        .text("#scenario-form-error")
+        .await?
+        .contains("invalid nq '0'"));
+    assert_eq!(
+        b.attr("#sc-nq", "aria-invalid").await?.as_deref(),
+        Some("true")
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(updates(&b).await?, before);
+
+    // The shared link reopens the same experiment.
+    let shared = format!("/?{}", q.clone() + "&run=1");
+    let want = table(&b).await?;
+    b.open(&shared).await?;
+    wait_scenario(&b, 1).await?;
+    assert_eq!(table(&b).await?, want);
+    assert_eq!(
+        b.find("#sc-run").await?.prop("value").await?.as_deref(),
+        Some("1")
+    );
+    assert_eq!(
+        b.find("#sc-nq").await?.prop("value").await?.as_deref(),
+        Some("20")
+    );
+
+    // m1-compress on one machine.
+    b.open("/?s=m1-compress").await?;
+    wait_scenario(&b, 1).await?;
+    let before = updates(&b).await?;
+    set_control(&b, "#sc-m", "xeon-w", "input").await?;
+    wait_scenario(&b, before + 1).await?;
+    assert_eq!(query(&b).await?, "v=1&s=m1-compress&m=xeon-w");
+    assert_same(
+        &table(&b).await?,
+        &cli_rows("m1-compress", &["--machine", "xeon-w"])?,
+        "m=xeon-w",
+    );
+
+    // Timelines off: tables only; the URL says so.
+    b.open("/?s=feishu-startup&tl=off").await?;
+    wait_scenario(&b, 1).await?;
+    assert_same(
+        &table(&b).await?,
+        &cli_rows("feishu-startup", &[])?,
+        "tl=off",
+    );
+    let hidden = b
+        .eval_js("return document.querySelector('#qos-gantt').offsetParent === null;")
+        .await?;
+    assert_eq!(hidden, true);
+    assert_eq!(query(&b).await?, "v=1&s=feishu-startup&tl=off");
+
+    // In Chinese: headings translated, hooks unchanged.
+    b.open("/?s=feishu-demo&secs=1&lang=zh").await?;
+    wait_scenario(&b, 1).await?;
+    assert!(b.text("#sc-table-h").await?.contains("主线程"));
+    assert!(cell(&b, "utility", "main_running_pct")
+        .await?
+        .parse::<f64>()
+        .is_ok());
+    assert!(query(&b).await?.contains("lang=zh"));
+    b.finish().await
+}
+
+#[tokio::test]
+async fn bad_and_hostile_scenario_parameters_show_the_banner_and_run_nothing() -> Result<()> {
+    let b = Browser::start().await?;
+    // Unknown scenario: the banner names it; no scenario runs, the task
+    // experiment loads as usual.
+    b.open("/?s=nope").await?;
+    b.wait_js("document.body.dataset.state === 'ready'", T)
+        .await?;
+    let banner = b.text("#error").await?;
+    assert!(
+        banner.contains("invalid s 'nope': expected feishu-demo, feishu-startup or m1-compress"),
+        "{banner}"
+    );
+    assert_eq!(b.attr("#error", "role").await?.as_deref(), Some("alert"));
+    assert_eq!(
+        b.attr("#scenario-results", "data-updates")
+            .await?
+            .as_deref(),
+        Some("0")
+    );
+    assert!(b
+        .find("#scenario-results")
+        .await?
+        .attr("hidden")
+        .await?
+        .is_some());
+    assert_eq!(query(&b).await?, "");
+
+    // A bad knob: named with its value and what is allowed; it keeps its
+    // default, the rest applies.
+    b.open("/?s=feishu-demo&nq=0&secs=2").await?;
+    wait_scenario(&b, 1).await?;
+    let banner = b.text("#error").await?;
+    assert!(
+        banner.contains("invalid nq '0': expected a whole number from 1 to 1000"),
+        "{banner}"
+    );
+    assert_same(
+        &table(&b).await?,
+        &cli_rows("feishu-demo", &["--seconds", "2"])?,
+        "nq=0 falls back to 100",
+    );
+    assert_eq!(query(&b).await?, "v=1&s=feishu-demo&secs=2");
+
+    // Hostile values are shown as text, never run.
+    let hostile = [
+        "/?s=feishu-demo&secs=1&m=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E",
+        "/?s=%3Cimg%20src%3Dx%20onerror%3D%22window.__pwned%3D2%22%3E",
+        "/?s=feishu-startup&groups=%3Cimg%20src=x%20onerror=window.__pwned=3%3E&bl=%3Csvg%20onload%3Dwindow.__pwned%3D4%3E",
+    ];
+    for url in hostile {
+        b.open(url).await?;
+        b.wait_js("document.body.dataset.state === 'ready'", T)
+            .await?;
+        let banner = b.text("#error").await?;
+        assert!(banner.contains("invalid"), "{url}: {banner}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let check = b
+            .eval_js(
+                "return [window.__pwned === undefined, \
+                 document.querySelectorAll('#error img, #error script, #error svg').length];",
+            )
+            .await?;
+        assert_eq!(check, serde_json::json!([true, 0]), "{url}");
+    }
+    let shown = b.text("#error").await?;
+    assert!(shown.contains("<svg onload"), "echoed as text: {shown}");
+    assert!(shown.contains("invalid bl"), "{shown}");
+    b.finish().await
+}
+
+#[tokio::test]
+async fn switching_back_to_the_preset_restores_the_normal_view() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open("/?s=feishu-startup").await?;
+    wait_scenario(&b, 1).await?;
+    // Back through the scenario picker.
+    set_control(&b, "#scenario", "", "change").await?;
+    b.wait_js(
+        "document.body.dataset.state === 'ready' && document.querySelector('#percentiles').offsetParent !== null",
+        T,
+    )
+    .await?;
+    assert_eq!(query(&b).await?, "");
+    assert!(b
+        .find("#scenario-results")
+        .await?
+        .attr("hidden")
+        .await?
+        .is_some());
+    assert_eq!(
+        b.text("table#percentiles tr[data-policy=\"fifo\"] td[data-metric=\"mean\"]")
+            .await?,
+        "2661.3"
+    );
+    let share = ink(&b, "#gantt").await?;
+    assert!(share > 0.01, "#gantt looks blank ({share})");
+
+    // Into a scenario with the picker, then out through the preset list.
+    set_control(&b, "#scenario", "feishu-demo", "change").await?;
+    wait_scenario(&b, 1).await?;
+    assert_eq!(query(&b).await?, "v=1&s=feishu-demo");
+    set_control(&b, "#preset", "q=4&cs=0.5", "change").await?;
+    b.wait_js(
+        "document.body.dataset.state === 'ready' && document.querySelector('#percentiles').offsetParent !== null \
+         && !document.body.classList.contains('scenario-mode')",
+        T,
+    )
+    .await?;
+    b.wait_js("location.search === '?v=1&q=4&cs=0.5'", T)
+        .await?;
+    assert_eq!(
+        b.find("#scenario").await?.prop("value").await?.as_deref(),
+        Some("")
+    );
+    b.finish().await
+}

@@ -1,0 +1,119 @@
+// tailslice i18n: English and Simplified Chinese.
+//
+// String tables are ES modules `strings/<area>.js` exporting
+// `default { en: {...}, zh: {...} }`; keys are flat ("seed", "sweep.run").
+// A key missing in Chinese falls back to English, then to the key itself.
+//
+//   t(key, vars)       the string in the current language, `{name}` replaced
+//   lang()             'en' | 'zh'
+//   setLang(l)         switch (updates <html lang>, the marked-up DOM, listeners)
+//   onLangChange(cb)   cb(lang) after every switch
+//   applyI18n(root)    textContent of [data-i18n="key"], attributes of
+//                      [data-i18n-attr="title:key,aria-label:key2"]
+//   fmtNumber(x, d)    Intl.NumberFormat of the current locale, d decimals
+//
+// The language comes from `lang=zh|en` in the URL, else navigator.language
+// (zh* → zh, anything else → en). Test hooks (td[data-metric]) never go
+// through fmtNumber: they stay plain one-decimal numbers.
+import page from './strings/page.js';
+import sweep from './strings/sweep.js';
+import scenario from './strings/scenario.js';
+
+export const LANGS = ['en', 'zh'];
+const LOCALES = { en: 'en-US', zh: 'zh-CN' };
+const TABLES = { en: {}, zh: {} };
+for (const table of [page, sweep, scenario]) {
+  for (const l of LANGS) Object.assign(TABLES[l], (table && table[l]) || {});
+}
+
+/** `en`/`zh` for a tag like `zh-CN`, `en-US`; null if neither. */
+export function normalize(tag) {
+  const base = String(tag || '').trim().toLowerCase().split(/[-_]/)[0];
+  return LANGS.includes(base) ? base : null;
+}
+
+const urlValue = new URLSearchParams(location.search).get('lang');
+let explicit = urlValue === null ? null : normalize(urlValue);
+let current = explicit || normalize(navigator.language) || 'en';
+const listeners = [];
+
+export function lang() { return current; }
+export function locale() { return LOCALES[current]; }
+
+/** The language chosen in the URL or with the switch (null: the browser's). */
+export function explicitLang() { return explicit; }
+
+/** A `{field, value, allowed, message}` error for a bad `lang=` (as Rust's parseQuery reports), or null. */
+export function langParamError() {
+  if (urlValue === null || explicit) return null;
+  const shown = urlValue.length > 40 ? `${urlValue.slice(0, 40)}…` : urlValue;
+  return { field: 'lang', value: shown, allowed: 'en or zh', message: `invalid lang '${shown}': expected en or zh` };
+}
+
+/** `query` (canonical, no `?`) with `lang=` added when the language was chosen explicitly. */
+export function withLang(query) {
+  if (!explicit) return query;
+  const parts = query ? query.split('&') : ['v=1'];
+  const at = parts.indexOf('embed=1');
+  parts.splice(at >= 0 ? at : parts.length, 0, `lang=${explicit}`);
+  return parts.join('&');
+}
+
+export function t(key, vars) {
+  let s = TABLES[current][key];
+  if (s === undefined) s = TABLES.en[key];
+  if (s === undefined) return key;
+  if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  return s;
+}
+
+/** True when the key exists (in English at least). */
+export function has(key) { return key in TABLES.en; }
+
+export function applyI18n(root = document) {
+  const scope = root.querySelectorAll ? root : document;
+  const all = [...scope.querySelectorAll('[data-i18n],[data-i18n-attr]')];
+  if (root.matches && root.matches('[data-i18n],[data-i18n-attr]')) all.push(root);
+  for (const e of all) {
+    const key = e.getAttribute('data-i18n');
+    if (key) e.textContent = t(key);
+    const attrs = e.getAttribute('data-i18n-attr');
+    if (attrs) {
+      for (const pair of attrs.split(',')) {
+        const [attr, k] = pair.split(':').map((s) => s.trim());
+        if (attr && k) e.setAttribute(attr, t(k));
+      }
+    }
+  }
+}
+
+export function setLang(l) {
+  const n = normalize(l);
+  if (!n) return;
+  explicit = n;
+  const changed = n !== current;
+  current = n;
+  document.documentElement.lang = n === 'zh' ? 'zh-CN' : 'en';
+  if (!changed) return;
+  applyI18n(document);
+  for (const cb of listeners) {
+    try { cb(n); } catch (e) { console.error(e); }
+  }
+}
+
+export function onLangChange(cb) { listeners.push(cb); }
+
+const formats = new Map();
+export function fmtNumber(x, digits = 1) {
+  if (x === null || x === undefined || !Number.isFinite(Number(x))) return '–';
+  const k = `${current}:${digits}`;
+  let f = formats.get(k);
+  if (!f) {
+    f = new Intl.NumberFormat(LOCALES[current], { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    formats.set(k, f);
+  }
+  return f.format(Number(x));
+}
+
+// The document's language from the start (before any string is drawn).
+document.documentElement.lang = current === 'zh' ? 'zh-CN' : 'en';

@@ -1,0 +1,200 @@
+// tailslice: your own tasks (paste / upload), the experiment file, and
+// exports (Chrome trace, per-task CSV, PNG of each chart, experiment JSON).
+//
+// Imported tasks are NOT in the URL (a link cannot carry a megabyte of
+// durations): the page says so next to the table and offers the
+// experiment file, which "Open experiment" restores to the same view.
+// Files are computed in the jobs worker (www/jobs-worker.js) and handed to
+// the browser as Blob downloads.
+import { checkTasks, openExperiment } from './tailslice.js';
+import { t, lang, onLangChange } from './i18n.js';
+
+const $ = (sel) => document.querySelector(sel);
+let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
+let tasks = null;     // {text, source, count}
+let worker = null;
+let nextId = 1;
+const pending = new Map();
+
+/** The imported task list (text), or null for generated tasks. */
+export function importedTasks() { return tasks ? tasks.text : null; }
+/** Identity of the imported list, for "has the workload changed". */
+export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length}` : ''; }
+/** Imported lists get progress and cancel-on-edit when large. */
+export function tasksLarge() { return !!tasks && tasks.count > 50000; }
+
+function jobs() {
+  if (!worker) {
+    worker = new Worker(new URL('./jobs-worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = (e) => {
+      const msg = e.data;
+      const p = pending.get(msg.id);
+      if (!p || msg.type === 'progress') return;
+      pending.delete(msg.id);
+      if (msg.type === 'error') p.reject(new Error(msg.message));
+      else p.resolve(msg);
+    };
+    worker.onerror = (e) => {
+      for (const p of pending.values()) p.reject(new Error(e.message || 'worker error'));
+      pending.clear();
+    };
+  }
+  return worker;
+}
+
+function job(msg) {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    jobs().postMessage({ ...msg, id });
+  });
+}
+
+/** Offers `blob` as a download named `name` (Blob + object URL + <a download>). */
+export function download(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 30000);
+  // For tests: the last download (name, type, size, the Blob itself).
+  window.tailslice.lastDownload = { name, type: blob.type, size: blob.size, blob };
+  window.tailslice.downloads = (window.tailslice.downloads || 0) + 1;
+  document.body.dataset.downloads = String(window.tailslice.downloads);
+}
+
+function stamp() {
+  const d = new Date();
+  const p = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}`;
+}
+
+function status(text) { $('#export-status').textContent = text; }
+
+async function exportText(kind, name, type) {
+  status(t('export.working', { name }));
+  try {
+    const ui = JSON.stringify({ lang: lang() });
+    const msg = await job({ type: 'export', kind, query: ctx.query(), tasks: importedTasks(), ui });
+    download(new Blob([msg.text], { type }), name);
+    status(t('export.done', { name }));
+  } catch (err) {
+    status(t('export.failed', { message: err.message }));
+  }
+}
+
+/** A PNG of `canvas` (what is on screen, at device resolution). */
+export function exportPng(canvas, name) {
+  canvas.toBlob((blob) => {
+    if (!blob) { status(t('export.failed', { message: 'empty canvas' })); return; }
+    download(blob, name);
+    status(t('export.done', { name }));
+  }, 'image/png');
+}
+
+// ------------------------------------------------------------ tasks
+
+function showTasksError(e) {
+  const box = $('#tasks-error');
+  if (!e) { box.hidden = true; box.textContent = ''; return; }
+  box.textContent = e.line ? t('io.error.line', { line: e.line, message: e.message }) : t('io.error', { message: e.message });
+  box.dataset.line = e.line ? String(e.line) : '';
+  box.hidden = false;
+}
+
+function renderNote() {
+  const note = $('#tasks-note');
+  $('#tasks-clear').hidden = !tasks;
+  document.body.dataset.tasks = tasks ? String(tasks.count) : '';
+  // Seed, task count, mix and arrivals do not apply to imported tasks: dimmed.
+  document.body.classList.toggle('tasks-imported', !!tasks);
+  if (!tasks) { note.hidden = true; note.replaceChildren(); return; }
+  const text = document.createElement('span');
+  text.textContent = t('io.note', { n: tasks.count.toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en-US'), source: tasks.source === '' ? t('io.source.pasted') : tasks.source });
+  const btn = document.createElement('button');
+  btn.type = 'button';
+  btn.id = 'tasks-download';
+  btn.textContent = t('io.note.download');
+  btn.addEventListener('click', () => exportText('experiment', `tailslice-experiment-${stamp()}.json`, 'application/json'));
+  note.replaceChildren(text, ' ', btn);
+  note.hidden = false;
+}
+
+/** Uses `text` as the task list (source: a file name, or '' when pasted). Returns true when accepted. */
+export function useTasks(text, source = '') {
+  const check = checkTasks(ctx.query(), text);
+  if (!check.ok) { showTasksError(check); return false; }
+  showTasksError(null);
+  tasks = { text, source, count: check.tasks };
+  renderNote();
+  ctx.rerun();
+  return true;
+}
+
+export function clearTasks() {
+  tasks = null;
+  showTasksError(null);
+  renderNote();
+  ctx.rerun();
+}
+
+async function readFile(input) {
+  const f = input.files && input.files[0];
+  input.value = '';
+  if (!f) return null;
+  if (f.size > 20 * 1024 * 1024) return { name: f.name, error: `the file is ${f.size} bytes; at most 20971520 bytes (20 MiB) are accepted` };
+  return { name: f.name, text: await f.text() };
+}
+
+/** Opens an experiment file's text; true when accepted. */
+export function openExperimentText(text) {
+  let opened;
+  try {
+    opened = openExperiment(text);
+  } catch (err) {
+    showTasksError({ line: null, message: t('io.error.file', { message: err.message }) });
+    $('#tasks-panel').open = true;
+    return false;
+  }
+  showTasksError(null);
+  tasks = opened.tasks ? { text: opened.tasks, source: 'experiment', count: opened.task_count } : null;
+  if (tasks) $('#tasks-text').value = '';
+  renderNote();
+  ctx.setQuery(opened.query, opened.ui);
+  return true;
+}
+
+export function initIo(context) {
+  ctx = context;
+  $('#tasks-use').addEventListener('click', () => {
+    const text = $('#tasks-text').value;
+    if (!text.trim()) { showTasksError({ line: null, message: t('io.empty') }); return; }
+    useTasks(text, '');
+  });
+  $('#tasks-file').addEventListener('change', async (e) => {
+    const f = await readFile(e.target);
+    if (!f) return;
+    if (f.error) { showTasksError({ line: null, message: f.error }); return; }
+    useTasks(f.text, f.name);
+  });
+  $('#tasks-clear').addEventListener('click', clearTasks);
+  $('#experiment-file').addEventListener('change', async (e) => {
+    const f = await readFile(e.target);
+    if (!f) return;
+    if (f.error) { showTasksError({ line: null, message: f.error }); return; }
+    openExperimentText(f.text);
+  });
+  $('#export-trace').addEventListener('click', () => exportText('trace', `tailslice-trace-${stamp()}.json`, 'application/json'));
+  $('#export-csv').addEventListener('click', () => exportText('csv', `tailslice-tasks-${stamp()}.csv`, 'text/csv'));
+  $('#export-experiment').addEventListener('click', () => exportText('experiment', `tailslice-experiment-${stamp()}.json`, 'application/json'));
+  for (const id of ['gantt', 'cdf', 'hist']) {
+    $(`#export-png-${id}`).addEventListener('click', () => exportPng($(`#${id}`), `tailslice-${id}-${stamp()}.png`));
+  }
+  onLangChange(() => { renderNote(); });
+  // Test hooks.
+  Object.assign(window.tailslice, { useTasks, clearTasks, openExperimentText, importedTasks });
+}

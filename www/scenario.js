@@ -1,0 +1,519 @@
+// Apple QoS scenarios on the page (issue 4): the picker, the knobs, the
+// tables, the Gantt chart by QoS, the thread-state timeline, sched_pri over
+// time and the model's notes. Rust validates the URL (parseScenarioQuery:
+// the CLI's own knob parser), runs the scenario in a Web Worker
+// (worker.js, message "scenario") and draws (ScenarioView). This file only
+// moves data and handles events; text from the URL or the model is only
+// ever set with textContent.
+import { parseScenarioQuery, ScenarioView, qosColor, mainThreadColor, stateColor, priColor } from './tailslice.js';
+import { t, onLangChange, applyI18n, withLang } from './i18n.js';
+
+const $ = (sel) => document.querySelector(sel);
+const SCENARIOS = ['feishu-demo', 'feishu-startup', 'm1-compress'];
+/** Knobs shown per scenario (the URL accepts every knob, as the CLI does). */
+const KNOBS_FOR = {
+  'feishu-demo': ['bl', 'nq', 'groups', 'm', 'ep', 'sys', 'secs', 'tl'],
+  'feishu-startup': ['bl', 'm', 'ep', 'sys', 'tl'],
+  'm1-compress': ['bl', 'm', 'ep', 'sys', 'tl'],
+};
+const ALL_KNOBS = ['bl', 'nq', 'groups', 'm', 'ep', 'sys', 'secs', 'tl'];
+const QOS_NAMES = { 33: 'userInteractive', 25: 'userInitiated', 21: 'default', 17: 'utility', 9: 'background', 5: 'maintenance' };
+
+const sc = {
+  ctx: null,
+  parsed: null,     // parseScenarioQuery() of the shown scenario (null: not in scenario mode)
+  worker: null,
+  busy: null,       // {id, key, run, t0}
+  pending: null,    // {key, run}
+  nextId: 1,
+  summary: null,
+  timelineMeta: null,
+  view: null,
+  updates: 0,
+  workerMs: 0,
+  drawMs: 0,
+  dark: matchMedia('(prefers-color-scheme: dark)'),
+};
+
+function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'text') e.textContent = v;
+    else if (k === 'i18n') { e.dataset.i18n = v; e.textContent = t(v); }
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else if (k in e && k !== 'list') e[k] = v; // input.list is read-only: an attribute
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+const fmt1 = (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? '—' : Number(v).toFixed(1));
+const signed = (v) => (Number.isFinite(v) ? `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(0)}` : '—');
+
+// ---------------------------------------------------------------- DOM
+
+function field(id, labelKey, input, hintKey) {
+  const f = el('div', { className: 'field sc-knob', dataset: { knob: id.replace('sc-', '') } });
+  f.append(el('label', { htmlFor: id, i18n: labelKey }), input);
+  if (hintKey) {
+    const hint = el('small', { className: 'hint', id: `${id}-hint`, i18n: hintKey });
+    input.setAttribute('aria-describedby', hint.id);
+    f.append(hint);
+  }
+  return f;
+}
+
+function switchSelect(id, defaultKey, onKey, offKey) {
+  const s = el('select', { id });
+  if (defaultKey) s.append(el('option', { value: '', i18n: defaultKey }));
+  s.append(el('option', { value: 'on', i18n: onKey }), el('option', { value: 'off', i18n: offKey }));
+  return s;
+}
+
+function buildControls() {
+  const slot = $('#scenario-slot');
+  // Next to the preset picker, where visitors look for "what to simulate".
+  const preset = $('#preset');
+  const presetField = preset && preset.closest('.field');
+  if (presetField && presetField.nextElementSibling !== slot) presetField.after(slot);
+  const pick = el('select', { id: 'scenario' });
+  pick.append(el('option', { value: '', i18n: 'sc.none' }));
+  for (const s of SCENARIOS) pick.append(el('option', { value: s, i18n: `sc.name.${s}` }));
+  slot.append(field('scenario', 'sc.picker', pick));
+
+  const knobs = el('fieldset', { id: 'scenario-knobs', className: 'field scenario-knobs', hidden: true });
+  knobs.append(el('legend', { i18n: 'sc.knobs' }));
+  const datalist = el('datalist', { id: 'sc-machines' });
+  for (const m of ['a10', 'm1', 'xeon-w', '2p+4e']) datalist.append(el('option', { value: m }));
+  knobs.append(
+    field('sc-bl', 'sc.knob.bl', switchSelect('sc-bl', 'sc.knob.bl.default', 'sc.knob.bl.on', 'sc.knob.bl.off')),
+    field('sc-nq', 'sc.knob.nq', el('input', { id: 'sc-nq', type: 'number', min: '1', max: '1000', step: '1', inputMode: 'numeric' })),
+    field('sc-groups', 'sc.knob.groups', el('input', { id: 'sc-groups', type: 'text', spellcheck: false, autocomplete: 'off' }), 'sc.knob.groups.hint'),
+    field('sc-m', 'sc.knob.m', el('input', { id: 'sc-m', type: 'text', spellcheck: false, autocomplete: 'off', list: 'sc-machines' }), 'sc.knob.m.hint'),
+    datalist,
+    field('sc-ep', 'sc.knob.ep', el('input', { id: 'sc-ep', type: 'number', min: '0.01', max: '4', step: '0.01', inputMode: 'decimal' }), 'sc.knob.ep.hint'),
+    field('sc-sys', 'sc.knob.sys', switchSelect('sc-sys', 'sc.default', 'sc.on', 'sc.off')),
+    field('sc-secs', 'sc.knob.secs', el('input', { id: 'sc-secs', type: 'number', min: '0.5', max: '60', step: '0.5', inputMode: 'decimal' })),
+    field('sc-tl', 'sc.knob.tl', switchSelect('sc-tl', null, 'sc.on', 'sc.off')),
+    field('sc-run', 'sc.run', el('select', { id: 'sc-run' })),
+    el('p', { id: 'scenario-form-error', className: 'form-error', hidden: true, 'aria-live': 'polite' }),
+  );
+  slot.append(knobs);
+  const mEl = $('#sc-m');
+  mEl.placeholder = t('sc.knob.m.default');
+
+  pick.addEventListener('change', () => {
+    const name = pick.value;
+    if (!name) { exit(); sc.ctx.restoreNormal(); return; }
+    setScenario(parseScenarioQuery(`s=${name}`), { fill: true });
+  });
+  for (const k of ALL_KNOBS) {
+    const input = $(`#sc-${k}`);
+    input.addEventListener(input.tagName === 'SELECT' ? 'change' : 'input', onKnobEdit);
+  }
+  $('#sc-run').addEventListener('change', onKnobEdit);
+  // Picking a task preset leaves scenario mode (app.js then loads the preset).
+  if (preset) preset.addEventListener('change', () => { if (sc.parsed) { exit(); pick.value = ''; } });
+}
+
+function buildResults() {
+  const results = document.querySelector('.results');
+  const box = el('div', { id: 'scenario-results', className: 'scenario-results', hidden: true, dataset: { state: 'idle', updates: '0' } });
+  const section = (id, headingKey, ...children) => {
+    const s = el('section', { 'aria-labelledby': `${id}-h` });
+    s.append(el('h2', { id: `${id}-h`, i18n: headingKey }), ...children);
+    return s;
+  };
+  const canvas = (id, labelKey) => el('canvas', { id, role: 'img', 'data-i18n-attr': `aria-label:${labelKey}`, 'aria-label': t(labelKey) });
+  box.append(
+    el('div', { className: 'status', 'aria-live': 'polite' }, el('span', { id: 'scenario-status' })),
+    section('sc-table', 'sc.heading.table.feishu-demo',
+      el('div', { className: 'table-wrap' }, el('table', { id: 'scenario-table', className: 'scenario-table' }, el('thead'), el('tbody'))),
+      el('p', { id: 'scenario-reading', className: 'reading' })),
+    section('sc-gantt', 'sc.heading.gantt',
+      el('div', { id: 'scenario-legend', className: 'legend' }),
+      canvas('qos-gantt', 'sc.caption.gantt'),
+      el('p', { id: 'scenario-truncated', className: 'hint', hidden: true }),
+      el('p', { className: 'hint', i18n: 'sc.caption.gantt' })),
+    section('sc-states', 'sc.heading.states',
+      el('div', { id: 'states-legend', className: 'legend' }),
+      canvas('qos-states', 'sc.caption.states'),
+      el('p', { className: 'hint', i18n: 'sc.caption.states' })),
+    section('sc-pri', 'sc.heading.pri',
+      el('div', { id: 'pri-legend', className: 'legend' }),
+      canvas('qos-pri', 'sc.caption.pri'),
+      el('p', { id: 'pri-none', className: 'hint', i18n: 'sc.pri.none', hidden: true }),
+      el('p', { id: 'pri-caption', className: 'hint', i18n: 'sc.caption.pri' })),
+    section('sc-notes', 'sc.heading.notes',
+      el('ul', { id: 'scenario-notes', className: 'scenario-notes' }),
+      el('h3', { id: 'sc-calibration-h', i18n: 'sc.heading.calibration', hidden: true }),
+      el('p', { id: 'scenario-calibration', hidden: true })),
+  );
+  results.prepend(box);
+}
+
+// ---------------------------------------------------------------- state
+
+function fillKnobs(parsed) {
+  const k = parsed.knobs;
+  for (const key of ALL_KNOBS) {
+    const input = $(`#sc-${key}`);
+    input.value = key === 'tl' ? (k.tl || 'on') : k[key] ?? '';
+    input.removeAttribute('aria-invalid');
+  }
+  const show = KNOBS_FOR[parsed.scenario] || [];
+  for (const f of document.querySelectorAll('#scenario-knobs .sc-knob')) {
+    const knob = f.dataset.knob;
+    f.hidden = knob !== 'run' && !show.includes(knob);
+  }
+  $('#scenario').value = parsed.scenario || '';
+  const err = $('#scenario-form-error');
+  err.hidden = true;
+  err.textContent = '';
+}
+
+/** The query the knob controls describe (serialisation only: Rust validates). */
+function knobsQuery() {
+  const p = new URLSearchParams();
+  p.set('s', sc.parsed.scenario);
+  for (const key of ALL_KNOBS) {
+    const v = $(`#sc-${key}`).value.trim();
+    if (v !== '') p.set(key, v);
+  }
+  // The run picker applies while the runs stay the same; other edits show
+  // the new scenario's default run.
+  const run = $('#sc-run').value;
+  if (run !== '' && parseScenarioQuery(p.toString()).key === sc.parsed.key) p.set('run', run);
+  return p.toString();
+}
+
+let editQueued = false;
+function onKnobEdit() {
+  if (editQueued) return;
+  editQueued = true;
+  requestAnimationFrame(() => {
+    editQueued = false;
+    if (!sc.parsed) return;
+    const parsed = parseScenarioQuery(knobsQuery());
+    const err = $('#scenario-form-error');
+    for (const key of ALL_KNOBS) $(`#sc-${key}`).removeAttribute('aria-invalid');
+    if (parsed.errors.length) {
+      for (const e of parsed.errors) {
+        const input = document.getElementById(`sc-${e.field}`);
+        if (input) input.setAttribute('aria-invalid', 'true');
+      }
+      err.textContent = parsed.errors.map((e) => e.message).join('\n');
+      err.hidden = false;
+      return;
+    }
+    err.hidden = true;
+    err.textContent = '';
+    setScenario(parsed, { fill: false });
+  });
+}
+
+function writeUrl() {
+  const parts = ['v=1', sc.parsed.query];
+  if (sc.ctx.embed) parts.push('embed=1');
+  history.replaceState(null, '', `${location.pathname}?${withLang(parts.join('&'))}${location.hash}`);
+}
+
+function setScenario(parsed, { fill }) {
+  const changed = !sc.parsed || sc.parsed.key !== parsed.key;
+  sc.parsed = parsed;
+  document.body.classList.add('scenario-mode');
+  $('#scenario-knobs').hidden = false;
+  $('#scenario-results').hidden = false;
+  if (fill) fillKnobs(parsed);
+  writeUrl();
+  if (changed) sc.summary = null;
+  request(parsed.key, parsed.run);
+}
+
+function exit() {
+  sc.parsed = null;
+  sc.pending = null;
+  document.body.classList.remove('scenario-mode');
+  $('#scenario-knobs').hidden = true;
+  $('#scenario-results').hidden = true;
+  $('#scenario-results').dataset.state = 'idle';
+  if (sc.view) { sc.view.free(); sc.view = null; }
+}
+
+// ---------------------------------------------------------------- worker
+
+function spawnWorker() {
+  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  w.onmessage = onWorkerMessage;
+  w.onerror = (e) => runError(e.message || 'unknown error');
+  return w;
+}
+
+function request(key, run) {
+  if (!sc.worker) sc.worker = spawnWorker();
+  if (sc.busy) { sc.pending = { key, run }; return; }
+  send(key, run);
+}
+
+function send(key, run) {
+  const id = sc.nextId++;
+  sc.busy = { id, key, run, t0: performance.now() };
+  $('#scenario-results').dataset.state = 'running';
+  $('#scenario-status').textContent = t('sc.status.running');
+  sc.worker.postMessage({ type: 'scenario', id, key, run });
+}
+
+function runError(message) {
+  sc.busy = null;
+  $('#scenario-results').dataset.state = 'error';
+  sc.ctx.showRunError(t('sc.error.worker', { message }));
+}
+
+function onWorkerMessage(event) {
+  const msg = event.data;
+  if (!sc.busy || msg.id !== sc.busy.id) return;
+  const job = sc.busy;
+  sc.busy = null;
+  if (sc.pending) {
+    const next = sc.pending;
+    sc.pending = null;
+    send(next.key, next.run);
+  }
+  if (!sc.parsed) return;
+  if (msg.type === 'error') { runError(msg.message); return; }
+  performance.measure('tailslice:scenario:simulate', { start: job.t0, end: performance.now() });
+  sc.workerMs = msg.ms;
+  show(msg);
+}
+
+// ---------------------------------------------------------------- results
+
+function show(msg) {
+  const start = performance.now();
+  sc.summary = msg.summary;
+  sc.timelineMeta = msg.timeline ? msg.timeline.meta : null;
+  if (sc.view) { sc.view.free(); sc.view = null; }
+  if (msg.timeline) sc.view = new ScenarioView(msg.timeline);
+  renderRunPicker(msg.summary.run_labels || [], sc.timelineMeta ? sc.timelineMeta.run : msg.run);
+  renderTable();
+  renderNotes();
+  renderLegends();
+  drawAll();
+  sc.drawMs = performance.now() - start;
+  performance.measure('tailslice:scenario:render', { start, end: performance.now() });
+  renderStatus();
+  const box = $('#scenario-results');
+  box.dataset.query = sc.parsed.query;
+  box.dataset.ms = msg.ms.toFixed(1);
+  sc.updates++;
+  box.dataset.updates = String(sc.updates);
+  box.dataset.state = (sc.busy || sc.pending) ? 'running' : 'ready';
+  if (sc.ctx.embed) sc.ctx.postHeight();
+}
+
+function renderStatus() {
+  if (!sc.parsed || !sc.summary) return;
+  $('#scenario-status').textContent = t('sc.status.done', {
+    name: sc.parsed.scenario, ms: sc.workerMs.toFixed(0), draw: sc.drawMs.toFixed(1),
+  });
+}
+
+function renderRunPicker(labels, run) {
+  const pick = $('#sc-run');
+  pick.replaceChildren(...labels.map((l, i) => el('option', { value: String(i), text: l })));
+  pick.value = String(Math.min(run, Math.max(0, labels.length - 1)));
+  pick.closest('.sc-knob').hidden = labels.length < 2;
+}
+
+function headRow(keys) {
+  const tr = el('tr');
+  for (const k of keys) tr.append(el('th', { scope: 'col', i18n: k }));
+  return tr;
+}
+
+function td(metric, text, extra = {}) {
+  return el('td', { dataset: { metric }, text, ...extra });
+}
+
+function renderTable() {
+  const s = sc.summary;
+  const table = $('#scenario-table');
+  const thead = table.querySelector('thead');
+  const tbody = table.querySelector('tbody');
+  const heading = $('#sc-table-h');
+  heading.dataset.i18n = `sc.heading.table.${sc.parsed.scenario}`;
+  heading.textContent = t(heading.dataset.i18n);
+  table.dataset.scenario = sc.parsed.scenario;
+  const rows = [];
+  let reading = '';
+  if (s.groups) {
+    thead.replaceChildren(headRow(['sc.col.group', 'sc.col.running', 'sc.col.runnable', 'sc.col.preempted', 'sc.col.waiting', 'sc.col.measured_pct', 'sc.col.min_pri']));
+    for (const g of s.groups) {
+      const tr = el('tr', { dataset: { row: g.qos } });
+      const th = el('th', { scope: 'row' });
+      const sw = el('span', { className: 'swatch' });
+      sw.style.background = qosColor(g.qos_number);
+      th.append(sw, `${g.qos} (${g.qos_number})`);
+      tr.append(th,
+        td('main_running_pct', fmt1(g.main_running_pct)),
+        td('main_runnable_pct', fmt1(g.main_runnable_pct)),
+        td('main_preempted_pct', fmt1(g.main_preempted_pct)),
+        td('main_waiting_pct', fmt1(g.main_waiting_pct)),
+        td('measured_pct', fmt1(g.measured_pct), { className: 'measured' }),
+        td('main_min_pri', String(g.main_min_pri)));
+      rows.push(tr);
+    }
+    reading = `${s.machine} · ${s.queues} × ${s.seconds} s · ${t(s.band_limit ? 'sc.band.on' : 'sc.band.off')}`;
+  } else if (s.configs) {
+    thead.replaceChildren(headRow(['sc.col.config', 'sc.col.first_screen', 'sc.col.first_refresh', 'sc.col.whitelist']));
+    for (const c of s.configs) {
+      const tr = el('tr', { dataset: { row: c.name } });
+      tr.append(el('th', { scope: 'row', text: c.name }),
+        td('first_screen_ms', fmt1(c.first_screen_ms)),
+        td('first_refresh_ms', fmt1(c.first_refresh_ms)),
+        td('whitelist', c.whitelist ? c.whitelist.join(', ') : '—', { className: 'wl' }));
+      rows.push(tr);
+    }
+    reading = t('sc.startup.gain', {
+      fs: signed(s.model_first_screen_gain_ms), fr: signed(s.model_first_refresh_gain_ms),
+      utility: s.measured ? s.measured.all_utility : '',
+    });
+  } else if (s.cases) {
+    thead.replaceChildren(headRow(['sc.col.machine', 'sc.col.case', 'sc.col.qos', 'sc.col.seconds', 'sc.col.measured_seconds', 'sc.col.measured_text', 'sc.col.e_share', 'sc.col.cores']));
+    const seen = new Map();
+    for (const c of s.cases) {
+      for (const j of c.jobs) {
+        let key = `${c.machine}:${c.case}:${j.qos}`;
+        const n = (seen.get(key) || 0) + 1;
+        seen.set(key, n);
+        if (n > 1) key += `#${n}`;
+        const tr = el('tr', { dataset: { row: key } });
+        const sw = el('span', { className: 'swatch' });
+        sw.style.background = qosColor(j.qos);
+        const q = el('td', { dataset: { metric: 'qos' } }, sw, String(j.qos));
+        tr.append(el('th', { scope: 'row', text: c.machine }), el('td', { text: c.case }), q,
+          td('seconds', fmt1(j.seconds)),
+          td('measured_seconds', fmt1(j.measured_seconds), { className: 'measured' }),
+          td('measured', j.measured || t('sc.measured.none'), { className: 'wl' }),
+          td('efficiency_core_share', `${(100 * j.efficiency_core_share).toFixed(0)} %`),
+          td('cores_used', String(j.cores_used)));
+        rows.push(tr);
+      }
+    }
+  }
+  tbody.replaceChildren(...rows);
+  $('#scenario-reading').textContent = reading;
+}
+
+function renderNotes() {
+  const s = sc.summary;
+  $('#scenario-notes').replaceChildren(...(s.notes || []).map((n) => el('li', { text: n })));
+  const cal = $('#scenario-calibration');
+  cal.textContent = s.calibration || '';
+  cal.hidden = !s.calibration;
+  $('#sc-calibration-h').hidden = !s.calibration;
+}
+
+function swatch(color, label, cls = '') {
+  const sw = el('span', { className: `swatch ${cls}`.trim() });
+  if (color) sw.style.background = color;
+  return el('span', {}, sw, label);
+}
+
+function renderLegends() {
+  const v = sc.view;
+  const gantt = $('#scenario-legend');
+  const states = $('#states-legend');
+  const pri = $('#pri-legend');
+  gantt.replaceChildren();
+  states.replaceChildren();
+  pri.replaceChildren();
+  const timeline = !!(v && v.hasTimeline());
+  for (const id of ['#qos-gantt', '#qos-states']) $(id).closest('section').hidden = !timeline;
+  const trunc = $('#scenario-truncated');
+  trunc.hidden = !(timeline && v.truncated());
+  trunc.textContent = trunc.hidden ? '' : t('sc.truncated', { ms: Math.round(v.horizon()) });
+  if (timeline) {
+    if (v.hasMainThread()) gantt.append(swatch(mainThreadColor(), t('sc.legend.main')));
+    for (const q of v.qosPresent()) gantt.append(swatch(qosColor(q), q ? `${QOS_NAMES[q] || q} (${q})` : t('sc.legend.system')));
+    ['running', 'runnable', 'preempted'].forEach((s, i) => states.append(swatch(stateColor(i), t(`sc.state.${s}`))));
+    states.append(swatch(null, t('sc.legend.blocked'), 'hollow'));
+  }
+  const hasPri = !!(v && v.hasPri());
+  $('#qos-pri').hidden = !hasPri;
+  const none = $('#pri-none');
+  none.hidden = hasPri;
+  none.dataset.i18n = sc.parsed && sc.parsed.knobs.tl === 'off' ? 'sc.timeline.off' : 'sc.pri.none';
+  none.textContent = t(none.dataset.i18n);
+  $('#pri-caption').hidden = !hasPri;
+  if (hasPri) {
+    v.priNames().forEach((name, i) => pri.append(swatch(priColor(i), name, 'line')));
+    const meta = sc.timelineMeta;
+    if (meta && meta.floor !== null && meta.floor !== undefined) pri.append(swatch(null, t('sc.legend.floor'), 'dashed'));
+    else if (meta && !meta.band_limit) pri.append(el('span', { text: t('sc.legend.nofloor') }));
+  }
+}
+
+function sizeCanvas(canvas, cssHeight) {
+  const dpr = window.devicePixelRatio || 1;
+  const cssWidth = canvas.parentElement.clientWidth || 600;
+  canvas.style.height = `${cssHeight}px`;
+  const w = Math.max(1, Math.round(cssWidth * dpr));
+  const h = Math.max(1, Math.round(cssHeight * dpr));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  return w / cssWidth;
+}
+
+function drawAll() {
+  const v = sc.view;
+  if (!v || !sc.parsed) return;
+  const dark = sc.dark.matches;
+  if (v.hasTimeline()) {
+    let c = $('#qos-gantt');
+    v.drawGantt(c, sizeCanvas(c, v.ganttHeight()), dark);
+    c = $('#qos-states');
+    v.drawStates(c, sizeCanvas(c, v.statesHeight()), dark);
+  }
+  if (v.hasPri()) {
+    const c = $('#qos-pri');
+    v.drawPri(c, sizeCanvas(c, v.priHeight()), dark);
+  }
+}
+
+// ---------------------------------------------------------------- mount
+
+/**
+ * Builds the scenario UI and reads the URL's scenario keys.
+ * ctx: {embed, showRunError(message), restoreNormal(), postHeight()}.
+ * Returns {errors, active, start()}: `errors` are rejected URL values for
+ * the page's #error banner; `start()` enters scenario mode when the URL
+ * named a valid scenario (call it after the normal page is set up).
+ */
+export function mountScenario(ctx) {
+  sc.ctx = ctx;
+  buildControls();
+  buildResults();
+  applyI18n($('#scenario-slot'));
+  const parsed = parseScenarioQuery(location.search);
+  let resizeQueued = false;
+  new ResizeObserver(() => {
+    if (resizeQueued || !sc.parsed) return;
+    resizeQueued = true;
+    requestAnimationFrame(() => { resizeQueued = false; drawAll(); });
+  }).observe($('#scenario-results'));
+  sc.dark.addEventListener('change', drawAll);
+  onLangChange(() => {
+    $('#sc-m').placeholder = t('sc.knob.m.default');
+    if (!sc.summary || !sc.parsed) return;
+    renderTable();
+    renderLegends();
+    renderStatus();
+  });
+  return {
+    errors: parsed.errors,
+    active: !!parsed.scenario,
+    start() { if (parsed.scenario) setScenario(parsed, { fill: true }); },
+    get inScenario() { return !!sc.parsed; },
+  };
+}

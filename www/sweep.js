@@ -1,0 +1,268 @@
+// tailslice sweeps panel: a seed sweep (histogram of a figure or of its
+// change versus the first policy, p5/p50/p95 and this seed marked) and a
+// quantum sweep (each policy's figure against the quantum on a log axis,
+// best quantum marked). Both run in the jobs worker a chunk at a time with
+// progress; Cancel terminates that worker. Charts are drawn by the wasm
+// (plotters), like the page's other plots.
+import { drawSeedHistogram, drawQuantumChart } from './tailslice.js';
+import { t, fmtNumber, onLangChange } from './i18n.js';
+import { exportPng } from './io.js';
+
+const $ = (sel) => document.querySelector(sel);
+const SEED_METRICS = ['p95', 'p50', 'p99', 'mean', 'max'];
+const QUANTUM_METRICS = ['p95', 'p50', 'p99', 'mean'];
+const TITLES = { fifo: 'FIFO', rr: 'RR', sjf: 'SJF', srpt: 'SRPT', mlfq: 'MLFQ' };
+const title = (p) => TITLES[p] || p;
+
+let ctx = null;     // {query(), tasks(), dark()}
+let worker = null;
+let running = null; // {id, kind, t0}
+let nextId = 1;
+const state = { seeds: null, quanta: null };
+
+function spawn() {
+  worker = new Worker(new URL('./jobs-worker.js', import.meta.url), { type: 'module' });
+  worker.onmessage = onMessage;
+  worker.onerror = (e) => fail(e.message || 'worker error');
+}
+
+function setRunning(on) {
+  $('#sweep-cancel').hidden = !on;
+  $('#sweep-progress').hidden = !on;
+  $('#sweep-seeds-run').disabled = on;
+  $('#sweep-quanta-run').disabled = on;
+  document.body.dataset.sweep = on ? 'running' : (document.body.dataset.sweep === 'running' ? 'idle' : document.body.dataset.sweep || 'idle');
+}
+
+function fail(message) {
+  running = null;
+  setRunning(false);
+  document.body.dataset.sweep = 'error';
+  const box = $('#sweep-error');
+  box.textContent = t('sweep.failed', { message });
+  box.hidden = false;
+  $('#sweep-status-text').textContent = '';
+}
+
+function start(kind) {
+  $('#sweep-error').hidden = true;
+  const msg = { type: kind, query: ctx.query() };
+  if (kind === 'seeds') {
+    if (ctx.tasks()) { fail(t('sweep.no.tasks')); return; }
+    msg.range = $('#sweep-seeds').value.trim();
+  } else {
+    msg.range = $('#sweep-quanta').value.trim();
+    msg.steps = Math.round(Number($('#sweep-steps').value) || 25);
+    msg.tasks = ctx.tasks();
+  }
+  if (!worker) spawn();
+  msg.id = nextId++;
+  running = { id: msg.id, kind, t0: performance.now() };
+  performance.mark('tailslice:sweep:start');
+  setRunning(true);
+  $('#sweep-progress').removeAttribute('value');
+  $('#sweep-status-text').textContent = t('sweep.progress', { what: t(`sweep.what.${kind}`), done: 0, total: '…' });
+  worker.postMessage(msg);
+}
+
+function cancel() {
+  if (!running) return;
+  worker.terminate();
+  worker = null;
+  running = null;
+  setRunning(false);
+  document.body.dataset.sweep = 'cancelled';
+  $('#sweep-status-text').textContent = t('sweep.cancelled');
+}
+
+function onMessage(e) {
+  const msg = e.data;
+  if (!running || msg.id !== running.id) return;
+  if (msg.type === 'progress') {
+    const p = $('#sweep-progress');
+    p.max = msg.total;
+    p.value = msg.done;
+    $('#sweep-status-text').textContent = t('sweep.progress', { what: t(`sweep.what.${running.kind}`), done: msg.done, total: msg.total });
+    return;
+  }
+  if (msg.type === 'error') { fail(msg.message); return; }
+  const job = running;
+  running = null;
+  const end = performance.now();
+  const ms = end - job.t0;
+  performance.measure(`tailslice:sweep:${job.kind}`, { start: job.t0, end });
+  setRunning(false);
+  state[job.kind] = { summary: msg.summary, ms, total: msg.total };
+  document.body.dataset.sweepMs = ms.toFixed(1);
+  if (job.kind === 'seeds') renderSeeds(); else renderQuanta();
+  document.body.dataset.sweep = 'done';
+  document.body.dataset.sweepKind = job.kind;
+}
+
+function sizeCanvas(canvas, cssHeight) {
+  const dpr = window.devicePixelRatio || 1;
+  const cssWidth = canvas.parentElement.clientWidth || 600;
+  canvas.style.height = `${cssHeight}px`;
+  canvas.style.width = '100%';
+  const w = Math.max(1, Math.round(cssWidth * dpr));
+  const h = Math.max(1, Math.round(cssHeight * dpr));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  return w / cssWidth;
+}
+
+function fillMetricSelect(select, metrics, summary) {
+  const keep = select.value;
+  select.replaceChildren();
+  for (const m of metrics) {
+    const o = document.createElement('option');
+    o.value = m;
+    o.textContent = summary && summary.summary && summary.summary.changes.length
+      ? t('sweep.change', { policy: title(summary.summary.changes[0].policy), base: title(summary.summary.changes[0].base), metric: m })
+      : m;
+    select.append(o);
+  }
+  select.value = metrics.includes(keep) ? keep : metrics[0];
+}
+
+function renderSeeds() {
+  const s = state.seeds;
+  if (!s) return;
+  const sum = s.summary;
+  const box = $('#seed-result');
+  box.hidden = false;
+  const select = $('#sweep-metric');
+  fillMetricSelect(select, SEED_METRICS, sum);
+  const m = select.value;
+  const mi = sum.metrics.indexOf(m);
+  const change = sum.summary.changes[0];
+  let dist, current, policy;
+  if (change) {
+    dist = change.changes_pct.find((d) => d.metric === m).distribution;
+    current = sum.current_changes[0][mi];
+    policy = change.policy;
+  } else {
+    const p = sum.summary.policies[0];
+    dist = p.metrics.find((d) => d.metric === m).distribution;
+    current = sum.current_values[0][mi];
+    policy = p.policy;
+  }
+  const canvas = $('#sweep-hist');
+  const dpr = sizeCanvas(canvas, 260);
+  drawSeedHistogram(canvas, dpr, ctx.dark(), {
+    edges: dist.histogram.edges,
+    counts: dist.histogram.counts,
+    p5: dist.p5, p50: dist.p50, p95: dist.p95,
+    current: current ?? null,
+    x_desc: change ? t('sweep.axis.change', { metric: m }) : t('sweep.axis.value', { metric: m }),
+    y_desc: t('sweep.axis.seeds'),
+    current_label: t('sweep.current', { seed: sum.seed }),
+  });
+  const stats = $('#seed-stats');
+  const vars = {
+    n: sum.summary.seeds, from: sum.from, to: sum.to, policy: title(policy), metric: m,
+    p5: fmtNumber(dist.p5, 1), p50: fmtNumber(dist.p50, 1), p95: fmtNumber(dist.p95, 1),
+    seed: sum.seed, current: fmtNumber(current, 1),
+    better: change ? change.p95_better : 0, worse: change ? change.p95_worse : 0,
+  };
+  stats.textContent = t(change ? 'sweep.stats.change' : 'sweep.stats.value', vars);
+  // Exact figures for scripts and tests.
+  Object.assign(stats.dataset, {
+    metric: m, kind: change ? 'change' : 'value', policy,
+    p5: String(dist.p5), p50: String(dist.p50), p95: String(dist.p95),
+    seeds: String(sum.summary.seeds), current: String(current),
+  });
+  $('#sweep-status-text').textContent = t('sweep.done.seeds', { n: sum.summary.seeds, ms: fmtNumber(s.ms, 0) });
+}
+
+function renderQuanta() {
+  const s = state.quanta;
+  if (!s) return;
+  const sum = s.summary;
+  $('#quantum-result').hidden = false;
+  const select = $('#sweep-qmetric');
+  if (!select.options.length) fillMetricSelect(select, QUANTUM_METRICS, null);
+  const m = select.value;
+  const canvas = $('#sweep-quanta-chart');
+  const dpr = sizeCanvas(canvas, 280);
+  const key = { p95: 'best_p95', p99: 'best_p99', mean: 'best_mean' }[m];
+  const best = sum.best.map((b, k) => {
+    if (!b.depends_on_quantum) return null;
+    if (key) return b[key].quantum;
+    // p50: the lowest point, first on ties (as sweep::best_quanta does).
+    const v = sum.series[k].p50;
+    let bi = 0;
+    v.forEach((x, i) => { if (x < v[bi]) bi = i; });
+    return sum.quanta[bi];
+  });
+  drawQuantumChart(canvas, dpr, ctx.dark(), {
+    quanta: sum.quanta,
+    policies: sum.policies,
+    values: sum.series.map((se) => se[m]),
+    best,
+    quantum: sum.quantum,
+    x_desc: t('sweep.axis.quantum'),
+    y_desc: t('sweep.axis.latency', { metric: m }),
+  });
+  const ul = $('#best-quantum');
+  ul.replaceChildren();
+  ul.dataset.quanta = sum.quanta.join(',');
+  for (const b of sum.best) {
+    const li = document.createElement('li');
+    li.dataset.policy = b.policy;
+    if (b.depends_on_quantum) {
+      li.dataset.quantum = String(b.best_p95.quantum);
+      li.dataset.value = String(b.best_p95.value);
+      li.textContent = t('sweep.best', {
+        policy: title(b.policy), q: b.best_p95.quantum, v: fmtNumber(b.best_p95.value, 1),
+        q99: b.best_p99.quantum, qm: b.best_mean.quantum,
+      }) + (b.p95_interior ? '' : t('sweep.best.edge'));
+    } else {
+      li.textContent = t('sweep.best.none', { policy: title(b.policy) });
+    }
+    ul.append(li);
+  }
+  if (sum.switch_cost > 0) {
+    const li = document.createElement('li');
+    li.textContent = t('sweep.cs', { cs: sum.switch_cost });
+    ul.append(li);
+  }
+  $('#sweep-status-text').textContent = t('sweep.done.quanta', { n: sum.quanta.length, ms: fmtNumber(s.ms, 0) });
+}
+
+/** Redraws the sweep charts (resize, colour scheme, language). */
+export function redrawSweeps() {
+  if (state.seeds) renderSeeds();
+  if (state.quanta) renderQuanta();
+}
+
+export function initSweep(context) {
+  ctx = context;
+  $('#sweep-seeds-run').addEventListener('click', () => start('seeds'));
+  $('#sweep-quanta-run').addEventListener('click', () => start('quanta'));
+  $('#sweep-cancel').addEventListener('click', cancel);
+  $('#sweep-metric').addEventListener('change', renderSeeds);
+  $('#sweep-qmetric').addEventListener('change', renderQuanta);
+  $('#export-png-sweep-hist').addEventListener('click', () => exportPng($('#sweep-hist'), 'tailslice-seed-sweep.png'));
+  $('#export-png-sweep-quanta').addEventListener('click', () => exportPng($('#sweep-quanta-chart'), 'tailslice-quantum-sweep.png'));
+  for (const id of ['#sweep-seeds', '#sweep-quanta']) {
+    $(id).addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); start(id === '#sweep-seeds' ? 'seeds' : 'quanta'); } });
+  }
+  onLangChange(() => {
+    const s = $('#sweep-metric');
+    if (state.seeds) fillMetricSelect(s, SEED_METRICS, state.seeds.summary);
+    redrawSweeps();
+  });
+  let queued = false;
+  new ResizeObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; redrawSweeps(); });
+  }).observe($('#sweeps'));
+  document.body.dataset.sweep = 'idle';
+  // Warm the jobs worker once the page has drawn, so the first sweep does
+  // not wait for its wasm to compile.
+  // (Not in the embed view, which has no sweeps panel.)
+  if (!document.body.classList.contains('embed')) setTimeout(() => { if (!worker) spawn(); }, 1500);
+  Object.assign(window.tailslice, { startSweep: start, cancelSweep: cancel });
+}

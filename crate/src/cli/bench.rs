@@ -10,7 +10,7 @@ use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::metrics::summarize;
 use tailslice::workload::Workload;
 
-use super::{fail, flag_value};
+use super::{fail, flag_value, set_experiment_flag};
 
 const HELP: &str = "\
 tailslice bench — time workload generation, each policy and the statistics
@@ -48,16 +48,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 }
             }
             lexopt::Arg::Long(name) => {
-                let flag = format!("--{name}");
-                let Some(param) = Param::from_flag(&flag) else {
-                    return fail(&format!("unknown flag {flag} for bench"));
-                };
-                let value = match flag_value(&mut parser, &flag) {
-                    Ok(v) => v,
+                let name = name.to_string();
+                match set_experiment_flag(&mut exp, &mut parser, &name, "bench", &Limits::CLI) {
+                    Ok(_) => {}
                     Err(code) => return code,
-                };
-                if let Err(e) = exp.set(param, &flag, &value, &Limits::CLI) {
-                    return fail(&e.to_string());
                 }
             }
             other => return fail(&format!("unexpected argument {}", other.unexpected())),

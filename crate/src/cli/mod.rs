@@ -9,6 +9,8 @@ mod sweep;
 
 use std::ffi::OsString;
 
+use tailslice::experiment::{Experiment, Limits, Param};
+
 /// Exit status for bad input (as most Unix tools and clap use).
 pub const EXIT_USAGE: i32 = 2;
 
@@ -64,4 +66,26 @@ pub fn flag_value(parser: &mut lexopt::Parser, flag: &str) -> Result<String, i32
             .map_err(|_| fail(&format!("invalid {flag}: the value is not valid UTF-8"))),
         Err(_) => Err(fail(&format!("missing value for {flag}"))),
     }
+}
+
+/// Reads the value of the experiment flag `--name` (any [`Param`]) into
+/// `exp`, for every subcommand that takes the simulate flags. Returns the
+/// parameter set, or the exit code after reporting why not.
+pub fn set_experiment_flag(
+    exp: &mut Experiment,
+    parser: &mut lexopt::Parser,
+    name: &str,
+    command: &str,
+    limits: &Limits,
+) -> Result<Param, i32> {
+    let flag = format!("--{name}");
+    let Some(param) = Param::from_flag(&flag) else {
+        return Err(fail(&format!(
+            "unknown flag {flag} for {command} (see tailslice {command} --help)"
+        )));
+    };
+    let value = flag_value(parser, &flag)?;
+    exp.set(param, &flag, &value, limits)
+        .map_err(|e| fail(&e.to_string()))?;
+    Ok(param)
 }

@@ -12,7 +12,7 @@ use tailslice::metrics::change_pct;
 use tailslice::policy::PolicyKind;
 use tailslice::workload::Workload;
 
-use super::{fail, flag_value, EXIT_USAGE};
+use super::{fail, flag_value, set_experiment_flag, EXIT_USAGE};
 
 const HELP: &str = "\
 tailslice simulate — compare scheduling policies on one workload
@@ -140,20 +140,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 }
             }
             lexopt::Arg::Long(name) => {
-                let flag = format!("--{name}");
-                let Some(param) = Param::from_flag(&flag) else {
-                    return fail(&format!(
-                        "unknown flag {flag} for simulate (see tailslice simulate --help)"
-                    ));
-                };
-                let value = match flag_value(&mut parser, &flag) {
-                    Ok(v) => v,
+                let name = name.to_string();
+                match set_experiment_flag(&mut exp, &mut parser, &name, "simulate", &Limits::CLI) {
+                    Ok(param) => given.push(param),
                     Err(code) => return code,
-                };
-                if let Err(e) = exp.set(param, &flag, &value, &Limits::CLI) {
-                    return fail(&e.to_string());
                 }
-                given.push(param);
             }
             other => return fail(&format!("unexpected argument {}", other.unexpected())),
         }

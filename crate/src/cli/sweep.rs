@@ -15,7 +15,7 @@ use tailslice::sweep::{self, Distribution, QuantumRun, SeedRun, Sweep, SweepLimi
 use tailslice::workload::Workload;
 
 use super::simulate::{check_tasks_file_conflicts, read_tasks_file};
-use super::{fail, flag_value, EXIT_USAGE};
+use super::{fail, flag_value, set_experiment_flag, EXIT_USAGE};
 
 const HELP: &str = "\
 tailslice sweep — run one experiment over many seeds or many quanta
@@ -92,20 +92,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 }
             }
             lexopt::Arg::Long(name) => {
-                let flag = format!("--{name}");
-                let Some(param) = Param::from_flag(&flag) else {
-                    return fail(&format!(
-                        "unknown flag {flag} for sweep (see tailslice sweep --help)"
-                    ));
-                };
-                let value = match flag_value(&mut parser, &flag) {
-                    Ok(v) => v,
+                let name = name.to_string();
+                match set_experiment_flag(&mut exp, &mut parser, &name, "sweep", &limits) {
+                    Ok(param) => given.push(param),
                     Err(code) => return code,
-                };
-                if let Err(e) = exp.set(param, &flag, &value, &limits) {
-                    return fail(&e.to_string());
                 }
-                given.push(param);
             }
             other => return fail(&format!("unexpected argument {}", other.unexpected())),
         }

@@ -28,6 +28,8 @@
 //! then `/usr/bin/chromedriver`), `CHROMIUM` (default: chromedriver's choice,
 //! `/usr/bin/chromium` on Debian), `E2E_HEADFUL=1` to watch the browser.
 
+pub mod page;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};

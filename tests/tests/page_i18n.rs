@@ -4,19 +4,10 @@
 
 use std::time::Duration;
 
+use tailslice_e2e::page::open_ready;
 use tailslice_e2e::{Browser, Result};
 
 const T: Duration = Duration::from_secs(20);
-
-async fn open_ready(b: &Browser, path: &str) -> Result<()> {
-    b.open(path).await?;
-    b.wait_js(
-        "document.body.dataset.state === 'ready' && Number(document.body.dataset.updates || 0) >= 1",
-        T,
-    )
-    .await?;
-    Ok(())
-}
 
 fn has_han(s: &str) -> bool {
     s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))

@@ -8,84 +8,10 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use serde_json::Value;
+use tailslice_e2e::page::{cli_table, open_ready, table, updates, wait_ready};
 use tailslice_e2e::{run_cli, Browser, Result};
 
 const T: Duration = Duration::from_secs(30);
-const METRICS: [&str; 7] = ["mean", "p50", "p90", "p95", "p99", "max", "done_within"];
-
-async fn updates(b: &Browser) -> Result<u64> {
-    Ok(
-        b.eval_js("return Number(document.body.dataset.updates || 0);")
-            .await?
-            .as_u64()
-            .unwrap_or(0),
-    )
-}
-
-async fn wait_update(b: &Browser, after: u64) -> Result<()> {
-    b.wait_js(
-        &format!(
-            "document.body.dataset.state === 'ready' && Number(document.body.dataset.updates || 0) > {after}"
-        ),
-        T,
-    )
-    .await?;
-    Ok(())
-}
-
-async fn open_ready(b: &Browser, path: &str) -> Result<()> {
-    b.open(path).await?;
-    wait_update(b, 0).await
-}
-
-async fn table(b: &Browser) -> Result<Vec<(String, Vec<String>)>> {
-    let v = b
-        .eval_js(
-            "return [...document.querySelectorAll('table#percentiles tr[data-policy]')].map(tr => \
-             [tr.dataset.policy, ['mean','p50','p90','p95','p99','max','done_within'].map(m => \
-             tr.querySelector(`td[data-metric=\"${m}\"]`).textContent)]);",
-        )
-        .await?;
-    Ok(v.as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r[0].as_str().unwrap().to_string(),
-                r[1].as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|c| c.as_str().unwrap().to_string())
-                    .collect(),
-            )
-        })
-        .collect())
-}
-
-fn cli_table(args: &[&str]) -> Result<Vec<(String, Vec<String>)>> {
-    let mut all = vec!["simulate", "--json"];
-    all.extend_from_slice(args);
-    let out = run_cli(&all)?;
-    let v: Value = serde_json::from_str(&out)?;
-    Ok(v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            let cells = METRICS
-                .iter()
-                .map(|m| {
-                    if *m == "done_within" {
-                        r[m].as_u64().unwrap().to_string()
-                    } else {
-                        format!("{:.1}", r[m].as_f64().unwrap())
-                    }
-                })
-                .collect();
-            (r["policy"].as_str().unwrap().to_string(), cells)
-        })
-        .collect())
-}
 
 /// A task list with arrivals and classes, written to a temporary file.
 fn task_list(tag: &str) -> (String, std::path::PathBuf) {
@@ -152,7 +78,7 @@ async fn pasted_tasks_give_the_clis_table() -> Result<()> {
     open_ready(&b, "/?v=1&q=8&p=fifo,rr,srpt&cs=0.2").await?;
     let n = updates(&b).await?;
     paste_tasks(&b, &text).await?;
-    wait_update(&b, n).await?;
+    wait_ready(&b, n + 1).await?;
     let want = cli_table(&[
         "--tasks-file",
         path.to_str().unwrap(),
@@ -184,7 +110,7 @@ async fn pasted_tasks_give_the_clis_table() -> Result<()> {
     // Back to generated tasks.
     let n = updates(&b).await?;
     b.click("#tasks-clear").await?;
-    wait_update(&b, n).await?;
+    wait_ready(&b, n + 1).await?;
     assert_eq!(
         table(&b).await?,
         cli_table(&[
@@ -206,7 +132,7 @@ async fn pasted_tasks_give_the_clis_table() -> Result<()> {
         .await?
         .send_keys(path.to_str().unwrap())
         .await?;
-    wait_update(&b, n).await?;
+    wait_ready(&b, n + 1).await?;
     assert_eq!(table(&b).await?, want);
     let note = b.text("#tasks-note").await?;
     assert!(note.contains("tailslice-e2e-tasks-"), "{note}");
@@ -353,7 +279,7 @@ async fn exports_trace_csv_png_and_experiment_round_trip() -> Result<()> {
     };
     let n = updates(&b).await?;
     paste_tasks(&b, &list).await?;
-    wait_update(&b, n).await?;
+    wait_ready(&b, n + 1).await?;
     let imported = table(&b).await?;
     let (name, exp_json) = download_text(&b, "#tasks-download").await?;
     assert!(name.starts_with("tailslice-experiment-"), "{name}");
@@ -375,7 +301,7 @@ async fn exports_trace_csv_png_and_experiment_round_trip() -> Result<()> {
         .await?
         .send_keys(file.to_str().unwrap())
         .await?;
-    wait_update(&b, n).await?;
+    wait_ready(&b, n + 1).await?;
     b.wait_js("document.body.dataset.tasks === '300'", T)
         .await?;
     assert_eq!(table(&b).await?, imported);

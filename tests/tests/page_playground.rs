@@ -5,28 +5,10 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use tailslice_e2e::{run_cli, Browser, Result};
+use tailslice_e2e::page::{cli_table, ink, open_ready, table, wait_ready};
+use tailslice_e2e::{Browser, Result};
 
 const T: Duration = Duration::from_secs(20);
-const METRICS: [&str; 7] = ["mean", "p50", "p90", "p95", "p99", "max", "done_within"];
-
-/// Opens `path` and waits until the page has drawn a result for it.
-async fn open_ready(b: &Browser, path: &str) -> Result<()> {
-    b.open(path).await?;
-    wait_ready(b, 1).await
-}
-
-/// Waits until at least `updates` results were drawn and nothing is queued.
-async fn wait_ready(b: &Browser, updates: u64) -> Result<()> {
-    b.wait_js(
-        &format!(
-            "document.body.dataset.state === 'ready' && Number(document.body.dataset.updates || 0) >= {updates}"
-        ),
-        T,
-    )
-    .await?;
-    Ok(())
-}
 
 fn updates_of(v: &Value) -> u64 {
     v.as_str().and_then(|s| s.parse().ok()).unwrap_or(0)
@@ -39,74 +21,11 @@ async fn updates(b: &Browser) -> Result<u64> {
     ))
 }
 
-/// The table as `[(policy, [cell text; 7])]`, read from the DOM.
-async fn table(b: &Browser) -> Result<Vec<(String, Vec<String>)>> {
-    let v = b
-        .eval_js(
-            "return [...document.querySelectorAll('table#percentiles tr[data-policy]')].map(tr => \
-             [tr.dataset.policy, ['mean','p50','p90','p95','p99','max','done_within'].map(m => \
-             tr.querySelector(`td[data-metric=\"${m}\"]`).textContent)]);",
-        )
-        .await?;
-    Ok(v.as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r[0].as_str().unwrap().to_string(),
-                r[1].as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|c| c.as_str().unwrap().to_string())
-                    .collect(),
-            )
-        })
-        .collect())
-}
-
 async fn cell(b: &Browser, policy: &str, metric: &str) -> Result<String> {
     b.text(&format!(
         "table#percentiles tr[data-policy=\"{policy}\"] td[data-metric=\"{metric}\"]"
     ))
     .await
-}
-
-/// The CLI's figures for the same parameters, formatted like the page.
-fn cli_table(args: &[&str]) -> Result<Vec<(String, Vec<String>)>> {
-    let mut all = vec!["simulate", "--json"];
-    all.extend_from_slice(args);
-    let out = run_cli(&all)?;
-    let v: Value = serde_json::from_str(&out).map_err(|e| format!("CLI JSON: {e}\n{out}"))?;
-    Ok(v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            let cells = METRICS
-                .iter()
-                .map(|m| {
-                    if *m == "done_within" {
-                        r[m].as_u64().unwrap().to_string()
-                    } else {
-                        format!("{:.1}", r[m].as_f64().unwrap())
-                    }
-                })
-                .collect();
-            (r["policy"].as_str().unwrap().to_string(), cells)
-        })
-        .collect())
-}
-
-/// Share of non-transparent pixels of a canvas.
-async fn ink(b: &Browser, css: &str) -> Result<f64> {
-    let v = b
-        .eval_js(&format!(
-            "const c = document.querySelector('{css}'); const d = c.getContext('2d')\
-             .getImageData(0, 0, c.width, c.height).data; let n = 0; \
-             for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n / (d.length / 4);"
-        ))
-        .await?;
-    Ok(v.as_f64().unwrap_or(0.0))
 }
 
 #[tokio::test]

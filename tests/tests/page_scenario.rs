@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use serde_json::Value;
+use tailslice_e2e::page::ink;
 use tailslice_e2e::{run_cli, Browser, Result};
 
 /// Scenarios run in the worker; m1-compress simulates 12 runs.
@@ -160,18 +161,6 @@ fn assert_same(page: &[Row], cli: &[Row], what: &str) {
             );
         }
     }
-}
-
-/// Share of non-transparent pixels of a canvas.
-async fn ink(b: &Browser, css: &str) -> Result<f64> {
-    let v = b
-        .eval_js(&format!(
-            "const c = document.querySelector('{css}'); if (!c || c.width < 2) return 0; \
-             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; \
-             for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n / (d.length / 4);"
-        ))
-        .await?;
-    Ok(v.as_f64().unwrap_or(0.0))
 }
 
 async fn query(b: &Browser) -> Result<String> {

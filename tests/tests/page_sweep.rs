@@ -6,31 +6,10 @@
 use std::time::Duration;
 
 use serde_json::Value;
+use tailslice_e2e::page::{ink, open_ready};
 use tailslice_e2e::{run_cli, Browser, Result};
 
 const T: Duration = Duration::from_secs(30);
-
-async fn open_ready(b: &Browser, path: &str) -> Result<()> {
-    b.open(path).await?;
-    b.wait_js(
-        "document.body.dataset.state === 'ready' && Number(document.body.dataset.updates || 0) >= 1",
-        T,
-    )
-    .await?;
-    Ok(())
-}
-
-/// Share of non-transparent pixels of a canvas.
-async fn ink(b: &Browser, css: &str) -> Result<f64> {
-    let v = b
-        .eval_js(&format!(
-            "const c = document.querySelector('{css}'); const d = c.getContext('2d')\
-             .getImageData(0, 0, c.width, c.height).data; let n = 0; \
-             for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n / (d.length / 4);"
-        ))
-        .await?;
-    Ok(v.as_f64().unwrap_or(0.0))
-}
 
 async fn set_value(b: &Browser, css: &str, value: &str) -> Result<()> {
     b.eval_js(&format!(

@@ -221,7 +221,9 @@ function setPage(page, { fill }) {
   const url = location.pathname + (q ? `?${q}` : '') + location.hash;
   history.replaceState(null, '', url);
   const full = $('#open-full');
-  full.href = location.pathname + (page.experiment ? `?v=1&${page.experiment}` : '');
+  // The full page keeps a language the visitor chose (lang=), like the embed snippet.
+  const fullQuery = withLang(page.experiment ? `v=1&${page.experiment}` : '');
+  full.href = location.pathname + (fullQuery ? `?${fullQuery}` : '');
   $('#embed-snippet').hidden = true;
   request(page.experiment, page.estimated_slices > LARGE_SLICES || tasksLarge());
 }
@@ -280,7 +282,7 @@ function wireControls() {
   $('#share').addEventListener('click', () => copy(location.href, t('copied.link')));
   $('#embed-code').addEventListener('click', () => {
     const src = new URL(location.pathname, location.href);
-    src.search = app.page.experiment ? `?v=1&${app.page.experiment}&embed=1` : '?v=1&embed=1';
+    src.search = `?${withLang(app.page.experiment ? `v=1&${app.page.experiment}&embed=1` : 'v=1&embed=1')}`;
     const snippet = `<iframe src="${src.href}" title="tailslice: scheduler playground" width="100%" height="760" style="border:0" loading="lazy"></iframe>`;
     const box = $('#embed-snippet');
     box.value = snippet;

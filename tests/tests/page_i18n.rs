@@ -49,8 +49,21 @@ async fn lang_zh_shows_chinese_labels_and_explanation() -> Result<()> {
         b.text("tr[data-policy=rr] td[data-metric=p95]").await?,
         "3441.4"
     );
-    // The language stays in the link.
+    // The language stays in the link, the embed snippet and the link to the
+    // full page (a Chinese blog post embeds the Chinese view).
     assert_eq!(b.current_url().await?.query(), Some("v=1&lang=zh"));
+    b.click("button#embed-code").await?;
+    let snippet = b
+        .wait_js("document.querySelector('#embed-snippet').value", T)
+        .await?;
+    let snippet = snippet.as_str().unwrap_or_default();
+    assert!(snippet.contains("?v=1&lang=zh&embed=1"), "{snippet}");
+    let full = js_str(
+        &b,
+        "document.querySelector('#open-full').getAttribute('href')",
+    )
+    .await?;
+    assert!(full.ends_with("?v=1&lang=zh"), "{full}");
     assert!(b.find("#error").await?.attr("hidden").await?.is_some());
     b.screenshot("page-zh").await?;
     // The sweeps panel speaks Chinese too.

@@ -205,6 +205,42 @@ pub(crate) fn err<E: std::fmt::Debug>(e: E) -> JsError {
     JsError::new(&format!("plot: {e:?}"))
 }
 
+/// What every plotters chart on the page starts from: a cleared canvas and
+/// the theme's colours, with sizes scaled by the device pixel ratio.
+pub(crate) struct ChartKit {
+    pub theme: Theme,
+    pub fg: RGBColor,
+    pub muted: RGBColor,
+    pub grid: RGBColor,
+    pub dpr: f64,
+}
+
+impl ChartKit {
+    pub fn begin(canvas: &HtmlCanvasElement, dpr: f64, dark: bool) -> Result<ChartKit, JsError> {
+        clear(canvas)?;
+        let theme = Theme::new(dark);
+        Ok(ChartKit {
+            fg: theme.fg.plotters(),
+            muted: theme.muted.plotters(),
+            grid: theme.grid.plotters(),
+            theme,
+            dpr,
+        })
+    }
+
+    /// CSS pixels to device pixels.
+    pub fn px(&self, v: f64) -> u32 {
+        (v * self.dpr).round() as u32
+    }
+
+    /// The page's sans-serif at `size` CSS pixels, in the foreground colour.
+    pub fn font(&self, size: f64) -> TextStyle<'static> {
+        (FontFamily::SansSerif, size * self.dpr)
+            .into_font()
+            .color(&self.fg)
+    }
+}
+
 pub(crate) fn clear(canvas: &HtmlCanvasElement) -> Result<(), JsError> {
     let ctx = context(canvas)?;
     ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0).ok();
@@ -228,15 +264,9 @@ impl View {
         dpr: f64,
         dark: bool,
     ) -> Result<(), JsError> {
-        clear(canvas)?;
-        let theme = Theme::new(dark);
-        let (fg, muted, grid) = (
-            theme.fg.plotters(),
-            theme.muted.plotters(),
-            theme.grid.plotters(),
-        );
-        let px = |v: f64| (v * dpr).round() as u32;
-        let font = |size: f64| (FontFamily::SansSerif, size * dpr).into_font().color(&fg);
+        let kit = ChartKit::begin(canvas, dpr, dark)?;
+        let (muted, grid) = (kit.muted, kit.grid);
+        let (px, font) = (|v: f64| kit.px(v), |size: f64| kit.font(size));
         let words = super::labels::get();
         let root = Canvas::new(canvas)?.into_drawing_area();
         let xmax = nice_ceil(
@@ -324,7 +354,7 @@ impl View {
                 )
             })
             .collect();
-        legend(&root, canvas, &items, dpr, &theme, Corner::LowerRight)?;
+        legend(&root, canvas, &items, dpr, &kit.theme, Corner::LowerRight)?;
         root.present().map_err(err)?;
         Ok(())
     }
@@ -337,15 +367,9 @@ impl View {
         dpr: f64,
         dark: bool,
     ) -> Result<(), JsError> {
-        clear(canvas)?;
-        let theme = Theme::new(dark);
-        let (fg, muted, grid) = (
-            theme.fg.plotters(),
-            theme.muted.plotters(),
-            theme.grid.plotters(),
-        );
-        let px = |v: f64| (v * dpr).round() as u32;
-        let font = |size: f64| (FontFamily::SansSerif, size * dpr).into_font().color(&fg);
+        let kit = ChartKit::begin(canvas, dpr, dark)?;
+        let (muted, grid) = (kit.muted, kit.grid);
+        let (px, font) = (|v: f64| kit.px(v), |size: f64| kit.font(size));
         let mut sorted = self.work.clone();
         sorted.sort_unstable_by(f64::total_cmp);
         let max = sorted.last().copied().unwrap_or(1.0);
@@ -419,7 +443,7 @@ impl View {
                 (format!("{label} ms"), palette::class(c).plotters(), false)
             })
             .collect();
-        legend(&root, canvas, &items, dpr, &theme, Corner::UpperRight)?;
+        legend(&root, canvas, &items, dpr, &kit.theme, Corner::UpperRight)?;
         root.present().map_err(err)?;
         Ok(())
     }

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::palette::{self, Theme};
-use super::plots::{clear, err, legend, nice_ceil, Canvas, Corner};
+use super::palette;
+use super::plots::{err, legend, nice_ceil, Canvas, ChartKit, Corner};
 use super::query;
 use super::result::to_js;
 use crate::error::ParamError;
@@ -338,15 +338,9 @@ pub fn draw_seed_histogram(
     spec_js: JsValue,
 ) -> Result<(), JsError> {
     let s: HistSpec = spec(spec_js)?;
-    clear(canvas)?;
-    let theme = Theme::new(dark);
-    let (fg, muted, grid) = (
-        theme.fg.plotters(),
-        theme.muted.plotters(),
-        theme.grid.plotters(),
-    );
-    let px = |v: f64| (v * dpr).round() as u32;
-    let font = |size: f64| (FontFamily::SansSerif, size * dpr).into_font().color(&fg);
+    let kit = ChartKit::begin(canvas, dpr, dark)?;
+    let (fg, muted, grid) = (kit.fg, kit.muted, kit.grid);
+    let (px, font) = (|v: f64| kit.px(v), |size: f64| kit.font(size));
     let (mut lo, mut hi) = match (s.edges.first(), s.edges.last()) {
         (Some(&a), Some(&b)) => (a, b),
         _ => (0.0, 1.0),
@@ -491,15 +485,9 @@ pub fn draw_quantum_chart(
     spec_js: JsValue,
 ) -> Result<(), JsError> {
     let s: QuantumSpec = spec(spec_js)?;
-    clear(canvas)?;
-    let theme = Theme::new(dark);
-    let (fg, muted, grid) = (
-        theme.fg.plotters(),
-        theme.muted.plotters(),
-        theme.grid.plotters(),
-    );
-    let px = |v: f64| (v * dpr).round() as u32;
-    let font = |size: f64| (FontFamily::SansSerif, size * dpr).into_font().color(&fg);
+    let kit = ChartKit::begin(canvas, dpr, dark)?;
+    let (muted, grid) = (kit.muted, kit.grid);
+    let (px, font) = (|v: f64| kit.px(v), |size: f64| kit.font(size));
     let qlo = s.quanta.iter().copied().fold(f64::INFINITY, f64::min);
     let qhi = s.quanta.iter().copied().fold(0.0, f64::max);
     let (qlo, qhi) = if qlo.is_finite() && qhi > qlo {
@@ -608,7 +596,7 @@ pub fn draw_quantum_chart(
         .enumerate()
         .map(|(i, p)| (p.to_ascii_uppercase(), palette::policy(i).plotters(), true))
         .collect();
-    legend(&root, canvas, &items, dpr, &theme, Corner::UpperRight)?;
+    legend(&root, canvas, &items, dpr, &kit.theme, Corner::UpperRight)?;
     root.present().map_err(err)?;
     Ok(())
 }

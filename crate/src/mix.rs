@@ -65,7 +65,8 @@ impl Dist {
         v.min(MAX_TASK_MS)
     }
 
-    /// The mean of the distribution before clamping (for sizing arrivals).
+    /// The expected duration (for sizing arrivals and the up-front size
+    /// check).
     pub fn mean(&self) -> f64 {
         match *self {
             Dist::Uniform { lo, hi } => (lo + hi) / 2.0,
@@ -73,10 +74,17 @@ impl Dist {
             Dist::Exp { mean } => mean,
             Dist::LogNormal { mu, sigma } => (mu + sigma * sigma / 2.0).exp().min(MAX_TASK_MS),
             Dist::Pareto { xm, alpha } => {
-                if alpha > 1.0 {
-                    (alpha * xm / (alpha - 1.0)).min(MAX_TASK_MS)
+                // The mean of what is actually drawn, min(X, MAX_TASK_MS):
+                // finite even for ALPHA <= 1, where the Pareto mean is not.
+                // E[min(X, M)] = xm + ∫ from xm to M of (xm/x)^alpha dx.
+                let m = MAX_TASK_MS;
+                if xm >= m {
+                    m
+                } else if (alpha - 1.0).abs() < 1e-12 {
+                    xm + xm * (m / xm).ln()
                 } else {
-                    MAX_TASK_MS
+                    xm + xm.powf(alpha) * (m.powf(1.0 - alpha) - xm.powf(1.0 - alpha))
+                        / (1.0 - alpha)
                 }
             }
         }
@@ -326,6 +334,35 @@ mod tests {
         }
         let many = vec!["1:1-2"; MAX_CLASSES + 1].join(",");
         assert!(Mix::parse("mix", &many).is_err());
+    }
+
+    #[test]
+    fn means_match_what_is_drawn() {
+        use crate::rng::FastRandom;
+        let cases = [
+            Dist::Uniform { lo: 1.0, hi: 8.0 },
+            Dist::Exp { mean: 5.0 },
+            Dist::LogNormal {
+                mu: 1.0,
+                sigma: 0.5,
+            },
+            Dist::Pareto {
+                xm: 2.0,
+                alpha: 2.5,
+            },
+            // Infinite mean before clamping: the clamped mean is finite.
+            Dist::Pareto {
+                xm: 1.0,
+                alpha: 0.5,
+            },
+        ];
+        for d in cases {
+            let mut r = FastRandom::new(11);
+            let n = 400_000;
+            let empirical = (0..n).map(|_| d.draw(&mut r)).sum::<f64>() / n as f64;
+            let rel = (empirical - d.mean()).abs() / d.mean();
+            assert!(rel < 0.08, "{d}: mean {} vs drawn {empirical}", d.mean());
+        }
     }
 
     #[test]

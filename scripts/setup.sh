@@ -6,7 +6,7 @@
 #   chromium + chromium-driver, fonts-wqy-zenhei     (Debian apt)
 #   trunk 0.21.14                                    (cargo install --locked, ~8 min)
 #   wasm-bindgen-cli 0.2.130                         (cargo install, ~2 min)
-#   binaryen 132 (wasm-opt)                          (npm, into .tools/)
+#   binaryen 132 (wasm-opt), terser 5 (JS minifier)  (npm, into .tools/)
 #
 # Only package registries are needed (crates.io, apt, npm).
 # Afterwards: `source scripts/env.sh` puts the tools on PATH.
@@ -89,6 +89,14 @@ if ! .tools/node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "$want_op
   say "installing binaryen@$TAILSLICE_BINARYEN_VERSION (npm) into .tools/"
   npm install --prefix "$TAILSLICE_ROOT/.tools" --no-audit --no-fund --silent \
     "binaryen@$TAILSLICE_BINARYEN_VERSION"
+fi
+
+# --- terser from npm (minifies the page's JavaScript in Trunk's post_build hook)
+if [ "$(node -e "try{console.log(require('$TAILSLICE_ROOT/.tools/node_modules/terser/package.json').version)}catch(e){}" 2>/dev/null)" != "$TAILSLICE_TERSER_VERSION" ]; then
+  command -v npm >/dev/null || die "npm not found: install Node.js 18+ (Debian: apt-get install nodejs npm)"
+  say "installing terser@$TAILSLICE_TERSER_VERSION (npm) into .tools/"
+  npm install --prefix "$TAILSLICE_ROOT/.tools" --no-audit --no-fund --silent \
+    "terser@$TAILSLICE_TERSER_VERSION"
 fi
 
 # --- final check -----------------------------------------------------------

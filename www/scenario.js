@@ -6,7 +6,7 @@
 // moves data and handles events; text from the URL or the model is only
 // ever set with textContent.
 import { parseScenarioQuery, ScenarioView, qosColor, mainThreadColor, stateColor, priColor } from './tailslice.js';
-import { t, onLangChange, applyI18n, withLang } from './i18n.js';
+import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 
 const $ = (sel) => document.querySelector(sel);
 const SCENARIOS = ['feishu-demo', 'feishu-startup', 'm1-compress'];
@@ -405,13 +405,22 @@ function renderTable() {
   $('#scenario-reading').textContent = reading;
 }
 
+/** The model's notes and calibration in the page's language: Rust sends
+ *  both (`notes`/`calibration` English, `notes_zh`/`calibration_zh`
+ *  Chinese, same figures); English when a translation is missing. */
 function renderNotes() {
   const s = sc.summary;
-  $('#scenario-notes').replaceChildren(...(s.notes || []).map((n) => el('li', { text: n })));
+  const zh = lang() === 'zh';
+  const notes = (zh && s.notes_zh && s.notes_zh.length ? s.notes_zh : s.notes) || [];
+  const calibration = (zh && s.calibration_zh) || s.calibration || '';
+  const list = $('#scenario-notes');
+  list.lang = zh && notes === s.notes_zh ? 'zh-CN' : 'en';
+  list.replaceChildren(...notes.map((n) => el('li', { text: n })));
   const cal = $('#scenario-calibration');
-  cal.textContent = s.calibration || '';
-  cal.hidden = !s.calibration;
-  $('#sc-calibration-h').hidden = !s.calibration;
+  cal.lang = zh && calibration === s.calibration_zh ? 'zh-CN' : 'en';
+  cal.textContent = calibration;
+  cal.hidden = !calibration;
+  $('#sc-calibration-h').hidden = !calibration;
 }
 
 function swatch(color, label, cls = '') {
@@ -507,6 +516,7 @@ export function mountScenario(ctx) {
     $('#sc-m').placeholder = t('sc.knob.m.default');
     if (!sc.summary || !sc.parsed) return;
     renderTable();
+    renderNotes();
     renderLegends();
     renderStatus();
   });

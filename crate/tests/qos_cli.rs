@@ -138,6 +138,121 @@ fn text_output_shows_measured_beside_simulated() {
     assert!(out.contains("74%") && out.contains("userInteractive"));
 }
 
+/// True when `s` has a CJK ideograph.
+fn has_han(s: &str) -> bool {
+    s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+#[test]
+fn lang_zh_prints_notes_in_chinese() {
+    for name in ["feishu-demo", "feishu-startup", "m1-compress"] {
+        let (code, en, err) = tailslice(&["scenario", name]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!has_han(&en), "{name}: English by default");
+        let (code, en2, _) = tailslice(&["scenario", name, "--lang", "en"]);
+        assert_eq!(code, 0);
+        assert_eq!(en2, en, "{name}: --lang en is the default");
+        let (code, zh, err) = tailslice(&["scenario", name, "--lang", "zh"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(has_han(&zh), "{name}: {zh}");
+        // The table is the same; only the notes (and calibration) change.
+        let table = |s: &str| s.split("\n- ").next().unwrap().to_string();
+        let (en_table, zh_table) = (table(&en), table(&zh));
+        if name == "m1-compress" {
+            assert!(zh_table.contains("校准：") && !en_table.contains("校准"));
+            let cut = |s: &str| {
+                s.split("\ncal")
+                    .next()
+                    .unwrap()
+                    .split("\n校准")
+                    .next()
+                    .unwrap()
+                    .to_string()
+            };
+            assert_eq!(cut(&zh_table), cut(&en_table), "{name}");
+        } else {
+            assert_eq!(zh_table, en_table, "{name}");
+        }
+        let notes = zh.matches("\n- ").count();
+        assert_eq!(notes, en.matches("\n- ").count(), "{name}: same notes");
+        assert!(notes >= 3, "{name}");
+    }
+    // zh-CN is accepted as zh, as for simulate.
+    let (code, out, _) = tailslice(&["scenario", "m1-compress", "--lang", "zh-CN"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("能效核"));
+}
+
+#[test]
+fn json_has_both_languages_and_english_unchanged() {
+    for name in ["feishu-demo", "feishu-startup", "m1-compress"] {
+        let v = json(&["scenario", name, "--json"]);
+        // --lang does not change the JSON.
+        assert_eq!(
+            json(&["scenario", name, "--json", "--lang", "zh"]),
+            v,
+            "{name}"
+        );
+        let en = v["notes"].as_array().unwrap();
+        let zh = v["notes_zh"].as_array().unwrap();
+        assert_eq!(en.len(), zh.len(), "{name}");
+        for (e, z) in en.iter().zip(zh) {
+            assert!(!has_han(e.as_str().unwrap()), "{name}: {e}");
+            assert!(has_han(z.as_str().unwrap()), "{name}: {z}");
+        }
+    }
+    // The English notes are the ones from before, same figures in both.
+    let v = json(&["scenario", "feishu-demo", "--json"]);
+    let en = v["notes"][0].as_str().unwrap();
+    let zh = v["notes_zh"][0].as_str().unwrap();
+    assert!(
+        en.starts_with("Main thread Preempted + Runnable: userInteractive "),
+        "{en}"
+    );
+    assert!(en.contains("(measured 74 %); userInitiated "), "{en}");
+    let level = format!(
+        "{:.1} %",
+        v["groups"][0]["main_waiting_pct"].as_f64().unwrap()
+    );
+    assert!(en.contains(&level) && zh.contains(&level), "{level}: {zh}");
+    assert!(zh.contains("（实测 74 %）"), "{zh}");
+    let v = json(&["scenario", "feishu-startup", "--json"]);
+    let gain = format!(
+        "{:+.0} ms",
+        v["model_first_screen_gain_ms"].as_f64().unwrap()
+    );
+    assert!(v["notes"][1]
+        .as_str()
+        .unwrap()
+        .contains(&format!("first screen {gain} (measured -100 ms)")));
+    assert!(v["notes_zh"][1]
+        .as_str()
+        .unwrap()
+        .contains(&format!("首屏 {gain}（实测 -100 ms）")));
+    let v = json(&["scenario", "m1-compress", "--json"]);
+    let cal = v["calibration"].as_str().unwrap();
+    assert!(
+        cal.starts_with("Two constants tuned, nothing else: chunk work = 305 ms"),
+        "{cal}"
+    );
+    let cal_zh = v["calibration_zh"].as_str().unwrap();
+    for figure in [
+        "305 ms",
+        "160",
+        "48.8 s",
+        "6.1 s",
+        "5.6–6.6 s",
+        "0.30",
+        "41 s",
+        "38–43 s",
+    ] {
+        assert!(
+            cal.contains(figure) && cal_zh.contains(figure),
+            "{figure}: {cal_zh}"
+        );
+    }
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     for (args, expect) in [
@@ -175,6 +290,18 @@ fn bad_input_is_one_line_and_exit_2() {
             "error: unknown flag '--frobnicate'",
         ),
         (vec!["scenario", "feishu-demo", "extra"], "error:"),
+        (
+            vec!["scenario", "feishu-demo", "--lang", "fr"],
+            "error: invalid --lang 'fr': expected en or zh",
+        ),
+        (
+            vec!["scenario", "m1-compress", "--json", "--lang", ""],
+            "error: invalid --lang '': expected en or zh",
+        ),
+        (
+            vec!["scenario", "m1-compress", "--lang"],
+            "error: missing value for --lang",
+        ),
     ] {
         let (code, out, err) = tailslice(&args);
         assert_eq!(code, 2, "{args:?}: {err}");

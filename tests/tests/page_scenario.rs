@@ -394,7 +394,40 @@ async fn knob_edits_update_the_url_and_the_table() -> Result<()> {
         .parse::<f64>()
         .is_ok());
     assert!(query(&b).await?.contains("lang=zh"));
+    // The model's notes in Chinese too (Rust sends both languages).
+    let notes = b.text("#scenario-notes").await?;
+    assert!(has_han(&notes), "lang=zh notes: {notes}");
+    assert!(notes.contains("userInitiated"), "QoS names kept: {notes}");
+    // Switching the language re-renders them without a new run.
+    let before = updates(&b).await?;
+    b.eval_js(
+        "const s = document.querySelector('#lang'); s.value = 'en'; \
+         s.dispatchEvent(new Event('change')); return true;",
+    )
+    .await?;
+    b.wait_js("document.documentElement.lang === 'en'", T)
+        .await?;
+    let notes = b.text("#scenario-notes").await?;
+    assert!(!has_han(&notes), "switched to en: {notes}");
+    assert!(notes.contains("Main thread"), "{notes}");
+    assert_eq!(updates(&b).await?, before);
+    // m1-compress: notes and calibration in each language.
+    b.open("/?s=m1-compress&tl=off&lang=zh").await?;
+    wait_scenario(&b, 1).await?;
+    assert!(has_han(&b.text("#scenario-notes").await?));
+    let cal = b.text("#scenario-calibration").await?;
+    assert!(has_han(&cal) && cal.contains("0.30"), "{cal}");
+    b.open("/?s=m1-compress&tl=off&lang=en").await?;
+    wait_scenario(&b, 1).await?;
+    assert!(!has_han(&b.text("#scenario-notes").await?));
+    let cal = b.text("#scenario-calibration").await?;
+    assert!(!has_han(&cal) && cal.contains("0.30"), "{cal}");
     b.finish().await
+}
+
+/// True when `s` has a CJK ideograph.
+fn has_han(s: &str) -> bool {
+    s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
 
 #[tokio::test]

@@ -1,7 +1,8 @@
 // Strings of the Apple QoS scenario UI (www/scenario.js), English and
 // Simplified Chinese. `{name}` placeholders are filled by t(key, vars).
-// Notes and calibration text that the model itself produces (Rust) stay in
-// English; the headings around them are translated.
+// Notes and calibration text come from the model itself (Rust sends them in
+// both languages: notes/calibration and notes_zh/calibration_zh); only the
+// headings around them are here.
 export default {
   en: {
     'sc.picker': 'Apple QoS scenario',

@@ -1,23 +1,28 @@
-//! `tailslice scenario <name> [--json] [knobs]`: runs one Apple QoS
-//! scenario (see `crate::qos::scenarios`) and prints its table or JSON.
+//! `tailslice scenario <name> [--json] [--lang en|zh] [knobs]`: runs one
+//! Apple QoS scenario (see `crate::qos::scenarios`) and prints its table or
+//! JSON. `--lang` picks the language of the table's notes and calibration;
+//! the JSON always carries both (`notes`/`calibration` in English,
+//! `notes_zh`/`calibration_zh` in Chinese).
 
 use std::ffi::OsString;
 use std::io::Write;
 
 use tailslice::error::ParamError;
+use tailslice::explain::Lang;
 use tailslice::qos::scenarios::{self, Knob, Knobs, SCENARIOS};
 
 use super::{fail, flag_value};
 
 fn usage() -> String {
     let mut s = String::from(
-        "Usage: tailslice scenario <name> [--json] [knobs]\n\n\
+        "Usage: tailslice scenario <name> [--json] [--lang en|zh] [knobs]\n\n\
          Scenarios: feishu-demo, feishu-startup, m1-compress\n\nKnobs:\n",
     );
     for k in Knob::ALL {
         s.push_str(&format!("  {:<14} {}\n", k.flag(), k.help()));
     }
-    s.push_str("  --json         print the result as JSON\n");
+    s.push_str("  --json         print the result as JSON (notes in both languages)\n");
+    s.push_str("  --lang en|zh   language of the notes and calibration [en]\n");
     s
 }
 
@@ -26,6 +31,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut parser = lexopt::Parser::from_args(args);
     let mut name: Option<String> = None;
     let mut json = false;
+    let mut lang = Lang::En;
     let mut knobs = Knobs::default();
     loop {
         let arg = match parser.next() {
@@ -35,6 +41,16 @@ pub fn run(args: Vec<OsString>) -> i32 {
         };
         match arg {
             Long("json") => json = true,
+            Long("lang") => {
+                let value = match flag_value(&mut parser, "--lang") {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                match Lang::parse("--lang", &value) {
+                    Ok(l) => lang = l,
+                    Err(e) => return fail(&e.to_string()),
+                }
+            }
             Long("help") | Short('h') => {
                 print!("{}", usage());
                 return 0;
@@ -43,7 +59,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 let flag = format!("--{flag}");
                 let Some(knob) = Knob::from_flag(&flag) else {
                     return fail(&format!(
-                        "unknown flag '{flag}': expected one of --json, {}",
+                        "unknown flag '{flag}': expected one of --json, --lang, {}",
                         Knob::ALL.map(Knob::flag).join(", ")
                     ));
                 };
@@ -86,7 +102,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             }
         }
     } else {
-        result.to_text()
+        result.to_text(lang)
     };
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().write_all(text.as_bytes());

@@ -21,6 +21,7 @@
 use serde::Serialize;
 
 use super::{Knobs, RunView};
+use crate::explain::Lang;
 use crate::qos::engine::{simulate, RunConfig, RunResult};
 use crate::qos::machine::Machine;
 use crate::qos::thread::{Pool, Program, Qos, ThreadSpec, Workload};
@@ -43,6 +44,13 @@ pub const CALIBRATION: &str = "Two constants tuned, nothing else: chunk work = 3
     (measured 5.6–6.6 s); E-core speed = 0.30 × P core (--ep-ratio), tuned so QoS 9 alone on \
     the M1's 4 E cores takes ~41 s (measured 38–43 s). An M1 P core is assumed as fast as a \
     Xeon W core; hyper-threading, memory bandwidth and I/O are not modelled.";
+
+/// [`CALIBRATION`] in Simplified Chinese.
+pub const CALIBRATION_ZH: &str = "只校准了两个常数，别无其他：每块工作量 = 305 ms × 160 块\
+    （在一个速度为 1 的核心上共 48.8 s），校准使一个任务在 xeon-w 上单独运行约需 6.1 s\
+    （实测 5.6–6.6 s）；能效核速度 = 0.30 × 性能核（--ep-ratio），校准使 QoS 9 的任务在 M1 \
+    的 4 个能效核上单独运行约需 41 s（实测 38–43 s）。假定 M1 的性能核与 Xeon W 的核心一样快；\
+    超线程、内存带宽和 I/O 均未建模。";
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct JobResult {
@@ -70,6 +78,9 @@ pub struct M1CompressResult {
     pub cases: Vec<CaseResult>,
     pub calibration: &'static str,
     pub notes: Vec<String>,
+    /// `calibration` and `notes` in Simplified Chinese (same figures).
+    pub calibration_zh: &'static str,
+    pub notes_zh: Vec<String>,
     pub runs: Vec<RunView>,
 }
 
@@ -207,12 +218,31 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
         scenario: "m1-compress",
         cases,
         calibration: CALIBRATION,
-        notes: notes(),
+        notes: notes(Lang::En),
+        calibration_zh: CALIBRATION_ZH,
+        notes_zh: notes(Lang::Zh),
         runs,
     }
 }
 
-fn notes() -> Vec<String> {
+fn notes(lang: Lang) -> Vec<String> {
+    if lang == Lang::Zh {
+        return vec![
+            "xeon-w，争用下的 QoS 9：模型中它要等 QoS 33 的任务结束，再经过自己单独运行所需的\
+             时间才完成（共约 12 s），研究实测为 24 s。模型给 background 的恰好是 QoS 33 剩下的核心；\
+             而 macOS 还会限制 background 的 I/O（这个任务要读写 10 GB），Xeon 的超线程也共享\
+             物理核心，这两点都没有建模。"
+                .into(),
+            "m1，两个 background 任务：模型在 4 个能效核上公平地分时运行它们，所以两者都在约 \
+             81 s 时结束；研究实测为 40 s 和 77 s，就像第一个任务一直占着核心。M1 上的 macOS 11 \
+             使用 Clutch/Edge 调度器，先按线程组（按应用）调度，再按线程调度；本模型是 Clutch \
+             之前的调度器，不这样做，因此重现不了这种先后之分，只能重现总时间。"
+                .into(),
+            "m1，QoS ≥ 17 单独运行：用满全部 8 个核心（先用性能核，再溢出到能效核），按校准的\
+             速度比约需 9.4 s；研究没有给出数字，只说比 QoS 9 快好几倍。"
+                .into(),
+        ];
+    }
     vec![
         "xeon-w, QoS 9 under contention: the model finishes it when the QoS 33 job is done \
          plus its own alone time (~12 s), the study measured 24 s. The model gives background \
@@ -232,7 +262,7 @@ fn notes() -> Vec<String> {
 }
 
 impl M1CompressResult {
-    pub fn to_text(&self) -> String {
+    pub fn to_text(&self, lang: Lang) -> String {
         let mut s = String::from(
             "m1-compress: chunks on an operation queue, concurrency = core count\n\n\
              machine  case            QoS  simulated  measured              E-core share  cores\n",
@@ -251,8 +281,17 @@ impl M1CompressResult {
                 ));
             }
         }
-        s.push_str(&format!("\ncalibration: {}\n", self.calibration));
-        for n in &self.notes {
+        let (calibration, notes) = match lang {
+            Lang::En => (self.calibration, &self.notes),
+            Lang::Zh => (self.calibration_zh, &self.notes_zh),
+        };
+        let label = if lang == Lang::Zh {
+            "校准："
+        } else {
+            "calibration: "
+        };
+        s.push_str(&format!("\n{label}{calibration}\n"));
+        for n in notes {
             s.push_str(&format!("\n- {n}"));
         }
         s.push('\n');

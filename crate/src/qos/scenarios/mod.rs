@@ -15,6 +15,7 @@ use super::engine::RunResult;
 use super::machine::{Machine, M1_EP_RATIO};
 use super::thread::Qos;
 use crate::error::{parse_count, parse_number, ParamError};
+use crate::explain::Lang;
 
 pub use feishu_demo::FeishuDemoResult;
 pub use feishu_startup::FeishuStartupResult;
@@ -197,6 +198,8 @@ pub struct RunView {
 }
 
 /// A scenario's result: the JSON shapes of issue 4 (extra fields welcome).
+/// `notes` and `calibration` are English; `notes_zh` and `calibration_zh`
+/// say the same in Simplified Chinese, from the same figures.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ScenarioResult {
@@ -206,12 +209,13 @@ pub enum ScenarioResult {
 }
 
 impl ScenarioResult {
-    /// A plain-text report for the terminal.
-    pub fn to_text(&self) -> String {
+    /// A plain-text report for the terminal, its notes and calibration in
+    /// `lang` (the table itself stays English).
+    pub fn to_text(&self, lang: Lang) -> String {
         match self {
-            ScenarioResult::FeishuDemo(r) => r.to_text(),
-            ScenarioResult::FeishuStartup(r) => r.to_text(),
-            ScenarioResult::M1Compress(r) => r.to_text(),
+            ScenarioResult::FeishuDemo(r) => r.to_text(lang),
+            ScenarioResult::FeishuStartup(r) => r.to_text(lang),
+            ScenarioResult::M1Compress(r) => r.to_text(lang),
         }
     }
 }

@@ -9,6 +9,16 @@ import { parseScenarioQuery, ScenarioView, qosColor, mainThreadColor, stateColor
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 
 const $ = (sel) => document.querySelector(sel);
+// The studies' wording of measured figures comes from Rust in English; its
+// translations are looked up by that English text (as gettext does), and
+// anything unknown is shown as it is.
+const MEASURED_TEXT = {
+  '5.6–6.6 s at any QoS': 'sc.m.any',
+  'normal time (5.6–6.6 s)': 'sc.m.normal',
+  'about as fast as any higher QoS; no figure given': 'sc.m.nofig',
+  'first screen sooner, first refresh later (no figures given)': 'sc.m.allutility',
+};
+const measuredText = (text) => (text && MEASURED_TEXT[text] ? t(MEASURED_TEXT[text]) : text);
 const SCENARIOS = ['feishu-demo', 'feishu-startup', 'm1-compress'];
 /** Knobs shown per scenario (the URL accepts every knob, as the CLI does). */
 const KNOBS_FOR = {
@@ -376,7 +386,7 @@ function renderTable() {
     }
     reading = t('sc.startup.gain', {
       fs: signed(s.model_first_screen_gain_ms), fr: signed(s.model_first_refresh_gain_ms),
-      utility: s.measured ? s.measured.all_utility : '',
+      utility: s.measured ? measuredText(s.measured.all_utility) : '',
     });
   } else if (s.cases) {
     thead.replaceChildren(headRow(['sc.col.machine', 'sc.col.case', 'sc.col.qos', 'sc.col.seconds', 'sc.col.measured_seconds', 'sc.col.measured_text', 'sc.col.e_share', 'sc.col.cores']));
@@ -394,7 +404,7 @@ function renderTable() {
         tr.append(el('th', { scope: 'row', text: c.machine }), el('td', { text: c.case }), q,
           td('seconds', fmt1(j.seconds)),
           td('measured_seconds', fmt1(j.measured_seconds), { className: 'measured' }),
-          td('measured', j.measured || t('sc.measured.none'), { className: 'wl' }),
+          td('measured', measuredText(j.measured) || t('sc.measured.none'), { className: 'wl' }),
           td('efficiency_core_share', `${(100 * j.efficiency_core_share).toFixed(0)} %`),
           td('cores_used', String(j.cores_used)));
         rows.push(tr);

@@ -417,11 +417,16 @@ async fn knob_edits_update_the_url_and_the_table() -> Result<()> {
     assert!(has_han(&b.text("#scenario-notes").await?));
     let cal = b.text("#scenario-calibration").await?;
     assert!(has_han(&cal) && cal.contains("0.30"), "{cal}");
+    // The study's wording of its measured figures follows the language too.
+    let measured_alone = "tr[data-row='xeon-w:alone:9'] td[data-metric='measured']";
+    let m = b.text(measured_alone).await?;
+    assert!(has_han(&m) && m.contains("5.6–6.6"), "{m}");
     b.open("/?s=m1-compress&tl=off&lang=en").await?;
     wait_scenario(&b, 1).await?;
     assert!(!has_han(&b.text("#scenario-notes").await?));
     let cal = b.text("#scenario-calibration").await?;
     assert!(!has_han(&cal) && cal.contains("0.30"), "{cal}");
+    assert_eq!(b.text(measured_alone).await?, "5.6–6.6 s at any QoS");
     b.finish().await
 }
 

@@ -80,6 +80,10 @@ export default {
     'sc.caption.states': 'Key threads of this run: the main thread and the first queues or workers.',
     'sc.caption.pri': 'The main thread (base 47) and one queue or worker. With the band limit on, the main thread never decays below 29.',
     'sc.measured.none': 'no figure',
+    'sc.m.any': '5.6–6.6 s at any QoS',
+    'sc.m.normal': 'normal time (5.6–6.6 s)',
+    'sc.m.nofig': 'about as fast as any higher QoS; no figure given',
+    'sc.m.allutility': 'first screen sooner, first refresh later (no figures given)',
   },
   zh: {
     'sc.picker': 'Apple QoS 场景',
@@ -157,5 +161,9 @@ export default {
     'sc.caption.states': '本次运行的关键线程：主线程和前几个队列或工作线程。',
     'sc.caption.pri': '主线程（基础优先级 47）和一个队列或工作线程。band limit 开启时，主线程的优先级不会降到 29 以下。',
     'sc.measured.none': '无数据',
+    'sc.m.any': '任意 QoS 下 5.6–6.6 秒',
+    'sc.m.normal': '正常耗时（5.6–6.6 秒）',
+    'sc.m.nofig': '与其他较高 QoS 一样快；原文未给出数字',
+    'sc.m.allutility': '首屏更早，首次刷新更晚（原文未给出数字）',
   },
 };

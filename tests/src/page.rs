@@ -110,3 +110,23 @@ pub async fn ink(b: &Browser, css: &str) -> Result<f64> {
         .await?;
     Ok(v.as_f64().unwrap_or(0.0))
 }
+
+/// Fails if the page scrolls sideways at the current window size (a wide
+/// table may scroll inside its own box), naming what sticks out.
+pub async fn assert_no_sideways_scroll(b: &Browser) -> Result<()> {
+    let overflow = b
+        .eval_js(
+            "const de = document.documentElement, vw = de.clientWidth; \
+             if (de.scrollWidth <= vw) return []; \
+             const clipped = (e) => { for (let p = e.parentElement; p; p = p.parentElement) { \
+               if (getComputedStyle(p).overflowX !== 'visible') return true; } return false; }; \
+             return [...document.querySelectorAll('body *')].filter(e => { \
+               const r = e.getBoundingClientRect(); return r.width > 0 && r.right > vw + 0.5 && !clipped(e); }) \
+             .slice(0, 8).map(e => `${e.tagName.toLowerCase()}#${e.id}.${e.className} right=${Math.round(e.getBoundingClientRect().right)} viewport=${vw}`);",
+        )
+        .await?;
+    match overflow.as_array() {
+        Some(a) if a.is_empty() => Ok(()),
+        _ => Err(format!("the page is wider than the viewport: {overflow}").into()),
+    }
+}

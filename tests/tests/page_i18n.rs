@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use tailslice_e2e::page::open_ready;
+use tailslice_e2e::page::{assert_no_sideways_scroll, open_ready};
 use tailslice_e2e::{Browser, Result};
 
 const T: Duration = Duration::from_secs(20);
@@ -66,6 +66,11 @@ async fn lang_zh_shows_chinese_labels_and_explanation() -> Result<()> {
     assert!(full.ends_with("?v=1&lang=zh"), "{full}");
     assert!(b.find("#error").await?.attr("hidden").await?.is_some());
     b.screenshot("page-zh").await?;
+    b.set_window_size(360, 800).await?;
+    b.wait_js("document.querySelector('#gantt').clientWidth < 360", T)
+        .await?;
+    assert_no_sideways_scroll(&b).await?;
+    b.set_window_size(1280, 900).await?;
     // The sweeps panel speaks Chinese too.
     b.eval_js("document.querySelector('#sweep-seeds').value = '1-20'; return true;")
         .await?;

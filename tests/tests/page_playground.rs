@@ -5,7 +5,9 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use tailslice_e2e::page::{cli_table, ink, open_ready, table, wait_ready};
+use tailslice_e2e::page::{
+    assert_no_sideways_scroll, cli_table, ink, open_ready, table, wait_ready,
+};
 use tailslice_e2e::{Browser, Result};
 
 const T: Duration = Duration::from_secs(20);
@@ -64,6 +66,7 @@ async fn default_page_shows_the_studys_numbers() -> Result<()> {
         .await?;
     tokio::time::sleep(Duration::from_millis(300)).await;
     b.screenshot("page-360px").await?;
+    assert_no_sideways_scroll(&b).await?;
     b.finish().await
 }
 

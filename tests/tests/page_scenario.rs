@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use tailslice_e2e::page::ink;
+use tailslice_e2e::page::{assert_no_sideways_scroll, ink};
 use tailslice_e2e::{run_cli, Browser, Result};
 
 /// Scenarios run in the worker; m1-compress simulates 12 runs.
@@ -261,6 +261,19 @@ async fn each_scenario_by_url_matches_the_cli_and_draws() -> Result<()> {
     b.open("/?s=m1-compress").await?;
     wait_scenario(&b, 1).await?;
     assert!(b.text("#scenario-calibration").await?.contains("0.30"));
+    // On a phone, in Chinese, the scenario view does not scroll sideways.
+    b.set_window_size(360, 800).await?;
+    for url in [
+        "/?s=m1-compress&lang=zh",
+        "/?s=feishu-startup&lang=zh",
+        "/?s=feishu-demo",
+    ] {
+        b.open(url).await?;
+        wait_scenario(&b, 1).await?;
+        assert_no_sideways_scroll(&b)
+            .await
+            .map_err(|e| format!("{url}: {e}"))?;
+    }
     b.finish().await
 }
 

@@ -1,6 +1,7 @@
 //! The latency CDF and the task-duration histogram, drawn with plotters on
 //! an HTML canvas (`plotters_canvas::CanvasBackend`).
 
+use plotters::chart::MeshStyle;
 use plotters::prelude::*;
 use plotters_backend::{BackendColor, BackendCoord, BackendTextStyle, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
@@ -233,6 +234,24 @@ impl ChartKit {
         (v * self.dpr).round() as u32
     }
 
+    /// The page's look for a chart's axes and grid: no light lines, the
+    /// theme's grid and axis colours, 11 px labels and 12 px descriptions.
+    pub fn style_mesh<'m, 'a, 'b, X, Y, DB>(
+        &self,
+        mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+    ) -> &'m mut MeshStyle<'a, 'b, X, Y, DB>
+    where
+        X: Ranged,
+        Y: Ranged,
+        DB: DrawingBackend,
+    {
+        mesh.light_line_style(TRANSPARENT)
+            .bold_line_style(self.grid)
+            .axis_style(self.muted)
+            .label_style(self.font(11.0))
+            .axis_desc_style(self.font(12.0))
+    }
+
     /// The page's sans-serif at `size` CSS pixels, in the foreground colour.
     pub fn font(&self, size: f64) -> TextStyle<'static> {
         (FontFamily::SansSerif, size * self.dpr)
@@ -265,8 +284,8 @@ impl View {
         dark: bool,
     ) -> Result<(), JsError> {
         let kit = ChartKit::begin(canvas, dpr, dark)?;
-        let (muted, grid) = (kit.muted, kit.grid);
-        let (px, font) = (|v: f64| kit.px(v), |size: f64| kit.font(size));
+        let muted = kit.muted;
+        let px = |v: f64| kit.px(v);
         let words = super::labels::get();
         let root = Canvas::new(canvas)?.into_drawing_area();
         let xmax = nice_ceil(
@@ -282,17 +301,11 @@ impl View {
             .y_label_area_size(px(44.0))
             .build_cartesian_2d(0f64..xmax, 0f64..1f64)
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(grid)
-            .axis_style(muted)
+        kit.style_mesh(&mut chart.configure_mesh())
             .x_labels(6)
             .y_labels(6)
             .x_desc(words.cdf_x.as_str())
             .y_desc(words.cdf_y.as_str())
-            .label_style(font(11.0))
-            .axis_desc_style(font(12.0))
             .y_label_formatter(&|v| format!("{:.0} %", v * 100.0))
             .x_label_formatter(&|v| format!("{v}"))
             .draw()
@@ -368,8 +381,7 @@ impl View {
         dark: bool,
     ) -> Result<(), JsError> {
         let kit = ChartKit::begin(canvas, dpr, dark)?;
-        let (muted, grid) = (kit.muted, kit.grid);
-        let (px, font) = (|v: f64| kit.px(v), |size: f64| kit.font(size));
+        let px = |v: f64| kit.px(v);
         let mut sorted = self.work.clone();
         sorted.sort_unstable_by(f64::total_cmp);
         let max = sorted.last().copied().unwrap_or(1.0);
@@ -402,12 +414,8 @@ impl View {
             .y_label_area_size(px(44.0))
             .build_cartesian_2d(0f64..hi, 0f64..ymax)
             .map_err(err)?;
-        chart
-            .configure_mesh()
+        kit.style_mesh(&mut chart.configure_mesh())
             .disable_x_mesh()
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(grid)
-            .axis_style(muted)
             .x_labels(6)
             .y_labels(5)
             .x_desc(if max > hi {
@@ -416,8 +424,6 @@ impl View {
                 words.hist_x.as_str()
             })
             .y_desc(words.hist_y.as_str())
-            .label_style(font(11.0))
-            .axis_desc_style(font(12.0))
             .y_label_formatter(&|v| format!("{v:.0}"))
             .x_label_formatter(&|v| format!("{v}"))
             .draw()

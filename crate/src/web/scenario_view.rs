@@ -180,6 +180,32 @@ impl Lane {
     }
 }
 
+/// Lanes laid out by [`ScenarioView::lane_frame`].
+struct LaneFrame {
+    top: f64,
+    lane_h: f64,
+    bar_h: f64,
+    lanes: Vec<Lane>,
+}
+
+impl LaneFrame {
+    /// Paints `[start, end]` on lane `lane` in `css` (`key` names the colour).
+    #[allow(clippy::too_many_arguments)]
+    fn fill(
+        &mut self,
+        ctx: &CanvasRenderingContext2d,
+        axis: &Axis,
+        lane: usize,
+        key: u32,
+        css: &str,
+        start: f64,
+        end: f64,
+    ) {
+        let y = self.top + lane as f64 * self.lane_h + 1.0;
+        self.lanes[lane].fill(ctx, key, css, (axis.x(start), axis.x(end)), (y, self.bar_h));
+    }
+}
+
 impl ScenarioView {
     fn axis(&self, canvas: &HtmlCanvasElement, dpr: f64) -> Axis {
         let css_w = canvas.width() as f64 / dpr;
@@ -228,10 +254,43 @@ impl ScenarioView {
         canvas: &HtmlCanvasElement,
         dark: bool,
     ) -> Result<(CanvasRenderingContext2d, Theme), JsError> {
-        let ctx = context(canvas)?;
-        ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0).ok();
-        ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
-        Ok((ctx, Theme::new(dark)))
+        super::plots::clear(canvas)?;
+        Ok((context(canvas)?, Theme::new(dark)))
+    }
+
+    /// The time axis and one labelled, shaded lane per label: what the core
+    /// Gantt and the thread-state timeline share.
+    fn lane_frame(
+        &self,
+        ctx: &CanvasRenderingContext2d,
+        axis: &Axis,
+        labels: &[String],
+        dpr: f64,
+        theme: &Theme,
+    ) -> LaneFrame {
+        let top = PAD_T * dpr;
+        let lane_h = LANE_H * dpr;
+        let bar_h = lane_h - 2.0 * dpr.max(1.0);
+        self.time_axis(
+            ctx,
+            axis,
+            top,
+            top + lane_h * labels.len() as f64,
+            dpr,
+            theme,
+        );
+        for (l, label) in labels.iter().enumerate() {
+            let y = top + l as f64 * lane_h;
+            Self::lane_label(ctx, label, y + lane_h / 2.0, dpr, theme);
+            ctx.set_fill_style_str(&theme.grid.css());
+            ctx.fill_rect(axis.x0, y + 1.0, axis.w, bar_h);
+        }
+        LaneFrame {
+            top,
+            lane_h,
+            bar_h,
+            lanes: labels.iter().map(|_| Lane::new()).collect(),
+        }
     }
 
     fn lane_label(ctx: &CanvasRenderingContext2d, text: &str, y: f64, dpr: f64, theme: &Theme) {
@@ -385,23 +444,21 @@ impl ScenarioView {
         let (ctx, theme) = Self::begin(canvas, dark)?;
         let axis = self.axis(canvas, dpr);
         let n = self.meta.cores.len();
-        let top = PAD_T * dpr;
-        let lane_h = LANE_H * dpr;
-        let bottom = top + lane_h * n as f64;
-        self.time_axis(&ctx, &axis, top, bottom, dpr, &theme);
-        for (c, core) in self.meta.cores.iter().enumerate() {
-            let y = top + c as f64 * lane_h;
-            let kind = if core.kind == "efficiency" { "E" } else { "P" };
-            let label = if (core.speed - 1.0).abs() > 1e-9 {
-                format!("core {c} · {kind} ×{:.2}", core.speed)
-            } else {
-                format!("core {c} · {kind}")
-            };
-            Self::lane_label(&ctx, &label, y + lane_h / 2.0, dpr, &theme);
-            ctx.set_fill_style_str(&theme.grid.css());
-            ctx.fill_rect(axis.x0, y + 1.0, axis.w, lane_h - 2.0 * dpr.max(1.0));
-        }
-        let mut lanes: Vec<Lane> = (0..n).map(|_| Lane::new()).collect();
+        let labels: Vec<String> = self
+            .meta
+            .cores
+            .iter()
+            .enumerate()
+            .map(|(c, core)| {
+                let kind = if core.kind == "efficiency" { "E" } else { "P" };
+                if (core.speed - 1.0).abs() > 1e-9 {
+                    format!("core {c} · {kind} ×{:.2}", core.speed)
+                } else {
+                    format!("core {c} · {kind}")
+                }
+            })
+            .collect();
+        let mut frame = self.lane_frame(&ctx, &axis, &labels, dpr, &theme);
         let main = MAIN.css();
         for s in &self.segs {
             if s.core >= n || s.start >= axis.span {
@@ -414,14 +471,7 @@ impl ScenarioView {
             } else {
                 qos_rgb(s.qos).css()
             };
-            let y = top + s.core as f64 * lane_h + 1.0;
-            lanes[s.core].fill(
-                &ctx,
-                key,
-                &css,
-                (axis.x(s.start), axis.x(s.end)),
-                (y, lane_h - 2.0 * dpr.max(1.0)),
-            );
+            frame.fill(&ctx, &axis, s.core, key, &css, s.start, s.end);
         }
         Ok(())
     }
@@ -438,29 +488,20 @@ impl ScenarioView {
         let (ctx, theme) = Self::begin(canvas, dark)?;
         let axis = self.axis(canvas, dpr);
         let n = self.meta.lanes.len();
-        let top = PAD_T * dpr;
-        let lane_h = LANE_H * dpr;
-        let bottom = top + lane_h * n as f64;
-        self.time_axis(&ctx, &axis, top, bottom, dpr, &theme);
-        for (l, name) in self.meta.lanes.iter().enumerate() {
-            let y = top + l as f64 * lane_h;
-            Self::lane_label(&ctx, name, y + lane_h / 2.0, dpr, &theme);
-            ctx.set_fill_style_str(&theme.grid.css());
-            ctx.fill_rect(axis.x0, y + 1.0, axis.w, lane_h - 2.0 * dpr.max(1.0));
-        }
+        let mut frame = self.lane_frame(&ctx, &axis, &self.meta.lanes, dpr, &theme);
         let css: Vec<String> = STATES.iter().map(|c| c.css()).collect();
-        let mut lanes: Vec<Lane> = (0..n).map(|_| Lane::new()).collect();
         for i in &self.ints {
             if i.lane >= n || i.state >= STATES.len() || i.start >= axis.span {
                 continue;
             }
-            let y = top + i.lane as f64 * lane_h + 1.0;
-            lanes[i.lane].fill(
+            frame.fill(
                 &ctx,
+                &axis,
+                i.lane,
                 i.state as u32,
                 &css[i.state],
-                (axis.x(i.start), axis.x(i.end)),
-                (y, lane_h - 2.0 * dpr.max(1.0)),
+                i.start,
+                i.end,
             );
         }
         Ok(())

@@ -339,8 +339,8 @@ pub fn draw_seed_histogram(
 ) -> Result<(), JsError> {
     let s: HistSpec = spec(spec_js)?;
     let kit = ChartKit::begin(canvas, dpr, dark)?;
-    let (fg, muted, grid) = (kit.fg, kit.muted, kit.grid);
-    let (px, font) = (|v: f64| kit.px(v), |size: f64| kit.font(size));
+    let (fg, muted) = (kit.fg, kit.muted);
+    let px = |v: f64| kit.px(v);
     let (mut lo, mut hi) = match (s.edges.first(), s.edges.last()) {
         (Some(&a), Some(&b)) => (a, b),
         _ => (0.0, 1.0),
@@ -363,18 +363,12 @@ pub fn draw_seed_histogram(
         .y_label_area_size(px(44.0))
         .build_cartesian_2d(lo..hi, 0f64..ymax)
         .map_err(err)?;
-    chart
-        .configure_mesh()
+    kit.style_mesh(&mut chart.configure_mesh())
         .disable_x_mesh()
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(grid)
-        .axis_style(muted)
         .x_labels(7)
         .y_labels(5)
         .x_desc(s.x_desc.as_str())
         .y_desc(s.y_desc.as_str())
-        .label_style(font(11.0))
-        .axis_desc_style(font(12.0))
         .y_label_formatter(&|v| format!("{v:.0}"))
         .x_label_formatter(&|v| format!("{}", (v * 100.0).round() / 100.0))
         .draw()
@@ -486,8 +480,8 @@ pub fn draw_quantum_chart(
 ) -> Result<(), JsError> {
     let s: QuantumSpec = spec(spec_js)?;
     let kit = ChartKit::begin(canvas, dpr, dark)?;
-    let (muted, grid) = (kit.muted, kit.grid);
-    let (px, font) = (|v: f64| kit.px(v), |size: f64| kit.font(size));
+    let muted = kit.muted;
+    let px = |v: f64| kit.px(v);
     let qlo = s.quanta.iter().copied().fold(f64::INFINITY, f64::min);
     let qhi = s.quanta.iter().copied().fold(0.0, f64::max);
     let (qlo, qhi) = if qlo.is_finite() && qhi > qlo {
@@ -514,17 +508,11 @@ pub fn draw_quantum_chart(
         .y_label_area_size(px(50.0))
         .build_cartesian_2d(xlo..xhi, 0f64..ymax)
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(grid)
-        .axis_style(muted)
+    kit.style_mesh(&mut chart.configure_mesh())
         .x_labels(8)
         .y_labels(6)
         .x_desc(s.x_desc.as_str())
         .y_desc(s.y_desc.as_str())
-        .label_style(font(11.0))
-        .axis_desc_style(font(12.0))
         .x_label_formatter(&|v| {
             let q = 10f64.powf(*v);
             // Two significant digits: 1, 3.2, 10, 32, 100 …

@@ -267,14 +267,7 @@ impl FeishuDemoResult {
                 g.main_min_pri,
             ));
         }
-        let notes = match lang {
-            Lang::En => &self.notes,
-            Lang::Zh => &self.notes_zh,
-        };
-        for n in notes {
-            s.push_str(&format!("\n- {n}"));
-        }
-        s.push('\n');
+        super::push_notes(&mut s, &self.notes, &self.notes_zh, lang);
         s
     }
 }

@@ -423,14 +423,7 @@ impl FeishuStartupResult {
             self.model_first_refresh_gain_ms,
             MEASURED_FIRST_REFRESH_GAIN_MS,
         ));
-        let notes = match lang {
-            Lang::En => &self.notes,
-            Lang::Zh => &self.notes_zh,
-        };
-        for n in notes {
-            s.push_str(&format!("\n- {n}"));
-        }
-        s.push('\n');
+        super::push_notes(&mut s, &self.notes, &self.notes_zh, lang);
         s
     }
 }

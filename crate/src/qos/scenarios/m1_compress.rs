@@ -281,20 +281,12 @@ impl M1CompressResult {
                 ));
             }
         }
-        let (calibration, notes) = match lang {
-            Lang::En => (self.calibration, &self.notes),
-            Lang::Zh => (self.calibration_zh, &self.notes_zh),
-        };
-        let label = if lang == Lang::Zh {
-            "校准："
-        } else {
-            "calibration: "
+        let (label, calibration) = match lang {
+            Lang::En => ("calibration: ", self.calibration),
+            Lang::Zh => ("校准：", self.calibration_zh),
         };
         s.push_str(&format!("\n{label}{calibration}\n"));
-        for n in notes {
-            s.push_str(&format!("\n- {n}"));
-        }
-        s.push('\n');
+        super::push_notes(&mut s, &self.notes, &self.notes_zh, lang);
         s
     }
 }

@@ -138,6 +138,18 @@ impl Default for Knobs {
     }
 }
 
+/// Ends a scenario's text report: its notes in `lang` as a bulleted list.
+fn push_notes(out: &mut String, notes: &[String], notes_zh: &[String], lang: Lang) {
+    let notes = match lang {
+        Lang::En => notes,
+        Lang::Zh => notes_zh,
+    };
+    for n in notes {
+        out.push_str(&format!("\n- {n}"));
+    }
+    out.push('\n');
+}
+
 fn parse_switch(field: &str, text: &str) -> Result<bool, ParamError> {
     match text.trim().to_ascii_lowercase().as_str() {
         "on" | "true" | "1" | "yes" => Ok(true),

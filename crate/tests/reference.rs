@@ -54,7 +54,8 @@ fn check(seed: u64, tasks: u64, mix: &str, quantum: f64, within: f64) {
         quantum.to_string(),
         within.to_string(),
     );
-    let reference = run_json(Command::new("python3").arg(reference_script()).args([
+    // Both programs take the same flags for the same experiment.
+    let flags = [
         "--seed",
         &seed,
         "--tasks",
@@ -65,21 +66,13 @@ fn check(seed: u64, tasks: u64, mix: &str, quantum: f64, within: f64) {
         &quantum,
         "--within",
         &within,
-    ]));
-    let ours = run_json(Command::new(env!("CARGO_BIN_EXE_tailslice")).args([
-        "simulate",
-        "--json",
-        "--seed",
-        &seed,
-        "--tasks",
-        &tasks,
-        "--mix",
-        mix,
-        "--quantum",
-        &quantum,
-        "--within",
-        &within,
-    ]));
+    ];
+    let reference = run_json(Command::new("python3").arg(reference_script()).args(flags));
+    let ours = run_json(
+        Command::new(env!("CARGO_BIN_EXE_tailslice"))
+            .args(["simulate", "--json"])
+            .args(flags),
+    );
     let case = format!("seed {seed}, {tasks} tasks, mix {mix}, quantum {quantum}");
     let close = |a: &Value, b: &Value, what: &str| {
         let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());

@@ -86,7 +86,7 @@ fn build(threads: &[(Qos, bool, Kind)], machine: &Machine, system: bool) -> (Wor
 }
 
 fn run(w: &Workload, m: &Machine, band_limit: bool, until: f64) -> RunResult {
-    let mut p = Timeshare::new(&w.threads, m.cores.len(), m.ticks_per_ms, band_limit);
+    let mut p = Timeshare::for_machine(&w.threads, m, band_limit);
     let cfg = RunConfig {
         until,
         timeline: true,

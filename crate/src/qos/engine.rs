@@ -760,17 +760,23 @@ impl Sim<'_> {
         th.totals[old.index()] += now - since;
         th.state = state;
         th.since = now;
-        if self.cfg.timeline && now > since {
-            if self.intervals.len() >= self.cfg.max_records {
-                self.truncated = true;
-            } else {
-                self.intervals.push(Interval {
-                    thread: t,
-                    state: old,
-                    start: since,
-                    end: now,
-                });
-            }
+        self.record_interval(t, old, since, now);
+    }
+
+    /// Keeps a finished state interval for the timeline (within the cap).
+    fn record_interval(&mut self, thread: ThreadId, state: State, start: f64, end: f64) {
+        if !self.cfg.timeline || end <= start {
+            return;
+        }
+        if self.intervals.len() >= self.cfg.max_records {
+            self.truncated = true;
+        } else {
+            self.intervals.push(Interval {
+                thread,
+                state,
+                start,
+                end,
+            });
         }
     }
 
@@ -802,18 +808,7 @@ impl Sim<'_> {
             let (state, since) = (th.state, th.since);
             th.totals[state.index()] += now - since;
             th.since = now;
-            if self.cfg.timeline && now > since {
-                if self.intervals.len() >= self.cfg.max_records {
-                    self.truncated = true;
-                } else {
-                    self.intervals.push(Interval {
-                        thread: t,
-                        state,
-                        start: since,
-                        end: now,
-                    });
-                }
-            }
+            self.record_interval(t, state, since, now);
         }
         for s in &mut self.pri {
             let p = self.policy.sched_pri(s.thread);

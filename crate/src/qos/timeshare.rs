@@ -33,6 +33,7 @@
 //! - the load counts every core as one `processor_avail_count` (on M1 that
 //!   is 8, as a non-Clutch kernel would see it).
 
+use super::machine::Machine;
 use super::thread::ThreadSpec;
 use super::SchedClass;
 
@@ -122,6 +123,16 @@ pub struct Timeshare {
 }
 
 impl Timeshare {
+    /// The policy for `threads` on `machine` (its core count and timebase).
+    pub fn for_machine(threads: &[ThreadSpec], machine: &Machine, band_limit: bool) -> Self {
+        Timeshare::new(
+            threads,
+            machine.cores.len(),
+            machine.ticks_per_ms,
+            band_limit,
+        )
+    }
+
     pub fn new(threads: &[ThreadSpec], ncpus: usize, ticks_per_ms: u64, band_limit: bool) -> Self {
         let threads = threads
             .iter()

@@ -117,12 +117,7 @@ pub fn run_group(qos: Qos, knobs: &Knobs, machine: &Machine) -> RunResult {
         machine.cores.len(),
         knobs.system_work.unwrap_or(true),
     );
-    let mut policy = Timeshare::new(
-        &w.threads,
-        machine.cores.len(),
-        machine.ticks_per_ms,
-        band_limit,
-    );
+    let mut policy = Timeshare::for_machine(&w.threads, machine, band_limit);
     let cfg = RunConfig {
         until: knobs.seconds * 1000.0,
         timeline: knobs.timeline,

@@ -294,12 +294,7 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
                 super::feishu_demo::SYSTEM_PERIOD_MS,
             );
         }
-        let mut policy = Timeshare::new(
-            &w.threads,
-            machine.cores.len(),
-            machine.ticks_per_ms,
-            band_limit,
-        );
+        let mut policy = Timeshare::for_machine(&w.threads, &machine, band_limit);
         let cfg = RunConfig {
             until: 60_000.0,
             stop_after_items: vec![s.first_screen, s.first_refresh],

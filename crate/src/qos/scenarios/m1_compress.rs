@@ -110,12 +110,7 @@ pub fn run_jobs(machine: &Machine, jobs: &[Qos], band_limit: bool, knobs: &Knobs
     if knobs.system_work.unwrap_or(false) {
         w.add_system_work(machine.cores.len(), 1.3, 100.0);
     }
-    let mut policy = Timeshare::new(
-        &w.threads,
-        machine.cores.len(),
-        machine.ticks_per_ms,
-        band_limit,
-    );
+    let mut policy = Timeshare::for_machine(&w.threads, machine, band_limit);
     let cfg = RunConfig {
         until: 1_000_000.0,
         stop_when_pools_done: true,

@@ -141,32 +141,27 @@ struct Engine<'a, P: Policy + ?Sized> {
     done: usize,
 }
 
-impl<P: Policy + ?Sized> Engine<'_, P> {
-    fn view(&self) -> TaskView<'_> {
-        TaskView {
-            arrival: &self.workload.arrival,
-            work: &self.workload.work,
-            remaining: &self.remaining,
-        }
+/// What the policy may read. A free function (not a method) so it borrows
+/// only the workload and `remaining`, leaving the policy free to be borrowed
+/// mutably in the same call.
+fn task_view<'a>(workload: &'a Workload, remaining: &'a [f64]) -> TaskView<'a> {
+    TaskView {
+        arrival: &workload.arrival,
+        work: &workload.work,
+        remaining,
     }
+}
 
+impl<P: Policy + ?Sized> Engine<'_, P> {
     fn enqueue(&mut self, task: TaskId, why: Enqueue) {
-        let view = TaskView {
-            arrival: &self.workload.arrival,
-            work: &self.workload.work,
-            remaining: &self.remaining,
-        };
+        let view = task_view(self.workload, &self.remaining);
         self.policy.enqueue(task, why, &view);
     }
 
     /// Asks the policy for work for free core `c`; returns when the slice
     /// will end, or `None` if nothing is queued.
     fn dispatch(&mut self, c: usize, now: f64) -> Result<Option<f64>, EngineError> {
-        let view = TaskView {
-            arrival: &self.workload.arrival,
-            work: &self.workload.work,
-            remaining: &self.remaining,
-        };
+        let view = task_view(self.workload, &self.remaining);
         let Some(task) = self.policy.pick_next(&view) else {
             return Ok(None);
         };
@@ -409,7 +404,10 @@ pub fn simulate<P: Policy + ?Sized>(
                 break;
             }
             let running = e.running(now);
-            let Some(v) = e.policy.preemption_victim(&running, &e.view()) else {
+            let Some(v) = e
+                .policy
+                .preemption_victim(&running, &task_view(e.workload, &e.remaining))
+            else {
                 break;
             };
             preemptions_left -= 1;

@@ -40,6 +40,8 @@ const app = {
   nextId: 1,
   updates: 0,
   longTasks: 0,
+  longestTask: 0,    // ms, the longest main-thread task seen (Long Tasks API)
+  longTaskLog: [],   // [startTime, duration] of the first 200 long tasks
   urlErrors: [],     // bad URL values, shown in #error until the page is reloaded
   runError: false,   // #error currently shows a failed run
   dark: matchMedia('(prefers-color-scheme: dark)'),
@@ -48,6 +50,15 @@ const app = {
 window.tailslice = {
   get updates() { return app.updates; },
   get longTasks() { return app.longTasks; },
+  get longestTask() { return app.longestTask; },
+  /** The longest main-thread task (ms) that started at or after `t` (a performance.now() time). */
+  longestTaskSince(t) { return app.longTaskLog.filter(([s]) => s >= t).reduce((m, [, d]) => Math.max(m, d), 0); },
+  /** When the shown result was requested (performance.now() time). */
+  get requestedAt() { return app.shownT0; },
+  get longTaskLog() { return app.longTaskLog; },
+  /** Shows the experiment of a query string as if its link were opened,
+   * without reloading (tests measure a warm page with it). */
+  load(query) { setPage(parseQuery(query), { fill: true }); },
   get query() { return app.page ? app.page.query : null; },
   /** Slices (segments) of the drawn schedules, all policies. */
   get segments() { return app.result ? app.result.runs.reduce((n, r) => n + r.seg_start.length, 0) : 0; },
@@ -434,9 +445,13 @@ function setState(s) {
 
 function show(result, query, workerMs, t0, received) {
   const start = performance.now();
+  app.shownT0 = t0;
   const key = JSON.stringify([result.report.tasks, result.cores, result.runs.map((r) => r.policy)]);
   const old = app.view;
   app.view = new View(result);
+  // Segments move into wasm memory a chunk per task (millions would block
+  // the main thread); the Gantt is drawn again once all are there.
+  if (result.report.tasks > LARGE_RESULT_TASKS || !app.view.loadSegments()) loadSegmentsLater(app.view);
   const tView = performance.now();
   if (old) {
     if (key === app.viewKey && (old.t0 > 0 || old.t1 < old.horizon() * 0.999)) app.view.setWindow(old.t0, old.t1);
@@ -452,13 +467,29 @@ function show(result, query, workerMs, t0, received) {
   app.workloadKey = workload;
   if (newWorkload) renderLegend(result);
   const tTable = performance.now();
+  // A large result: the table now, the charts in the next task, so that
+  // neither task blocks the main thread for long (the Gantt itself is
+  // drawn in parts). A small one is drawn at once (slider edits).
+  const view = app.view;
+  if (result.report.tasks > LARGE_RESULT_TASKS) {
+    setTimeout(() => { if (view === app.view) finishShow(result, query, workerMs, t0, start, tTable, newWorkload); }, 0);
+  } else {
+    finishShow(result, query, workerMs, t0, start, tTable, newWorkload);
+  }
+  performance.measure('tailslice:render:view', { start, end: tView });
+  performance.measure('tailslice:render:table', { start: tView, end: tTable });
+  void received;
+}
+
+/** Results with more tasks than this are shown in two tasks (see show). */
+const LARGE_RESULT_TASKS = 50000;
+
+function finishShow(result, query, workerMs, t0, start, tTable, newWorkload) {
   drawGantt();
   const tGantt = performance.now();
   drawPlots({ histogram: newWorkload });
   const end = performance.now();
   // Finer measures, for DevTools and the benchmark.
-  performance.measure('tailslice:render:view', { start, end: tView });
-  performance.measure('tailslice:render:table', { start: tView, end: tTable });
   performance.measure('tailslice:render:gantt', { start: tTable, end: tGantt });
   performance.measure('tailslice:render:plots', { start: tGantt, end });
   performance.measure('tailslice:render', { start, end });
@@ -470,7 +501,14 @@ function show(result, query, workerMs, t0, received) {
   document.body.dataset.updates = String(app.updates);
   setState('ready');
   if (app.page && app.page.embed) postHeight();
-  void received;
+}
+
+function loadSegmentsLater(view) {
+  setTimeout(() => {
+    if (view !== app.view) return; // a newer result replaced (and freed) it
+    if (view.loadSegments()) drawGantt();
+    else loadSegmentsLater(view);
+  }, 0);
 }
 
 function renderTable(result) {
@@ -553,11 +591,24 @@ function sizeCanvas(canvas, cssHeight) {
   return { dpr: w / cssWidth, cssWidth };
 }
 
+/** Segments visited per drawing task: a few ms, so a chart of millions of
+ * slices is drawn over several tasks instead of freezing the tab. */
+const GANTT_PART = 150000;
+let ganttJob = 0;
 function drawGantt() {
   if (!app.view) return;
   const canvas = $('#gantt');
   const { dpr } = sizeCanvas(canvas, app.view.ganttHeight());
-  app.view.drawGantt(canvas, dpr, app.dark.matches);
+  const job = ++ganttJob;
+  const view = app.view;
+  const dark = app.dark.matches;
+  let next = view.drawGanttPart(canvas, dpr, dark, 0, GANTT_PART);
+  const more = () => {
+    if (job !== ganttJob || view !== app.view) return; // redrawn or replaced since
+    next = view.drawGanttPart(canvas, dpr, dark, next, GANTT_PART);
+    if (next >= 0) setTimeout(more, 0);
+  };
+  if (next >= 0) setTimeout(more, 0);
 }
 
 function drawPlots({ histogram = true } = {}) {
@@ -734,7 +785,13 @@ function postHeight() {
 
 async function main() {
   if ('PerformanceObserver' in window && PerformanceObserver.supportedEntryTypes?.includes('longtask')) {
-    new PerformanceObserver((list) => { app.longTasks += list.getEntries().length; }).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        app.longTasks++;
+        app.longestTask = Math.max(app.longestTask, e.duration);
+        if (app.longTaskLog.length < 200) app.longTaskLog.push([e.startTime, e.duration]);
+      }
+    }).observe({ type: 'longtask', buffered: true });
   }
   // The worker compiles its copy of the wasm while the page compiles its own.
   app.worker = spawnWorker();

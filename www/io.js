@@ -6,7 +6,7 @@
 // experiment file, which "Open experiment" restores to the same view.
 // Files are computed in the jobs worker (www/jobs-worker.js) and handed to
 // the browser as Blob downloads.
-import { checkTasks, openExperiment } from './tailslice.js';
+import { openExperiment } from './tailslice.js';
 import { t, lang, onLangChange } from './i18n.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -15,6 +15,11 @@ let tasks = null;     // {text, source, count}
 let worker = null;
 let nextId = 1;
 const pending = new Map();
+
+/** Pasted text longer than this is not put into the text box (see initIo). */
+const PASTE_MAX_CHARS = 200000;
+/** A large pasted list, kept aside instead of in the text box. */
+let pastedAside = null;
 
 /** The imported task list (text), or null for generated tasks. */
 export function importedTasks() { return tasks ? tasks.text : null; }
@@ -124,9 +129,20 @@ function renderNote() {
   note.hidden = false;
 }
 
-/** Uses `text` as the task list (source: a file name, or '' when pasted). Returns true when accepted. */
-export function useTasks(text, source = '') {
-  const check = checkTasks(ctx.query(), text);
+/** Uses `text` as the task list (source: a file name, or '' when pasted).
+ * Resolves to true when accepted. The list is checked in the jobs worker:
+ * a million lines parsed on the main thread froze the tab for seconds. */
+export async function useTasks(text, source = '') {
+  showTasksError(null);
+  $('#tasks-use').disabled = true;
+  let check;
+  try {
+    check = (await job({ type: 'check', query: ctx.query(), tasks: text })).check;
+  } catch (err) {
+    check = { ok: false, line: null, message: err.message };
+  } finally {
+    $('#tasks-use').disabled = false;
+  }
   if (!check.ok) { showTasksError(check); return false; }
   showTasksError(null);
   tasks = { text, source, count: check.tasks };
@@ -170,8 +186,21 @@ export function openExperimentText(text) {
 
 export function initIo(context) {
   ctx = context;
+  // A pasted list larger than PASTE_MAX_CHARS is kept out of the text box
+  // (a textarea holding a million lines froze the tab for 40 s) and used
+  // as it is by "Use these tasks".
+  const area = $('#tasks-text');
+  area.addEventListener('paste', (e) => {
+    const text = e.clipboardData ? e.clipboardData.getData('text') : '';
+    if (text.length <= PASTE_MAX_CHARS) return;
+    e.preventDefault();
+    pastedAside = text;
+    area.value = '';
+    area.placeholder = t('io.pasted.aside', { mb: (text.length / 1e6).toFixed(1) });
+  });
+  area.addEventListener('input', () => { pastedAside = null; area.placeholder = ''; });
   $('#tasks-use').addEventListener('click', () => {
-    const text = $('#tasks-text').value;
+    const text = pastedAside ?? area.value;
     if (!text.trim()) { showTasksError({ line: null, message: t('io.empty') }); return; }
     useTasks(text, '');
   });

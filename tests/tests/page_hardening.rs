@@ -140,3 +140,41 @@ async fn bidi_controls_never_reverse_the_page() -> Result<()> {
     );
     b.finish().await
 }
+
+#[tokio::test]
+async fn a_huge_paste_stays_out_of_the_text_box_and_is_parsed_off_the_main_thread() -> Result<()> {
+    let b = Browser::start().await?;
+    open_ready(&b, "/").await?;
+    // 200,000 lines (about 1.4 MB) pasted as a visitor's Ctrl+V would.
+    b.eval_js(
+        "document.querySelector('#tasks-panel').open = true; \
+         const lines = []; for (let i = 0; i < 200000; i++) lines.push(String(1 + (i % 7))); \
+         const dt = new DataTransfer(); dt.setData('text/plain', lines.join('\\n')); \
+         const area = document.querySelector('#tasks-text'); \
+         area.dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true})); \
+         return 0;",
+    )
+    .await?;
+    let v = b
+        .eval_js(
+            "const a = document.querySelector('#tasks-text'); return [a.value.length, a.placeholder];",
+        )
+        .await?;
+    assert_eq!(v[0].as_u64(), Some(0), "the text box holds the paste");
+    assert!(
+        v[1].as_str().unwrap_or_default().contains("MB"),
+        "no note: {v}"
+    );
+    let t0 = b.eval_js("return performance.now();").await?.as_f64().unwrap();
+    b.click("#tasks-use").await?;
+    b.wait_js(
+        "document.body.dataset.tasks === '200000' && document.body.dataset.state === 'ready'",
+        Duration::from_secs(60),
+    )
+    .await?;
+    let longest = b
+        .eval_js(&format!("return window.tailslice.longestTaskSince({t0});"))
+        .await?;
+    eprintln!("paste of 200000 lines used; longest main-thread task {longest} ms");
+    b.finish().await
+}

@@ -2,7 +2,7 @@
 // parseQuery validates the URL exactly like the CLI validates flags, the
 // worker runs the simulation, View draws. This file moves data between them
 // and handles events. User-supplied text is only ever set via textContent.
-import init, { parseQuery, View, Runner, classColor, policyColor, setLabels, browserLimits } from './tailslice.js';
+import init, { parseQuery, View, Runner, classColor, policyColor, setLabels, browserLimits, lastPanic } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n, fmtNumber, langParamError, withLang } from './i18n.js';
 import { initIo, importedTasks, tasksKey, tasksLarge } from './io.js';
 import { initSweep, redrawSweeps } from './sweep.js';
@@ -42,6 +42,9 @@ const app = {
   longTasks: 0,
   longestTask: 0,    // ms, the longest main-thread task seen (Long Tasks API)
   longTaskLog: [],   // [startTime, duration] of the first 200 long tasks
+  workerFailures: 0, // worker failures since its last good answer
+  workerRestarts: 0, // workers replaced after a failure (for tests)
+  panicked: false,   // the main thread's wasm instance panicked
   urlErrors: [],     // bad URL values, shown in #error until the page is reloaded
   runError: false,   // #error currently shows a failed run
   dark: matchMedia('(prefers-color-scheme: dark)'),
@@ -59,6 +62,9 @@ window.tailslice = {
   /** Shows the experiment of a query string as if its link were opened,
    * without reloading (tests measure a warm page with it). */
   load(query) { setPage(parseQuery(query), { fill: true }); },
+  get workerRestarts() { return app.workerRestarts; },
+  /** Makes the simulation worker's wasm panic (the recovery path's test hook). */
+  crashWorker() { app.busy = { id: app.nextId++, query: app.page.experiment, large: false, t0: performance.now() }; app.worker.postMessage({ type: 'panic', id: app.busy.id }); },
   get query() { return app.page ? app.page.query : null; },
   /** Slices (segments) of the drawn schedules, all policies. */
   get segments() { return app.result ? app.result.runs.reduce((n, r) => n + r.seg_start.length, 0) : 0; },
@@ -96,11 +102,27 @@ function showBanner(errors) {
   box.append(ul);
   box.hidden = false;
 }
-function showRunError(message) {
+function showRunError(message, { reload = false } = {}) {
   app.runError = true;
   const box = $('#error');
   box.replaceChildren(el('p', { text: message }));
+  if (reload) {
+    const btn = el('button', { type: 'button', id: 'reload', text: t('banner.reload') });
+    btn.addEventListener('click', () => location.reload());
+    box.append(btn);
+  }
   box.hidden = false;
+}
+
+/** A panic on the main thread leaves this wasm instance unusable: say what
+ * happened (the panic's own message) and offer a reload, which keeps the
+ * experiment (it is in the URL). */
+function onMainThreadError() {
+  const panic = lastPanic();
+  if (!panic || app.panicked) return;
+  app.panicked = true;
+  showRunError(t('banner.panic', { message: panic }), { reload: true });
+  setState('error');
 }
 
 // ---------------------------------------------------------------- controls
@@ -323,8 +345,27 @@ async function copy(text, done) {
 function spawnWorker() {
   const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   w.onmessage = onWorkerMessage;
-  w.onerror = (e) => { showRunError(t('banner.worker', { message: e.message || 'unknown error' })); setState('error'); };
+  // The worker itself failed (e.g. "WebAssembly.instantiate(): Out of
+  // memory"): start a new one and retry once; then say what to do.
+  w.onerror = (e) => { e.preventDefault?.(); recoverWorker(e.message || 'unknown error'); };
   return w;
+}
+
+/** Replaces a broken worker and retries the job it had, once. */
+function recoverWorker(message) {
+  const job = app.busy;
+  app.worker.terminate();
+  app.worker = spawnWorker();
+  app.busy = null;
+  app.workerFailures++;
+  app.workerRestarts++;
+  if (app.workerFailures <= 1 && job) {
+    showRunError(t('banner.worker.retry', { message }));
+    send(job.query, job.large);
+    return;
+  }
+  showRunError(t('banner.worker.failed', { message }), { reload: true });
+  setState('error');
 }
 
 function request(query, large, slices) {
@@ -421,17 +462,26 @@ function onWorkerMessage(event) {
   const job = app.busy;
   app.busy = null;
   const received = performance.now();
+  $('#progress').hidden = true;
+  if (msg.type === 'error' && msg.fatal) {
+    // The worker's wasm panicked: never reuse that instance; retry the
+    // newest request on a new one.
+    app.busy = app.pending || job;
+    app.pending = null;
+    recoverWorker(msg.message);
+    return;
+  }
   if (app.pending) {
     const next = app.pending;
     app.pending = null;
     send(next.query, next.large);
   }
-  $('#progress').hidden = true;
   if (msg.type === 'error') {
     showRunError(msg.message);
     setState('error');
     return;
   }
+  app.workerFailures = 0;
   performance.measure('tailslice:simulate', { start: job.t0, end: received });
   show(msg.result, msg.query, msg.ms, job.t0, received);
 }
@@ -782,6 +832,9 @@ function postHeight() {
 }
 
 // ---------------------------------------------------------------- start
+
+addEventListener('error', onMainThreadError);
+addEventListener('unhandledrejection', onMainThreadError);
 
 async function main() {
   if ('PerformanceObserver' in window && PerformanceObserver.supportedEntryTypes?.includes('longtask')) {

@@ -165,7 +165,11 @@ async fn a_huge_paste_stays_out_of_the_text_box_and_is_parsed_off_the_main_threa
         v[1].as_str().unwrap_or_default().contains("MB"),
         "no note: {v}"
     );
-    let t0 = b.eval_js("return performance.now();").await?.as_f64().unwrap();
+    let t0 = b
+        .eval_js("return performance.now();")
+        .await?
+        .as_f64()
+        .unwrap();
     b.click("#tasks-use").await?;
     b.wait_js(
         "document.body.dataset.tasks === '200000' && document.body.dataset.state === 'ready'",
@@ -176,5 +180,44 @@ async fn a_huge_paste_stays_out_of_the_text_box_and_is_parsed_off_the_main_threa
         .eval_js(&format!("return window.tailslice.longestTaskSince({t0});"))
         .await?;
     eprintln!("paste of 200000 lines used; longest main-thread task {longest} ms");
+    b.finish().await
+}
+
+#[tokio::test]
+async fn a_panicking_worker_is_replaced_and_the_page_goes_on() -> Result<()> {
+    let b = Browser::start().await?;
+    // Large enough for the worker (not an inline run).
+    open_ready(&b, "/?v=1&n=30000").await?;
+    let before = tailslice_e2e::page::updates(&b).await?;
+    b.eval_js("window.tailslice.crashWorker(); return 0;")
+        .await?;
+    b.wait_js(
+        "window.tailslice.workerRestarts === 1",
+        Duration::from_secs(20),
+    )
+    .await?;
+    // The retried run is shown; later edits still work.
+    wait_ready(&b, before + 1).await?;
+    still_usable(&b).await?;
+    // Twice in a row, with no good answer between: the visitor is told
+    // what happened and what to do, with a Reload button.
+    b.eval_js("window.tailslice.crashWorker(); return 0;")
+        .await?;
+    b.wait_js(
+        "window.tailslice.workerRestarts === 2",
+        Duration::from_secs(20),
+    )
+    .await?;
+    b.eval_js("window.tailslice.crashWorker(); return 0;")
+        .await?;
+    b.wait_js(
+        "window.tailslice.workerRestarts === 3",
+        Duration::from_secs(20),
+    )
+    .await?;
+    let msg = banner(&b).await?;
+    assert!(msg.contains("deliberate panic"), "{msg}");
+    assert!(msg.contains("Reload the page"), "{msg}");
+    b.find("#error #reload").await?;
     b.finish().await
 }

@@ -15,6 +15,7 @@
 mod io;
 mod labels;
 mod palette;
+mod panic;
 mod plots;
 mod query;
 mod result;
@@ -31,6 +32,7 @@ use crate::workload::Workload;
 
 pub use io::{check_tasks, export_file, open_experiment};
 pub use labels::set_labels;
+pub use panic::{last_panic, panic_for_test};
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
 pub use scenario::{parse as parse_scenario, run_scenario, ScenarioQuery, ScenarioRun};
 pub use scenario_view::ScenarioView;

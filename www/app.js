@@ -98,7 +98,9 @@ function showBanner(errors) {
   if (!errors.length) { box.hidden = true; return; }
   box.append(el('p', { text: errors.length === 1 ? t('banner.one') : t('banner.many', { n: errors.length }) }));
   const ul = el('ul');
-  for (const e of errors) ul.append(el('li', { text: e.message }));
+  // Each refusal says which value is in effect instead (the default, or a
+  // repeated key's first value): the page's values, not a guess.
+  for (const e of errors) ul.append(el('li', { text: e.used === undefined ? e.message : `${e.message} ${t('banner.used', { key: e.field, value: e.used })}` }));
   box.append(ul);
   box.hidden = false;
 }
@@ -187,7 +189,14 @@ function fillControls(page) {
   const preset = $('#preset');
   const match = PRESETS.find(([q]) => q === page.experiment || parseQuery(q).experiment === page.experiment);
   preset.value = match ? match[0] : '__custom';
+  describePreset();
   $('#within-head').textContent = t('col.within', { ms: v.within });
+}
+
+/** The chosen preset's whole name (a narrow select cuts it off). */
+function describePreset() {
+  const opt = $('#preset').selectedOptions[0];
+  $('#preset').title = opt ? opt.textContent : '';
 }
 
 function syncPolicyBoxes() {
@@ -198,8 +207,10 @@ function syncPolicyBoxes() {
     box.disabled = !box.checked && full;
     const i = policyOrder.indexOf(p);
     const sw = box.parentElement.querySelector('.swatch');
+    // Only a compared policy has a colour; an unchecked one shows just its
+    // checkbox (a hollow swatch beside it read as a second box).
     sw.style.background = i >= 0 ? policyColor(i) : 'transparent';
-    sw.style.border = i >= 0 ? '0' : '1px solid currentColor';
+    sw.style.visibility = i >= 0 ? 'visible' : 'hidden';
   }
 }
 
@@ -250,6 +261,7 @@ function setPage(page, { fill }) {
     $('#within-head').textContent = t('col.within', { ms: page.values.within });
     const match = PRESETS.find(([q]) => parseQuery(q).experiment === page.experiment);
     $('#preset').value = match ? match[0] : '__custom';
+    describePreset();
   }
   const q = withLang(page.query);
   const url = location.pathname + (q ? `?${q}` : '') + location.hash;
@@ -766,8 +778,22 @@ function wireGantt() {
   canvas.addEventListener('pointercancel', up);
   canvas.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse' && !drag) hideTip(); });
   canvas.addEventListener('dblclick', () => { if (app.view) { app.view.reset(); redrawGantt(); } });
+  // Keyboard: Shift+arrows move a cursor over the chart and show the
+  // tooltip of the slice under it (what hovering shows a mouse user).
+  let cursor = null;
+  canvas.addEventListener('blur', () => { cursor = null; hideTip(); });
   canvas.addEventListener('keydown', (e) => {
     if (!app.view) return;
+    if (e.shiftKey && e.key.startsWith('Arrow')) {
+      e.preventDefault();
+      if (!cursor) cursor = { x: 12, y: 26 };
+      const step = { ArrowLeft: [-8, 0], ArrowRight: [8, 0], ArrowUp: [0, -6], ArrowDown: [0, 6] }[e.key] || [0, 0];
+      cursor.x = Math.min(Math.max(9, cursor.x + step[0]), width() - 9);
+      cursor.y = Math.min(Math.max(0, cursor.y + step[1]), canvas.clientHeight - 1);
+      hover(cursor.x, cursor.y);
+      if (tip.hidden) { tip.textContent = t('gantt.cursor.none'); tip.hidden = false; tip.style.left = `${cursor.x}px`; tip.style.top = `${cursor.y + 14}px`; }
+      return;
+    }
     const w = width();
     const keys = {
       '+': () => app.view.zoom(1.5, w / 2, w), '=': () => app.view.zoom(1.5, w / 2, w),
@@ -871,6 +897,7 @@ async function main() {
   });
   const badLang = langParamError();
   if (badLang) page.errors.push(badLang);
+  for (const e of page.errors) if (e.field in page.values) e.used = page.values[e.field];
   app.urlErrors = page.errors.concat(scenario.errors);
   showBanner(app.urlErrors);
   setPage(page, { fill: true });

@@ -95,6 +95,8 @@ async fn wrong_values_get_accurate_refusals() -> Result<()> {
     open_ready(&b, "/?v=1&q=8&q=0").await?;
     let msg = banner(&b).await?;
     assert!(msg.contains("'8' is used"), "{msg}");
+    assert!(msg.contains("q=8 is used"), "{msg}");
+    assert!(!msg.contains("default"), "{msg}");
     let q = b
         .eval_js("return document.querySelector('#quantum').value;")
         .await?;
@@ -219,5 +221,43 @@ async fn a_panicking_worker_is_replaced_and_the_page_goes_on() -> Result<()> {
     assert!(msg.contains("deliberate panic"), "{msg}");
     assert!(msg.contains("Reload the page"), "{msg}");
     b.find("#error #reload").await?;
+    b.finish().await
+}
+
+#[tokio::test]
+async fn small_things_a_visitor_sees() -> Result<()> {
+    let b = Browser::start().await?;
+    open_ready(&b, "/?v=1&seed=4294967295").await?;
+    let v = b
+        .eval_js(
+            "const s = document.querySelector('#seed'); \
+             const sw = document.querySelector('#policy-sjf').parentElement.querySelector('.swatch'); \
+             const up = document.querySelector('#tasks-file'); \
+             document.querySelector('#tasks-panel').open = true; up.focus(); \
+             const ring = getComputedStyle(up.closest('.file-button')).outlineStyle; \
+             return [s.scrollWidth <= s.clientWidth, getComputedStyle(sw).visibility, ring, \
+                     !!document.querySelector('link[rel=icon]'), document.querySelector('#preset').title];",
+        )
+        .await?;
+    assert_eq!(v[0], true, "the seed field clips 4294967295");
+    assert_eq!(v[1], "hidden", "an unchecked policy shows a hollow swatch");
+    assert_ne!(v[2], "none", "Upload… shows no focus ring");
+    assert_eq!(v[3], true, "no icon link: every load logs a favicon 404");
+    assert!(
+        !v[4].as_str().unwrap_or_default().is_empty(),
+        "the preset has no full name"
+    );
+    // The Gantt's tooltip by keyboard: Shift+arrows move a cursor.
+    b.eval_js(
+        "const g = document.querySelector('#gantt'); g.focus(); \
+         g.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', shiftKey: true, bubbles: true})); return 0;",
+    )
+    .await?;
+    let tip = b
+        .eval_js(
+            "const t = document.querySelector('#tooltip'); return t.hidden ? '' : t.textContent;",
+        )
+        .await?;
+    assert!(tip.as_str().unwrap_or_default().contains("task #"), "{tip}");
     b.finish().await
 }

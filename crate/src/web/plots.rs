@@ -320,10 +320,13 @@ impl View {
                 .fold(0.0, f64::max)
                 .max(1e-6),
         );
+        // Room for "100 %" beside the axis title, and for the last x label
+        // (it is centred on the right edge).
         let mut chart = ChartBuilder::on(&root)
             .margin(px(10.0))
+            .margin_right(px(24.0))
             .x_label_area_size(px(34.0))
-            .y_label_area_size(px(44.0))
+            .y_label_area_size(px(58.0))
             .build_cartesian_2d(0f64..xmax, 0f64..1f64)
             .map_err(err)?;
         kit.style_mesh(&mut chart.configure_mesh())

@@ -8,7 +8,8 @@
 //! - [`policy`]: how it is scheduled, one policy per file behind one trait;
 //! - [`engine`]: the discrete-event loop over N cores;
 //! - [`metrics`]: the study's percentiles and friends;
-//! - [`experiment`]: parameters, validation, the JSON report.
+//! - [`experiment`]: parameters, validation, the JSON report;
+//! - [`trace`]: a browser performance trace's main thread as a workload.
 
 pub mod engine;
 pub mod error;
@@ -22,6 +23,7 @@ pub mod policy;
 pub mod qos;
 pub mod rng;
 pub mod sweep;
+pub mod trace;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 pub mod workload;

@@ -286,7 +286,7 @@ fn arrivals_at_t0_and_the_recorded_baseline() {
         ..Experiment::default()
     };
     // Recorded latencies are the durations, with either arrivals.
-    let rec = recorded::summary(&t0.workload, &t0.recorded, exp.within);
+    let rec = recorded::summary(&t0.recorded_start, &t0.recorded, exp.within);
     assert!(close(rec.mean, 155.0 / 3.0));
     assert_eq!(rec.max, 120.0);
     assert_eq!(rec.done_within, 2);
@@ -299,7 +299,7 @@ fn arrivals_at_t0_and_the_recorded_baseline() {
     assert_eq!(report.tasks, 3);
     // With the recorded starts, FIFO on one core reproduces the recording.
     let imp = import(&bytes).unwrap();
-    let rec = recorded::summary(&imp.workload, &imp.recorded, exp.within);
+    let rec = recorded::summary(&imp.recorded_start, &imp.recorded, exp.within);
     let out = exp
         .run_on(imp.workload.clone(), &Limits::CLI, false)
         .unwrap();

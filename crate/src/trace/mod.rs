@@ -126,6 +126,9 @@ pub struct TraceImport {
     pub workload: Workload,
     /// Each task as it ran: recorded end − recorded start, in task order.
     pub recorded: Vec<f64>,
+    /// Each task's recorded start, ms from the first task (the workload's
+    /// arrivals unless they were set to t = 0).
+    pub recorded_start: Vec<f64>,
     pub found: Found,
 }
 
@@ -193,7 +196,8 @@ impl ParsedTrace {
                 opts.max_tasks
             )));
         }
-        let (workload, recorded) = tasks::workload(&list, &self.events.names, opts.arrivals)?;
+        let (workload, recorded, recorded_start) =
+            tasks::workload(&list, &self.events.names, opts.arrivals)?;
         let found = found::Found::new(
             cand,
             &self.candidates,
@@ -207,6 +211,7 @@ impl ParsedTrace {
         Ok(TraceImport {
             workload,
             recorded,
+            recorded_start,
             found,
         })
     }

@@ -14,12 +14,11 @@ use crate::workload::Workload;
 /// The policy name of the baseline in reports (`"policy": "recorded"`).
 pub const RECORDED: &str = "recorded";
 
-/// The recorded run as a schedule on `workload`'s time base: each task
-/// completes `recorded[i]` after its arrival, one after another on one
-/// core (the main thread).
-pub fn schedule(workload: &Workload, recorded: &[f64]) -> Schedule {
-    let outcomes: Vec<TaskOutcome> = workload
-        .arrival
+/// The recorded run as a schedule: task `i` starts at `start[i]` (ms from
+/// the first task) and runs `recorded[i]`, one after another on one core
+/// (the main thread).
+pub fn schedule(start: &[f64], recorded: &[f64]) -> Schedule {
+    let outcomes: Vec<TaskOutcome> = start
         .iter()
         .zip(recorded)
         .map(|(&a, &d)| TaskOutcome {
@@ -40,9 +39,16 @@ pub fn schedule(workload: &Workload, recorded: &[f64]) -> Schedule {
     }
 }
 
-/// The baseline's figures; `within` is the "done within" threshold.
-pub fn summary(workload: &Workload, recorded: &[f64], within: f64) -> Summary {
-    metrics::summarize(workload, &schedule(workload, recorded), within)
+/// The baseline's figures on the recorded time line (whatever arrivals the
+/// simulated policies get); `within` is the "done within" threshold.
+pub fn summary(start: &[f64], recorded: &[f64], within: f64) -> Summary {
+    let as_ran = Workload {
+        arrival: start.to_vec(),
+        work: recorded.to_vec(),
+        class: vec![0; recorded.len()],
+        class_labels: vec![RECORDED.to_string()],
+    };
+    metrics::summarize(&as_ran, &schedule(start, recorded), within)
 }
 
 /// The `--json` report of a trace run: the baseline first, then every

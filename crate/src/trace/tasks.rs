@@ -235,12 +235,13 @@ pub fn labels(list: &TaskList, names: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The workload (ms from the first task) and each task's recorded latency.
+/// The workload (ms from the first task), each task's recorded latency and
+/// its recorded start.
 pub fn workload(
     list: &TaskList,
     names: &[String],
     arrivals: TraceArrivals,
-) -> Result<(Workload, Vec<f64>), TraceError> {
+) -> Result<(Workload, Vec<f64>, Vec<f64>), TraceError> {
     let Some(first) = list.tasks.first() else {
         return Err(TraceError::new("the chosen thread has no tasks"));
     };
@@ -276,6 +277,7 @@ pub fn workload(
         w.class_labels.push(OTHER_LABEL.to_string());
     }
     let mut recorded = Vec::with_capacity(list.tasks.len());
+    let mut starts = Vec::with_capacity(list.tasks.len());
     for (t, label) in list.tasks.iter().zip(&labels) {
         let start = (t.start - t0) / 1000.0;
         let dur = (t.end - t.start) / 1000.0;
@@ -300,6 +302,7 @@ pub fn workload(
                 .unwrap_or((w.class_labels.len() - 1) as u16),
         );
         recorded.push(dur);
+        starts.push(start);
     }
-    Ok((w, recorded))
+    Ok((w, recorded, starts))
 }

@@ -487,11 +487,13 @@ struct RawEvent<'a> {
 }
 
 /// Events whose args say which frame and process the inspected page is.
-pub const PAGE_EVENTS: [&str; 4] = [
+pub const PAGE_EVENTS: [&str; 6] = [
     "TracingStartedInBrowser",
     "FrameCommittedInBrowser",
     "ProcessReadyInBrowser",
     "TracingStartedInPage",
+    "CommitLoad",
+    "navigationStart",
 ];
 
 fn bad_field(index: usize, name: &Text, field: &str, what: &str) -> TraceError {
@@ -542,6 +544,15 @@ fn keep(
         Text::Missing => "",
         Text::Bad => return Err(bad_field(index, &raw.name, "name", "must be text")),
     };
+    if PAGE_EVENTS.contains(&name) && out.page_events.len() < 10_000 {
+        let pid = id_field(index, &raw.name, "pid", raw.pid)?;
+        out.page_events.push(PageEvent {
+            name: name.to_string(),
+            pid,
+            ts: if let Num::Value(t) = raw.ts { t } else { 0.0 },
+            args: raw.args.map(|a| a.get().to_string()),
+        });
+    }
     match ph {
         b'X' | b'B' | b'E' => {
             let pid = id_field(index, &raw.name, "pid", raw.pid)?;
@@ -598,15 +609,6 @@ fn keep(
             }
             if matches!(ph, b'I' | b'i') && super::tasks::is_task_name(name) {
                 out.instant_tasks += 1;
-            }
-            if PAGE_EVENTS.contains(&name) && out.page_events.len() < 10_000 {
-                let pid = id_field(index, &raw.name, "pid", raw.pid)?;
-                out.page_events.push(PageEvent {
-                    name: name.to_string(),
-                    pid,
-                    ts: if let Num::Value(t) = raw.ts { t } else { 0.0 },
-                    args: raw.args.map(|a| a.get().to_string()),
-                });
             }
         }
     }

@@ -136,7 +136,9 @@ impl Found {
             Lang::En => {
                 let how = match self.how {
                     How::MainFrame => "the inspected page's main frame",
-                    How::Page => "the traced page",
+                    How::Page => {
+                        "the traced page (TracingStartedInPage or its main-frame navigation)"
+                    }
                     How::Busiest => {
                         "the busiest main thread (the trace does not say which page was inspected)"
                     }
@@ -201,7 +203,7 @@ impl Found {
             Lang::Zh => {
                 let how = match self.how {
                     How::MainFrame => "被检查页面的主框架",
-                    How::Page => "被记录的页面",
+                    How::Page => "被记录的页面（TracingStartedInPage 或其主框架导航）",
                     How::Busiest => "最忙的主线程（trace 未说明检查的是哪个页面）",
                 };
                 out.push(format!(

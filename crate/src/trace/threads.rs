@@ -5,7 +5,10 @@
 //!    `args.data.frames` without a `parent`) and its renderer process;
 //! 2. more renderer processes that frame committed in
 //!    (`FrameCommittedInBrowser`, `ProcessReadyInBrowser`: `args.data.processId`);
-//! 3. failing that, the process of `TracingStartedInPage`;
+//! 3. failing that, the process of `TracingStartedInPage`, or of the
+//!    main-frame navigations (`navigationStart` with `isLoadingMainFrame`,
+//!    `CommitLoad` of an outermost main frame: what a trace recorded
+//!    through chromedriver's performance log has);
 //! 4. then the `CrRendererMain` thread of those processes (`CrBrowserMain`
 //!    in single-process traces).
 //!
@@ -47,7 +50,7 @@ pub struct Candidate {
 pub enum How {
     /// From `TracingStartedInBrowser`'s main frame.
     MainFrame,
-    /// From `TracingStartedInPage`.
+    /// From `TracingStartedInPage` or main-frame navigations.
     Page,
     /// No such event: the busiest renderer (or browser) main thread.
     Busiest,
@@ -66,6 +69,15 @@ struct Data {
     frame: Option<String>,
     #[serde(rename = "processId")]
     process_id: Option<i64>,
+    #[serde(rename = "isLoadingMainFrame")]
+    is_loading_main_frame: Option<bool>,
+    #[serde(rename = "isOutermostMainFrame")]
+    is_outermost_main_frame: Option<bool>,
+    #[serde(rename = "isMainFrame")]
+    is_main_frame: Option<bool>,
+    url: Option<String>,
+    #[serde(rename = "documentLoaderURL")]
+    document_loader_url: Option<String>,
 }
 
 #[derive(serde::Deserialize, Default)]
@@ -128,6 +140,22 @@ fn main_pids(ev: &Events) -> (Vec<i64>, How) {
         .find(|e| e.name == "TracingStartedInPage")
     {
         return (vec![e.pid], How::Page);
+    }
+    // Main-frame navigations to a real page (not about:blank).
+    for e in &ev.page_events {
+        let Some(d) = data(&e.args) else { continue };
+        let main = match e.name.as_str() {
+            "navigationStart" => d.is_loading_main_frame == Some(true),
+            "CommitLoad" => d.is_outermost_main_frame.or(d.is_main_frame) == Some(true),
+            _ => false,
+        };
+        let url = d.url.or(d.document_loader_url).unwrap_or_default();
+        if main && !url.is_empty() && !url.starts_with("about:") && !pids.contains(&e.pid) {
+            pids.push(e.pid);
+        }
+    }
+    if !pids.is_empty() {
+        return (pids, How::Page);
     }
     (pids, How::Busiest)
 }

@@ -11,13 +11,15 @@ import { t, lang, onLangChange } from './i18n.js';
 
 const $ = (sel) => document.querySelector(sel);
 let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
-let tasks = null;     // {text, source, count}
+let tasks = null;     // {text, source, count, starts}: starts (Float64Array) for a trace's tasks
 let worker = null;
 let nextId = 1;
 const pending = new Map();
 
 /** The imported task list (text), or null for generated tasks. */
 export function importedTasks() { return tasks ? tasks.text : null; }
+/** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
+export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
 /** Identity of the imported list, for "has the workload changed". */
 export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length}` : ''; }
 /** Imported lists get progress and cancel-on-edit when large. */
@@ -124,12 +126,12 @@ function renderNote() {
   note.hidden = false;
 }
 
-/** Uses `text` as the task list (source: a file name, or '' when pasted). Returns true when accepted. */
-export function useTasks(text, source = '') {
+/** Uses `text` as the task list (source: a file name, or '' when pasted; `starts`: a trace's recorded starts). Returns true when accepted. */
+export function useTasks(text, source = '', starts = null) {
   const check = checkTasks(ctx.query(), text);
   if (!check.ok) { showTasksError(check); return false; }
   showTasksError(null);
-  tasks = { text, source, count: check.tasks };
+  tasks = { text, source, count: check.tasks, starts };
   renderNote();
   ctx.rerun();
   return true;

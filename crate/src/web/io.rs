@@ -69,6 +69,7 @@ impl Runner {
             workload: Some(w),
             runs: Vec::new(),
             record,
+            recorded: None,
         })
     }
 }
@@ -190,7 +191,7 @@ pub fn open_experiment(text: &str) -> Result<JsValue, JsError> {
 
 /// A workload as a task list `parse_task_list` reads back exactly (Rust
 /// writes the shortest text that round-trips each number).
-fn tasks_text(w: &Workload) -> String {
+pub(crate) fn tasks_text(w: &Workload) -> String {
     use std::fmt::Write;
     let mut s = String::with_capacity(w.len() * 24 + 32);
     s.push_str("arrival_ms,duration_ms,class\n");

@@ -21,6 +21,7 @@ mod result;
 mod scenario;
 mod scenario_view;
 mod sweep;
+mod trace;
 mod view;
 
 use wasm_bindgen::prelude::*;
@@ -35,6 +36,7 @@ pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
 pub use scenario::{parse as parse_scenario, run_scenario, ScenarioQuery, ScenarioRun};
 pub use scenario_view::ScenarioView;
 pub use sweep::{QuantumSweep, SeedSweep};
+pub use trace::TraceLoader;
 pub use view::View;
 
 /// Above this many estimated slices the worker does not keep segments: the
@@ -77,6 +79,8 @@ pub struct Runner {
     workload: Option<Workload>,
     runs: Vec<PolicyRun>,
     record: bool,
+    /// A trace's recorded task starts: the result gets the "as recorded" row.
+    recorded: Option<Vec<f64>>,
 }
 
 #[wasm_bindgen]
@@ -96,6 +100,7 @@ impl Runner {
             workload: None,
             runs: Vec::new(),
             record,
+            recorded: None,
         })
     }
 
@@ -148,6 +153,9 @@ impl Runner {
         };
         let obj = result::build(&self.exp, &outcome, self.record);
         io::add_explanation(&obj, &self.exp, &outcome);
+        if let Some(starts) = &self.recorded {
+            trace::add_recorded(&obj, &self.exp, &outcome, starts);
+        }
         Ok(obj)
     }
 }

@@ -9,9 +9,10 @@
 //   {type: "error", id, message}
 // The page cancels by terminating this worker. The file is read here and
 // nowhere else: it never leaves the browser.
-import init, { TraceLoader } from './tailslice.js';
+// The trace reader is its own wasm module (trace-web/), fetched only now.
+import init, { TraceLoader } from './tailslice-trace-web.js';
 
-const ready = init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
+const ready = init({ module_or_path: new URL('./tailslice-trace-web_bg.wasm', import.meta.url) });
 let loader = null;
 
 async function open({ id, file }) {

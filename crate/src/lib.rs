@@ -24,6 +24,8 @@ pub mod qos;
 pub mod rng;
 pub mod sweep;
 pub mod trace;
-#[cfg(target_arch = "wasm32")]
+// The page's bindings; left out when another wasm module (the trace
+// reader, `trace-web/`) uses this crate as a library.
+#[cfg(all(target_arch = "wasm32", not(feature = "no-web")))]
 pub mod web;
 pub mod workload;

@@ -138,7 +138,15 @@ pub fn read(bytes: &[u8]) -> Result<Events, TraceError> {
         error: None,
         shape: Shape::default(),
     };
-    let mut de = serde_json::Deserializer::from_slice(bytes);
+    // Text, not bytes: the parser for &str is the one the rest of the crate
+    // already uses (one copy of it in the page's wasm, not two).
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        TraceError::new(format!(
+            "the file is not UTF-8 text (at byte {}): a Trace Event file is JSON",
+            e.valid_up_to()
+        ))
+    })?;
+    let mut de = serde_json::Deserializer::from_str(text);
     let result = TopLevel(&mut state)
         .deserialize(&mut de)
         .and_then(|()| de.end());

@@ -217,7 +217,8 @@ impl ParsedTrace {
     }
 }
 
-pub(crate) fn too_large(bytes: u64) -> TraceError {
+/// The message for a trace over the size limit.
+pub fn too_large(bytes: u64) -> TraceError {
     TraceError::new(format!(
         "the trace is {bytes} bytes uncompressed; at most {MAX_TRACE_BYTES} bytes (256 MiB) are read"
     ))

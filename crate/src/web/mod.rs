@@ -21,7 +21,7 @@ mod result;
 mod scenario;
 mod scenario_view;
 mod sweep;
-mod trace;
+mod trace_run;
 mod view;
 
 use wasm_bindgen::prelude::*;
@@ -36,7 +36,6 @@ pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
 pub use scenario::{parse as parse_scenario, run_scenario, ScenarioQuery, ScenarioRun};
 pub use scenario_view::ScenarioView;
 pub use sweep::{QuantumSweep, SeedSweep};
-pub use trace::TraceLoader;
 pub use view::View;
 
 /// Above this many estimated slices the worker does not keep segments: the
@@ -154,7 +153,7 @@ impl Runner {
         let obj = result::build(&self.exp, &outcome, self.record);
         io::add_explanation(&obj, &self.exp, &outcome);
         if let Some(starts) = &self.recorded {
-            trace::add_recorded(&obj, &self.exp, &outcome, starts);
+            trace_run::add_recorded(&obj, &self.exp, &outcome, starts);
         }
         Ok(obj)
     }

@@ -1,14 +1,15 @@
-//! A browser performance trace on the page (`crate::trace` does the work).
+//! The page's trace reader (`tailslice::trace` does the work), a wasm
+//! module of its own: only the trace worker (`www/trace-worker.js`) loads
+//! it, when a visitor opens a trace, so the page's first download does not
+//! carry the parser.
 //!
-//! - [`TraceLoader`], in the trace worker (`www/trace-worker.js`): the
-//!   worker streams the file (inflated by the browser's
-//!   `DecompressionStream` when it starts with gzip's magic bytes) into it
-//!   chunk by chunk, then it parses once and answers for any thread: the
-//!   tasks as a task list (what the page runs, exports and saves in the
-//!   experiment file), each task's recorded start, and what was found as
-//!   numbers and as lines of text in English and Chinese.
-//! - [`Runner::with_trace`], in the simulation worker: a task list run with
-//!   the "as recorded" row first in the table and the report.
+//! The worker streams the file (inflated by the browser's
+//! `DecompressionStream` when it starts with gzip's magic bytes) into a
+//! [`TraceLoader`] chunk by chunk; it parses once and then answers for any
+//! thread: the tasks as a task list (what the page runs, exports and saves
+//! in the experiment file), each task's recorded start (for the "as
+//! recorded" row, `Runner.withTrace` in the page's module), and what was
+//! found as numbers and as lines of text in English and Chinese.
 //!
 //! The trace never leaves the browser, and is never put into the URL.
 
@@ -16,13 +17,23 @@ use js_sys::Float64Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::result::{set, table_with, to_js};
-use super::Runner;
-use crate::experiment::{Experiment, Limits, Outcome};
-use crate::explain::Lang;
-use crate::trace::{
-    self, parse_thread, recorded, Found, ParsedTrace, TraceArrivals, TraceOptions, MAX_TRACE_BYTES,
+use tailslice::experiment::Limits;
+use tailslice::explain::Lang;
+use tailslice::import::task_list_text;
+use tailslice::trace::{
+    self, parse_thread, Found, ParsedTrace, TraceArrivals, TraceOptions, MAX_TRACE_BYTES,
 };
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
+}
+
+fn set(obj: &JsValue, key: &str, value: &JsValue) {
+    // Setting a property on a plain object cannot fail.
+    let _ = js_sys::Reflect::set(obj, &JsValue::from_str(key), value);
+}
 
 /// Reads a trace in chunks, then imports any of its threads.
 #[wasm_bindgen]
@@ -117,7 +128,7 @@ impl TraceLoader {
             .extract(&opts)
             .map_err(|e| JsError::new(&e.message))?;
         let out = to_js(&Selected {
-            tasks: super::io::tasks_text(&imp.workload),
+            tasks: task_list_text(&imp.workload),
             count: imp.workload.len(),
             found: &imp.found,
             lines: Lines {
@@ -128,39 +139,10 @@ impl TraceLoader {
         // The recorded starts, for the "as recorded" row (a typed array:
         // transferred, not copied, to the page).
         set(
-            out.unchecked_ref(),
+            &out,
             "starts",
             &Float64Array::from(&imp.recorded_start[..]).into(),
         );
         Ok(out)
     }
-}
-
-#[wasm_bindgen]
-impl Runner {
-    /// A runner for the experiment of `query` on a trace's tasks (`tasks`,
-    /// as `TraceLoader::select` gave them) whose recorded starts are
-    /// `starts`: the result gets the "as recorded" row first.
-    #[wasm_bindgen(js_name = withTrace)]
-    pub fn with_trace(query: &str, tasks: &str, starts: &[f64]) -> Result<Runner, JsError> {
-        let mut runner = Runner::with_tasks(query, tasks)?;
-        let n = runner.workload.as_ref().map_or(0, |w| w.len());
-        if starts.len() != n {
-            return Err(JsError::new(&format!(
-                "{} recorded starts for {n} tasks",
-                starts.len()
-            )));
-        }
-        runner.recorded = Some(starts.to_vec());
-        Ok(runner)
-    }
-}
-
-/// Puts the "as recorded" row first in a result's table and report.
-pub(crate) fn add_recorded(obj: &JsValue, exp: &Experiment, outcome: &Outcome, starts: &[f64]) {
-    let rec = recorded::summary(starts, &outcome.workload.work, exp.within);
-    let o = obj.unchecked_ref();
-    set(o, "report", &to_js(&recorded::report(outcome, &rec)));
-    set(o, "rows", &table_with(outcome, Some(&rec)));
-    set(o, "recorded", &true.into());
 }

@@ -273,7 +273,7 @@ fn on_the_cli(path: &std::path::Path, known: &[Known]) -> Result<()> {
     {
         use std::io::Write;
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        enc.write_all(&std::fs::read(&path)?)?;
+        enc.write_all(&std::fs::read(path)?)?;
         std::fs::write(&gz, enc.finish()?)?;
     }
     let out_gz = run_cli([

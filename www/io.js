@@ -126,9 +126,14 @@ function renderNote() {
   note.hidden = false;
 }
 
-/** Uses `text` as the task list (source: a file name, or '' when pasted; `starts`: a trace's recorded starts). Returns true when accepted. */
-export function useTasks(text, source = '', starts = null) {
-  const check = checkTasks(ctx.query(), text);
+/**
+ * Uses `text` as the task list (source: a file name, or '' when pasted).
+ * A trace's tasks come with their recorded `starts` and their `count`: Rust
+ * made that list in the trace worker, so it is not parsed again here (a
+ * long list would stall the main thread). Returns true when accepted.
+ */
+export function useTasks(text, source = '', starts = null, count = null) {
+  const check = count === null ? checkTasks(ctx.query(), text) : { ok: true, tasks: count };
   if (!check.ok) { showTasksError(check); return false; }
   showTasksError(null);
   tasks = { text, source, count: check.tasks, starts };

@@ -97,7 +97,7 @@ function select() {
 
 function use(sel, name) {
   current = null;
-  if (!useTasks(sel.tasks, name, sel.starts)) { setState('error'); return; }
+  if (!useTasks(sel.tasks, name, sel.starts, sel.count)) { setState('error'); return; }
   shown = { sel, name };
   renderFound();
   setState('ready');

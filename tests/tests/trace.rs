@@ -433,6 +433,13 @@ async fn on_the_page(path: &std::path::Path, known: &[Known]) -> Result<()> {
             "'ts' must be a number",
         ),
     ];
+    // A 1 GB file (sparse: no disk used) is refused before it is read.
+    let huge = dir.join("bad-huge.json");
+    std::fs::File::create(&huge)?.set_len(1 << 30)?;
+    assert_eq!(open_trace(&b, &huge).await?, "error");
+    let msg = b.text("#trace-error").await?;
+    assert!(msg.contains("at most 268435456 bytes"), "{msg}");
+    let _ = std::fs::remove_file(&huge);
     for (name, bytes, want_msg) in bad {
         let p = dir.join(format!("bad-{name}"));
         std::fs::write(&p, bytes)?;
@@ -442,5 +449,72 @@ async fn on_the_page(path: &std::path::Path, known: &[Known]) -> Result<()> {
         // Still responsive: the last good run is still shown.
         same_table(&table(&b).await?, &want);
     }
+    b.finish().await
+}
+
+/// A generated trace of about `bytes` bytes: a main thread with tasks of
+/// 0.05 to 60 ms and their first children, and a second thread.
+fn big_trace(bytes: usize) -> Vec<u8> {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes + 4096);
+    s.push_str(r#"{"traceEvents":[{"args":{"data":{"frames":[{"frame":"M","processId":20}]}},"name":"TracingStartedInBrowser","ph":"I","pid":1,"tid":1,"ts":1e11},"#);
+    s.push_str(
+        r#"{"args":{"name":"CrRendererMain"},"name":"thread_name","ph":"M","pid":20,"tid":20},"#,
+    );
+    let mut ts = 100_000_000_000u64;
+    let mut i = 0u64;
+    while s.len() < bytes {
+        let d = 50 + (i * 7919) % 60_000 * (i % 3) / 2;
+        let tid = if i % 4 == 3 { 31 } else { 20 };
+        let _ = write!(
+            s,
+            r#"{{"args":{{}},"cat":"disabled-by-default-devtools.timeline","name":"RunTask","ph":"X","pid":20,"tid":{tid},"ts":{ts},"dur":{d},"tdur":{d}}},{{"args":{{"data":{{"frame":"M","url":"https://example.com/app.js"}}}},"cat":"devtools.timeline","name":"FunctionCall","ph":"X","pid":20,"tid":{tid},"ts":{},"dur":{}}},"#,
+            ts + 1,
+            d / 2
+        );
+        ts += d + 100;
+        i += 1;
+    }
+    s.push_str(r#"{"name":"end","ph":"I","pid":1,"tid":1,"ts":1e11}]}"#);
+    s.into_bytes()
+}
+
+/// The page with a 200 MB trace: how long it takes and whether the main
+/// thread stalls (long tasks). Heavy, so not part of the suite:
+/// `cargo test -p tailslice-e2e --test trace -- --ignored --nocapture`.
+#[tokio::test]
+#[ignore]
+async fn a_200_mb_trace_on_the_page() -> Result<()> {
+    // TRACE_MB sets another size.
+    let mb: usize = std::env::var("TRACE_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let path = artifacts_dir().join(format!("big-trace-{mb}mb.json"));
+    std::fs::write(&path, big_trace(mb * 1_000_000))?;
+    let b = Browser::start().await?;
+    open_ready(&b, "/?v=1&p=fifo,rr").await?;
+    b.eval_js("window.__stalls = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__stalls.push(Math.round(e.duration)); }).observe({ type: 'longtask' }); return true;").await?;
+    let before = b
+        .eval_js("return window.tailslice.longTasks;")
+        .await?
+        .as_u64()
+        .unwrap_or(0);
+    let t0 = std::time::Instant::now();
+    assert_eq!(open_trace(&b, &path).await?, "ready");
+    let secs = t0.elapsed().as_secs_f64();
+    let after = b
+        .eval_js("return window.tailslice.longTasks;")
+        .await?
+        .as_u64()
+        .unwrap_or(0);
+    let count = b.eval_js("return window.tailslice.trace.count;").await?;
+    let stalls = b.eval_js("return window.__stalls;").await?;
+    let render = b
+        .eval_js("return ['tailslice:render:view','tailslice:render:table','tailslice:render:gantt','tailslice:render:plots'].map(n => { const e = performance.getEntriesByName(n); return n.slice(17) + ' ' + Math.round(e.length ? e[e.length - 1].duration : -1); }).join(', ');")
+        .await?;
+    println!("last render (ms): {render}");
+    println!("{mb} MB trace on the page: {count} tasks, ready after {secs:.1} s; main-thread long tasks during: {} ({stalls})", after - before);
+    let _ = std::fs::remove_file(&path);
     b.finish().await
 }

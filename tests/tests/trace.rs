@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tailslice_e2e::page::{cli_table, open_ready, table, updates};
+use tailslice_e2e::page::{assert_no_sideways_scroll, cli_table, open_ready, table, updates};
 use tailslice_e2e::{artifacts_dir, run_cli, Browser, Result};
 
 const T: Duration = Duration::from_secs(60);
@@ -139,7 +139,10 @@ async fn record_trace(tag: &str) -> Result<(PathBuf, Vec<Known>)> {
 /// the 120 ms task aligns the clocks, then each task must start where the
 /// page says (±3 ms: the callback starts a little after its task) and last
 /// as long within 1 ms.
-fn check_tasks(known: &[Known], imported: &[(f64, f64)]) {
+/// Returns the tasks longer than the slack allows (the check that a busy
+/// machine can break; see the caller), after asserting everything else.
+fn check_tasks(known: &[Known], imported: &[(f64, f64)]) -> Vec<String> {
+    let mut too_long = Vec::new();
     let anchor = known.iter().find(|k| k.label == "busy-120").unwrap();
     let (a_start, _) = imported
         .iter()
@@ -195,11 +198,17 @@ fn check_tasks(known: &[Known], imported: &[(f64, f64)]) {
             1.0 + 0.05 * k.dur
         };
         assert!(
-            dur >= k.dur - 0.2 && dur - k.dur <= slack,
+            dur >= k.dur - 0.2,
             "{}: the page measured {:.3} ms, the import says {dur:.3} ms (start {start:.3})",
             k.label,
             k.dur
         );
+        if dur - k.dur > slack {
+            too_long.push(format!(
+                "{}: the page measured {:.3} ms, the import says {dur:.3} ms",
+                k.label, k.dur
+            ));
+        }
         let asked: f64 = k
             .label
             .trim_start_matches(|c: char| !c.is_ascii_digit())
@@ -216,6 +225,7 @@ fn check_tasks(known: &[Known], imported: &[(f64, f64)]) {
             k.label
         );
     }
+    too_long
 }
 
 /// (arrival, duration) of each task from the CLI's per-task CSV.
@@ -236,12 +246,29 @@ fn csv_tasks(csv: &str) -> Vec<(f64, f64)> {
 /// other: two browsers at once on a busy machine would stretch the tasks).
 #[tokio::test]
 async fn a_trace_recorded_by_chromium_opens_on_the_cli_and_the_page() -> Result<()> {
-    let (path, known) = record_trace("real").await?;
-    on_the_cli(&path, &known)?;
+    // Every check holds on every recording but one: that no task is more
+    // than 1 ms + 5 % longer than its callback. A busy machine deschedules
+    // the renderer after a callback returns, so a recording may be
+    // stretched; up to three recordings are made and the first that meets
+    // it is used (each failed one is printed).
+    let mut attempt = 0;
+    let (path, known) = loop {
+        attempt += 1;
+        let (path, known) = record_trace("real").await?;
+        let too_long = on_the_cli(&path, &known)?;
+        if too_long.is_empty() {
+            break (path, known);
+        }
+        eprintln!("recording {attempt} stretched by the machine: {too_long:?}");
+        assert!(
+            attempt < 3,
+            "three recordings in a row were stretched: {too_long:?}"
+        );
+    };
     on_the_page(&path, &known).await
 }
 
-fn on_the_cli(path: &std::path::Path, known: &[Known]) -> Result<()> {
+fn on_the_cli(path: &std::path::Path, known: &[Known]) -> Result<Vec<String>> {
     let csv = artifacts_dir().join("recorded-trace-real-tasks.csv");
     let out = run_cli([
         "simulate".as_ref(),
@@ -258,7 +285,7 @@ fn on_the_cli(path: &std::path::Path, known: &[Known]) -> Result<()> {
     assert_eq!(report["trace"]["thread_name"], "CrRendererMain");
     let tasks = csv_tasks(&std::fs::read_to_string(&csv)?);
     assert_eq!(tasks.len() as u64, report["tasks"].as_u64().unwrap());
-    check_tasks(known, &tasks);
+    let too_long = check_tasks(known, &tasks);
     // The 120 ms task is a long task: the summary counts it.
     assert!(report["trace"]["long_tasks"].as_u64().unwrap() >= 1);
     assert!(
@@ -286,7 +313,7 @@ fn on_the_cli(path: &std::path::Path, known: &[Known]) -> Result<()> {
     ])?;
     let v: Value = serde_json::from_str(&out_gz)?;
     assert_eq!(v["results"], report["results"]);
-    Ok(())
+    Ok(too_long)
 }
 
 /// The page's table against the CLI's. Trace durations are whole µs, so a
@@ -348,7 +375,7 @@ async fn on_the_page(path: &std::path::Path, known: &[Known]) -> Result<()> {
     // The tasks the page runs are the CLI's, and the known ones are there.
     let tasks = b.eval_js("return window.tailslice.trace.tasks;").await?;
     let tasks = list_tasks(tasks.as_str().unwrap());
-    check_tasks(known, &tasks);
+    assert_eq!(check_tasks(known, &tasks), Vec::<String>::new());
     let want = cli_table(&[
         "--trace-in",
         path.to_str().unwrap(),
@@ -385,11 +412,22 @@ async fn on_the_page(path: &std::path::Path, known: &[Known]) -> Result<()> {
         "t0",
     ])?;
     same_table(&table(&b).await?, &t0);
+    // Done: no status line left, and the page's summary does not speak of
+    // the CLI's --thread (it has the picker).
+    let status_shown = b
+        .eval_js("return document.querySelector('#trace-status').offsetParent !== null;")
+        .await?;
+    assert_eq!(status_shown, Value::Bool(false));
+    assert!(!b.text("#trace-lines").await?.contains("--thread"));
     // In Chinese, the summary is Rust's Chinese text.
     b.eval_js("document.querySelector('#lang').value = 'zh'; document.querySelector('#lang').dispatchEvent(new Event('change')); return true;").await?;
     let zh = b.text("#trace-lines").await?;
     assert!(zh.contains("个任务") && zh.contains("总阻塞时间"), "{zh}");
     b.screenshot("trace-imported").await?;
+    // On a phone the summary wraps instead of widening the page.
+    b.set_window_size(360, 800).await?;
+    assert_no_sideways_scroll(&b).await?;
+    b.set_window_size(1280, 900).await?;
 
     // The same trace gzip-compressed (inflated by the browser), then bad
     // files: each gets one message, and the page keeps working.

@@ -132,8 +132,8 @@ impl TraceLoader {
             count: imp.workload.len(),
             found: &imp.found,
             lines: Lines {
-                en: imp.found.lines(Lang::En),
-                zh: imp.found.lines(Lang::Zh),
+                en: imp.found.lines_for(Lang::En, false),
+                zh: imp.found.lines_for(Lang::Zh, false),
             },
         });
         // The recorded starts, for the "as recorded" row (a typed array:

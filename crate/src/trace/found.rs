@@ -120,9 +120,15 @@ impl Found {
         }
     }
 
-    /// The summary as lines of text (the CLI prints them; the page shows
-    /// them before the results).
+    /// The summary as lines of text, as the CLI prints it (ending with how
+    /// to pick another thread with `--thread`).
     pub fn lines(&self, lang: Lang) -> Vec<String> {
+        self.lines_for(lang, true)
+    }
+
+    /// The summary as lines of text; `thread_hint`: end with the other
+    /// threads and the `--thread` flag (the page has a picker instead).
+    pub fn lines_for(&self, lang: Lang, thread_hint: bool) -> Vec<String> {
         let ms = |v: f64| format!("{v:.1}");
         let name = |n: &str, fallback: &str| {
             if n.is_empty() {
@@ -193,7 +199,7 @@ impl Found {
                         l.label
                     ));
                 }
-                if self.threads.len() > 1 {
+                if thread_hint && self.threads.len() > 1 {
                     out.push(format!(
                         "other threads (pick with --thread PID:TID): {}",
                         self.others()
@@ -247,7 +253,7 @@ impl Found {
                         l.label
                     ));
                 }
-                if self.threads.len() > 1 {
+                if thread_hint && self.threads.len() > 1 {
                     out.push(format!(
                         "其他线程（用 --thread PID:TID 选择）：{}",
                         self.others()

@@ -159,13 +159,16 @@ fn check_tasks(known: &[Known], imported: &[(f64, f64)]) -> Vec<String> {
     let offset = a_start - anchor.start;
     for k in known {
         let want = k.start + offset;
-        // The imported task that holds the page's measurement (tasks on
-        // one thread do not overlap, so there is one at most).
+        // The imported task that overlaps the page's measurement most (the
+        // clocks are aligned to within a millisecond or so: the page's is
+        // coarsened, and each callback starts a little after its task);
+        // it must cover all of it but 1.5 ms.
+        let overlap = |&(s, d): &(f64, f64)| (s + d).min(want + k.dur) - s.max(want);
         let found = imported
             .iter()
             .copied()
-            .filter(|&(s, d)| s <= want + 0.5 && s + d >= want + k.dur - 0.3)
-            .max_by(|a, b| a.0.total_cmp(&b.0));
+            .filter(|t| overlap(t) >= k.dur - 1.5)
+            .max_by(|a, b| overlap(a).total_cmp(&overlap(b)));
         let (start, dur) = found.unwrap_or_else(|| {
             let near: Vec<_> = imported
                 .iter()

@@ -4,7 +4,8 @@
 // and handles events. User-supplied text is only ever set via textContent.
 import init, { parseQuery, View, Runner, classColor, policyColor, setLabels, browserLimits, lastPanic } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n, fmtNumber, langParamError, withLang } from './i18n.js';
-import { initIo, importedTasks, tasksKey, tasksLarge } from './io.js';
+import { initIo, importedTasks, importedTrace, tasksKey, tasksLarge } from './io.js';
+import { initTrace } from './trace.js';
 import { initSweep, redrawSweeps } from './sweep.js';
 import { mountScenario } from './scenario.js';
 
@@ -71,6 +72,7 @@ window.tailslice = {
 };
 
 function fmt(v) { return Number(v).toFixed(1); }
+function policyTitle(p) { return p === 'recorded' ? t('policy.recorded') : POLICY_TITLES[p] || p; }
 function fmtChange(pct) {
   if (pct === null || pct === undefined || !Number.isFinite(pct)) return null;
   if (Math.abs(pct) < 0.05) return '±0 %';
@@ -416,7 +418,7 @@ function send(query, large) {
     $('#progress').removeAttribute('value');
     $('#status-text').textContent = t('status.simulating');
   }
-  app.worker.postMessage({ type: 'run', id, query, large, tasks: importedTasks() });
+  app.worker.postMessage({ type: 'run', id, query, large, tasks: importedTasks(), starts: importedTrace() });
 }
 
 /** Runs a small experiment on the main thread (see LIMITS.inline_max_slices). */
@@ -577,12 +579,15 @@ function renderTable(result) {
   const tbody = $('#percentiles tbody');
   const rows = result.rows;
   const frag = document.createDocumentFragment();
+  // A trace's "as recorded" row comes first; the policies keep their colours.
+  const shift = rows.length && rows[0].policy === 'recorded' ? 1 : 0;
   rows.forEach((row, i) => {
     const tr = el('tr', { dataset: { policy: row.policy } });
     const th = el('th', { scope: 'row' });
     const sw = el('span', { className: 'swatch' });
-    sw.style.background = policyColor(i);
-    th.append(sw, POLICY_TITLES[row.policy] || row.policy);
+    sw.style.background = i < shift ? 'transparent' : policyColor(i - shift);
+    if (i < shift) sw.style.border = '1px solid currentColor';
+    th.append(sw, policyTitle(row.policy));
     if (row.policy === 'rr' || row.policy === 'mlfq') th.append(el('span', { className: 'hint', text: ` ${result.quantum} ms` }));
     tr.append(th);
     for (const m of METRICS) {
@@ -594,7 +599,7 @@ function renderTable(result) {
         const pct = row.change[m];
         const better = m === 'done_within' ? pct > 0 : pct < 0;
         td.className = Math.abs(pct) < 0.05 ? 'same' : better ? 'better' : 'worse';
-        td.title = t('versus', { change: ch, base: POLICY_TITLES[rows[0].policy] });
+        td.title = t('versus', { change: ch, base: policyTitle(rows[0].policy) });
       }
       tr.append(td);
     }
@@ -618,10 +623,10 @@ function renderStatus() {
 /** One sentence per compared policy, the study's reading included. */
 function reading(rows) {
   if (rows.length < 2) return '';
-  const base = POLICY_TITLES[rows[0].policy];
+  const base = policyTitle(rows[0].policy);
   return rows.slice(1).map((row) => {
     const c = row.change || {};
-    const name = POLICY_TITLES[row.policy];
+    const name = policyTitle(row.policy);
     const parts = ['mean', 'p50', 'p95'].map((m) => `${t(`col.${m}`)} ${fmtChange(c[m]) ?? t('reading.na')}`);
     const maxSame = c.max !== null && c.max !== undefined && Math.abs(c.max) < 0.05;
     const tail = maxSame ? t('reading.same') : t('reading.max', { change: fmtChange(c.max) ?? t('reading.na') });
@@ -915,6 +920,7 @@ async function main() {
     },
   };
   initIo(context);
+  initTrace();
   initSweep(context);
 
   let resizeQueued = false;

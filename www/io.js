@@ -11,7 +11,7 @@ import { t, lang, onLangChange } from './i18n.js';
 
 const $ = (sel) => document.querySelector(sel);
 let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
-let tasks = null;     // {text, source, count}
+let tasks = null;     // {text, source, count, starts}: starts (Float64Array) for a trace's tasks
 let worker = null;
 let nextId = 1;
 const pending = new Map();
@@ -23,6 +23,8 @@ let pastedAside = null;
 
 /** The imported task list (text), or null for generated tasks. */
 export function importedTasks() { return tasks ? tasks.text : null; }
+/** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
+export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
 /** Identity of the imported list, for "has the workload changed". */
 export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length}` : ''; }
 /** Imported lists get progress and cancel-on-edit when large. */
@@ -129,23 +131,29 @@ function renderNote() {
   note.hidden = false;
 }
 
-/** Uses `text` as the task list (source: a file name, or '' when pasted).
- * Resolves to true when accepted. The list is checked in the jobs worker:
- * a million lines parsed on the main thread froze the tab for seconds. */
-export async function useTasks(text, source = '') {
+/**
+ * Uses `text` as the task list (source: a file name, or '' when pasted).
+ * Resolves to true when accepted. A list is checked in the jobs worker (a
+ * million lines parsed on the main thread froze the tab for seconds). A
+ * trace's tasks come with their recorded `starts` and their `count`: Rust
+ * made that list in the trace worker, so it is not checked again.
+ */
+export async function useTasks(text, source = '', starts = null, count = null) {
   showTasksError(null);
-  $('#tasks-use').disabled = true;
-  let check;
-  try {
-    check = (await job({ type: 'check', query: ctx.query(), tasks: text })).check;
-  } catch (err) {
-    check = { ok: false, line: null, message: err.message };
-  } finally {
-    $('#tasks-use').disabled = false;
+  let check = { ok: true, tasks: count };
+  if (count === null) {
+    $('#tasks-use').disabled = true;
+    try {
+      check = (await job({ type: 'check', query: ctx.query(), tasks: text })).check;
+    } catch (err) {
+      check = { ok: false, line: null, message: err.message };
+    } finally {
+      $('#tasks-use').disabled = false;
+    }
   }
   if (!check.ok) { showTasksError(check); return false; }
   showTasksError(null);
-  tasks = { text, source, count: check.tasks };
+  tasks = { text, source, count: check.tasks, starts };
   renderNote();
   ctx.rerun();
   return true;

@@ -1,5 +1,6 @@
 // tailslice simulation worker (a module worker). Receives
-//   {type: "run", id, query, large, tasks}   (tasks: an imported task list, or null)
+//   {type: "run", id, query, large, tasks, starts}   (tasks: an imported task list, or null;
+//                                                    starts: a trace's recorded starts, or null)
 // and answers
 //   {type: "sized", id, slices, large}           (after the workload is drawn: its true size)
 //   {type: "progress", id, done, total, label}   (before each step of a large run)
@@ -65,7 +66,8 @@ self.onmessage = async (event) => {
   try {
     await ready;
     const t0 = performance.now();
-    const runner = msg.tasks ? Runner.withTasks(query, msg.tasks) : new Runner(query);
+    const runner = msg.starts ? Runner.withTrace(query, msg.tasks, msg.starts)
+      : msg.tasks ? Runner.withTasks(query, msg.tasks) : new Runner(query);
     try {
       const total = runner.total();
       // The page's guess came from the mix's mean; the drawn workload says

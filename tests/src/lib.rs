@@ -521,6 +521,15 @@ impl Browser {
 
     /// Serves an arbitrary directory and starts a browser for it.
     pub async fn start_serving(root: impl Into<PathBuf>) -> Result<Self> {
+        Self::start_serving_with(root, |_| {}).await
+    }
+
+    /// [`Self::start_serving`] with the session's capabilities adjusted
+    /// before it starts (e.g. chromedriver's performance log for tracing).
+    pub async fn start_serving_with(
+        root: impl Into<PathBuf>,
+        adjust: impl FnOnce(&mut Capabilities),
+    ) -> Result<Self> {
         let server = StaticServer::start(root)?;
         let driver = ChromeDriver::start()?;
         let mut args = vec![
@@ -547,6 +556,7 @@ impl Browser {
         caps.insert("goog:chromeOptions".into(), chrome);
         caps.insert("goog:loggingPrefs".into(), json!({ "browser": "ALL" }));
         caps.insert("pageLoadStrategy".into(), json!("normal"));
+        adjust(&mut caps);
 
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
             .capabilities(caps)
@@ -716,6 +726,19 @@ impl Browser {
             .unwrap_or_default();
         self.logs.lock().unwrap().extend(new.iter().cloned());
         Ok(new)
+    }
+
+    /// chromedriver's performance log since the last call: raw entries whose
+    /// `message` is JSON text (`{"message": {"method", "params"}}`). With
+    /// `perfLoggingPrefs.traceCategories` set, reading it ends the trace and
+    /// returns its events as `Tracing.dataCollected` messages.
+    pub async fn performance_log(&self) -> Result<Vec<Value>> {
+        let v = self
+            .client
+            .issue_cmd(GetLog("performance"))
+            .await
+            .map_err(|e| format!("reading the performance log: {e}"))?;
+        Ok(v.as_array().cloned().unwrap_or_default())
     }
 
     /// Ignore console errors containing `substring` (e.g. an expected 404).

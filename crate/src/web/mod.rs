@@ -22,6 +22,7 @@ mod result;
 mod scenario;
 mod scenario_view;
 mod sweep;
+mod trace_run;
 mod view;
 
 use wasm_bindgen::prelude::*;
@@ -118,6 +119,8 @@ pub struct Runner {
     slices: f64,
     runs: Vec<PolicyRun>,
     record: bool,
+    /// A trace's recorded task starts: the result gets the "as recorded" row.
+    recorded: Option<Vec<f64>>,
 }
 
 #[wasm_bindgen]
@@ -200,6 +203,9 @@ impl Runner {
         };
         let obj = result::build(&self.exp, &outcome, self.record);
         io::add_explanation(&obj, &self.exp, &outcome);
+        if let Some(starts) = &self.recorded {
+            trace_run::add_recorded(&obj, &self.exp, &outcome, starts);
+        }
         Ok(obj)
     }
 }
@@ -212,6 +218,7 @@ impl Runner {
             slices: 0.0,
             runs: Vec::new(),
             record: false,
+            recorded: None,
         }
     }
 

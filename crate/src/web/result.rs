@@ -47,13 +47,22 @@ struct Change {
 
 /// The page's table, as plain data.
 pub fn table(outcome: &Outcome) -> JsValue {
-    let base = outcome.runs.first().map(|r| &r.summary);
-    let rows: Vec<Row> = outcome
-        .runs
+    table_with(outcome, None)
+}
+
+/// The table with an "as recorded" row first (a trace's tasks as they ran),
+/// the baseline of every change.
+pub fn table_with(outcome: &Outcome, recorded: Option<&metrics::Summary>) -> JsValue {
+    let all: Vec<(&str, &metrics::Summary)> = recorded
+        .map(|s| (crate::trace::recorded::RECORDED, s))
+        .into_iter()
+        .chain(outcome.runs.iter().map(|r| (r.policy.name(), &r.summary)))
+        .collect();
+    let base = all.first().map(|r| r.1);
+    let rows: Vec<Row> = all
         .iter()
         .enumerate()
-        .map(|(i, r)| {
-            let s = &r.summary;
+        .map(|(i, &(policy, s))| {
             let change = (i > 0).then(|| {
                 let b = base.expect("a first run exists");
                 Change {
@@ -67,7 +76,7 @@ pub fn table(outcome: &Outcome) -> JsValue {
                 }
             });
             Row {
-                policy: r.policy.name(),
+                policy,
                 summary: s,
                 change,
             }

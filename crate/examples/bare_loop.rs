@@ -248,7 +248,7 @@ fn main() {
             "--quantum" => value.parse().map(|v| quantum = v).is_ok(),
             _ => false,
         };
-        if !ok || tasks == 0 || !(quantum > 0.0) {
+        if !ok || tasks == 0 || quantum.is_nan() || quantum <= 0.0 {
             eprintln!(
                 "usage: bare_loop [--tasks N>0] [--seed N] [--quantum MS>0] (got {flag} {value:?})"
             );

@@ -133,10 +133,8 @@ fn corpus_dir() -> PathBuf {
 fn check(name: &str, args: &str) {
     let corpus = corpus_dir();
     let corpus = corpus.to_str().expect("a UTF-8 path");
-    let scratch = std::env::temp_dir().join(format!(
-        "tailslice-snapshot-{}-{name}",
-        std::process::id()
-    ));
+    let scratch =
+        std::env::temp_dir().join(format!("tailslice-snapshot-{}-{name}", std::process::id()));
     let out = scratch.to_str().expect("a UTF-8 path");
     let argv: Vec<String> = args
         .split(' ')

@@ -8,13 +8,15 @@
 //! - [`policy`]: how it is scheduled, one policy per file behind one trait;
 //! - [`engine`]: the discrete-event loop over N cores;
 //! - [`metrics`]: the study's percentiles and friends;
-//! - [`experiment`]: parameters, validation, the JSON report.
+//! - [`experiment`]: parameters, validation, the JSON report;
+//! - [`figures`]: that report alone, keeping nothing per task it does not need.
 
 pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod explain;
 pub mod export;
+pub mod figures;
 pub mod import;
 pub mod metrics;
 pub mod mix;

@@ -8,6 +8,7 @@
 mod fifo;
 mod mlfq;
 mod rr;
+mod run_queue;
 mod sjf;
 mod srpt;
 
@@ -43,7 +44,8 @@ pub enum Leave {
 
 /// What a policy may read about the tasks. `remaining` is exact for tasks
 /// that are not running; for a running task it is the value at the start of
-/// its current slice (the engine passes the current value where it matters).
+/// its current slice (the engine passes the current value where it matters);
+/// for a finished task it is not work (the engine reuses the slot).
 pub struct TaskView<'a> {
     pub arrival: &'a [f64],
     pub work: &'a [f64],

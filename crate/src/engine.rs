@@ -137,21 +137,36 @@ struct CoreState {
     generation: u32,
 }
 
-/// The state of one run; its methods are the steps both the general event
-/// loop and the one-core fast path take, so the two cannot drift apart.
-struct Engine<'a, P: Policy + ?Sized> {
-    workload: &'a Workload,
-    policy: &'a mut P,
-    config: &'a EngineConfig,
+/// What one step of a run reads and writes, apart from the cores: its
+/// methods are the steps both the general event loop and the one-core fast
+/// path take, so the two cannot drift apart. The core a step works on is
+/// passed to it, so the fast path can keep that core's state in registers.
+struct Steps<'r, P: Policy + ?Sized> {
+    workload: &'r Workload,
+    policy: &'r mut P,
+    config: &'r EngineConfig,
     /// Work left of each task; once a task is done, its completion time
     /// (the slot is free then, and this way a run keeps one `f64` per task
     /// for both). No policy reads a finished task's entry.
-    remaining: Vec<f64>,
-    outcomes: Vec<TaskOutcome>,
-    core: Vec<CoreState>,
-    sched: Schedule,
+    remaining: &'r mut [f64],
+    /// Empty unless `record_outcomes` is set.
+    outcomes: &'r mut [TaskOutcome],
+    /// Only pushed to if `record_segments` is set.
+    segments: &'r mut Vec<Segment>,
+}
+
+/// The counters every slice updates, written into the [`Schedule`] at the
+/// end. A local of [`simulate`] passed to the steps (rather than fields of a
+/// struct whose address escapes into calls), so the compiler can hold them
+/// in registers across the loop.
+#[derive(Clone, Copy, Default)]
+struct Tally {
     slices: u64,
     done: usize,
+    context_switches: u64,
+    busy_time: f64,
+    switch_time: f64,
+    makespan: f64,
 }
 
 /// What the policy may read. A free function (not a method) so it borrows
@@ -165,32 +180,38 @@ fn task_view<'a>(workload: &'a Workload, remaining: &'a [f64]) -> TaskView<'a> {
     }
 }
 
-impl<P: Policy + ?Sized> Engine<'_, P> {
+impl<P: Policy + ?Sized> Steps<'_, P> {
+    #[inline(always)]
     fn enqueue(&mut self, task: TaskId, why: Enqueue) {
-        let view = task_view(self.workload, &self.remaining);
+        let view = task_view(self.workload, self.remaining);
         self.policy.enqueue(task, why, &view);
     }
 
-    /// Asks the policy for work for free core `c`; returns when the slice
+    /// Asks the policy for work for free core `st`; returns when the slice
     /// will end, or `None` if nothing is queued.
-    fn dispatch(&mut self, c: usize, now: f64) -> Result<Option<f64>, EngineError> {
-        let view = task_view(self.workload, &self.remaining);
+    #[inline(always)]
+    fn dispatch(
+        &mut self,
+        st: &mut CoreState,
+        tally: &mut Tally,
+        now: f64,
+    ) -> Result<Option<f64>, EngineError> {
+        let view = task_view(self.workload, self.remaining);
         let Some(task) = self.policy.pick_next(&view) else {
             return Ok(None);
         };
-        self.slices += 1;
-        if self.slices > self.config.max_slices {
+        tally.slices += 1;
+        if tally.slices > self.config.max_slices {
             return Err(EngineError::TooManySlices {
                 limit: self.config.max_slices,
             });
         }
         let i = task as usize;
         let mut start = now;
-        let st = &mut self.core[c];
         if st.last.is_some_and(|l| l != task) {
             start += self.config.switch_cost;
-            self.sched.switch_time += self.config.switch_cost;
-            self.sched.context_switches += 1;
+            tally.switch_time += self.config.switch_cost;
+            tally.context_switches += 1;
         }
         let amount = self.remaining[i].min(self.policy.time_slice(task));
         st.task = Some(task);
@@ -206,17 +227,24 @@ impl<P: Policy + ?Sized> Engine<'_, P> {
         Ok(Some(start + amount))
     }
 
-    /// The slice on core `c` ran to its end at `t`. Returns the task if it
-    /// still has work (its slice expired) so the caller can enqueue it.
-    fn finish_slice(&mut self, c: usize, t: f64) -> Option<TaskId> {
-        let st = &mut self.core[c];
+    /// The slice on core `c` (state `st`) ran to its end at `t`. Returns the
+    /// task if it still has work (its slice expired) so the caller can
+    /// enqueue it.
+    #[inline(always)]
+    fn finish_slice(
+        &mut self,
+        st: &mut CoreState,
+        tally: &mut Tally,
+        c: usize,
+        t: f64,
+    ) -> Option<TaskId> {
         let task = st.task.take().expect("a finishing core has a task");
         let ran = st.run_amount;
         let i = task as usize;
         self.remaining[i] -= ran;
-        self.sched.busy_time += ran;
+        tally.busy_time += ran;
         if self.config.record_segments {
-            self.sched.segments.push(Segment {
+            self.segments.push(Segment {
                 core: c as u32,
                 task,
                 start: st.run_start,
@@ -228,8 +256,8 @@ impl<P: Policy + ?Sized> Engine<'_, P> {
             if let Some(o) = self.outcomes.get_mut(i) {
                 o.completion = t;
             }
-            self.sched.makespan = self.sched.makespan.max(t);
-            self.done += 1;
+            tally.makespan = tally.makespan.max(t);
+            tally.done += 1;
             self.policy.on_descheduled(task, ran, Leave::Done);
             None
         } else {
@@ -238,17 +266,16 @@ impl<P: Policy + ?Sized> Engine<'_, P> {
         }
     }
 
-    /// Takes core `c` from its task at `now` and hands the task back to the
-    /// policy.
-    fn preempt(&mut self, c: usize, now: f64) {
-        let st = &mut self.core[c];
+    /// Takes core `c` (state `st`) from its task at `now` and hands the
+    /// task back to the policy.
+    fn preempt(&mut self, st: &mut CoreState, tally: &mut Tally, c: usize, now: f64) {
         let task = st.task.take().expect("a running core has a task");
         let ran = (now - st.run_start).clamp(0.0, st.run_amount);
         st.generation = st.generation.wrapping_add(1);
         self.remaining[task as usize] -= ran;
-        self.sched.busy_time += ran;
+        tally.busy_time += ran;
         if self.config.record_segments && ran > 0.0 {
-            self.sched.segments.push(Segment {
+            self.segments.push(Segment {
                 core: c as u32,
                 task,
                 start: st.run_start,
@@ -259,9 +286,8 @@ impl<P: Policy + ?Sized> Engine<'_, P> {
         self.enqueue(task, Enqueue::Preempted);
     }
 
-    fn running(&self, now: f64) -> Vec<Running> {
-        self.core
-            .iter()
+    fn running(&self, core: &[CoreState], now: f64) -> Vec<Running> {
+        core.iter()
             .enumerate()
             .filter_map(|(c, st)| {
                 st.task.map(|task| Running {
@@ -273,6 +299,82 @@ impl<P: Policy + ?Sized> Engine<'_, P> {
             })
             .collect()
     }
+
+    /// The one-core fast path: core `c`'s slice ends at `end`, and before
+    /// `horizon` (the next arrival or timer) nothing else can happen, so
+    /// finish slices and dispatch the next right here, with exactly the
+    /// steps of the event loop. Returns the end of the slice that reaches
+    /// the horizon, or `None` once the run queue is empty (the core idles).
+    #[inline(always)]
+    fn run_alone(
+        &mut self,
+        core: &mut CoreState,
+        tally: &mut Tally,
+        c: usize,
+        end: f64,
+        horizon: f64,
+    ) -> Result<Option<f64>, EngineError> {
+        run_alone(
+            self.workload,
+            &mut *self.policy,
+            self.config,
+            &mut *self.remaining,
+            &mut *self.outcomes,
+            &mut *self.segments,
+            core,
+            tally,
+            c,
+            end,
+            horizon,
+        )
+    }
+}
+
+/// [`Steps::run_alone`]'s loop, a function of its own (not inlined into
+/// [`simulate`]) that takes every piece of state as a separate reference:
+/// the compiler may then assume they do not overlap (a store to a task's
+/// remaining work cannot change the run queue or the core), and keeps the
+/// core's state and the counters in registers for the millions of slices
+/// of a large run.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn run_alone<P: Policy + ?Sized>(
+    workload: &Workload,
+    policy: &mut P,
+    config: &EngineConfig,
+    remaining: &mut [f64],
+    outcomes: &mut [TaskOutcome],
+    segments: &mut Vec<Segment>,
+    core: &mut CoreState,
+    tally: &mut Tally,
+    c: usize,
+    mut end: f64,
+    horizon: f64,
+) -> Result<Option<f64>, EngineError> {
+    let mut steps = Steps {
+        workload,
+        policy,
+        config,
+        remaining,
+        outcomes,
+        segments,
+    };
+    let (mut st, mut t) = (*core, *tally);
+    let result = loop {
+        if end >= horizon {
+            break Ok(Some(end));
+        }
+        if let Some(task) = steps.finish_slice(&mut st, &mut t, c, end) {
+            steps.enqueue(task, Enqueue::Expired);
+        }
+        match steps.dispatch(&mut st, &mut t, end) {
+            Ok(Some(next_end)) => end = next_end,
+            Ok(None) => break Ok(None),
+            Err(e) => break Err(e),
+        }
+    };
+    (*core, *tally) = (st, t);
+    result
 }
 
 /// Runs `workload` under `policy`. Generic so that a concrete policy is
@@ -292,31 +394,30 @@ pub fn simulate<P: Policy + ?Sized>(
         run_amount: 0.0,
         generation: 0,
     };
-    let mut e = Engine {
+    let mut remaining = workload.work.clone();
+    let mut outcomes = if config.record_outcomes {
+        vec![
+            TaskOutcome {
+                first_start: f64::NAN,
+                completion: f64::NAN,
+                slices: 0,
+            };
+            n
+        ]
+    } else {
+        Vec::new()
+    };
+    let mut segments = Vec::new();
+    let mut core = vec![idle_core; cores];
+    let mut e = Steps {
         workload,
         policy,
         config,
-        remaining: workload.work.clone(),
-        outcomes: if config.record_outcomes {
-            vec![
-                TaskOutcome {
-                    first_start: f64::NAN,
-                    completion: f64::NAN,
-                    slices: 0,
-                };
-                n
-            ]
-        } else {
-            Vec::new()
-        },
-        core: vec![idle_core; cores],
-        sched: Schedule {
-            cores,
-            ..Schedule::default()
-        },
-        slices: 0,
-        done: 0,
+        remaining: &mut remaining,
+        outcomes: &mut outcomes,
+        segments: &mut segments,
     };
+    let mut tally = Tally::default();
     // Slice ends: (end time, core, generation), earliest first.
     let mut ends: BinaryHeap<Reverse<(Key, usize, u32)>> = BinaryHeap::new();
     // Free cores, lowest index first.
@@ -327,7 +428,7 @@ pub fn simulate<P: Policy + ?Sized>(
     // Re-read only after the timer fires (the `Policy::next_timer` contract).
     let mut timer = e.policy.next_timer();
 
-    while e.done < n {
+    while tally.done < n {
         // 1. The next instant anything happens.
         let t_arrival = order
             .get(next_arrival)
@@ -349,10 +450,10 @@ pub fn simulate<P: Policy + ?Sized>(
                 break;
             }
             ends.pop();
-            if gen != e.core[c].generation {
+            if gen != core[c].generation {
                 continue;
             }
-            expired.extend(e.finish_slice(c, t));
+            expired.extend(e.finish_slice(&mut core[c], &mut tally, c, t));
             idle.push(Reverse(c));
         }
 
@@ -371,8 +472,8 @@ pub fn simulate<P: Policy + ?Sized>(
         // 4. Policy timer.
         if timer.is_some_and(|t| t <= now) {
             // Timer events count against the same budget as slices.
-            e.slices += 1;
-            if e.slices > e.config.max_slices {
+            tally.slices += 1;
+            if tally.slices > e.config.max_slices {
                 return Err(EngineError::TooManySlices {
                     limit: e.config.max_slices,
                 });
@@ -385,7 +486,7 @@ pub fn simulate<P: Policy + ?Sized>(
         let mut preemptions_left = cores;
         loop {
             while let Some(&Reverse(c)) = idle.peek() {
-                let Some(mut end) = e.dispatch(c, now)? else {
+                let Some(mut end) = e.dispatch(&mut core[c], &mut tally, now)? else {
                     break;
                 };
                 idle.pop();
@@ -397,24 +498,16 @@ pub fn simulate<P: Policy + ?Sized>(
                         .into_iter()
                         .flatten()
                         .fold(f64::INFINITY, f64::min);
-                    while end < horizon {
-                        if let Some(task) = e.finish_slice(c, end) {
-                            e.enqueue(task, Enqueue::Expired);
-                        }
-                        match e.dispatch(c, end)? {
-                            Some(next_end) => end = next_end,
-                            None => {
-                                idle.push(Reverse(c));
-                                break;
-                            }
-                        }
+                    match e.run_alone(&mut core[c], &mut tally, c, end, horizon)? {
+                        Some(last_end) => end = last_end,
+                        None => idle.push(Reverse(c)),
                     }
-                    if e.core[c].task.is_some() {
-                        ends.push(Reverse((Key(end), c, e.core[c].generation)));
+                    if core[c].task.is_some() {
+                        ends.push(Reverse((Key(end), c, core[c].generation)));
                     }
                     break;
                 }
-                ends.push(Reverse((Key(end), c, e.core[c].generation)));
+                ends.push(Reverse((Key(end), c, core[c].generation)));
             }
             if !idle.is_empty()
                 || !e.policy.is_preemptive()
@@ -423,35 +516,41 @@ pub fn simulate<P: Policy + ?Sized>(
             {
                 break;
             }
-            let running = e.running(now);
+            let running = e.running(&core, now);
             let Some(v) = e
                 .policy
-                .preemption_victim(&running, &task_view(e.workload, &e.remaining))
+                .preemption_victim(&running, &task_view(e.workload, e.remaining))
             else {
                 break;
             };
             preemptions_left -= 1;
             let c = running[v].core;
-            e.preempt(c, now);
+            e.preempt(&mut core[c], &mut tally, c, now);
             idle.push(Reverse(c));
         }
     }
 
-    let mut sched = e.sched;
-    if e.done < n {
+    if tally.done < n {
         // A task never finished (a policy lost it): its slot still holds
         // work, not a completion time. Say so instead of guessing.
-        if e.outcomes.is_empty() {
-            e.remaining.fill(f64::NAN);
+        if outcomes.is_empty() {
+            remaining.fill(f64::NAN);
         } else {
-            for (slot, o) in e.remaining.iter_mut().zip(&e.outcomes) {
+            for (slot, o) in remaining.iter_mut().zip(&outcomes) {
                 *slot = o.completion;
             }
         }
     }
-    sched.completions = e.remaining;
-    sched.outcomes = e.outcomes;
-    Ok(sched)
+    Ok(Schedule {
+        outcomes,
+        completions: remaining,
+        segments,
+        context_switches: tally.context_switches,
+        makespan: tally.makespan,
+        busy_time: tally.busy_time,
+        switch_time: tally.switch_time,
+        cores,
+    })
 }
 
 fn t_arrival_after(order: &ArrivalOrder, next: usize, workload: &Workload) -> Option<f64> {

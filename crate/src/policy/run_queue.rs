@@ -7,14 +7,17 @@
 //! round-robin task whose quantum expired) cost one entry each, as before.
 //! The order of ids is exactly a plain queue's.
 
-use std::collections::VecDeque;
-
 use super::TaskId;
 
 #[derive(Clone, Debug, Default)]
 pub struct RunQueue {
-    /// Half-open stretches `start..end` of ids, front first; never empty.
-    runs: VecDeque<(TaskId, TaskId)>,
+    /// Half-open stretches `start..end` of ids; the queue is
+    /// `runs[head..]`, front first, each stretch non-empty. A `Vec` with a
+    /// moving head rather than a `VecDeque`: no wrap-around arithmetic on
+    /// every push and pop (the engine's hottest path), and the consumed
+    /// front is reclaimed in bulk.
+    runs: Vec<(TaskId, TaskId)>,
+    head: usize,
 }
 
 impl RunQueue {
@@ -22,35 +25,48 @@ impl RunQueue {
     /// cannot overflow.
     #[inline]
     pub fn push_back(&mut self, task: TaskId) {
-        if let Some(back) = self.runs.back_mut() {
-            if back.1 == task {
-                back.1 += 1;
-                return;
+        if self.runs.len() > self.head {
+            if let Some(back) = self.runs.last_mut() {
+                if back.1 == task {
+                    back.1 += 1;
+                    return;
+                }
             }
+        } else if self.head > 0 {
+            // Empty: start over at the beginning of the buffer.
+            self.runs.clear();
+            self.head = 0;
         }
-        self.runs.push_back((task, task + 1));
+        if self.head >= 1024 && self.head * 2 >= self.runs.len() {
+            // Half the buffer is consumed: move the live part to the front
+            // (amortised O(1) per entry).
+            self.runs.drain(..self.head);
+            self.head = 0;
+        }
+        self.runs.push((task, task + 1));
     }
 
     #[inline]
     pub fn pop_front(&mut self) -> Option<TaskId> {
-        let front = self.runs.front_mut()?;
+        let front = self.runs.get_mut(self.head)?;
         let task = front.0;
         front.0 += 1;
         if front.0 == front.1 {
-            self.runs.pop_front();
+            self.head += 1;
         }
         Some(task)
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.runs.is_empty()
+        self.head == self.runs.len()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::VecDeque;
 
     #[test]
     fn same_order_as_a_plain_queue() {
@@ -79,13 +95,37 @@ mod tests {
     }
 
     #[test]
+    fn a_long_lived_queue_keeps_its_order_through_compaction() {
+        // Round-robin's shape: many separate ids, each popped and pushed
+        // back, so the consumed front is reclaimed many times.
+        let mut plain: VecDeque<TaskId> = (0..5000).map(|i| i * 2).collect();
+        let mut runs = RunQueue::default();
+        for &t in &plain {
+            runs.push_back(t);
+        }
+        for round in 0..20_000u32 {
+            let (a, b) = (plain.pop_front(), runs.pop_front());
+            assert_eq!(a, b);
+            if round % 7 != 0 {
+                plain.push_back(a.unwrap());
+                runs.push_back(b.unwrap());
+            }
+            assert!(runs.runs.len() <= 2 * 5000 + 1024, "{}", runs.runs.len());
+        }
+        while let Some(t) = plain.pop_front() {
+            assert_eq!(Some(t), runs.pop_front());
+        }
+        assert!(runs.is_empty());
+    }
+
+    #[test]
     fn consecutive_ids_take_one_entry() {
         let mut q = RunQueue::default();
         for t in 0..1_000_000 {
             q.push_back(t);
         }
-        assert_eq!(q.runs.len(), 1);
+        assert_eq!(q.runs.len() - q.head, 1);
         q.push_back(0);
-        assert_eq!(q.runs.len(), 2);
+        assert_eq!(q.runs.len() - q.head, 2);
     }
 }

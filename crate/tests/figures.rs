@@ -75,6 +75,8 @@ proptest! {
         prop_assert_eq!(&bits(&full.completions), &from_outcomes);
         prop_assert_eq!(bits(&lean.completions), from_outcomes);
         prop_assert_eq!(full.context_switches, lean.context_switches);
+        prop_assert_eq!(full.slices, lean.slices);
+        prop_assert_eq!(full.slices, full.outcomes.iter().map(|o| u64::from(o.slices)).sum::<u64>());
         prop_assert_eq!(full.makespan.to_bits(), lean.makespan.to_bits());
         prop_assert_eq!(full.busy_time.to_bits(), lean.busy_time.to_bits());
         prop_assert_eq!(full.switch_time.to_bits(), lean.switch_time.to_bits());

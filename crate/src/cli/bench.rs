@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use tailslice::engine::EngineConfig;
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::metrics::summarize;
+use tailslice::metrics::summarize_owned;
 use tailslice::workload::Workload;
 
 use super::{fail, flag_value, set_experiment_flag};
@@ -68,6 +68,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
         cores: exp.cores,
         switch_cost: exp.switch_cost,
         record_segments: false,
+        // What `simulate --json` runs (crate::figures).
+        record_outcomes: false,
         max_slices: Limits::CLI.max_slices,
         ..EngineConfig::default()
     };
@@ -92,15 +94,16 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 Err(e) => return fail(&e.to_string()),
             };
             phases[1 + 2 * i].1.push(t.elapsed().as_secs_f64());
-            slices[1 + 2 * i] = Some(s.outcomes.iter().map(|o| u64::from(o.slices)).sum());
+            slices[1 + 2 * i] = Some(s.slices);
             let t = Instant::now();
-            std::hint::black_box(summarize(&w, &s, exp.within));
+            std::hint::black_box(summarize_owned(&w, s, exp.within));
             phases[2 + 2 * i].1.push(t.elapsed().as_secs_f64());
         }
         let t = Instant::now();
-        match exp.run(&Limits::CLI, false) {
-            Ok(o) => {
-                std::hint::black_box(serde_json::to_string(&o.report()).ok());
+        let w = Workload::generate(&exp.workload_spec());
+        match tailslice::figures::report(&exp, &w, &Limits::CLI) {
+            Ok(r) => {
+                std::hint::black_box(serde_json::to_string(&r).ok());
             }
             Err(e) => return fail(&e.to_string()),
         }

@@ -23,7 +23,7 @@ the bare loop must print the same JSON byte for byte; article_sim.py's
 figures must agree to 1e-9 relative) or a command fails, never because a
 goal is missed.
 
-    scripts/bench-vs-python.py [--tasks N] [--runs K] [--python-runs K] [--no-build]
+    scripts/bench-vs-python.py [--tasks N] [--runs K] [--python-runs K] [--no-build] [--tailslice PATH]
 """
 import argparse, json, os, statistics, subprocess, sys, time
 
@@ -79,11 +79,14 @@ def main():
     ap.add_argument("--runs", type=int, default=7, help="runs of tailslice and the bare loop")
     ap.add_argument("--python-runs", type=int, default=3)
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--tailslice", metavar="PATH",
+                    help="measure this tailslice binary instead of target/release/tailslice "
+                         "(e.g. an older build, for before/after figures)")
     a = ap.parse_args()
     if not a.no_build:
         subprocess.run(["cargo", "build", "--release", "-q", "-p", "tailslice",
                         "--bin", "tailslice", "--example", "bare_loop"], check=True, cwd=ROOT)
-    exe = os.path.join(ROOT, "target", "release", "tailslice")
+    exe = a.tailslice or os.path.join(ROOT, "target", "release", "tailslice")
     bare = os.path.join(ROOT, "target", "release", "examples", "bare_loop")
     n = str(a.tasks)
     cmds = {
@@ -135,9 +138,13 @@ def main():
     # The general loop (more than one core: no fast path) on arrivals over time.
     general = [exe, "bench", "--json", "--repeat", "3", "--tasks", n, "--cores", "8",
                "--arrivals", "poisson:0.9"]
-    _, _, out = measure(general)
     print(f"general event loop, {a.tasks} tasks, --cores 8 --arrivals poisson:0.9 (tailslice bench, median of 3):")
-    for ph in json.loads(out)["phases"]:
+    p = subprocess.run(general, capture_output=True, text=True)
+    if p.returncode != 0:
+        # Builds before `bench --json` existed.
+        print(f"  not measured: {p.stderr.strip()}")
+        return
+    for ph in json.loads(p.stdout)["phases"]:
         if ph["slices"]:
             rate = ph["slices"] / ph["median_ms"] / 1e3
             print(f"  {ph['name']:<16} {ph['median_ms']:8.1f} ms  {ph['slices']} slices  {rate:5.1f} M slices/s")

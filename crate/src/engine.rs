@@ -139,6 +139,29 @@ struct CoreState {
     generation: u32,
 }
 
+/// How many picks ahead the engine asks the policy for a task to prefetch:
+/// far enough that the fetch (~100 ns from memory) completes before the
+/// task runs, at some ten nanoseconds per slice.
+const PREFETCH_AHEAD: usize = 16;
+
+/// Asks the CPU to bring `value`'s cache line in, without waiting for it.
+#[inline(always)]
+fn prefetch(value: Option<&f64>) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(v) = value {
+        // SAFETY: a prefetch is only a hint; it never faults, even for an
+        // address that is not mapped, and reads nothing into the program.
+        #[allow(unused_unsafe)]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                (v as *const f64).cast(),
+            );
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// What one step of a run reads and writes, apart from the cores: its
 /// methods are the steps both the general event loop and the one-core fast
 /// path take, so the two cannot drift apart. The core a step works on is
@@ -216,6 +239,9 @@ impl<P: Policy + ?Sized> Steps<'_, P> {
             start += self.config.switch_cost;
             tally.switch_time += self.config.switch_cost;
             tally.context_switches += 1;
+        }
+        if let Some(next) = self.policy.upcoming(PREFETCH_AHEAD) {
+            prefetch(self.remaining.get(next as usize));
         }
         let amount = self.remaining[i].min(self.policy.time_slice(task));
         st.task = Some(task);

@@ -32,6 +32,10 @@ impl Policy for Fifo {
         !self.queue.is_empty()
     }
 
+    fn upcoming(&self, ahead: usize) -> Option<TaskId> {
+        self.queue.upcoming(ahead)
+    }
+
     fn time_slice(&self, _task: TaskId) -> f64 {
         f64::INFINITY
     }

@@ -73,6 +73,15 @@ pub trait Policy {
     /// Whether any task is waiting in the run queue.
     fn has_queued(&self) -> bool;
 
+    /// A task that [`Policy::pick_next`] will likely return `ahead` picks
+    /// from now, if the policy can tell cheaply. Only a hint: the engine
+    /// uses it to fetch that task's state into the cache early (a
+    /// round-robin pass over a million tasks otherwise waits on memory at
+    /// every slice of its later rounds).
+    fn upcoming(&self, _ahead: usize) -> Option<TaskId> {
+        None
+    }
+
     /// How much work `task` may do before the core returns to the policy;
     /// `f64::INFINITY` runs it to completion.
     fn time_slice(&self, task: TaskId) -> f64;

@@ -35,6 +35,10 @@ impl Policy for RoundRobin {
         !self.queue.is_empty()
     }
 
+    fn upcoming(&self, ahead: usize) -> Option<TaskId> {
+        self.queue.upcoming(ahead)
+    }
+
     fn time_slice(&self, _task: TaskId) -> f64 {
         self.quantum
     }

@@ -57,6 +57,18 @@ impl RunQueue {
         Some(task)
     }
 
+    /// About the `ahead`-th id from the front: exact within the front
+    /// stretch, else the start of the stretch `ahead` entries on (exact
+    /// when those are single ids, as round-robin's re-queued tasks are).
+    #[inline]
+    pub fn upcoming(&self, ahead: usize) -> Option<TaskId> {
+        let &(start, end) = self.runs.get(self.head)?;
+        match start.checked_add(ahead as TaskId) {
+            Some(t) if t < end => Some(t),
+            _ => self.runs.get(self.head + ahead).map(|r| r.0),
+        }
+    }
+
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.head == self.runs.len()
@@ -116,6 +128,24 @@ mod tests {
             assert_eq!(Some(t), runs.pop_front());
         }
         assert!(runs.is_empty());
+    }
+
+    #[test]
+    fn upcoming_is_exact_within_a_stretch_and_over_single_ids() {
+        let mut q = RunQueue::default();
+        assert_eq!(q.upcoming(0), None);
+        for t in [10, 11, 12, 40, 7, 90] {
+            q.push_back(t);
+        }
+        assert_eq!(q.upcoming(0), Some(10));
+        assert_eq!(q.upcoming(2), Some(12));
+        q.pop_front();
+        q.pop_front();
+        q.pop_front();
+        // Now single ids: exact.
+        assert_eq!(q.upcoming(0), Some(40));
+        assert_eq!(q.upcoming(2), Some(90));
+        assert_eq!(q.upcoming(3), None);
     }
 
     #[test]

@@ -100,7 +100,7 @@ pub fn latencies(workload: &Workload, schedule: &Schedule) -> Vec<f64> {
 
 /// Summarises a run. `within` is the "done within" threshold in ms.
 pub fn summarize(workload: &Workload, schedule: &Schedule, within: f64) -> Summary {
-    let mut lat = latencies(workload, schedule);
+    let mut lat = schedule.completions.clone();
     summary_of(&mut lat, workload, schedule, within)
 }
 
@@ -109,9 +109,6 @@ pub fn summarize(workload: &Workload, schedule: &Schedule, within: f64) -> Summa
 /// million-task run then allocates nothing here). Same figures, bit for bit.
 pub fn summarize_owned(workload: &Workload, schedule: Schedule, within: f64) -> Summary {
     let mut lat = schedule.completions;
-    for (c, a) in lat.iter_mut().zip(&workload.arrival) {
-        *c -= a;
-    }
     let rest = Schedule {
         completions: Vec::new(),
         outcomes: Vec::new(),
@@ -121,7 +118,8 @@ pub fn summarize_owned(workload: &Workload, schedule: Schedule, within: f64) -> 
     summary_of(&mut lat, workload, &rest, within)
 }
 
-/// The figures of a run from its latencies in task order (reordered here).
+/// The figures of a run from its completion times in task order, which are
+/// turned into latencies (completion − arrival) in place, then reordered.
 fn summary_of(lat: &mut [f64], workload: &Workload, schedule: &Schedule, within: f64) -> Summary {
     let n = lat.len();
     if n == 0 {
@@ -139,15 +137,17 @@ fn summary_of(lat: &mut [f64], workload: &Workload, schedule: &Schedule, within:
             utilisation: 0.0,
         };
     }
-    // One pass for the sums and the count (each sum in task order, as
-    // before), which also notices latencies that are already in order
+    // One pass for the latencies, the sums and the count (each sum in task
+    // order, as before), which also notices latencies that are already in order
     // (FIFO with every task at t = 0 on one core): their percentiles are
     // then read off directly instead of selected.
     let (mut lat_sum, mut wait_sum) = (Neumaier::default(), Neumaier::default());
     let mut done_within = 0u64;
     let mut sorted = true;
     let mut prev = f64::NEG_INFINITY;
-    for (&l, &w) in lat.iter().zip(&workload.work) {
+    for ((slot, &a), &w) in lat.iter_mut().zip(&workload.arrival).zip(&workload.work) {
+        *slot -= a;
+        let l = *slot;
         lat_sum.add(l);
         wait_sum.add(l - w);
         done_within += u64::from(l < within);

@@ -487,14 +487,22 @@ pub fn simulate<P: Policy + ?Sized>(
             idle.push(Reverse(c));
         }
 
-        // 3. Arrivals now, then the expired tasks behind them.
-        while let Some(i) = order.get(next_arrival) {
-            if workload.arrival[i as usize] > now {
-                break;
+        // 3. Arrivals now (in arrival order, ties by id), then the expired
+        // tasks behind them.
+        let due_end = order.due_end(next_arrival, now, &workload.arrival);
+        match &order {
+            ArrivalOrder::Identity(_) => {
+                for i in next_arrival..due_end {
+                    e.enqueue(i as TaskId, Enqueue::Arrived);
+                }
             }
-            e.enqueue(i, Enqueue::Arrived);
-            next_arrival += 1;
+            ArrivalOrder::Sorted(ids) => {
+                for &i in &ids[next_arrival..due_end] {
+                    e.enqueue(i, Enqueue::Arrived);
+                }
+            }
         }
+        next_arrival = due_end;
         for task in expired.drain(..) {
             e.enqueue(task, Enqueue::Expired);
         }
@@ -632,5 +640,77 @@ impl ArrivalOrder {
             ArrivalOrder::Identity(n) => (k < *n).then_some(k as TaskId),
             ArrivalOrder::Sorted(v) => v.get(k).copied(),
         }
+    }
+
+    /// The position after the tasks that are due at `now` from position
+    /// `next` on: positions `next..end` arrive no later than `now`. A
+    /// galloping search (the positions are in arrival order), so a batch
+    /// of k arrivals costs about 2 log2(k) comparisons instead of k: the
+    /// study's million tasks at t = 0 are found in 40, a lone Poisson
+    /// arrival in 2.
+    fn due_end(&self, next: usize, now: f64, arrival: &[f64]) -> usize {
+        let due = |k: usize| self.get(k).is_some_and(|i| arrival[i as usize] <= now);
+        if !due(next) {
+            return next;
+        }
+        // `due(lo)` holds; `hi` is the end or a position not due.
+        let (mut lo, mut step) = (next, 1);
+        let mut hi = loop {
+            let probe = next.saturating_add(step);
+            if !due(probe) {
+                break probe;
+            }
+            lo = probe;
+            step *= 2;
+        };
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if due(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        hi
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn due_end_finds_every_batch_of_arrivals() {
+        // In order (no index) and out of order (sorted index), with ties.
+        for arrival in [
+            vec![0.0, 0.0, 0.0, 1.0, 1.0, 2.0, 5.0],
+            vec![5.0, 1.0, 0.0, 2.0, 0.0, 1.0, 0.0],
+        ] {
+            let order = ArrivalOrder::new(&arrival);
+            let due = |next, now| order.due_end(next, now, &arrival);
+            assert_eq!(due(0, -1.0), 0);
+            assert_eq!(due(0, 0.0), 3);
+            assert_eq!(due(3, 0.5), 3);
+            assert_eq!(due(3, 1.0), 5);
+            assert_eq!(due(5, 4.0), 6);
+            assert_eq!(due(5, 10.0), 7);
+            assert_eq!(due(7, 10.0), 7);
+            // Against a plain scan, from every start and instant.
+            for next in 0..=arrival.len() {
+                for now in [-1.0, 0.0, 0.5, 1.0, 1.5, 2.0, 5.0, 9.0] {
+                    let mut k = next;
+                    while order.get(k).is_some_and(|i| arrival[i as usize] <= now) {
+                        k += 1;
+                    }
+                    assert_eq!(due(next, now), k, "next {next}, now {now}");
+                }
+            }
+        }
+        // A million at t = 0.
+        let arrival = vec![0.0; 1_000_000];
+        assert_eq!(
+            ArrivalOrder::new(&arrival).due_end(0, 0.0, &arrival),
+            1_000_000
+        );
     }
 }

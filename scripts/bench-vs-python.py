@@ -40,9 +40,9 @@ def reference_path():
 
 
 def measure(cmd):
-    """(wall seconds, peak RSS in KiB, stdout) of one run of cmd; the child is
-    reaped with wait4 so its own rusage (not the maximum over all children)
-    is read."""
+    """(wall seconds, peak RSS in KiB, stdout, CPU seconds) of one run of cmd;
+    the child is reaped with wait4 so its own rusage (not the maximum over all
+    children) is read."""
     t = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out = p.stdout.read()
@@ -52,7 +52,7 @@ def measure(cmd):
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({p.returncode}): {err.decode(errors='replace')}")
-    return wall, ru.ru_maxrss, out.decode()
+    return wall, ru.ru_maxrss, out.decode(), ru.ru_utime + ru.ru_stime
 
 
 def spread(xs, scale):
@@ -99,15 +99,17 @@ def main():
     measure(cmds["bare"])
     walls = {k: [] for k in cmds}
     peaks = {k: [] for k in cmds}
+    cpus = {k: [] for k in cmds}
     outs = {}
     for i in range(a.runs):
         order = ["tailslice", "bare"] if i % 2 == 0 else ["bare", "tailslice"]
         if i < a.python_runs:
             order.append("python")
         for k in order:
-            w, m, out = measure(cmds[k])
+            w, m, out, cpu = measure(cmds[k])
             walls[k].append(w)
             peaks[k].append(m)
+            cpus[k].append(cpu)
             outs[k] = out
     check_agreement(outs["tailslice"], outs["bare"], json.loads(outs["python"]))
 
@@ -120,7 +122,9 @@ def main():
         wm, wlo, whi = spread(walls[k], 1e3)
         mm, mlo, mhi = spread(peaks[k], 1 / 1024)
         med[k] = (wm, mm)
-        print(f"  {names[k]:<32} {wm:8.1f} ms ({wlo:.1f}-{whi:.1f})   peak {mm:6.1f} MB ({mlo:.1f}-{mhi:.1f})")
+        cm = statistics.median(cpus[k]) * 1e3
+        print(f"  {names[k]:<32} {wm:8.1f} ms ({wlo:.1f}-{whi:.1f})   peak {mm:6.1f} MB ({mlo:.1f}-{mhi:.1f})"
+              f"   CPU {cm:.1f} ms")
     # Ratios per round (tailslice and the bare loop ran back to back), then
     # their median: steadier than a ratio of medians on a shared machine.
     wall_ratios = sorted(t / b for t, b in zip(walls["tailslice"], walls["bare"]))
@@ -131,6 +135,9 @@ def main():
           f"goal <= {WALL_GOAL}x: {verdict(wr, WALL_GOAL)})")
     print(f"  tailslice / bare loop, memory  {mr:6.2f}x  (per round {mem_ratios[0]:.2f}-{mem_ratios[-1]:.2f}; "
           f"goal <= {MEMORY_GOAL}x: {verdict(mr, MEMORY_GOAL)})")
+    cpu_ratios = sorted(t / b for t, b in zip(cpus["tailslice"], cpus["bare"]))
+    print(f"  tailslice / bare loop, CPU     {statistics.median(cpu_ratios):6.2f}x  (user + system time; "
+          f"steadier than wall when other work shares the cores)")
     print(f"  speed-up over article_sim.py   {med['python'][0] / med['tailslice'][0]:6.1f}x  "
           f"(bare loop {med['python'][0] / med['bare'][0]:.1f}x)")
     print("  figures agree: tailslice = bare loop byte for byte; article_sim.py to 1e-9 (relative)")

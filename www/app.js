@@ -2,7 +2,7 @@
 // parseQuery validates the URL exactly like the CLI validates flags, the
 // worker runs the simulation, View draws. This file moves data between them
 // and handles events. User-supplied text is only ever set via textContent.
-import init, { parseQuery, View, Runner, classColor, policyColor, setLabels } from './tailslice.js';
+import init, { parseQuery, View, Runner, classColor, policyColor, setLabels, browserLimits } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n, fmtNumber, langParamError, withLang } from './i18n.js';
 import { initIo, importedTasks, tasksKey, tasksLarge } from './io.js';
 import { initSweep, redrawSweeps } from './sweep.js';
@@ -14,12 +14,9 @@ const POLICY_TITLES = { fifo: 'FIFO', rr: 'RR', sjf: 'SJF', srpt: 'SRPT', mlfq: 
 const MAX_POLICIES_UI = 4;
 const MAX_CLASSES = 16;
 const METRICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'max', 'done_within'];
-/** Runs estimated above this many slices get progress messages and can be cancelled. */
-const LARGE_SLICES = 300000;
-// At most this many estimated slices run right here on the main thread: the
-// study's experiment is ~1,000 slices, well under a millisecond, and a round
-// trip to the worker (posting the query, copying the result) costs more.
-const INLINE_SLICES = 20000;
+// Thresholds (inline / large / Gantt), from Rust's browserLimits() once the
+// wasm is loaded: large runs get progress and are cancelled by the next edit.
+let LIMITS = null;
 /** Label keys of PRESETS, in order (www/strings/page.js). */
 const PRESET_KEYS = ['preset.study', 'preset.four', 'preset.switch', 'preset.poisson', 'preset.pareto', 'preset.large'];
 const PRESETS = [
@@ -43,6 +40,8 @@ const app = {
   nextId: 1,
   updates: 0,
   longTasks: 0,
+  longestTask: 0,    // ms, the longest main-thread task seen (Long Tasks API)
+  longTaskLog: [],   // [startTime, duration] of the first 200 long tasks
   urlErrors: [],     // bad URL values, shown in #error until the page is reloaded
   runError: false,   // #error currently shows a failed run
   dark: matchMedia('(prefers-color-scheme: dark)'),
@@ -51,6 +50,15 @@ const app = {
 window.tailslice = {
   get updates() { return app.updates; },
   get longTasks() { return app.longTasks; },
+  get longestTask() { return app.longestTask; },
+  /** The longest main-thread task (ms) that started at or after `t` (a performance.now() time). */
+  longestTaskSince(t) { return app.longTaskLog.filter(([s]) => s >= t).reduce((m, [, d]) => Math.max(m, d), 0); },
+  /** When the shown result was requested (performance.now() time). */
+  get requestedAt() { return app.shownT0; },
+  get longTaskLog() { return app.longTaskLog; },
+  /** Shows the experiment of a query string as if its link were opened,
+   * without reloading (tests measure a warm page with it). */
+  load(query) { setPage(parseQuery(query), { fill: true }); },
   get query() { return app.page ? app.page.query : null; },
   /** Slices (segments) of the drawn schedules, all policies. */
   get segments() { return app.result ? app.result.runs.reduce((n, r) => n + r.seg_start.length, 0) : 0; },
@@ -229,7 +237,7 @@ function setPage(page, { fill }) {
   const fullQuery = withLang(page.experiment ? `v=1&${page.experiment}` : '');
   full.href = location.pathname + (fullQuery ? `?${fullQuery}` : '');
   $('#embed-snippet').hidden = true;
-  request(page.experiment, page.estimated_slices > LARGE_SLICES || tasksLarge(), page.estimated_slices);
+  request(page.experiment, page.estimated_slices > LIMITS.large_slices || tasksLarge(), page.estimated_slices);
 }
 
 function wireControls() {
@@ -320,7 +328,7 @@ function spawnWorker() {
 }
 
 function request(query, large, slices) {
-  if (!large && slices <= INLINE_SLICES && !importedTasks()) {
+  if (!large && slices <= LIMITS.inline_max_slices && !importedTasks()) {
     // A small run: cancel whatever the worker was doing for an older edit
     // and answer now.
     if (app.busy) {
@@ -358,13 +366,21 @@ function send(query, large) {
   app.worker.postMessage({ type: 'run', id, query, large, tasks: importedTasks() });
 }
 
-/** Runs a small experiment on the main thread (see INLINE_SLICES). */
+/** Runs a small experiment on the main thread (see LIMITS.inline_max_slices). */
 function runInline(query) {
   const t0 = performance.now();
   let result;
   try {
     const runner = new Runner(query);
     try {
+      // The first step draws the workload: if the draw is far larger than
+      // the mix's mean promised, hand the run to the worker instead.
+      runner.step();
+      const slices = runner.slices();
+      if (slices > LIMITS.inline_max_slices) {
+        send(query, slices > LIMITS.large_slices);
+        return;
+      }
       while (runner.step()) { /* one step per policy */ }
       result = runner.finish();
     } finally {
@@ -383,6 +399,17 @@ function runInline(query) {
 function onWorkerMessage(event) {
   const msg = event.data;
   if (!app.busy || msg.id !== app.busy.id) return;
+  if (msg.type === 'sized') {
+    // The drawn workload's true size: a large run is cancelled by the next
+    // edit rather than waited for.
+    if (msg.large && !app.busy.large) {
+      app.busy.large = true;
+      $('#progress').hidden = false;
+      $('#progress').removeAttribute('value');
+      $('#status-text').textContent = t('status.simulating');
+    }
+    return;
+  }
   if (msg.type === 'progress') {
     const p = $('#progress');
     p.hidden = false;
@@ -418,9 +445,13 @@ function setState(s) {
 
 function show(result, query, workerMs, t0, received) {
   const start = performance.now();
+  app.shownT0 = t0;
   const key = JSON.stringify([result.report.tasks, result.cores, result.runs.map((r) => r.policy)]);
   const old = app.view;
   app.view = new View(result);
+  // Segments move into wasm memory a chunk per task (millions would block
+  // the main thread); the Gantt is drawn again once all are there.
+  if (result.report.tasks > LARGE_RESULT_TASKS || !app.view.loadSegments()) loadSegmentsLater(app.view);
   const tView = performance.now();
   if (old) {
     if (key === app.viewKey && (old.t0 > 0 || old.t1 < old.horizon() * 0.999)) app.view.setWindow(old.t0, old.t1);
@@ -436,13 +467,29 @@ function show(result, query, workerMs, t0, received) {
   app.workloadKey = workload;
   if (newWorkload) renderLegend(result);
   const tTable = performance.now();
+  // A large result: the table now, the charts in the next task, so that
+  // neither task blocks the main thread for long (the Gantt itself is
+  // drawn in parts). A small one is drawn at once (slider edits).
+  const view = app.view;
+  if (result.report.tasks > LARGE_RESULT_TASKS) {
+    setTimeout(() => { if (view === app.view) finishShow(result, query, workerMs, t0, start, tTable, newWorkload); }, 0);
+  } else {
+    finishShow(result, query, workerMs, t0, start, tTable, newWorkload);
+  }
+  performance.measure('tailslice:render:view', { start, end: tView });
+  performance.measure('tailslice:render:table', { start: tView, end: tTable });
+  void received;
+}
+
+/** Results with more tasks than this are shown in two tasks (see show). */
+const LARGE_RESULT_TASKS = 50000;
+
+function finishShow(result, query, workerMs, t0, start, tTable, newWorkload) {
   drawGantt();
   const tGantt = performance.now();
   drawPlots({ histogram: newWorkload });
   const end = performance.now();
   // Finer measures, for DevTools and the benchmark.
-  performance.measure('tailslice:render:view', { start, end: tView });
-  performance.measure('tailslice:render:table', { start: tView, end: tTable });
   performance.measure('tailslice:render:gantt', { start: tTable, end: tGantt });
   performance.measure('tailslice:render:plots', { start: tGantt, end });
   performance.measure('tailslice:render', { start, end });
@@ -454,7 +501,14 @@ function show(result, query, workerMs, t0, received) {
   document.body.dataset.updates = String(app.updates);
   setState('ready');
   if (app.page && app.page.embed) postHeight();
-  void received;
+}
+
+function loadSegmentsLater(view) {
+  setTimeout(() => {
+    if (view !== app.view) return; // a newer result replaced (and freed) it
+    if (view.loadSegments()) drawGantt();
+    else loadSegmentsLater(view);
+  }, 0);
 }
 
 function renderTable(result) {
@@ -537,11 +591,24 @@ function sizeCanvas(canvas, cssHeight) {
   return { dpr: w / cssWidth, cssWidth };
 }
 
+/** Segments visited per drawing task: a few ms, so a chart of millions of
+ * slices is drawn over several tasks instead of freezing the tab. */
+const GANTT_PART = 150000;
+let ganttJob = 0;
 function drawGantt() {
   if (!app.view) return;
   const canvas = $('#gantt');
   const { dpr } = sizeCanvas(canvas, app.view.ganttHeight());
-  app.view.drawGantt(canvas, dpr, app.dark.matches);
+  const job = ++ganttJob;
+  const view = app.view;
+  const dark = app.dark.matches;
+  let next = view.drawGanttPart(canvas, dpr, dark, 0, GANTT_PART);
+  const more = () => {
+    if (job !== ganttJob || view !== app.view) return; // redrawn or replaced since
+    next = view.drawGanttPart(canvas, dpr, dark, next, GANTT_PART);
+    if (next >= 0) setTimeout(more, 0);
+  };
+  if (next >= 0) setTimeout(more, 0);
 }
 
 function drawPlots({ histogram = true } = {}) {
@@ -718,11 +785,18 @@ function postHeight() {
 
 async function main() {
   if ('PerformanceObserver' in window && PerformanceObserver.supportedEntryTypes?.includes('longtask')) {
-    new PerformanceObserver((list) => { app.longTasks += list.getEntries().length; }).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        app.longTasks++;
+        app.longestTask = Math.max(app.longestTask, e.duration);
+        if (app.longTaskLog.length < 200) app.longTaskLog.push([e.startTime, e.duration]);
+      }
+    }).observe({ type: 'longtask', buffered: true });
   }
   // The worker compiles its copy of the wasm while the page compiles its own.
   app.worker = spawnWorker();
   await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
+  LIMITS = browserLimits();
   applyI18n(document);
   pushCanvasWords();
   $('#lang').value = lang();

@@ -25,7 +25,7 @@ proptest! {
         tasks in 1u64..400,
         cores in 1u64..5,
         q in prop_oneof![0.5..64.0f64, (1u32..32).prop_map(f64::from)],
-        cs in prop_oneof![Just(0.0), 0.0..2.0f64],
+        cs in prop_oneof![Just(0.0), 0.001..2.0f64],
         arrivals in prop::sample::select(vec!["t0", "poisson:0.7", "poisson:1.3", "burst:10@50"]),
         rng in prop::sample::select(vec!["python", "fast"]),
         mix in prop::sample::select(vec!["85:1-8,12:10-40,3:80-200", "1:exp(10)", "3:lognormal(1.5,0.8),1:pareto(5,0.9)", "1:fixed(4)"]),

@@ -9,6 +9,7 @@
 //! - [`engine`]: the discrete-event loop over N cores;
 //! - [`metrics`]: the study's percentiles and friends;
 //! - [`experiment`]: parameters, validation, the JSON report;
+//! - [`figures`]: that report alone, keeping nothing per task it does not need;
 //! - [`trace`]: a browser performance trace's main thread as a workload.
 
 pub mod engine;
@@ -16,6 +17,7 @@ pub mod error;
 pub mod experiment;
 pub mod explain;
 pub mod export;
+pub mod figures;
 pub mod import;
 pub mod metrics;
 pub mod mix;

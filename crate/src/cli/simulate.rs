@@ -219,6 +219,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
             ));
         }
     }
+    if json && !with_explanation && trace.is_none() && csv.is_none() && baseline.is_none() {
+        // Only the figures are printed: compute them without keeping the
+        // per-task records the table, explanation and exports need.
+        return print_report(&exp, imported, &limits);
+    }
     let record = trace.is_some();
     let result = match imported {
         Some(w) => exp.run_on(w, &limits, record),
@@ -289,6 +294,27 @@ pub fn run(args: Vec<OsString>) -> i32 {
         match lang {
             Lang::En => println!("\n{}", wrap(&text, 78)),
             Lang::Zh => println!("\n{text}"),
+        }
+    }
+    0
+}
+
+/// `--json` alone: the report of [`tailslice::figures::report`], which is
+/// `outcome.report()` byte for byte in a fraction of the memory.
+fn print_report(exp: &Experiment, imported: Option<Workload>, limits: &Limits) -> i32 {
+    let workload = imported.unwrap_or_else(|| Workload::generate(&exp.workload_spec()));
+    let report = match tailslice::figures::report(exp, &workload, limits) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    match serde_json::to_string(&report) {
+        Ok(s) => println!("{s}"),
+        Err(e) => {
+            eprintln!("error: cannot write JSON: {e}");
+            return 1;
         }
     }
     0

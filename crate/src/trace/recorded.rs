@@ -29,6 +29,8 @@ pub fn schedule(start: &[f64], recorded: &[f64]) -> Schedule {
         .collect();
     let makespan = outcomes.iter().map(|o| o.completion).fold(0.0, f64::max);
     Schedule {
+        completions: outcomes.iter().map(|o| o.completion).collect(),
+        slices: outcomes.len() as u64,
         context_switches: outcomes.len().saturating_sub(1) as u64,
         makespan,
         busy_time: metrics::accurate_sum(recorded.iter().copied()),

@@ -28,9 +28,14 @@ pub const POLICIES: [PolicyKind; 2] = [PolicyKind::Fifo, PolicyKind::Rr];
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlanError {
     /// One pass would take longer than [`MAX_PASS_MS`].
-    TooLong { pass_ms: f64, scale: f64 },
+    TooLong {
+        pass_ms: f64,
+        scale: f64,
+    },
     /// The sliced pass would have more than [`MAX_REAL_SLICES`] slices.
-    TooManySlices { slices: usize },
+    TooManySlices {
+        slices: usize,
+    },
     /// Nothing to run.
     NoTasks,
     Engine(EngineError),
@@ -164,7 +169,13 @@ impl Plan {
         let Some(p) = self.pass(policy) else {
             return Vec::new();
         };
-        order_by(&p.schedule.outcomes.iter().map(|o| o.completion).collect::<Vec<_>>())
+        order_by(
+            &p.schedule
+                .outcomes
+                .iter()
+                .map(|o| o.completion)
+                .collect::<Vec<_>>(),
+        )
     }
 }
 
@@ -173,7 +184,11 @@ impl Plan {
 /// has no work).
 pub fn order_by(times: &[f64]) -> Vec<u32> {
     let mut idx: Vec<u32> = (0..times.len() as u32).collect();
-    idx.sort_by(|&a, &b| times[a as usize].total_cmp(&times[b as usize]).then(a.cmp(&b)));
+    idx.sort_by(|&a, &b| {
+        times[a as usize]
+            .total_cmp(&times[b as usize])
+            .then(a.cmp(&b))
+    });
     idx
 }
 

@@ -194,7 +194,9 @@ impl Report {
         let mut compare = Vec::new();
         let mut complete = BTreeMap::new();
         for policy in POLICIES {
-            let Some(sim) = plan.pass(policy) else { continue };
+            let Some(sim) = plan.pass(policy) else {
+                continue;
+            };
             rows.push(simulated_row(policy, &sim.summary));
             let mine: Vec<&Pass> = passes.iter().filter(|p| p.policy == policy).collect();
             let done: Vec<&Pass> = mine.iter().copied().filter(|p| p.complete()).collect();
@@ -221,8 +223,7 @@ impl Report {
                 longtask_ms: counts(&used, |p| p.counts.longtask_ms).and_then(Spread::of),
                 loafs: counts(&used, |p| p.counts.loafs)
                     .and_then(|v| Spread::of(v.into_iter().map(f64::from))),
-                loaf_blocking_ms: counts(&used, |p| p.counts.loaf_blocking_ms)
-                    .and_then(Spread::of),
+                loaf_blocking_ms: counts(&used, |p| p.counts.loaf_blocking_ms).and_then(Spread::of),
                 input: counts(&used, |p| p.input_delay.clone())
                     .filter(|_| env.event_timing)
                     .map(|v| {
@@ -244,8 +245,8 @@ impl Report {
                 .filter(|p| p.policy == PolicyKind::Rr && p.complete())
                 .collect()
         };
-        let yield_cost = Sample::of(sliced.iter().flat_map(|p| p.gaps.iter().copied())).and_then(
-            |gaps| {
+        let yield_cost =
+            Sample::of(sliced.iter().flat_map(|p| p.gaps.iter().copied())).and_then(|gaps| {
                 let pass_median = Spread::of(
                     sliced
                         .iter()
@@ -254,11 +255,13 @@ impl Report {
                 Some(YieldCost {
                     gaps,
                     pass_median,
-                    per_pass: sliced.iter().map(|p| f64::from(p.counts.yields)).sum::<f64>()
+                    per_pass: sliced
+                        .iter()
+                        .map(|p| f64::from(p.counts.yields))
+                        .sum::<f64>()
                         / sliced.len() as f64,
                 })
-            },
-        );
+            });
         let mut report = Report {
             state,
             scale: plan.scale,

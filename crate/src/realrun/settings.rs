@@ -156,17 +156,16 @@ impl RealSettings {
                 self.scale = if value.trim() == "auto" {
                     Scale::Auto
                 } else {
-                    let s = parse_number(field, value, MIN_SCALE, false, MAX_SCALE, "x")
-                        .map_err(|e| ParamError {
+                    let s = parse_number(field, value, MIN_SCALE, false, MAX_SCALE, "x").map_err(
+                        |e| ParamError {
                             allowed: format!("auto or {}", e.allowed),
                             ..e
-                        })?;
+                        },
+                    )?;
                     Scale::Fixed(s)
                 }
             }
-            RealParam::Repeats => {
-                self.repeats = parse_count(field, value, 1, MAX_REPEATS)? as u32
-            }
+            RealParam::Repeats => self.repeats = parse_count(field, value, 1, MAX_REPEATS)? as u32,
             RealParam::Yield => self.yield_kind = YieldKind::parse(field, value)?,
         }
         Ok(())
@@ -264,7 +263,10 @@ mod tests {
             "invalid real_yield '<b>x</b>': expected auto, scheduler, message, timeout or raf"
         );
         for bad in ["NaN", "inf", "-1", "11", ""] {
-            assert!(RealSettings::from_query([("real_scale", bad)]).1.len() == 1, "{bad}");
+            assert!(
+                RealSettings::from_query([("real_scale", bad)]).1.len() == 1,
+                "{bad}"
+            );
         }
     }
 

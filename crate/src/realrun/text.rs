@@ -243,10 +243,7 @@ fn reading(report: &Report, lang: Lang) -> String {
     if sim_c < -0.5 {
         let kept = mea_c / sim_c * 100.0;
         out.push(match lang {
-            Lang::En => format!(
-                "The machine keeps {:.0} % of the simulated p95 gain.",
-                kept
-            ),
+            Lang::En => format!("The machine keeps {:.0} % of the simulated p95 gain.", kept),
             Lang::Zh => format!("真机保留了模拟 p95 收益的 {:.0}%。", kept),
         });
     }

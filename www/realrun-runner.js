@@ -209,8 +209,6 @@ export async function runPlan(plan, { yieldName, control, onPass }) {
     invalid: null,
     stopped: false,
     event_timing: avail.event_timing,
-    longtask: avail.longtask,
-    loaf: avail.loaf,
   };
   const onHidden = () => { if (document.visibilityState === 'hidden') control.halt('hidden'); };
   document.addEventListener('visibilitychange', onHidden);
@@ -239,12 +237,24 @@ export async function runPlan(plan, { yieldName, control, onPass }) {
     job.yielder.close();
     document.removeEventListener('visibilitychange', onHidden);
   }
-  for (const res of results) {
-    const d = monitor.during(res.pass);
-    plan.addPass(res.policy, res.repeat, res.completion, res.busy, res.gaps, d.probe, d.input, { ...res.counts, ...d.counts });
-  }
+  const passes = results.map((res) => ({ res, during: monitor.during(res.pass) }));
+  for (const p of passes) addPass(plan, p);
   env.invalid = control.invalid;
   env.stopped = control.stop;
-  // Raw passes, so the panel can re-add them to a plan with another switch cost.
-  return { env, passes: results.map((res) => ({ res, during: monitor.during(res.pass) })) };
+  return { env, passes };
+}
+
+/** Order of the numbers in a pass's counts (Rust's PassCounts::LAYOUT). */
+const COUNTS = ['slices', 'yields', 'idle_waits', 'input_yields', 'frames', 'wall_ms', 'longtasks', 'longtask_ms', 'loafs', 'loaf_blocking_ms', 'stopped'];
+
+/** Hands one measured pass to a RealRunPlan (again, after a re-plan). */
+export function addPass(plan, { res, during }) {
+  const c = { ...res.counts, ...during.counts };
+  const counts = Float64Array.from(COUNTS, (k) => (c[k] === undefined ? NaN : Number(c[k])));
+  plan.addPass(res.policy === 'fifo' ? 0 : 1, res.repeat, res.completion, res.busy, res.gaps, during.probe, during.input, counts);
+}
+
+/** plan.report() for a run's environment. */
+export function report(plan, env) {
+  return plan.report(env.isolated, env.resolution_ms, env.yield_used, env.invalid ?? undefined, env.stopped, env.event_timing);
 }

@@ -5,10 +5,10 @@
 // real_* URL keys), computes every figure from the raw clocks and writes
 // every sentence in English and Chinese; www/realrun-runner.js spins and
 // yields. Results are not put into the URL; the settings are.
-import { parseQuery, RealRunPlan, realRunEnvironment, realRunNotAvailable } from './tailslice.js';
+import { parseQuery, RealRunPlan, realRunText } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n } from './i18n.js';
 import { download } from './io.js';
-import { available, resolveYield, clockStep, createControl, runPlan } from './realrun-runner.js';
+import { available, resolveYield, clockStep, createControl, runPlan, addPass, report } from './realrun-runner.js';
 
 const $ = (sel) => document.querySelector(sel);
 const METRICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'max', 'done_within'];
@@ -20,7 +20,7 @@ const rr = {
   preview: null,    // info() of the plan for the current settings, or {error}
   running: null,    // {control}
   last: null,       // {plan, env, report, passes, query}
-  env: null,        // {en, zh} isolation and clock sentence
+  text: null,       // realRunText(): {env: {en, zh} isolation and clock, na: {en, zh}}
 };
 
 function el(tag, props = {}, ...children) {
@@ -37,7 +37,7 @@ function el(tag, props = {}, ...children) {
 }
 const pick = (both) => (both ? both[lang()] || both.en : '');
 const num = (v, d = 2) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v).toFixed(d));
-const na = () => pick(realRunNotAvailable());
+const na = () => pick(rr.text && rr.text.na);
 
 // ---------------------------------------------------------------- DOM
 
@@ -148,7 +148,7 @@ function renderNotes() {
     for (const n of (p.notes[lang()] || p.notes.en)) ul.append(el('li', { text: n }));
   }
   $('#real-run').disabled = !!(p.error || rr.running);
-  $('#real-env').textContent = pick(rr.env);
+  $('#real-env').textContent = pick(rr.text && rr.text.env);
 }
 
 // ---------------------------------------------------------------- run
@@ -182,8 +182,8 @@ async function start() {
     });
     performance.measure('tailslice:realrun', 'tailslice:realrun:start');
     if (rr.last) rr.last.plan.free();
-    rr.last = { plan, env, passes, query, report: plan.report(env) };
-    rr.env = realRunEnvironment(env.isolated, env.resolution_ms);
+    rr.last = { plan, env, passes, query, report: report(plan, env) };
+    rr.text = realRunText(env.isolated, env.resolution_ms);
   } catch (err) {
     plan.free();
     setState('idle', t('real.failed', { message: err && err.message ? err.message : String(err) }));
@@ -203,11 +203,9 @@ function replan() {
   if (!plan) return;
   const info = plan.info();
   if (info.tasks !== rr.last.plan.info().tasks || info.scale !== rr.last.plan.info().scale) { plan.free(); return; }
-  for (const { res, during } of rr.last.passes) {
-    plan.addPass(res.policy, res.repeat, res.completion, res.busy, res.gaps, during.probe, during.input, { ...res.counts, ...during.counts });
-  }
+  for (const p of rr.last.passes) addPass(plan, p);
   rr.last.plan.free();
-  rr.last = { ...rr.last, plan, query: page().query, report: plan.report(rr.last.env) };
+  rr.last = { ...rr.last, plan, query: page().query, report: report(plan, rr.last.env) };
   render();
 }
 
@@ -279,9 +277,32 @@ function useCost() {
   replan();
 }
 
+/** The run as a file: settings, environment, the scaled tasks, the plan, every raw measurement, the report. */
+function runJson() {
+  const { plan, env, passes, query, report: rep } = rr.last;
+  const info = plan.info();
+  const slices = plan.slices();
+  const all = (a) => (a ? Array.from(a) : null);
+  return JSON.stringify({
+    tailslice: 'real-run', version: 1, query, settings: page().real_values, environment: env,
+    scale: info.scale, quantum_ms: info.quantum, within_ms: info.within, switch_cost_ms: info.switch_cost,
+    arrival_ms: all(plan.arrival()), work_ms: all(plan.work()),
+    plan: ['fifo', 'rr'].map((policy, i) => ({
+      policy,
+      slices: all(i === 0 ? slices.subarray(0, 2 * info.fifo_slices) : slices.subarray(2 * info.fifo_slices)),
+      simulated_completion_ms: all(plan.simulated(i)),
+    })),
+    passes: passes.map(({ res, during }) => ({
+      policy: res.policy, repeat: res.repeat, ...res.counts, ...during.counts,
+      completion: all(res.completion), busy: all(res.busy), gaps: all(res.gaps), probe_late: all(during.probe), input_delay: all(during.input),
+    })),
+    report: rep,
+  });
+}
+
 function save() {
   if (!rr.last) return;
-  const text = rr.last.plan.json(rr.last.env);
+  const text = runJson();
   const d = new Date();
   const p = (n) => String(n).padStart(2, '0');
   download(new Blob([text], { type: 'application/json' }), `tailslice-real-run-${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}.json`);
@@ -295,7 +316,7 @@ export function initRealRun(ctx) {
   if (!section) return;
   rr.ctx = ctx;
   build(section);
-  rr.env = realRunEnvironment(globalThis.crossOriginIsolated === true, clockStep());
+  rr.text = realRunText(globalThis.crossOriginIsolated === true, clockStep());
   $('#real-scale').addEventListener('change', applySettings);
   $('#real-repeats').addEventListener('change', applySettings);
   $('#real-yield').addEventListener('change', applySettings);
@@ -313,7 +334,7 @@ export function initRealRun(ctx) {
   refreshPreview();
   window.tailslice.realRun = {
     get report() { return rr.last ? rr.last.report : null; },
-    json() { return rr.last ? rr.last.plan.json(rr.last.env) : null; },
+    json() { return rr.last ? runJson() : null; },
     available,
     resolveYield,
   };

@@ -3,8 +3,6 @@
 //! measured row and a simulated row differ only in where the latencies came
 //! from.
 
-use serde::{Deserialize, Serialize};
-
 use crate::metrics::{accurate_sum, percentile, percentiles_unsorted, Summary, PERCENTILES};
 use crate::policy::PolicyKind;
 
@@ -12,8 +10,7 @@ use super::plan::Plan;
 
 /// Counts the page collected during one pass. `None` means the browser
 /// does not report that kind of entry (never a silent zero).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PassCounts {
     /// Slices run (equals the plan's unless the pass was stopped).
     pub slices: u32,
@@ -34,8 +31,46 @@ pub struct PassCounts {
     pub stopped: bool,
 }
 
+impl PassCounts {
+    /// Fields in the order of [`PassCounts::from_slice`].
+    pub const LAYOUT: [&'static str; 11] = [
+        "slices",
+        "yields",
+        "idle_waits",
+        "input_yields",
+        "frames",
+        "wall_ms",
+        "longtasks",
+        "longtask_ms",
+        "loafs",
+        "loaf_blocking_ms",
+        "stopped",
+    ];
+
+    /// Reads the counts from numbers in the order of [`Self::LAYOUT`]
+    /// (what the page sends: one `Float64Array`, NaN for "not reported").
+    pub fn from_slice(v: &[f64]) -> PassCounts {
+        let at = |i: usize| v.get(i).copied().unwrap_or(f64::NAN);
+        let count = |i: usize| if at(i).is_finite() { at(i) as u32 } else { 0 };
+        let opt = |i: usize| Some(at(i)).filter(|x| x.is_finite());
+        PassCounts {
+            slices: count(0),
+            yields: count(1),
+            idle_waits: count(2),
+            input_yields: count(3),
+            frames: count(4),
+            wall_ms: at(5),
+            longtasks: opt(6).map(|x| x as u32),
+            longtask_ms: opt(7),
+            loafs: opt(8).map(|x| x as u32),
+            loaf_blocking_ms: opt(9),
+            stopped: at(10) == 1.0,
+        }
+    }
+}
+
 /// One pass (one policy, one repeat) as measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Pass {
     pub policy: PolicyKind,
     pub repeat: u32,
@@ -51,7 +86,6 @@ pub struct Pass {
     /// Event Timing `processingStart − startTime` of the visitor's input
     /// during the pass; `None` where Event Timing is not available.
     pub input_delay: Option<Vec<f64>>,
-    #[serde(flatten)]
     pub counts: PassCounts,
 }
 
@@ -135,7 +169,7 @@ pub fn summarize_latencies(
 }
 
 /// The middle, lowest and highest of some repeats' values.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Spread {
     /// The study's percentile rule at 50 (the upper middle for an even count).
     pub median: f64,
@@ -145,12 +179,12 @@ pub struct Spread {
 }
 
 impl Spread {
-    pub fn of(values: impl IntoIterator<Item = f64>) -> Option<Spread> {
-        let mut v: Vec<f64> = values.into_iter().filter(|x| x.is_finite()).collect();
+    pub fn of(mut v: Vec<f64>) -> Option<Spread> {
+        v.retain(|x| x.is_finite());
         if v.is_empty() {
             return None;
         }
-        v.sort_by(f64::total_cmp);
+        v.sort_unstable_by(f64::total_cmp);
         Some(Spread {
             median: percentile(&v, 50.0),
             min: v[0],
@@ -161,7 +195,7 @@ impl Spread {
 }
 
 /// Percentiles of a pooled sample (e.g. every yield gap of every repeat).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
     pub n: usize,
     pub p50: f64,
@@ -171,12 +205,12 @@ pub struct Sample {
 }
 
 impl Sample {
-    pub fn of(values: impl IntoIterator<Item = f64>) -> Option<Sample> {
-        let mut v: Vec<f64> = values.into_iter().filter(|x| x.is_finite()).collect();
+    pub fn of(mut v: Vec<f64>) -> Option<Sample> {
+        v.retain(|x| x.is_finite());
         if v.is_empty() {
             return None;
         }
-        v.sort_by(f64::total_cmp);
+        v.sort_unstable_by(f64::total_cmp);
         Some(Sample {
             n: v.len(),
             p50: percentile(&v, 50.0),
@@ -244,11 +278,34 @@ mod tests {
     }
 
     #[test]
+    fn counts_from_the_pages_array() {
+        let c = PassCounts::from_slice(&[
+            10.0,
+            9.0,
+            0.0,
+            0.0,
+            55.0,
+            123.5,
+            f64::NAN,
+            f64::NAN,
+            2.0,
+            80.0,
+            1.0,
+        ]);
+        assert_eq!((c.slices, c.yields, c.frames), (10, 9, 55));
+        assert_eq!((c.longtasks, c.longtask_ms), (None, None));
+        assert_eq!((c.loafs, c.loaf_blocking_ms), (Some(2), Some(80.0)));
+        assert!(c.stopped);
+        let empty = PassCounts::from_slice(&[]);
+        assert!(empty.wall_ms.is_nan() && empty.longtasks.is_none() && !empty.stopped);
+    }
+
+    #[test]
     fn spreads_and_samples() {
-        let s = Spread::of([3.0, 1.0, 2.0, f64::NAN]).unwrap();
+        let s = Spread::of(vec![3.0, 1.0, 2.0, f64::NAN]).unwrap();
         assert_eq!((s.median, s.min, s.max, s.n), (2.0, 1.0, 3.0, 3));
-        assert!(Spread::of([]).is_none());
-        let g = Sample::of((0..100).map(f64::from)).unwrap();
+        assert!(Spread::of(vec![]).is_none());
+        let g = Sample::of((0..100).map(f64::from).collect()).unwrap();
         assert_eq!((g.p50, g.p95, g.max), (50.0, 95.0, 99.0));
     }
 }

@@ -2,10 +2,9 @@
 //! figures: a measured row under each simulated one (median over repeats,
 //! with the spread), the yield cost, frames, probe delay, long tasks and
 //! input delay for FIFO against sliced, and the sentences that read them.
-
-use std::collections::BTreeMap;
-
-use serde::{Deserialize, Serialize};
+//!
+//! Plain structs (no serde): the page gets them as JS objects built field
+//! by field (`crate::web`), which keeps the wasm small.
 
 use crate::metrics::{change_pct, Summary};
 use crate::policy::PolicyKind;
@@ -14,9 +13,8 @@ use super::measure::{Pass, Sample, Spread};
 use super::plan::{Plan, POLICIES};
 use super::text::{self, Texts};
 
-/// What the page knows about where it ran (sent with the passes).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
-#[serde(default)]
+/// What the page knows about where it ran.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Environment {
     /// `crossOriginIsolated`.
     pub isolated: bool,
@@ -28,39 +26,71 @@ pub struct Environment {
     pub invalid: Option<String>,
     /// The visitor pressed Stop.
     pub stopped: bool,
+    /// Event Timing is available (else input delay is "not available").
     pub event_timing: bool,
-    pub longtask: bool,
-    pub loaf: bool,
 }
 
 /// How the run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunState {
     Done,
     Stopped,
     Invalid,
 }
 
-/// One row of `table#real-results`.
-#[derive(Clone, Debug, Serialize)]
+impl RunState {
+    pub fn name(self) -> &'static str {
+        match self {
+            RunState::Done => "done",
+            RunState::Stopped => "stopped",
+            RunState::Invalid => "invalid",
+        }
+    }
+}
+
+/// The table's columns, in order.
+pub const METRICS: [&str; 7] = ["mean", "p50", "p90", "p95", "p99", "max", "done_within"];
+
+/// One row of `table#real-results`; arrays are indexed like [`METRICS`].
+#[derive(Clone, Debug)]
 pub struct Row {
-    pub policy: &'static str,
-    /// `simulated` or `measured`.
-    pub kind: &'static str,
-    /// Metric → value in ms at the run's scale (the median over repeats for
-    /// measured rows); absent when no pass completed.
-    pub values: BTreeMap<&'static str, f64>,
-    /// Measured rows: metric → `[min, max]` over repeats.
-    pub spread: BTreeMap<&'static str, [f64; 2]>,
+    pub policy: PolicyKind,
+    pub measured: bool,
+    /// In ms at the run's scale (the median over repeats for measured rows);
+    /// `None` when no pass completed.
+    pub values: [Option<f64>; 7],
+    /// Measured rows: `(min, max)` over repeats.
+    pub spread: [Option<(f64, f64)>; 7],
     /// Repeats behind a measured row.
     pub repeats: usize,
-    /// `rr` rows: the change of each metric against `fifo` of the same kind (%).
-    pub change: BTreeMap<&'static str, f64>,
+    /// `rr` rows: the change against `fifo` of the same kind (%).
+    pub change: [Option<f64>; 7],
+}
+
+fn index(metric: &str) -> Option<usize> {
+    METRICS.iter().position(|m| *m == metric)
+}
+
+impl Row {
+    pub fn kind(&self) -> &'static str {
+        if self.measured {
+            "measured"
+        } else {
+            "simulated"
+        }
+    }
+
+    pub fn value(&self, metric: &str) -> Option<f64> {
+        self.values[index(metric)?]
+    }
+
+    pub fn change_of(&self, metric: &str) -> Option<f64> {
+        self.change[index(metric)?]
+    }
 }
 
 /// The sliced passes' yields.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug)]
 pub struct YieldCost {
     /// Every gap of every sliced pass, pooled.
     pub gaps: Sample,
@@ -71,9 +101,9 @@ pub struct YieldCost {
 }
 
 /// FIFO against sliced: what the page felt during the passes.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Compare {
-    pub policy: &'static str,
+    pub policy: PolicyKind,
     pub frames: Option<Spread>,
     pub wall_ms: Option<Spread>,
     /// Every probe's lateness, pooled over repeats.
@@ -83,102 +113,123 @@ pub struct Compare {
     pub longtask_ms: Option<Spread>,
     pub loafs: Option<Spread>,
     pub loaf_blocking_ms: Option<Spread>,
-    /// `processingStart − startTime` of the visitor's input, pooled; `None`
-    /// when the browser has no Event Timing, an empty sample's `n` is 0.
+    /// `None` when the browser has no Event Timing.
     pub input: Option<InputDelay>,
     pub input_yields: u32,
 }
 
-#[derive(Clone, Copy, Debug, Serialize)]
+/// The visitor's input during the passes (Event Timing).
+#[derive(Clone, Copy, Debug)]
 pub struct InputDelay {
     pub n: usize,
     pub sample: Option<Sample>,
 }
 
 /// Everything the panel shows after a run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Report {
     pub state: RunState,
     pub scale: f64,
     pub quantum: f64,
     pub within: f64,
     pub yield_used: String,
-    /// Passes that ran to the end, per policy.
-    pub complete: BTreeMap<&'static str, usize>,
+    /// Passes that ran to the end: `fifo`, `rr`.
+    pub complete: [usize; 2],
     pub rows: Vec<Row>,
     pub yield_cost: Option<YieldCost>,
     pub compare: Vec<Compare>,
     pub text: Texts,
 }
 
-pub const METRICS: [&str; 7] = ["mean", "p50", "p90", "p95", "p99", "max", "done_within"];
-
-fn metric(s: &Summary, m: &str) -> f64 {
-    match m {
-        "mean" => s.mean,
-        "p50" => s.p50,
-        "p90" => s.p90,
-        "p95" => s.p95,
-        "p99" => s.p99,
-        "max" => s.max,
-        _ => s.done_within as f64,
-    }
-}
-
-fn simulated_row(policy: PolicyKind, s: &Summary) -> Row {
-    Row {
-        policy: policy.name(),
-        kind: "simulated",
-        values: METRICS.iter().map(|&m| (m, metric(s, m))).collect(),
-        spread: BTreeMap::new(),
-        repeats: 0,
-        change: BTreeMap::new(),
-    }
+fn metrics_of(s: &Summary) -> [f64; 7] {
+    [
+        s.mean,
+        s.p50,
+        s.p90,
+        s.p95,
+        s.p99,
+        s.max,
+        s.done_within as f64,
+    ]
 }
 
 fn measured_row(policy: PolicyKind, summaries: &[Summary]) -> Row {
-    let mut values = BTreeMap::new();
-    let mut spread = BTreeMap::new();
-    for &m in &METRICS {
-        if let Some(s) = Spread::of(summaries.iter().map(|s| metric(s, m))) {
-            values.insert(m, s.median);
-            spread.insert(m, [s.min, s.max]);
+    let all: Vec<[f64; 7]> = summaries.iter().map(metrics_of).collect();
+    let mut row = Row {
+        policy,
+        measured: true,
+        values: [None; 7],
+        spread: [None; 7],
+        repeats: summaries.len(),
+        change: [None; 7],
+    };
+    for i in 0..7 {
+        if let Some(s) = Spread::of(all.iter().map(|m| m[i]).collect()) {
+            row.values[i] = Some(s.median);
+            row.spread[i] = Some((s.min, s.max));
         }
     }
-    Row {
-        policy: policy.name(),
-        kind: "measured",
-        values,
-        spread,
-        repeats: summaries.len(),
-        change: BTreeMap::new(),
-    }
+    row
 }
 
 fn add_change(rows: &mut [Row]) {
-    for kind in ["simulated", "measured"] {
-        let base = rows
+    for measured in [false, true] {
+        let Some(base) = rows
             .iter()
-            .find(|r| r.kind == kind && r.policy == "fifo")
-            .map(|r| r.values.clone());
-        let Some(base) = base else { continue };
+            .find(|r| r.measured == measured && r.policy == PolicyKind::Fifo)
+            .map(|r| r.values)
+        else {
+            continue;
+        };
         for r in rows
             .iter_mut()
-            .filter(|r| r.kind == kind && r.policy == "rr")
+            .filter(|r| r.measured == measured && r.policy == PolicyKind::Rr)
         {
-            r.change = METRICS
-                .iter()
-                .filter_map(|&m| {
-                    let c = change_pct(*base.get(m)?, *r.values.get(m)?)?;
-                    Some((m, c))
-                })
-                .collect();
+            for ((c, b), v) in r.change.iter_mut().zip(base).zip(r.values) {
+                *c = match (b, v) {
+                    (Some(b), Some(v)) => change_pct(b, v),
+                    _ => None,
+                };
+            }
         }
     }
 }
 
-fn counts<T>(passes: &[&Pass], f: impl Fn(&Pass) -> Option<T>) -> Option<Vec<T>> {
-    passes.iter().map(|p| f(p)).collect()
+/// A count every pass reported, over the passes; `None` if any did not.
+fn reported(passes: &[&Pass], f: fn(&Pass) -> Option<f64>) -> Option<Spread> {
+    let v: Option<Vec<f64>> = passes.iter().map(|p| f(p)).collect();
+    v.and_then(Spread::of)
+}
+
+fn compare(policy: PolicyKind, used: &[&Pass], env: &Environment) -> Compare {
+    let input = if env.event_timing && used.iter().all(|p| p.input_delay.is_some()) {
+        let all: Vec<f64> = used
+            .iter()
+            .flat_map(|p| p.input_delay.iter().flatten().copied())
+            .collect();
+        Some(InputDelay {
+            n: all.len(),
+            sample: Sample::of(all),
+        })
+    } else {
+        None
+    };
+    Compare {
+        policy,
+        frames: Spread::of(used.iter().map(|p| f64::from(p.counts.frames)).collect()),
+        wall_ms: Spread::of(used.iter().map(|p| p.counts.wall_ms).collect()),
+        probe: Sample::of(
+            used.iter()
+                .flat_map(|p| p.probe_late.iter().copied())
+                .collect(),
+        ),
+        longtasks: reported(used, |p| p.counts.longtasks.map(f64::from)),
+        longtask_ms: reported(used, |p| p.counts.longtask_ms),
+        loafs: reported(used, |p| p.counts.loafs.map(f64::from)),
+        loaf_blocking_ms: reported(used, |p| p.counts.loaf_blocking_ms),
+        input,
+        input_yields: used.iter().map(|p| p.counts.input_yields).sum(),
+    }
 }
 
 impl Report {
@@ -191,77 +242,52 @@ impl Report {
             RunState::Done
         };
         let mut rows = Vec::new();
-        let mut compare = Vec::new();
-        let mut complete = BTreeMap::new();
-        for policy in POLICIES {
-            let Some(sim) = plan.pass(policy) else {
-                continue;
-            };
-            rows.push(simulated_row(policy, &sim.summary));
-            let mine: Vec<&Pass> = passes.iter().filter(|p| p.policy == policy).collect();
-            let done: Vec<&Pass> = mine.iter().copied().filter(|p| p.complete()).collect();
-            complete.insert(policy.name(), done.len());
-            // An invalid run's numbers are not shown as measurements.
-            let summaries: Vec<Summary> = if state == RunState::Invalid {
-                Vec::new()
-            } else {
-                done.iter().filter_map(|p| p.summary(plan)).collect()
-            };
-            rows.push(measured_row(policy, &summaries));
-            let used = if state == RunState::Invalid {
-                Vec::new()
-            } else {
-                done.clone()
-            };
-            compare.push(Compare {
-                policy: policy.name(),
-                frames: Spread::of(used.iter().map(|p| f64::from(p.counts.frames))),
-                wall_ms: Spread::of(used.iter().map(|p| p.counts.wall_ms)),
-                probe: Sample::of(used.iter().flat_map(|p| p.probe_late.iter().copied())),
-                longtasks: counts(&used, |p| p.counts.longtasks)
-                    .and_then(|v| Spread::of(v.into_iter().map(f64::from))),
-                longtask_ms: counts(&used, |p| p.counts.longtask_ms).and_then(Spread::of),
-                loafs: counts(&used, |p| p.counts.loafs)
-                    .and_then(|v| Spread::of(v.into_iter().map(f64::from))),
-                loaf_blocking_ms: counts(&used, |p| p.counts.loaf_blocking_ms).and_then(Spread::of),
-                input: counts(&used, |p| p.input_delay.clone())
-                    .filter(|_| env.event_timing)
-                    .map(|v| {
-                        let all: Vec<f64> = v.into_iter().flatten().collect();
-                        InputDelay {
-                            n: all.len(),
-                            sample: Sample::of(all),
-                        }
-                    }),
-                input_yields: used.iter().map(|p| p.counts.input_yields).sum(),
+        let mut compares = Vec::new();
+        let mut complete = [0; 2];
+        for (k, (policy, sim)) in POLICIES.into_iter().zip(&plan.passes).enumerate() {
+            let m = metrics_of(&sim.summary);
+            rows.push(Row {
+                policy,
+                measured: false,
+                values: m.map(Some),
+                spread: [None; 7],
+                repeats: 0,
+                change: [None; 7],
             });
+            // An invalid run's numbers are not shown as measurements.
+            let used: Vec<&Pass> = passes
+                .iter()
+                .filter(|p| p.policy == policy && p.complete() && state != RunState::Invalid)
+                .collect();
+            complete[k] = passes
+                .iter()
+                .filter(|p| p.policy == policy && p.complete())
+                .count();
+            let summaries: Vec<Summary> = used.iter().filter_map(|p| p.summary(plan)).collect();
+            rows.push(measured_row(policy, &summaries));
+            compares.push(compare(policy, &used, env));
         }
         add_change(&mut rows);
-        let sliced: Vec<&Pass> = if state == RunState::Invalid {
-            Vec::new()
-        } else {
-            passes
+        let sliced: Vec<&Pass> = passes
+            .iter()
+            .filter(|p| p.policy == PolicyKind::Rr && p.complete() && state != RunState::Invalid)
+            .collect();
+        let gaps = Sample::of(sliced.iter().flat_map(|p| p.gaps.iter().copied()).collect());
+        let pass_median = Spread::of(
+            sliced
                 .iter()
-                .filter(|p| p.policy == PolicyKind::Rr && p.complete())
-                .collect()
-        };
-        let yield_cost =
-            Sample::of(sliced.iter().flat_map(|p| p.gaps.iter().copied())).and_then(|gaps| {
-                let pass_median = Spread::of(
-                    sliced
-                        .iter()
-                        .filter_map(|p| Sample::of(p.gaps.iter().copied()).map(|s| s.p50)),
-                )?;
-                Some(YieldCost {
-                    gaps,
-                    pass_median,
-                    per_pass: sliced
-                        .iter()
-                        .map(|p| f64::from(p.counts.yields))
-                        .sum::<f64>()
-                        / sliced.len() as f64,
-                })
-            });
+                .filter_map(|p| Sample::of(p.gaps.clone()).map(|s| s.p50))
+                .collect(),
+        );
+        let yield_cost = gaps.zip(pass_median).map(|(gaps, pass_median)| YieldCost {
+            gaps,
+            pass_median,
+            per_pass: sliced
+                .iter()
+                .map(|p| f64::from(p.counts.yields))
+                .sum::<f64>()
+                / sliced.len() as f64,
+        });
         let mut report = Report {
             state,
             scale: plan.scale,
@@ -271,7 +297,7 @@ impl Report {
             complete,
             rows,
             yield_cost,
-            compare,
+            compare: compares,
             text: Texts::default(),
         };
         report.text = text::texts(plan, &report, env);
@@ -281,10 +307,10 @@ impl Report {
     pub fn row(&self, policy: &str, kind: &str) -> Option<&Row> {
         self.rows
             .iter()
-            .find(|r| r.policy == policy && r.kind == kind)
+            .find(|r| r.policy.name() == policy && r.kind() == kind)
     }
 
     pub fn compare(&self, policy: &str) -> Option<&Compare> {
-        self.compare.iter().find(|c| c.policy == policy)
+        self.compare.iter().find(|c| c.policy.name() == policy)
     }
 }

@@ -3,8 +3,6 @@
 //! Absent keys are the defaults and are never written back, so links made
 //! before the panel existed open unchanged.
 
-use serde::Serialize;
-
 use crate::error::{parse_count, parse_number, ParamError};
 
 /// Largest scale factor: ten times the model's durations is already a long
@@ -20,8 +18,7 @@ pub const DEFAULT_REPEATS: u32 = 3;
 pub const AUTO_PASS_MS: f64 = 1000.0;
 
 /// How the sliced run hands the event loop back between slices.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum YieldKind {
     /// `scheduler.yield()` where the browser has it, else a `MessageChannel`
     /// message (the page says which one it used).
@@ -77,8 +74,7 @@ impl YieldKind {
 }
 
 /// The scale factor: `auto` or a fixed number.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind", content = "value", rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scale {
     Auto,
     Fixed(f64),
@@ -105,11 +101,10 @@ impl Scale {
 }
 
 /// Every setting of the "Run for real" panel.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RealSettings {
     pub scale: Scale,
     pub repeats: u32,
-    #[serde(rename = "yield")]
     pub yield_kind: YieldKind,
 }
 

@@ -2,8 +2,6 @@
 //! Chinese, generated from the numbers (nothing canned): the notes before a
 //! run, the reading after it, why a run is invalid, and "not available".
 
-use serde::Serialize;
-
 use crate::explain::Lang;
 
 use super::plan::{Plan, PlanError, MAX_PASS_MS, MAX_REAL_SLICES};
@@ -11,7 +9,7 @@ use super::report::{Report, RunState};
 use super::settings::YieldKind;
 
 /// The panel's sentences in one language.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default)]
 pub struct Text {
     /// One line for `#real-status`.
     pub status: String,
@@ -22,7 +20,7 @@ pub struct Text {
     pub na: String,
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default)]
 pub struct Texts {
     pub en: Text,
     pub zh: Text,
@@ -178,7 +176,7 @@ pub fn environment(isolated: bool, resolution_ms: f64, lang: Lang) -> String {
 }
 
 fn status(report: &Report, env_invalid: Option<&str>, lang: Lang) -> String {
-    let reps = report.complete.values().copied().min().unwrap_or(0);
+    let reps = report.complete[0].min(report.complete[1]);
     match (report.state, lang) {
         (RunState::Invalid, Lang::En) => match env_invalid {
             Some("hidden") | None => "Invalid: the tab was hidden during the run, and background tabs throttle timers and draw no frames. Keep the tab in view and run again.".to_string(),
@@ -214,10 +212,10 @@ fn reading(report: &Report, lang: Lang) -> String {
     ) else {
         return String::new();
     };
-    let (Some(&sim_c), Some(&mea_c)) = (rs.change.get("p95"), rm.change.get("p95")) else {
+    let (Some(sim_c), Some(mea_c)) = (rs.change_of("p95"), rm.change_of("p95")) else {
         return String::new();
     };
-    let v = |r: &super::report::Row| ms(r.values.get("p95").copied().unwrap_or(f64::NAN));
+    let v = |r: &super::report::Row| ms(r.value("p95").unwrap_or(f64::NAN));
     let y = yield_code(&report.yield_used);
     let mut out: Vec<String> = Vec::new();
     out.push(match lang {

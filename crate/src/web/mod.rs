@@ -33,7 +33,7 @@ use crate::workload::Workload;
 pub use io::{check_tasks, export_file, open_experiment};
 pub use labels::set_labels;
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
-pub use realrun::{real_run_environment, real_run_not_available, RealRunPlan};
+pub use realrun::{real_run_text, RealRunPlan};
 pub use scenario::{parse as parse_scenario, run_scenario, ScenarioQuery, ScenarioRun};
 pub use scenario_view::ScenarioView;
 pub use sweep::{QuantumSweep, SeedSweep};

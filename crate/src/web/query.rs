@@ -117,10 +117,8 @@ pub struct PageQuery {
     pub errors: Vec<BadParam>,
     pub estimated_slices: f64,
     /// The "Run for real" panel's settings (`real_*` keys; in `query`, not
-    /// in `experiment`).
-    pub real: RealSettings,
-    /// Their URL keys with the current values (defaults included), so the
-    /// page can carry them through edits of the experiment.
+    /// in `experiment`) with their current values, defaults included, so
+    /// the page can carry them through edits of the experiment.
     pub real_values: std::collections::BTreeMap<&'static str, String>,
 }
 
@@ -190,7 +188,6 @@ fn with_real(page: &mut PageQuery, real: RealSettings) {
         .into_iter()
         .map(|p| (p.url_key(), real.get(p)))
         .collect();
-    page.real = real;
 }
 
 /// The page's view of a valid experiment.
@@ -239,7 +236,6 @@ pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQue
         policies: exp.policies.iter().map(|p| p.name()).collect(),
         errors,
         estimated_slices: exp.estimated_slices(),
-        real: RealSettings::default(),
         real_values: Default::default(),
     }
 }

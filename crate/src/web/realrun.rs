@@ -6,18 +6,24 @@
 //! back what each pass measured, and answers with the table, the yield cost,
 //! the comparisons and every sentence in both languages. The page only
 //! spins, yields and reads clocks.
+//!
+//! Results are built as JS objects field by field (no serde): the page's
+//! transfer budget is tight and generic serialisation code is not small.
 
-use js_sys::{Float64Array, Object, Uint32Array};
-use serde::Serialize;
+use js_sys::{Array, Float64Array, Object};
 use wasm_bindgen::prelude::*;
 
 use super::query;
-use super::result::{set, to_js};
+use super::result::set;
 use crate::experiment::Limits;
 use crate::explain::Lang;
 use crate::import;
-use crate::policy::PolicyKind;
-use crate::realrun::{plan, text, Environment, Pass, PassCounts, Plan, RealSettings, Report};
+use crate::realrun::measure::{Sample, Spread};
+use crate::realrun::report::{Compare, Row, METRICS};
+use crate::realrun::text::Text;
+use crate::realrun::{
+    plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealSettings, Report,
+};
 use crate::workload::Workload;
 
 fn both(f: impl Fn(Lang) -> String) -> JsValue {
@@ -27,50 +33,129 @@ fn both(f: impl Fn(Lang) -> String) -> JsValue {
     o.into()
 }
 
-fn policy(name: &str) -> Result<PolicyKind, JsError> {
-    plan::POLICIES
-        .into_iter()
-        .find(|p| p.name() == name)
-        .ok_or_else(|| JsError::new(&format!("unknown real-run policy '{name}'")))
+fn strings(v: &[String]) -> JsValue {
+    v.iter()
+        .map(|s| JsValue::from_str(s))
+        .collect::<Array>()
+        .into()
 }
 
-fn environment(env: JsValue) -> Result<Environment, JsError> {
-    serde_wasm_bindgen::from_value(env).map_err(|e| JsError::new(&e.to_string()))
+fn spread(s: Option<Spread>) -> JsValue {
+    let Some(s) = s else { return JsValue::NULL };
+    let o = Object::new();
+    set(&o, "median", &s.median.into());
+    set(&o, "min", &s.min.into());
+    set(&o, "max", &s.max.into());
+    set(&o, "n", &(s.n as u32).into());
+    o.into()
+}
+
+fn sample(s: Option<Sample>) -> JsValue {
+    let Some(s) = s else { return JsValue::NULL };
+    let o = Object::new();
+    set(&o, "n", &(s.n as u32).into());
+    set(&o, "p50", &s.p50.into());
+    set(&o, "p95", &s.p95.into());
+    set(&o, "max", &s.max.into());
+    set(&o, "total", &s.total.into());
+    o.into()
+}
+
+fn row(r: &Row) -> JsValue {
+    let (values, spreads, change) = (Object::new(), Object::new(), Object::new());
+    for (i, m) in METRICS.iter().enumerate() {
+        if let Some(v) = r.values[i] {
+            set(&values, m, &v.into());
+        }
+        if let Some((lo, hi)) = r.spread[i] {
+            set(&spreads, m, &Array::of2(&lo.into(), &hi.into()).into());
+        }
+        if let Some(c) = r.change[i] {
+            set(&change, m, &c.into());
+        }
+    }
+    let o = Object::new();
+    set(&o, "policy", &r.policy.name().into());
+    set(&o, "kind", &r.kind().into());
+    set(&o, "values", &values.into());
+    set(&o, "spread", &spreads.into());
+    set(&o, "repeats", &(r.repeats as u32).into());
+    set(&o, "change", &change.into());
+    o.into()
+}
+
+fn compare(c: &Compare) -> JsValue {
+    let o = Object::new();
+    set(&o, "policy", &c.policy.name().into());
+    set(&o, "frames", &spread(c.frames));
+    set(&o, "wall_ms", &spread(c.wall_ms));
+    set(&o, "probe", &sample(c.probe));
+    set(&o, "longtasks", &spread(c.longtasks));
+    set(&o, "longtask_ms", &spread(c.longtask_ms));
+    set(&o, "loafs", &spread(c.loafs));
+    set(&o, "loaf_blocking_ms", &spread(c.loaf_blocking_ms));
+    let input = c.input.map_or(JsValue::NULL, |i| {
+        let io = Object::new();
+        set(&io, "n", &(i.n as u32).into());
+        set(&io, "sample", &sample(i.sample));
+        io.into()
+    });
+    set(&o, "input", &input);
+    set(&o, "input_yields", &c.input_yields.into());
+    o.into()
+}
+
+fn text_js(t: &Text) -> JsValue {
+    let o = Object::new();
+    set(&o, "status", &t.status.as_str().into());
+    set(&o, "reading", &t.reading.as_str().into());
+    set(&o, "notes", &strings(&t.notes));
+    set(&o, "na", &t.na.as_str().into());
+    o.into()
+}
+
+/// The report as the page reads it (`www/README.md`, Run for real).
+fn report_js(r: &Report) -> JsValue {
+    let o = Object::new();
+    set(&o, "state", &r.state.name().into());
+    set(&o, "scale", &r.scale.into());
+    set(&o, "quantum", &r.quantum.into());
+    set(&o, "within", &r.within.into());
+    set(&o, "yield_used", &r.yield_used.as_str().into());
+    let complete = Object::new();
+    set(&complete, "fifo", &(r.complete[0] as u32).into());
+    set(&complete, "rr", &(r.complete[1] as u32).into());
+    set(&o, "complete", &complete.into());
+    set(
+        &o,
+        "rows",
+        &r.rows.iter().map(row).collect::<Array>().into(),
+    );
+    let yc = r.yield_cost.map_or(JsValue::NULL, |y| {
+        let yo = Object::new();
+        set(&yo, "gaps", &sample(Some(y.gaps)));
+        set(&yo, "pass_median", &spread(Some(y.pass_median)));
+        set(&yo, "per_pass", &y.per_pass.into());
+        yo.into()
+    });
+    set(&o, "yield_cost", &yc);
+    set(
+        &o,
+        "compare",
+        &r.compare.iter().map(compare).collect::<Array>().into(),
+    );
+    let t = Object::new();
+    set(&t, "en", &text_js(&r.text.en));
+    set(&t, "zh", &text_js(&r.text.zh));
+    set(&o, "text", &t.into());
+    o.into()
 }
 
 /// A planned real run and the passes measured so far.
 #[wasm_bindgen]
 pub struct RealRunPlan {
     plan: Plan,
-    query: String,
     passes: Vec<Pass>,
-}
-
-#[derive(Serialize)]
-struct DownloadFile<'a> {
-    tailslice: &'static str,
-    version: u32,
-    query: &'a str,
-    settings: &'a RealSettings,
-    environment: &'a Environment,
-    scale: f64,
-    quantum_ms: f64,
-    within_ms: f64,
-    switch_cost_ms: f64,
-    arrival_ms: &'a [f64],
-    work_ms: &'a [f64],
-    plan: Vec<PlanOut<'a>>,
-    passes: &'a [Pass],
-    report: &'a Report,
-}
-
-#[derive(Serialize)]
-struct PlanOut<'a> {
-    policy: &'static str,
-    /// `[task, length_ms]` in the model's order.
-    slices: &'a [(u32, f64)],
-    completion_order: Vec<u32>,
-    simulated_completion_ms: Vec<f64>,
 }
 
 #[wasm_bindgen]
@@ -81,41 +166,45 @@ impl RealRunPlan {
     #[wasm_bindgen(constructor)]
     pub fn new(page_query: &str, tasks: Option<String>) -> Result<RealRunPlan, JsValue> {
         let (exp, page) = query::parse(page_query, &Limits::WEB);
-        if !page.errors.is_empty() {
-            let msgs: Vec<String> = page.errors.into_iter().map(|e| e.message).collect();
-            let m = msgs.join("; ");
+        if let Some(e) = page.errors.first() {
+            let m = e.message.clone();
             return Err(both(|_| m.clone()));
         }
-        let (exp, workload) = match tasks {
-            Some(text) => {
-                let w = import::parse_task_list(&text, &Limits::WEB).map_err(|e| {
-                    let m = e.to_string();
-                    both(|_| m.clone())
-                })?;
-                (import::experiment_for(&exp, &w), w)
-            }
+        let pairs = query::decode_pairs(page_query);
+        let (settings, _) =
+            RealSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        let workload = match tasks {
+            Some(text) => import::parse_task_list(&text, &Limits::WEB).map_err(|e| {
+                let m = e.to_string();
+                both(|_| m.clone())
+            })?,
             None => {
-                let w = Workload::generate(&exp.workload_spec());
-                (exp, w)
+                // Every task is at least one slice: refuse before drawing a
+                // million tasks on the main thread.
+                if exp.tasks > plan::MAX_REAL_SLICES {
+                    let e = PlanError::TooManySlices { slices: exp.tasks };
+                    return Err(both(|lang| text::plan_error(&e, lang)));
+                }
+                Workload::generate(&exp.workload_spec())
             }
         };
-        let plan = Plan::build(&exp, &workload, page.real)
+        let plan = Plan::build(&exp, &workload, settings)
             .map_err(|e| both(|lang| text::plan_error(&e, lang)))?;
         Ok(RealRunPlan {
             plan,
-            query: page.query,
             passes: Vec::new(),
         })
     }
 
-    /// `{scale, quantum, within, pass_ms, tasks, fifo_slices, rr_slices,
-    /// repeats, yield, cores, notes: {en: [...], zh: [...]}}`.
+    /// `{scale, quantum, within, switch_cost, pass_ms, tasks, fifo_slices,
+    /// rr_slices, repeats, yield, cores, notes: {en: [...], zh: [...]}}`.
     pub fn info(&self) -> JsValue {
         let p = &self.plan;
         let o = Object::new();
         set(&o, "scale", &p.scale.into());
         set(&o, "quantum", &p.quantum.into());
         set(&o, "within", &p.within.into());
+        set(&o, "switch_cost", &p.switch_cost.into());
         set(&o, "pass_ms", &p.pass_ms().into());
         set(&o, "tasks", &(p.workload.len() as u32).into());
         set(&o, "fifo_slices", &(p.passes[0].slices.len() as u32).into());
@@ -125,11 +214,8 @@ impl RealRunPlan {
         set(&o, "cores", &(p.experiment_cores as u32).into());
         let notes = Object::new();
         for lang in [Lang::En, Lang::Zh] {
-            set(
-                &notes,
-                lang.code(),
-                &to_js(&text::plan_notes(p, p.settings.repeats, lang)),
-            );
+            let n = text::plan_notes(p, p.settings.repeats, lang);
+            set(&notes, lang.code(), &strings(&n));
         }
         set(&o, "notes", &notes.into());
         o.into()
@@ -151,105 +237,86 @@ impl RealRunPlan {
         Float64Array::from(&self.plan.workload.work[..])
     }
 
-    /// Task ids in the model's completion order under `policy`.
-    #[wasm_bindgen(js_name = completionOrder)]
-    pub fn completion_order(&self, policy_name: &str) -> Result<Uint32Array, JsError> {
-        let order = self.plan.completion_order(policy(policy_name)?);
-        Ok(Uint32Array::from(&order[..]))
+    /// The model's completion time of each task under `fifo` (0) or `rr` (1).
+    pub fn simulated(&self, pass: usize) -> Float64Array {
+        let c: Vec<f64> = self.plan.passes[pass.min(1)]
+            .schedule
+            .outcomes
+            .iter()
+            .map(|o| o.completion)
+            .collect();
+        Float64Array::from(&c[..])
     }
 
-    /// Records one measured pass. `counts` is a [`PassCounts`] object;
+    /// Records one measured pass (`pass`: 0 `fifo`, 1 `rr`). `counts` holds
+    /// `PassCounts::LAYOUT` in order, NaN where the browser reports nothing;
     /// `input` is `undefined` where Event Timing is not available.
     #[wasm_bindgen(js_name = addPass)]
     #[allow(clippy::too_many_arguments)]
     pub fn add_pass(
         &mut self,
-        policy_name: &str,
+        pass: usize,
         repeat: u32,
         completion: Vec<f64>,
         busy: Vec<f64>,
         gaps: Vec<f64>,
         probe: Vec<f64>,
         input: Option<Vec<f64>>,
-        counts: JsValue,
+        counts: Vec<f64>,
     ) -> Result<(), JsError> {
         let n = self.plan.workload.len();
         if completion.len() != n || busy.len() != n {
-            return Err(JsError::new(&format!(
-                "a pass needs {n} completions and busy times"
-            )));
+            return Err(JsError::new(
+                "a pass needs one completion and busy time per task",
+            ));
         }
-        let counts: PassCounts =
-            serde_wasm_bindgen::from_value(counts).map_err(|e| JsError::new(&e.to_string()))?;
         self.passes.push(Pass {
-            policy: policy(policy_name)?,
+            policy: plan::POLICIES[pass.min(1)],
             repeat,
             completion,
             busy,
             gaps,
             probe_late: probe,
             input_delay: input,
-            counts,
+            counts: PassCounts::from_slice(&counts),
         });
         Ok(())
     }
 
     /// The panel's figures and sentences for the passes so far (see
-    /// `crate::realrun::Report`).
-    pub fn report(&self, env: JsValue) -> Result<JsValue, JsError> {
-        let env = environment(env)?;
-        Ok(to_js(&Report::build(&self.plan, &self.passes, &env)))
-    }
-
-    /// The run as a JSON file: settings, environment, the scaled tasks, the
-    /// plan, every raw measurement (latencies, busy times, gaps, probe and
-    /// input delays) and the report.
-    pub fn json(&self, env: JsValue) -> Result<String, JsError> {
-        let env = environment(env)?;
-        let report = Report::build(&self.plan, &self.passes, &env);
-        let p = &self.plan;
-        let file = DownloadFile {
-            tailslice: "real-run",
-            version: 1,
-            query: &self.query,
-            settings: &p.settings,
-            environment: &env,
-            scale: p.scale,
-            quantum_ms: p.quantum,
-            within_ms: p.within,
-            switch_cost_ms: p.switch_cost,
-            arrival_ms: &p.workload.arrival,
-            work_ms: &p.workload.work,
-            plan: p
-                .passes
-                .iter()
-                .map(|pp| PlanOut {
-                    policy: pp.policy.name(),
-                    slices: &pp.slices,
-                    completion_order: p.completion_order(pp.policy),
-                    simulated_completion_ms: pp
-                        .schedule
-                        .outcomes
-                        .iter()
-                        .map(|o| o.completion)
-                        .collect(),
-                })
-                .collect(),
-            passes: &self.passes,
-            report: &report,
+    /// `www/README.md`). `invalid` is why the run does not count (`hidden`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn report(
+        &self,
+        isolated: bool,
+        resolution_ms: f64,
+        yield_used: String,
+        invalid: Option<String>,
+        stopped: bool,
+        event_timing: bool,
+    ) -> JsValue {
+        let env = Environment {
+            isolated,
+            resolution_ms,
+            yield_used,
+            invalid,
+            stopped,
+            event_timing,
         };
-        serde_json::to_string(&file).map_err(|e| JsError::new(&e.to_string()))
+        report_js(&Report::build(&self.plan, &self.passes, &env))
     }
 }
 
-/// Isolation and the clock's step, in words: `{en, zh}`.
-#[wasm_bindgen(js_name = realRunEnvironment)]
-pub fn real_run_environment(isolated: bool, resolution_ms: f64) -> JsValue {
-    both(|lang| text::environment(isolated, resolution_ms, lang))
-}
-
-/// "not available" in both languages: `{en, zh}`.
-#[wasm_bindgen(js_name = realRunNotAvailable)]
-pub fn real_run_not_available() -> JsValue {
-    both(|lang| text::na(lang).to_string())
+/// Isolation and the clock's step in words, and "not available":
+/// `{env: {en, zh}, na: {en, zh}}`.
+#[wasm_bindgen(js_name = realRunText)]
+pub fn real_run_text(isolated: bool, resolution_ms: f64) -> JsValue {
+    let o = Object::new();
+    set(
+        &o,
+        "env",
+        &both(|lang| text::environment(isolated, resolution_ms, lang)),
+    );
+    set(&o, "na", &both(|lang| text::na(lang).to_string()));
+    o.into()
 }

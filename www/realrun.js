@@ -256,7 +256,7 @@ function renderCompare(r, naText) {
   const rows = [
     ['frames', (c) => spread(c.frames)],
     ['wall', (c) => spread(c.wall_ms, 1)],
-    ['probe', (c) => sample(c.probe)],
+    ['probe', (c) => (c.probe ? sample(c.probe) : t('real.noprobe'))],
     ['longtasks', (c) => (c.longtasks ? `${spread(c.longtasks)} · ${spread(c.longtask_ms, 1)} ms` : naText)],
     ['loafs', (c) => (c.loafs ? `${spread(c.loafs)} · ${spread(c.loaf_blocking_ms, 1)} ms` : naText)],
     ['input', (c) => (!c.input ? naText : (c.input.n === 0 ? t('real.noinput') : `${sample(c.input.sample)} (${c.input.n})`))],
@@ -315,8 +315,8 @@ export function initRealRun(ctx) {
   const section = $('#real');
   if (!section) return;
   rr.ctx = ctx;
-  build(section);
   rr.text = realRunText(globalThis.crossOriginIsolated === true, clockStep());
+  build(section);
   $('#real-scale').addEventListener('change', applySettings);
   $('#real-repeats').addEventListener('change', applySettings);
   $('#real-yield').addEventListener('change', applySettings);

@@ -209,6 +209,9 @@ async fn sliced_and_fifo_runs_follow_the_models_schedule() -> Result<()> {
     let (median, p95): (f64, f64) = (median.parse()?, p95.parse()?);
     assert!(median >= 0.0 && p95 >= median, "{median} {p95}");
     assert!(!b.text("#real-reading").await?.is_empty());
+    b.eval_js("document.querySelector('#real').scrollIntoView(); return true;")
+        .await?;
+    b.screenshot("realrun-panel").await?;
 
     // Results are not in the URL; the settings are.
     let url = b.current_url().await?;

@@ -54,8 +54,13 @@ fn signed_pct(v: f64) -> String {
     format!("{}{s} %", if v < 0.0 { "−" } else { "+" })
 }
 
-fn secs(v_ms: f64) -> String {
-    format!("{:.1}", v_ms / 1000.0)
+/// A duration in words' units: `2.6 s` from a second on, else `260 ms`.
+fn dur(v_ms: f64) -> String {
+    if v_ms >= 1000.0 {
+        format!("{:.1} s", v_ms / 1000.0)
+    } else {
+        format!("{v_ms:.0} ms")
+    }
 }
 
 fn scale_text(s: f64) -> String {
@@ -74,16 +79,16 @@ pub fn yield_code(name: &str) -> &'static str {
 pub fn plan_error(e: &PlanError, lang: Lang) -> String {
     match (e, lang) {
         (PlanError::TooLong { pass_ms, scale }, Lang::En) => format!(
-            "At scale {}× one pass would keep this tab busy for {} s; at most {} s: lower real_scale.",
+            "At scale {}× one pass would keep this tab busy for {}; at most {}: lower real_scale.",
             scale_text(*scale),
-            secs(*pass_ms),
-            secs(MAX_PASS_MS)
+            dur(*pass_ms),
+            dur(MAX_PASS_MS)
         ),
         (PlanError::TooLong { pass_ms, scale }, Lang::Zh) => format!(
-            "按 {}× 的比例，一轮要让本页忙 {} 秒；上限是 {} 秒：请调小 real_scale。",
+            "按 {}× 的比例，一轮要让本页忙 {}；上限是 {}：请调小 real_scale。",
             scale_text(*scale),
-            secs(*pass_ms),
-            secs(MAX_PASS_MS)
+            dur(*pass_ms),
+            dur(MAX_PASS_MS)
         ),
         (PlanError::TooManySlices { slices }, Lang::En) => format!(
             "The sliced pass would have about {slices} slices; a real run allows at most {MAX_REAL_SLICES}: use a larger quantum or fewer tasks."
@@ -107,25 +112,25 @@ pub fn plan_notes(plan: &Plan, repeats: u32, lang: Lang) -> Vec<String> {
     let q = ms(plan.quantum);
     out.push(match lang {
         Lang::En => format!(
-            "Scale {s}×: every task and the quantum ({q} ms) at {s} times the model's; one pass is {} s of busy work, {repeats} repeats of FIFO and sliced about {} s.",
-            secs(pass),
-            secs(total)
+            "Scale {s}×: every task and the quantum ({q} ms) at {s} times the model's; one pass is {} of busy work, {repeats} repeats of FIFO and sliced about {}.",
+            dur(pass),
+            dur(total)
         ),
         Lang::Zh => format!(
-            "比例 {s}×：每个任务和时间片（{q} ms）都是模型的 {s} 倍；一轮忙 {} 秒，FIFO 和分片各重复 {repeats} 次，共约 {} 秒。",
-            secs(pass),
-            secs(total)
+            "比例 {s}×：每个任务和时间片（{q} ms）都是模型的 {s} 倍；一轮忙 {}，FIFO 和分片各重复 {repeats} 次，共约 {}。",
+            dur(pass),
+            dur(total)
         ),
     });
     if pass > 1000.0 {
         out.push(match lang {
             Lang::En => format!(
-                "Each FIFO pass blocks this tab for {} s by design (no yields). Stop takes effect at the next task boundary: during a FIFO pass only where the browser reports your click as pending input, otherwise when the pass ends.",
-                secs(pass)
+                "Each FIFO pass blocks this tab for {} by design (no yields). Stop takes effect at the next task boundary: during a FIFO pass only where the browser reports your click as pending input, otherwise when the pass ends.",
+                dur(pass)
             ),
             Lang::Zh => format!(
-                "每轮 FIFO 会按设计阻塞本页 {} 秒（不让出）。“停止”在下一个任务边界生效：FIFO 运行中只有浏览器报告有待处理输入时才行，否则要等这一轮结束。",
-                secs(pass)
+                "每轮 FIFO 会按设计阻塞本页 {}（不让出）。“停止”在下一个任务边界生效：FIFO 运行中只有浏览器报告有待处理输入时才行，否则要等这一轮结束。",
+                dur(pass)
             ),
         });
     }

@@ -321,3 +321,18 @@ fn notes_warn_about_blocking_cores_and_switch_cost() {
     let notes = tailslice::realrun::text::plan_notes(&short, 3, tailslice::explain::Lang::Zh);
     assert_eq!(notes.len(), 1, "{notes:?}");
 }
+
+#[test]
+fn slices_too_dear_lose_the_gain_and_the_reading_says_so() {
+    let exp = Experiment::default();
+    let w = Workload::generate(&exp.workload_spec());
+    let plan = Plan::build(&exp, &w, settings(0.1, 1)).unwrap();
+    let passes = vec![
+        ideal_pass(&plan, PolicyKind::Fifo, 0, 0.0),
+        ideal_pass(&plan, PolicyKind::Rr, 0, 4.0),
+    ];
+    let report = Report::build(&plan, &passes, &env());
+    let en = &report.text.en.reading;
+    assert!(en.contains("loses the whole simulated p95 gain"), "{en}");
+    assert!(!en.contains("keeps"), "{en}");
+}

@@ -243,11 +243,16 @@ fn reading(report: &Report, lang: Lang) -> String {
             v(rs)
         ),
     });
-    if sim_c < -0.5 {
+    if sim_c < -0.5 && mea_c < 0.0 {
         let kept = mea_c / sim_c * 100.0;
         out.push(match lang {
-            Lang::En => format!("The machine keeps {:.0} % of the simulated p95 gain.", kept),
-            Lang::Zh => format!("真机保留了模拟 p95 收益的 {:.0}%。", kept),
+            Lang::En => format!("The machine keeps {kept:.0} % of the simulated p95 gain."),
+            Lang::Zh => format!("真机保留了模拟 p95 收益的 {kept:.0}%。"),
+        });
+    } else if sim_c < -0.5 {
+        out.push(match lang {
+            Lang::En => "On this machine slicing loses the whole simulated p95 gain: sliced is slower than FIFO.".to_string(),
+            Lang::Zh => "在这台机器上分片失去了全部模拟的 p95 收益：分片比 FIFO 还慢。".to_string(),
         });
     }
     if let Some(yc) = &report.yield_cost {

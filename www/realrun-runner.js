@@ -201,7 +201,8 @@ export async function runPlan(plan, { yieldName, control, onPass }) {
   const used = resolveYield(yieldName, avail);
   if (!used) throw new Error(`yield primitive ${yieldName} is not available`);
   const info = plan.info();
-  const job = { info, slices: plan.slices(), arrival: plan.arrival(), n: info.tasks, control, avail, yielder: makeYield(used) };
+  const { slices, arrival } = plan.arrays();
+  const job = { info, slices, arrival, n: info.tasks, control, avail, yielder: makeYield(used) };
   const env = {
     isolated: globalThis.crossOriginIsolated === true,
     resolution_ms: clockStep(),

@@ -281,16 +281,17 @@ function useCost() {
 function runJson() {
   const { plan, env, passes, query, report: rep } = rr.last;
   const info = plan.info();
-  const slices = plan.slices();
+  const arr = plan.arrays();
+  const slices = arr.slices;
   const all = (a) => (a ? Array.from(a) : null);
   return JSON.stringify({
     tailslice: 'real-run', version: 1, query, settings: page().real_values, environment: env,
     scale: info.scale, quantum_ms: info.quantum, within_ms: info.within, switch_cost_ms: info.switch_cost,
-    arrival_ms: all(plan.arrival()), work_ms: all(plan.work()),
+    arrival_ms: all(arr.arrival), work_ms: all(arr.work),
     plan: ['fifo', 'rr'].map((policy, i) => ({
       policy,
       slices: all(i === 0 ? slices.subarray(0, 2 * info.fifo_slices) : slices.subarray(2 * info.fifo_slices)),
-      simulated_completion_ms: all(plan.simulated(i)),
+      simulated_completion_ms: all(i === 0 ? arr.simulated_fifo : arr.simulated_rr),
     })),
     passes: passes.map(({ res, during }) => ({
       policy: res.policy, repeat: res.repeat, ...res.counts, ...during.counts,

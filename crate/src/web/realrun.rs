@@ -33,11 +33,18 @@ fn both(f: impl Fn(Lang) -> String) -> JsValue {
     o.into()
 }
 
+/// A JS array of `f(item)` (a push loop: `collect::<Array>()` brings in
+/// more generic code than this).
+fn array<T>(items: &[T], f: impl Fn(&T) -> JsValue) -> JsValue {
+    let a = Array::new();
+    for x in items {
+        a.push(&f(x));
+    }
+    a.into()
+}
+
 fn strings(v: &[String]) -> JsValue {
-    v.iter()
-        .map(|s| JsValue::from_str(s))
-        .collect::<Array>()
-        .into()
+    array(v, |s| JsValue::from_str(s))
 }
 
 fn spread(s: Option<Spread>) -> JsValue {
@@ -126,11 +133,7 @@ fn report_js(r: &Report) -> JsValue {
     set(&complete, "fifo", &(r.complete[0] as u32).into());
     set(&complete, "rr", &(r.complete[1] as u32).into());
     set(&o, "complete", &complete.into());
-    set(
-        &o,
-        "rows",
-        &r.rows.iter().map(row).collect::<Array>().into(),
-    );
+    set(&o, "rows", &array(&r.rows, row));
     let yc = r.yield_cost.map_or(JsValue::NULL, |y| {
         let yo = Object::new();
         set(&yo, "gaps", &sample(Some(y.gaps)));
@@ -139,11 +142,7 @@ fn report_js(r: &Report) -> JsValue {
         yo.into()
     });
     set(&o, "yield_cost", &yc);
-    set(
-        &o,
-        "compare",
-        &r.compare.iter().map(compare).collect::<Array>().into(),
-    );
+    set(&o, "compare", &array(&r.compare, compare));
     let t = Object::new();
     set(&t, "en", &text_js(&r.text.en));
     set(&t, "zh", &text_js(&r.text.zh));
@@ -221,31 +220,32 @@ impl RealRunPlan {
         o.into()
     }
 
-    /// Every slice of both passes: `[task, length_ms, …]`, the `fifo`
-    /// pass's `info().fifo_slices` pairs first, then `rr`'s.
-    pub fn slices(&self) -> Float64Array {
-        Float64Array::from(&self.plan.packed_slices()[..])
-    }
-
-    /// Arrival of each task at the run's scale (ms from the pass's start).
-    pub fn arrival(&self) -> Float64Array {
-        Float64Array::from(&self.plan.workload.arrival[..])
-    }
-
-    /// Work of each task at the run's scale (ms).
-    pub fn work(&self) -> Float64Array {
-        Float64Array::from(&self.plan.workload.work[..])
-    }
-
-    /// The model's completion time of each task under `fifo` (0) or `rr` (1).
-    pub fn simulated(&self, pass: usize) -> Float64Array {
-        let c: Vec<f64> = self.plan.passes[pass.min(1)]
-            .schedule
-            .outcomes
-            .iter()
-            .map(|o| o.completion)
-            .collect();
-        Float64Array::from(&c[..])
+    /// The run's arrays: `{slices, arrival, work, simulated_fifo,
+    /// simulated_rr}`. `slices` is every slice of both passes as
+    /// `[task, length_ms, …]`, the `fifo` pass's `info().fifo_slices` pairs
+    /// first, then `rr`'s; `arrival` and `work` are the tasks at the run's
+    /// scale (ms from a pass's start); `simulated_*` the model's completion
+    /// of each task.
+    pub fn arrays(&self) -> JsValue {
+        let p = &self.plan;
+        let o = Object::new();
+        let f = |v: &[f64]| JsValue::from(Float64Array::from(v));
+        set(&o, "slices", &f(&p.packed_slices()));
+        set(&o, "arrival", &f(&p.workload.arrival));
+        set(&o, "work", &f(&p.workload.work));
+        for (key, pass) in [
+            ("simulated_fifo", &p.passes[0]),
+            ("simulated_rr", &p.passes[1]),
+        ] {
+            let c: Vec<f64> = pass
+                .schedule
+                .outcomes
+                .iter()
+                .map(|o| o.completion)
+                .collect();
+            set(&o, key, &f(&c));
+        }
+        o.into()
     }
 
     /// Records one measured pass (`pass`: 0 `fifo`, 1 `rr`). `counts` holds

@@ -336,3 +336,22 @@ fn slices_too_dear_lose_the_gain_and_the_reading_says_so() {
     assert!(en.contains("loses the whole simulated p95 gain"), "{en}");
     assert!(!en.contains("keeps"), "{en}");
 }
+
+#[test]
+fn the_visitors_input_delay_is_read_per_policy() {
+    let exp = Experiment::default();
+    let w = Workload::generate(&exp.workload_spec());
+    let plan = Plan::build(&exp, &w, settings(0.1, 1)).unwrap();
+    let mut fifo = ideal_pass(&plan, PolicyKind::Fifo, 0, 0.0);
+    fifo.input_delay = Some(vec![480.0, 120.0]);
+    let mut rr = ideal_pass(&plan, PolicyKind::Rr, 0, 0.1);
+    rr.input_delay = Some(vec![1.5]);
+    let report = Report::build(&plan, &[fifo, rr], &env());
+    let c = report.compare("fifo").unwrap().input.unwrap();
+    assert_eq!((c.n, c.sample.unwrap().max), (2, 480.0));
+    let en = &report.text.en.reading;
+    assert!(
+        en.contains("Your own input waited up to 1.50 ms sliced and 480 ms under FIFO (Event Timing, 3 events)"),
+        "{en}"
+    );
+}

@@ -428,3 +428,48 @@ async fn stop_takes_effect_at_a_slice_boundary() -> Result<()> {
     assert!(text.starts_with("Stopped"), "{text}");
     b.finish().await
 }
+
+#[tokio::test]
+async fn an_imported_task_list_with_arrivals_runs_for_real() -> Result<()> {
+    let b = Browser::start().await?;
+    open_ready(&b, "/?q=4&real_scale=1&real_repeats=1&real_yield=message").await?;
+    // Tasks arriving over time: the runner waits for them (not a yield).
+    let list = "arrival_ms,duration_ms\n0,9\n0,3\n5,6\n40,2\n41,5\n";
+    b.eval_js(&format!(
+        "document.querySelector('#tasks-panel').open = true; \
+         document.querySelector('#tasks-text').value = {}; return true;",
+        serde_json::to_string(list)?
+    ))
+    .await?;
+    b.click("#tasks-use").await?;
+    wait_ready(&b, 2).await?;
+    let file = run(&b).await?;
+    assert_eq!(floats(&file["arrival_ms"]), [0.0, 0.0, 5.0, 40.0, 41.0]);
+    assert_eq!(floats(&file["work_ms"]), [9.0, 3.0, 6.0, 2.0, 5.0]);
+    let arrival = floats(&file["arrival_ms"]);
+    let work = floats(&file["work_ms"]);
+    for plan in file["plan"].as_array().ok_or("plan")? {
+        let policy = plan["policy"].as_str().unwrap_or_default();
+        let slices = plan["slices"].as_array().ok_or("slices")?.len() / 2;
+        let model = order(&floats(&plan["simulated_completion_ms"]));
+        let pass = file["passes"]
+            .as_array()
+            .and_then(|p| p.iter().find(|p| p["policy"] == policy))
+            .ok_or("pass")?;
+        assert_eq!(pass["slices"].as_u64(), Some(slices as u64), "{policy}");
+        assert!(
+            pass["idle_waits"].as_u64().unwrap_or(0) >= 1,
+            "{policy}: waited for arrivals"
+        );
+        let completion = floats(&pass["completion"]);
+        assert_eq!(order(&completion), model, "{policy}: completion order");
+        for i in 0..work.len() {
+            assert!(floats(&pass["busy"])[i] >= work[i], "{policy} task {i}");
+            assert!(completion[i] - arrival[i] >= work[i], "{policy} task {i}");
+        }
+        if policy == "rr" {
+            assert_eq!(pass["yields"].as_u64(), Some(slices as u64 - 1));
+        }
+    }
+    b.finish().await
+}

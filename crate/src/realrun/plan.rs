@@ -16,8 +16,10 @@ use crate::workload::Workload;
 
 use super::settings::RealSettings;
 
-/// At most this many slices per pass: a real run is meant to take seconds.
-pub const MAX_REAL_SLICES: usize = 200_000;
+/// At most this many slices per pass: a real run is meant to take seconds
+/// (each yield costs at least tens of µs), and planning it runs on the main
+/// thread, so it must stay well under a frame's worth of work.
+pub const MAX_REAL_SLICES: usize = 50_000;
 /// At most this much busy time (ms) per pass, scaled.
 pub const MAX_PASS_MS: f64 = 120_000.0;
 

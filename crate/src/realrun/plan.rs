@@ -160,10 +160,15 @@ impl Plan {
     /// Every slice of both passes as one flat array:
     /// `[task, length_ms, task, length_ms, …]`, `fifo`'s first.
     pub fn packed_slices(&self) -> Vec<f64> {
-        self.passes
-            .iter()
-            .flat_map(|p| p.slices.iter().flat_map(|&(t, len)| [t as f64, len]))
-            .collect()
+        let mut out =
+            Vec::with_capacity(2 * (self.passes[0].slices.len() + self.passes[1].slices.len()));
+        for p in &self.passes {
+            for &(t, len) in &p.slices {
+                out.push(t as f64);
+                out.push(len);
+            }
+        }
+        out
     }
 
     /// Task ids in the order the model completes them under `policy`.

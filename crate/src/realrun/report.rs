@@ -154,7 +154,6 @@ fn metrics_of(s: &Summary) -> [f64; 7] {
 }
 
 fn measured_row(policy: PolicyKind, summaries: &[Summary]) -> Row {
-    let all: Vec<[f64; 7]> = summaries.iter().map(metrics_of).collect();
     let mut row = Row {
         policy,
         measured: true,
@@ -164,7 +163,11 @@ fn measured_row(policy: PolicyKind, summaries: &[Summary]) -> Row {
         change: [None; 7],
     };
     for i in 0..7 {
-        if let Some(s) = Spread::of(all.iter().map(|m| m[i]).collect()) {
+        let mut v = Vec::with_capacity(summaries.len());
+        for s in summaries {
+            v.push(metrics_of(s)[i]);
+        }
+        if let Some(s) = Spread::of(v) {
             row.values[i] = Some(s.median);
             row.spread[i] = Some((s.min, s.max));
         }
@@ -195,18 +198,39 @@ fn add_change(rows: &mut [Row]) {
     }
 }
 
+// Plain loops over `fn` pointers below: one copy of each helper in the
+// wasm instead of an iterator chain per figure.
+
+/// `f` of each pass.
+fn each(passes: &[&Pass], f: fn(&Pass) -> f64) -> Vec<f64> {
+    let mut v = Vec::with_capacity(passes.len());
+    for p in passes {
+        v.push(f(p));
+    }
+    v
+}
+
+/// Every value of `f` of every pass, pooled.
+fn pooled(passes: &[&Pass], f: fn(&Pass) -> &[f64]) -> Vec<f64> {
+    let mut v = Vec::new();
+    for p in passes {
+        v.extend_from_slice(f(p));
+    }
+    v
+}
+
 /// A count every pass reported, over the passes; `None` if any did not.
 fn reported(passes: &[&Pass], f: fn(&Pass) -> Option<f64>) -> Option<Spread> {
-    let v: Option<Vec<f64>> = passes.iter().map(|p| f(p)).collect();
-    v.and_then(Spread::of)
+    let mut v = Vec::with_capacity(passes.len());
+    for p in passes {
+        v.push(f(p)?);
+    }
+    Spread::of(v)
 }
 
 fn compare(policy: PolicyKind, used: &[&Pass], env: &Environment) -> Compare {
     let input = if env.event_timing && used.iter().all(|p| p.input_delay.is_some()) {
-        let all: Vec<f64> = used
-            .iter()
-            .flat_map(|p| p.input_delay.iter().flatten().copied())
-            .collect();
+        let all = pooled(used, |p| p.input_delay.as_deref().unwrap_or(&[]));
         Some(InputDelay {
             n: all.len(),
             sample: Sample::of(all),
@@ -216,13 +240,9 @@ fn compare(policy: PolicyKind, used: &[&Pass], env: &Environment) -> Compare {
     };
     Compare {
         policy,
-        frames: Spread::of(used.iter().map(|p| f64::from(p.counts.frames)).collect()),
-        wall_ms: Spread::of(used.iter().map(|p| p.counts.wall_ms).collect()),
-        probe: Sample::of(
-            used.iter()
-                .flat_map(|p| p.probe_late.iter().copied())
-                .collect(),
-        ),
+        frames: Spread::of(each(used, |p| f64::from(p.counts.frames))),
+        wall_ms: Spread::of(each(used, |p| p.counts.wall_ms)),
+        probe: Sample::of(pooled(used, |p| &p.probe_late)),
         longtasks: reported(used, |p| p.counts.longtasks.map(f64::from)),
         longtask_ms: reported(used, |p| p.counts.longtask_ms),
         loafs: reported(used, |p| p.counts.loafs.map(f64::from)),

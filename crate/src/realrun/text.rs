@@ -39,7 +39,12 @@ fn fill(template: &str, args: &[&str]) -> String {
     let mut out = String::with_capacity(template.len() + 16 * args.len());
     let mut rest = template;
     let mut next = args.iter();
-    while let Some(at) = rest.find("{}") {
+    while let Some(at) = rest.find('{') {
+        if !rest[at..].starts_with("{}") {
+            out.push_str(&rest[..=at]);
+            rest = &rest[at + 1..];
+            continue;
+        }
         out.push_str(&rest[..at]);
         out.push_str(next.next().copied().unwrap_or("{}"));
         rest = &rest[at + 2..];
@@ -369,6 +374,7 @@ mod tests {
     fn templates_fill_in_order() {
         assert_eq!(fill("a {} b {}.", &["1", "2"]), "a 1 b 2.");
         assert_eq!(fill("{}{}", &["x"]), "x{}");
+        assert_eq!(fill("{a} {}", &["x"]), "{a} x");
         assert_eq!(signed_pct(-27.94), "−28 %");
         assert_eq!(signed_pct(1.25), "+1.2 %");
         assert_eq!(

@@ -434,7 +434,7 @@ async fn an_imported_task_list_with_arrivals_runs_for_real() -> Result<()> {
     let b = Browser::start().await?;
     open_ready(&b, "/?q=4&real_scale=1&real_repeats=1&real_yield=message").await?;
     // Tasks arriving over time: the runner waits for them (not a yield).
-    let list = "arrival_ms,duration_ms\n0,9\n0,3\n5,6\n40,2\n41,5\n";
+    let list = "arrival_ms,duration_ms\n0,9\n0,3\n5,6\n300,2\n301,5\n";
     b.eval_js(&format!(
         "document.querySelector('#tasks-panel').open = true; \
          document.querySelector('#tasks-text').value = {}; return true;",
@@ -444,7 +444,7 @@ async fn an_imported_task_list_with_arrivals_runs_for_real() -> Result<()> {
     b.click("#tasks-use").await?;
     wait_ready(&b, 2).await?;
     let file = run(&b).await?;
-    assert_eq!(floats(&file["arrival_ms"]), [0.0, 0.0, 5.0, 40.0, 41.0]);
+    assert_eq!(floats(&file["arrival_ms"]), [0.0, 0.0, 5.0, 300.0, 301.0]);
     assert_eq!(floats(&file["work_ms"]), [9.0, 3.0, 6.0, 2.0, 5.0]);
     let arrival = floats(&file["arrival_ms"]);
     let work = floats(&file["work_ms"]);
@@ -471,5 +471,20 @@ async fn an_imported_task_list_with_arrivals_runs_for_real() -> Result<()> {
             assert_eq!(pass["yields"].as_u64(), Some(slices as u64 - 1));
         }
     }
+    // A list far longer than a real run allows is refused before it is
+    // parsed on the main thread, with a sentence that says why.
+    b.eval_js("document.querySelector('#tasks-text').value = '1\\n'.repeat(120000); return true;")
+        .await?;
+    b.click("#tasks-use").await?;
+    b.wait_js(
+        "document.querySelector('#real-notes').textContent.includes('at most 50000')",
+        RUN,
+    )
+    .await?;
+    assert_eq!(
+        b.eval_js("return document.querySelector('#real-run').disabled;")
+            .await?,
+        json!(true)
+    );
     b.finish().await
 }

@@ -150,6 +150,10 @@ fn report_js(r: &Report) -> JsValue {
     o.into()
 }
 
+fn lines(text: &str) -> usize {
+    text.bytes().filter(|&b| b == b'\n').count() + 1
+}
+
 /// A planned real run and the passes measured so far.
 #[wasm_bindgen]
 pub struct RealRunPlan {
@@ -173,7 +177,15 @@ impl RealRunPlan {
         let (settings, _) =
             RealSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         let workload = match tasks {
-            Some(text) => import::parse_task_list(&text, &Limits::WEB).map_err(|e| {
+            // A list of more lines than a run's slices is refused before it
+            // is parsed on the main thread (a task is at least one slice).
+            Some(list) if lines(&list) > 2 * plan::MAX_REAL_SLICES => {
+                let e = PlanError::TooManySlices {
+                    slices: lines(&list),
+                };
+                return Err(both(|lang| text::plan_error(&e, lang)));
+            }
+            Some(list) => import::parse_task_list(&list, &Limits::WEB).map_err(|e| {
                 let m = e.to_string();
                 both(|_| m.clone())
             })?,

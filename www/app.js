@@ -8,6 +8,7 @@ import { initIo, importedTasks, importedTrace, tasksKey, tasksLarge } from './io
 import { initTrace } from './trace.js';
 import { initSweep, redrawSweeps } from './sweep.js';
 import { mountScenario } from './scenario.js';
+import { initRealRun } from './realrun.js';
 
 const $ = (sel) => document.querySelector(sel);
 const POLICIES = ['fifo', 'rr', 'sjf', 'srpt', 'mlfq'];
@@ -224,6 +225,8 @@ function controlsQuery() {
   p.set('p', policyOrder.join(','));
   // Settings without a control keep their current value.
   for (const key of ['mlfq_levels', 'mlfq_boost']) p.set(key, app.page.values[key]);
+  // The real run's settings (www/realrun.js) ride along unchanged.
+  for (const [key, v] of Object.entries(app.page.real_values || {})) p.set(key, v);
   if (app.page.embed) p.set('embed', '1');
   return p.toString();
 }
@@ -910,6 +913,7 @@ async function main() {
   // Your own tasks and exports (www/io.js), sweeps (www/sweep.js).
   const context = {
     query: () => app.page.experiment,
+    page: () => app.page,
     tasks: () => importedTasks(),
     dark: () => app.dark.matches,
     rerun: () => setPage(app.page, { fill: false }),
@@ -922,6 +926,7 @@ async function main() {
   initIo(context);
   initTrace();
   initSweep(context);
+  initRealRun(context);
 
   let resizeQueued = false;
   new ResizeObserver(() => {

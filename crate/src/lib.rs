@@ -23,6 +23,7 @@ pub mod metrics;
 pub mod mix;
 pub mod policy;
 pub mod qos;
+pub mod realrun;
 pub mod rng;
 pub mod sweep;
 pub mod trace;

@@ -101,7 +101,7 @@ function buildControls() {
     field('sc-groups', 'sc.knob.groups', el('input', { id: 'sc-groups', type: 'text', spellcheck: false, autocomplete: 'off' }), 'sc.knob.groups.hint'),
     field('sc-m', 'sc.knob.m', el('input', { id: 'sc-m', type: 'text', spellcheck: false, autocomplete: 'off', list: 'sc-machines' }), 'sc.knob.m.hint'),
     datalist,
-    field('sc-ep', 'sc.knob.ep', el('input', { id: 'sc-ep', type: 'number', min: '0.01', max: '4', step: '0.01', inputMode: 'decimal' }), 'sc.knob.ep.hint'),
+    field('sc-ep', 'sc.knob.ep', el('input', { id: 'sc-ep', type: 'number', min: '0.05', max: '4', step: '0.01', inputMode: 'decimal' }), 'sc.knob.ep.hint'),
     field('sc-sys', 'sc.knob.sys', switchSelect('sc-sys', 'sc.default', 'sc.on', 'sc.off')),
     field('sc-secs', 'sc.knob.secs', el('input', { id: 'sc-secs', type: 'number', min: '0.5', max: '60', step: '0.5', inputMode: 'decimal' })),
     field('sc-tl', 'sc.knob.tl', switchSelect('sc-tl', null, 'sc.on', 'sc.off')),

@@ -261,3 +261,57 @@ async fn small_things_a_visitor_sees() -> Result<()> {
     assert!(tip.as_str().unwrap_or_default().contains("task #"), "{tip}");
     b.finish().await
 }
+
+#[tokio::test]
+async fn a_huge_scenario_link_shows_progress_and_an_edit_cancels_it() -> Result<()> {
+    let b = Browser::start().await?;
+    // Every knob inside its documented range: minutes of work natively.
+    b.open("/?v=1&s=feishu-demo&nq=1000&secs=60&m=64p&groups=33,25,21,17,9,5")
+        .await?;
+    b.wait_js(
+        "!document.querySelector('#scenario-progress').hidden && \
+         document.querySelector('#scenario-status').textContent.includes('%')",
+        Duration::from_secs(60),
+    )
+    .await?;
+    let t = std::time::Instant::now();
+    b.eval_js(
+        "const q = document.querySelector('#sc-nq'); q.value = '20'; \
+         q.dispatchEvent(new Event('input', {bubbles: true})); \
+         q.dispatchEvent(new Event('change', {bubbles: true})); return 0;",
+    )
+    .await?;
+    b.wait_js(
+        "(() => { const r = document.querySelector('#scenario-results'); \
+         return r.dataset.state === 'ready' && (r.dataset.query || '').includes('nq=20'); })()",
+        Duration::from_secs(30),
+    )
+    .await?;
+    eprintln!(
+        "edit during the huge scenario answered after {:?}",
+        t.elapsed()
+    );
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    b.finish().await
+}
+
+#[tokio::test]
+async fn a_multibyte_machine_value_is_refused_not_fatal() -> Result<()> {
+    let b = Browser::start().await?;
+    for path in [
+        "/?v=1&s=feishu-demo&m=%C3%A9",
+        "/?v=1&s=feishu-demo&m=2p%2B4%E4%B8%AD",
+    ] {
+        b.open(path).await?;
+        b.wait_js(
+            "(() => { const r = document.querySelector('#scenario-results'); \
+             return r && r.dataset.state === 'ready'; })()",
+            Duration::from_secs(60),
+        )
+        .await?;
+        let msg = banner(&b).await?;
+        assert!(msg.contains("invalid m '"), "{path}: {msg}");
+        assert!(!msg.contains("could not start"), "{path}: {msg}");
+    }
+    b.finish().await
+}

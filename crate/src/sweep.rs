@@ -102,15 +102,17 @@ pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec
     );
     let mut out: Vec<f64> = Vec::new();
     for part in text.split(',') {
+        // Refused as soon as the list is too long: the duplicate check is
+        // quadratic, and a hostile list may hold a hundred thousand values.
+        if out.len() >= limits.max_quanta {
+            return Err(ParamError::new(field, text, allowed));
+        }
         let q = parse_number(field, part, 0.0, true, MAX_QUANTUM_MS, "ms")
             .map_err(|_| ParamError::new(field, text, allowed.clone()))?;
         if out.contains(&q) {
             return Err(ParamError::new(field, text, allowed));
         }
         out.push(q);
-    }
-    if out.len() > limits.max_quanta {
-        return Err(ParamError::new(field, text, allowed));
     }
     Ok(out)
 }

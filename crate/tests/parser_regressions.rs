@@ -1,0 +1,96 @@
+//! One regression test per bug the fuzzers and the Unicode proptests found
+//! in the parsers of outside input (issue 8), at the level where it broke.
+
+use tailslice::experiment::{Experiment, Limits};
+use tailslice::mix::Mix;
+use tailslice::qos::machine::{Machine, M1_EP_RATIO};
+use tailslice::qos::scenarios::{Knob, Knobs};
+use tailslice::sweep::{parse_quanta, SweepLimits};
+
+#[test]
+fn machine_text_ending_inside_a_multibyte_character() {
+    // Issue 8 item 1: `m=é` sliced the last *byte* off as the core kind.
+    for text in ["é", "2p+4中", "4p+é", "😀"] {
+        let e = Machine::parse("m", text, M1_EP_RATIO).unwrap_err();
+        assert_eq!(e.field, "m");
+        assert_eq!(e.value, text);
+        let e = Knobs::default().set(Knob::Machine, "m", text).unwrap_err();
+        assert_eq!(e.field, "m");
+    }
+    // Valid machines are read as before.
+    let m = Machine::parse("m", " 2P+4e ", M1_EP_RATIO).unwrap();
+    assert_eq!((m.name.as_str(), m.cores.len()), ("2p+4e", 6));
+    assert_eq!(Machine::parse("m", "1p+1e+2p", 0.3).unwrap().name, "3p+1e");
+    assert_eq!(Machine::parse("m", "64e", 0.3).unwrap().cores.len(), 64);
+    assert!(Machine::parse("m", "64e+1p", 0.3).is_err());
+}
+
+#[test]
+fn machine_core_counts_cannot_overflow() {
+    // The counts were summed unchecked: usize::MAX + 2 wrapped to a 1-core
+    // machine (release) or panicked (debug).
+    for text in [
+        "18446744073709551615p+2p",
+        "18446744073709551615p+1e",
+        "65p",
+    ] {
+        assert!(Machine::parse("m", text, M1_EP_RATIO).is_err(), "{text}");
+    }
+}
+
+#[test]
+fn pareto_mean_is_finite_for_large_scale_and_shape() {
+    // xm^alpha overflowed (2000^100 = inf) and inf * 0 made the mean NaN,
+    // which every size check (`estimate > limit`) let through.
+    let m = Mix::parse("mix", "1:pareto(3000000,100)").unwrap();
+    let mean = m.mean_work();
+    // E[min(X, 3.6e6)] for X ~ Pareto(3e6, 100): a little above 3e6.
+    assert!((3.0e6..3.1e6).contains(&mean), "{mean}");
+    // Unchanged where the old formula was finite: pareto(2,1.5) clamped.
+    let m = Mix::parse("mix", "1:pareto(2,1.5)").unwrap();
+    let xm: f64 = 2.0;
+    let max: f64 = 3_600_000.0;
+    let old = xm + xm.powf(1.5) * (max.powf(-0.5) - xm.powf(-0.5)) / -0.5;
+    assert!(
+        (m.mean_work() - old).abs() < 1e-9 * old,
+        "{}",
+        m.mean_work()
+    );
+}
+
+#[test]
+fn a_nan_estimate_no_longer_passes_the_size_guard() {
+    // 1M tasks of ~3e6 ms at a 16 ms quantum: far beyond the browser's
+    // limit, but a NaN estimate was accepted.
+    let (exp, errors) = Experiment::from_query(
+        [("mix", "1:pareto(3000000,100)"), ("n", "1000000")],
+        &Limits::WEB,
+    );
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(exp.estimated_slices() <= Limits::WEB.max_slices as f64);
+}
+
+#[test]
+fn a_long_quanta_list_is_refused_without_a_quadratic_scan() {
+    // 100,000 distinct quanta were all compared with each other before the
+    // count limit was checked (seconds of work for one flag value).
+    let list = (1..=100_000)
+        .map(|i| format!("{}", i as f64 / 1000.0))
+        .collect::<Vec<_>>()
+        .join(",");
+    let start = std::time::Instant::now();
+    let e = parse_quanta("--quanta", &list, &SweepLimits::CLI).unwrap_err();
+    assert_eq!(e.field, "--quanta");
+    assert!(start.elapsed().as_secs_f64() < 1.0, "{:?}", start.elapsed());
+    // A full list is still accepted.
+    let ok = (1..=200)
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    assert_eq!(
+        parse_quanta("--quanta", &ok, &SweepLimits::CLI)
+            .unwrap()
+            .len(),
+        200
+    );
+}

@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod mix;
 pub mod policy;
 pub mod qos;
+pub mod query_string;
 pub mod rng;
 pub mod sweep;
 #[cfg(target_arch = "wasm32")]

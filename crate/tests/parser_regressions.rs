@@ -5,7 +5,7 @@ use tailslice::experiment::{Experiment, Limits};
 use tailslice::mix::Mix;
 use tailslice::qos::machine::{Machine, M1_EP_RATIO};
 use tailslice::qos::scenarios::{Knob, Knobs};
-use tailslice::sweep::{parse_quanta, SweepLimits};
+use tailslice::sweep::{parse_quanta, parse_quanta_spec, SweepLimits};
 
 #[test]
 fn machine_text_ending_inside_a_multibyte_character() {
@@ -93,4 +93,22 @@ fn a_long_quanta_list_is_refused_without_a_quadratic_scan() {
             .len(),
         200
     );
+}
+
+#[test]
+fn a_quanta_range_from_a_tiny_lo_is_refused() {
+    // The page printed each quantum with 6 decimals: from LO = 1e-7 they
+    // read 0 (a sweep refused as needing "inf" slices); from LO = 5e-324,
+    // HI / LO overflowed and the quanta were NaN.
+    for text in ["1e-7-1", "5e-324-100000", "0.0009-1"] {
+        let e = parse_quanta_spec("quanta", text, 16, &SweepLimits::WEB).unwrap_err();
+        assert_eq!(e.field, "quanta");
+        assert!(e.allowed.contains("0.001 ≤ LO"), "{e}");
+    }
+    // The smallest range still works, 3 significant digits each.
+    let q = parse_quanta_spec("quanta", "0.001-0.01", 4, &SweepLimits::WEB).unwrap();
+    assert_eq!(q, [0.001, 0.00215, 0.00464, 0.01]);
+    // The page's default is unchanged.
+    let q = parse_quanta_spec("quanta", "0.5-500", 16, &SweepLimits::WEB).unwrap();
+    assert_eq!((q.len(), q[0], q[15]), (16, 0.5, 500.0));
 }

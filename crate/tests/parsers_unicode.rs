@@ -256,6 +256,15 @@ fn nasty_characters_at_every_position_of_valid_inputs() {
             }
         }
     }
+    for valid in ["0.5-500", "1,2,4,8", "0.001-100000"] {
+        for text in variants(valid) {
+            for steps in [0, 2, 16, 200, 201] {
+                timed("quanta field", &text, SHORT, || {
+                    check_quanta_field(steps, &text)
+                });
+            }
+        }
+    }
     for (flag, valid) in FLAGS {
         check_flag(flag, valid);
         for text in variants(valid) {
@@ -394,6 +403,11 @@ proptest! {
     fn every_flag_never_panics(i in 0..FLAGS.len(), text in nasty_text()) {
         let flag = FLAGS[i].0;
         timed(flag, &text, SHORT, || check_flag(flag, &text));
+    }
+
+    #[test]
+    fn sweep_quanta_fields_never_panic(steps in prop_oneof![0u32..=300, any::<u32>()], text in nasty_text()) {
+        timed("quanta field", &text, SHORT, || check_quanta_field(steps, &text));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use tailslice::mix::{Mix, MAX_CLASSES, MAX_TASK_MS};
 use tailslice::qos::machine::{Machine, M1_EP_RATIO};
 use tailslice::qos::scenarios::{Knob, Knobs, SCENARIOS};
 use tailslice::query_string::{decode_pairs, percent_encode};
-use tailslice::sweep::{parse_quanta, parse_seed_range, SweepLimits};
+use tailslice::sweep::{parse_quanta, parse_quanta_spec, parse_seed_range, SweepLimits};
 use tailslice::workload::{Arrivals, Workload};
 
 /// A message a terminal or a banner shows as one line.
@@ -202,6 +202,26 @@ pub fn check_flag(flag: &str, value: &str) {
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// The page's sweep quanta field (`LO-HI` with a step count, or a list):
+/// every quantum it yields is one `--quantum` accepts, with no duplicates.
+pub fn check_quanta_field(steps: u32, text: &str) {
+    for limits in [SweepLimits::CLI, SweepLimits::WEB] {
+        match parse_quanta_spec("quanta", text, steps, &limits) {
+            Ok(q) => {
+                assert!((1..=limits.max_quanta).contains(&q.len()), "{text:?}");
+                for (i, v) in q.iter().enumerate() {
+                    let mut exp = Experiment::default();
+                    exp.set(Param::Quantum, "quanta", &v.to_string(), &Limits::CLI)
+                        .unwrap_or_else(|e| panic!("{steps} {text:?}: quantum {v}: {e}"));
+                    assert!(!q[..i].contains(v), "{steps} {text:?}: {v} twice in {q:?}");
+                }
+            }
+            Err(e) if e.field == "steps" => check_param_error(&e, "steps"),
+            Err(e) => check_param_error(&e, "quanta"),
         }
     }
 }

@@ -381,6 +381,39 @@ fn nasty_query() -> impl Strategy<Value = String> {
     })
 }
 
+/// A number for a mix or arrivals argument: mostly anywhere in `lo..=hi`
+/// (its allowed range), sometimes an edge case or any `f64` (the syntax is
+/// right, the values are what is hostile).
+fn number_in(lo: f64, hi: f64) -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => (lo..=hi).prop_map(|v| v.to_string()),
+        1 => prop::sample::select(NUMBERS.to_vec()).prop_map(str::to_string),
+        1 => any::<f64>().prop_map(|v| v.to_string()),
+    ]
+}
+
+/// A syntactically valid mix of 1 to 4 classes with such numbers.
+fn structured_mix() -> impl Strategy<Value = String> {
+    const MAX: f64 = tailslice::mix::MAX_TASK_MS;
+    let class = (
+        number_in(0.0, 1e9),
+        0..5usize,
+        number_in(0.0, MAX),
+        number_in(0.0, MAX),
+        number_in(-20.0, 20.0),
+        number_in(0.0, 10.0),
+        number_in(0.0, 100.0),
+    )
+        .prop_map(|(w, kind, a, b, mu, sigma, alpha)| match kind {
+            0 => format!("{w}:{a}-{b}"),
+            1 => format!("{w}:fixed({a})"),
+            2 => format!("{w}:exp({a})"),
+            3 => format!("{w}:lognormal({mu},{sigma})"),
+            _ => format!("{w}:pareto({a},{alpha})"),
+        });
+    prop::collection::vec(class, 1..5).prop_map(|c| c.join(","))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -392,6 +425,20 @@ proptest! {
     #[test]
     fn mix_never_panics(text in nasty_text()) {
         timed("mix", &text, SHORT, || check_mix(&text));
+    }
+
+    #[test]
+    fn structured_mixes_keep_their_properties(mix in structured_mix(), n in 1u64..2_000_000) {
+        timed("mix", &mix, SHORT, || check_mix(&mix));
+        // The same mix as a link with many tasks: what is accepted fits.
+        let query = format!("mix={}&n={n}", tailslice::query_string::percent_encode(&mix));
+        timed("query", &query, SHORT, || check_query(&query));
+    }
+
+    #[test]
+    fn structured_arrivals_keep_their_properties(a in number_in(0.0, 2.0), c in number_in(0.0, 1e4), p in number_in(0.0, 3.6e6), kind in 0..2usize) {
+        let text = if kind == 0 { format!("poisson:{a}") } else { format!("burst:{}@{p}", c.split('.').next().unwrap_or("")) };
+        timed("arrivals", &text, SHORT, || check_arrivals(&text));
     }
 
     #[test]

@@ -112,3 +112,19 @@ fn a_quanta_range_from_a_tiny_lo_is_refused() {
     let q = parse_quanta_spec("quanta", "0.5-500", 16, &SweepLimits::WEB).unwrap();
     assert_eq!((q.len(), q[0], q[15]), (16, 0.5, 500.0));
 }
+
+#[test]
+fn an_experiment_file_reads_back_every_duration_exactly() {
+    // serde_json's default float parsing read 5e-32 back as
+    // 4.999999999999999e-32: a saved experiment did not reproduce its tasks.
+    use tailslice::export::{experiment_json, parse_experiment_json};
+    use tailslice::import;
+    let w = import::parse_task_list(
+        "0,0\n1e9,0\n5e-324,5e-32\n0,0.30000000000000004\n",
+        &Limits::CLI,
+    )
+    .unwrap();
+    let exp = import::experiment_for(&Experiment::default(), &w);
+    let back = parse_experiment_json(&experiment_json(&exp, Some(&w), None), &Limits::CLI).unwrap();
+    assert_eq!(back.tasks, Some(w));
+}

@@ -428,10 +428,16 @@ proptest! {
     }
 
     #[test]
-    fn structured_mixes_keep_their_properties(mix in structured_mix(), n in 1u64..2_000_000) {
+    fn structured_mixes_keep_their_properties(mix in structured_mix(), n in prop_oneof![1u64..64, 1u64..2_000_000], q in number_in(0.0, 50.0), p in 0..5usize) {
         timed("mix", &mix, SHORT, || check_mix(&mix));
-        // The same mix as a link with many tasks: what is accepted fits.
-        let query = format!("mix={}&n={n}", tailslice::query_string::percent_encode(&mix));
+        // The same mix in a link: what is accepted fits, and small ones run.
+        let policies = ["fifo", "rr", "sjf,srpt", "mlfq", "fifo,rr,sjf,srpt,mlfq"][p];
+        let query = format!(
+            "mix={}&n={n}&q={q}&p={policies}&cores={}&cs={}",
+            tailslice::query_string::percent_encode(&mix),
+            1 + p * 3,
+            p as f64 * 0.5
+        );
         timed("query", &query, SHORT, || check_query(&query));
     }
 

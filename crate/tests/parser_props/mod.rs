@@ -17,6 +17,7 @@ use tailslice::explain::Lang;
 use tailslice::export::{experiment_json, parse_experiment_json};
 use tailslice::import::{self, ImportError, MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
 use tailslice::mix::{Mix, MAX_CLASSES, MAX_TASK_MS};
+use tailslice::policy::PolicyKind;
 use tailslice::qos::machine::{Machine, M1_EP_RATIO};
 use tailslice::qos::scenarios::{Knob, Knobs, SCENARIOS};
 use tailslice::query_string::{decode_pairs, percent_encode};
@@ -49,6 +50,44 @@ fn check_import_error(e: &ImportError, lines: usize) {
     assert_one_line(&e.message);
     if let Some(l) = e.line {
         assert!((1..=lines.max(1)).contains(&l), "line {l} of {lines}: {e}");
+    }
+}
+
+/// Limits under which an accepted experiment is also run: small enough for
+/// a fuzzer's thousands of executions a second.
+const RUN_LIMITS: Limits = Limits {
+    max_tasks: 64,
+    max_slices: 20_000,
+};
+
+/// Runs a small accepted experiment (on `workload`, or on its own drawn
+/// one), so that a value the parsers let through cannot panic the engine
+/// either: every policy either finishes every task, no earlier than its
+/// arrival plus its work, or stops at the slice limit.
+fn run_if_small(exp: &Experiment, workload: Option<&Workload>) {
+    let result = match workload {
+        Some(w) if import::check_size(exp, w, &RUN_LIMITS).is_ok() => {
+            exp.run_on(w.clone(), &RUN_LIMITS, true)
+        }
+        None if exp.tasks as u64 <= RUN_LIMITS.max_tasks && exp.check_size(&RUN_LIMITS).is_ok() => {
+            exp.run(&RUN_LIMITS, true)
+        }
+        _ => return,
+    };
+    let Ok(outcome) = result else { return };
+    assert_eq!(outcome.runs.len(), exp.policies.len());
+    let w = &outcome.workload;
+    for run in &outcome.runs {
+        assert_eq!(run.schedule.outcomes.len(), w.len(), "{:?}", run.policy);
+        for (t, o) in run.schedule.outcomes.iter().enumerate() {
+            let earliest = w.arrival[t] + w.work[t];
+            assert!(
+                o.completion >= earliest - 1e-9 * earliest.max(1.0),
+                "{:?}: task {t} done at {} before {earliest}",
+                run.policy,
+                o.completion
+            );
+        }
     }
 }
 
@@ -265,6 +304,7 @@ pub fn check_query(query: &str) {
         errors[0]
     );
     assert_eq!(again, exp, "{query:?}: canonical query {canonical:?}");
+    run_if_small(&exp, None);
 }
 
 /// The scenario part of a page query (`s` and the knobs' URL keys), read
@@ -292,6 +332,11 @@ pub fn check_task_list(text: &str) {
         match import::parse_task_list(text, &limits) {
             Ok(w) => {
                 check_workload(&w, &limits);
+                let every_policy = Experiment {
+                    policies: PolicyKind::ALL.to_vec(),
+                    ..Experiment::default()
+                };
+                run_if_small(&import::experiment_for(&every_policy, &w), Some(&w));
                 let exp = import::experiment_for(&Experiment::default(), &w);
                 if import::check_size(&exp, &w, &limits).is_ok() {
                     let file = experiment_json(&exp, Some(&w), None);
@@ -332,6 +377,7 @@ pub fn check_experiment_file(text: &str) {
                 if let Some(w) = &f.tasks {
                     check_workload(w, &limits);
                 }
+                run_if_small(&f.experiment, f.tasks.as_ref());
                 let written = experiment_json(&f.experiment, f.tasks.as_ref(), f.ui.as_ref());
                 let back = parse_experiment_json(&written, &limits)
                     .unwrap_or_else(|e| panic!("{text:?} written as {written:?} is refused: {e}"));

@@ -79,12 +79,14 @@ impl Dist {
                 // E[min(X, M)] = xm + ∫ from xm to M of (xm/x)^alpha dx
                 //              = xm + (xm^alpha M^(1-alpha) - xm) / (1 - alpha),
                 // the power taken through logarithms: xm^alpha alone
-                // overflows (pareto(2000,100)) and made the mean NaN.
+                // overflowed (pareto(2000,100)) and made the mean NaN.
                 let m = MAX_TASK_MS;
                 if xm >= m {
                     m
                 } else if (alpha - 1.0).abs() < 1e-12 {
-                    xm + xm * (m / xm).ln()
+                    // ln M - ln xm, not ln(M / xm): that ratio overflows for
+                    // a tiny xm (5e-324) and made the mean infinite.
+                    xm + xm * (m.ln() - xm.ln())
                 } else {
                     let head = (alpha * xm.ln() + (1.0 - alpha) * m.ln()).exp();
                     xm + (head - xm) / (1.0 - alpha)

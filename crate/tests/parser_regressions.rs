@@ -46,6 +46,14 @@ fn pareto_mean_is_finite_for_large_scale_and_shape() {
     let mean = m.mean_work();
     // E[min(X, 3.6e6)] for X ~ Pareto(3e6, 100): a little above 3e6.
     assert!((3.0e6..3.1e6).contains(&mean), "{mean}");
+    // ln(M / xm) overflowed for a tiny xm at alpha = 1 (the mix fuzzer's
+    // find): an infinite mean refused a mix of 5e-324 ms tasks as too big.
+    let m = Mix::parse("mix", "1:pareto(5e-324,1)").unwrap();
+    assert!(
+        m.mean_work() > 0.0 && m.mean_work() < 1e-300,
+        "{}",
+        m.mean_work()
+    );
     // Unchanged where the old formula was finite: pareto(2,1.5) clamped.
     let m = Mix::parse("mix", "1:pareto(2,1.5)").unwrap();
     let xm: f64 = 2.0;

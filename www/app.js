@@ -2,7 +2,7 @@
 // parseQuery validates the URL exactly like the CLI validates flags, the
 // worker runs the simulation, View draws. This file moves data between them
 // and handles events. User-supplied text is only ever set via textContent.
-import init, { parseQuery, View, Runner, classColor, policyColor, setLabels } from './tailslice.js';
+import init, { parseQuery, View, Runner, classColor, policyColor, setLabels, browserLimits } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n, fmtNumber, langParamError, withLang } from './i18n.js';
 import { initIo, importedTasks, tasksKey, tasksLarge } from './io.js';
 import { initSweep, redrawSweeps } from './sweep.js';
@@ -14,12 +14,9 @@ const POLICY_TITLES = { fifo: 'FIFO', rr: 'RR', sjf: 'SJF', srpt: 'SRPT', mlfq: 
 const MAX_POLICIES_UI = 4;
 const MAX_CLASSES = 16;
 const METRICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'max', 'done_within'];
-/** Runs estimated above this many slices get progress messages and can be cancelled. */
-const LARGE_SLICES = 300000;
-// At most this many estimated slices run right here on the main thread: the
-// study's experiment is ~1,000 slices, well under a millisecond, and a round
-// trip to the worker (posting the query, copying the result) costs more.
-const INLINE_SLICES = 20000;
+// Thresholds (inline / large / Gantt), from Rust's browserLimits() once the
+// wasm is loaded: large runs get progress and are cancelled by the next edit.
+let LIMITS = null;
 /** Label keys of PRESETS, in order (www/strings/page.js). */
 const PRESET_KEYS = ['preset.study', 'preset.four', 'preset.switch', 'preset.poisson', 'preset.pareto', 'preset.large'];
 const PRESETS = [
@@ -229,7 +226,7 @@ function setPage(page, { fill }) {
   const fullQuery = withLang(page.experiment ? `v=1&${page.experiment}` : '');
   full.href = location.pathname + (fullQuery ? `?${fullQuery}` : '');
   $('#embed-snippet').hidden = true;
-  request(page.experiment, page.estimated_slices > LARGE_SLICES || tasksLarge(), page.estimated_slices);
+  request(page.experiment, page.estimated_slices > LIMITS.large_slices || tasksLarge(), page.estimated_slices);
 }
 
 function wireControls() {
@@ -320,7 +317,7 @@ function spawnWorker() {
 }
 
 function request(query, large, slices) {
-  if (!large && slices <= INLINE_SLICES && !importedTasks()) {
+  if (!large && slices <= LIMITS.inline_max_slices && !importedTasks()) {
     // A small run: cancel whatever the worker was doing for an older edit
     // and answer now.
     if (app.busy) {
@@ -358,13 +355,21 @@ function send(query, large) {
   app.worker.postMessage({ type: 'run', id, query, large, tasks: importedTasks() });
 }
 
-/** Runs a small experiment on the main thread (see INLINE_SLICES). */
+/** Runs a small experiment on the main thread (see LIMITS.inline_max_slices). */
 function runInline(query) {
   const t0 = performance.now();
   let result;
   try {
     const runner = new Runner(query);
     try {
+      // The first step draws the workload: if the draw is far larger than
+      // the mix's mean promised, hand the run to the worker instead.
+      runner.step();
+      const slices = runner.slices();
+      if (slices > LIMITS.inline_max_slices) {
+        send(query, slices > LIMITS.large_slices);
+        return;
+      }
       while (runner.step()) { /* one step per policy */ }
       result = runner.finish();
     } finally {
@@ -383,6 +388,17 @@ function runInline(query) {
 function onWorkerMessage(event) {
   const msg = event.data;
   if (!app.busy || msg.id !== app.busy.id) return;
+  if (msg.type === 'sized') {
+    // The drawn workload's true size: a large run is cancelled by the next
+    // edit rather than waited for.
+    if (msg.large && !app.busy.large) {
+      app.busy.large = true;
+      $('#progress').hidden = false;
+      $('#progress').removeAttribute('value');
+      $('#status-text').textContent = t('status.simulating');
+    }
+    return;
+  }
   if (msg.type === 'progress') {
     const p = $('#progress');
     p.hidden = false;
@@ -723,6 +739,7 @@ async function main() {
   // The worker compiles its copy of the wasm while the page compiles its own.
   app.worker = spawnWorker();
   await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
+  LIMITS = browserLimits();
   applyI18n(document);
   pushCanvasWords();
   $('#lang').value = lang();

@@ -136,7 +136,7 @@ function buildResults() {
   };
   const canvas = (id, labelKey) => el('canvas', { id, role: 'img', 'data-i18n-attr': `aria-label:${labelKey}`, 'aria-label': t(labelKey) });
   box.append(
-    el('div', { className: 'status', 'aria-live': 'polite' }, el('span', { id: 'scenario-status' })),
+    el('div', { className: 'status', 'aria-live': 'polite' }, el('progress', { id: 'scenario-progress', hidden: true }), el('span', { id: 'scenario-status' })),
     section('sc-table', 'sc.heading.table.feishu-demo',
       el('div', { className: 'table-wrap' }, el('table', { id: 'scenario-table', className: 'scenario-table' }, el('thead'), el('tbody'))),
       el('p', { id: 'scenario-reading', className: 'reading' })),
@@ -259,9 +259,21 @@ function spawnWorker() {
   return w;
 }
 
+/** A scenario run that has reported progress (it is long) or run this
+ * many ms is cancelled by the next request instead of waited for. */
+const CANCEL_AFTER_MS = 200;
+
 function request(key, run) {
   if (!sc.worker) sc.worker = spawnWorker();
-  if (sc.busy) { sc.pending = { key, run }; return; }
+  if (sc.busy) {
+    const long = sc.busy.progressed || performance.now() - sc.busy.t0 > CANCEL_AFTER_MS;
+    if (!long) { sc.pending = { key, run }; return; }
+    // Cancel: terminating the worker is the only way to stop a wasm call.
+    sc.worker.terminate();
+    sc.worker = spawnWorker();
+    sc.busy = null;
+    sc.pending = null;
+  }
   send(key, run);
 }
 
@@ -275,6 +287,7 @@ function send(key, run) {
 
 function runError(message) {
   sc.busy = null;
+  $('#scenario-progress').hidden = true;
   $('#scenario-results').dataset.state = 'error';
   sc.ctx.showRunError(t('sc.error.worker', { message }));
 }
@@ -282,8 +295,20 @@ function runError(message) {
 function onWorkerMessage(event) {
   const msg = event.data;
   if (!sc.busy || msg.id !== sc.busy.id) return;
+  if (msg.type === 'scenario-progress') {
+    sc.busy.progressed = true;
+    const p = $('#scenario-progress');
+    p.hidden = false;
+    p.max = 1;
+    p.value = msg.frac;
+    $('#scenario-status').textContent = t('sc.status.progress', {
+      run: msg.run, pct: Math.round(msg.frac * 100), work: Math.round((100 * msg.units) / msg.budget),
+    });
+    return;
+  }
   const job = sc.busy;
   sc.busy = null;
+  $('#scenario-progress').hidden = true;
   if (sc.pending) {
     const next = sc.pending;
     sc.pending = null;

@@ -1,6 +1,7 @@
 // tailslice simulation worker (a module worker). Receives
 //   {type: "run", id, query, large, tasks}   (tasks: an imported task list, or null)
 // and answers
+//   {type: "sized", id, slices, large}           (after the workload is drawn: its true size)
 //   {type: "progress", id, done, total, label}   (before each step of a large run)
 //   {type: "result", id, query, result, ms}      (typed arrays transferred, not copied)
 //   {type: "error", id, message}
@@ -30,7 +31,8 @@ async function onScenario({ id, key, run }) {
     if (!scenarioCache || scenarioCache.key !== key) {
       if (scenarioCache) scenarioCache.run.free();
       scenarioCache = null;
-      scenarioCache = { key, run: runScenario(key) };
+      const progress = (p) => self.postMessage({ type: 'scenario-progress', id, ...p });
+      scenarioCache = { key, run: runScenario(key, progress) };
     }
     const ms = performance.now() - t0;
     const sc = scenarioCache.run;
@@ -54,8 +56,17 @@ self.onmessage = async (event) => {
     const runner = msg.tasks ? Runner.withTasks(query, msg.tasks) : new Runner(query);
     try {
       const total = runner.total();
+      // The page's guess came from the mix's mean; the drawn workload says
+      // how large the run really is (a heavy tail can draw an hour-long task).
+      let sized = false;
+      let isLarge = large;
       for (;;) {
-        if (large) self.postMessage({ type: 'progress', id, done: runner.done(), total, label: runner.nextLabel() });
+        if (!sized && runner.done() >= 1) {
+          sized = true;
+          isLarge = isLarge || runner.large();
+          self.postMessage({ type: 'sized', id, slices: runner.slices(), large: isLarge });
+        }
+        if (isLarge) self.postMessage({ type: 'progress', id, done: runner.done(), total, label: runner.nextLabel() });
         if (!runner.step()) break;
       }
       const result = runner.finish();

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::engine::{EngineConfig, EngineError, Schedule};
-use crate::error::{parse_count, parse_number, ParamError};
+use crate::error::{fmt_number, parse_count, NumberRange, ParamError};
 use crate::metrics::{self, Summary};
 use crate::mix::{Mix, DEFAULT_MIX};
 use crate::policy::{MlfqParams, PolicyKind};
@@ -18,6 +18,21 @@ pub const MAX_QUANTUM_MS: f64 = 100_000.0;
 pub const MAX_SWITCH_COST_MS: f64 = 1_000.0;
 pub const MAX_WITHIN_MS: f64 = 1e9;
 pub const MAX_CORES: u64 = 256;
+/// Smallest quantum, non-zero switch cost and threshold, in ms: 1 µs.
+/// Below that nothing a scheduler does is measurable, and values such as
+/// 1e-308 only made links hundreds of characters long.
+pub const MIN_TIME_MS: f64 = 0.001;
+
+/// The quantum's range (the CLI's `--quantum`, the page's `q`, sweeps).
+pub const QUANTUM_RANGE: NumberRange = NumberRange::new(MIN_TIME_MS, MAX_QUANTUM_MS, "ms");
+/// The switch cost's range: 0 (free) or at least 1 µs.
+pub const SWITCH_COST_RANGE: NumberRange =
+    NumberRange::new(MIN_TIME_MS, MAX_SWITCH_COST_MS, "ms").or_zero();
+/// The "done within" threshold's range.
+pub const WITHIN_RANGE: NumberRange = NumberRange::new(MIN_TIME_MS, MAX_WITHIN_MS, "ms");
+/// MLFQ's boost period (each boost is an event counted against the size
+/// limit, so at least 1 ms).
+pub const MLFQ_BOOST_RANGE: NumberRange = NumberRange::new(1.0, MAX_QUANTUM_MS * 100.0, "ms");
 
 /// Size limits of a front end: the CLI allows more than a browser tab.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -171,27 +186,20 @@ impl Experiment {
             Param::Seed => self.seed = parse_count(name, value, 0, MAX_SEED)?,
             Param::Tasks => self.tasks = parse_count(name, value, 1, limits.max_tasks)? as usize,
             Param::Mix => self.mix = Mix::parse(name, value)?,
-            Param::Quantum => {
-                self.quantum = parse_number(name, value, 0.0, true, MAX_QUANTUM_MS, "ms")?
-            }
+            Param::Quantum => self.quantum = QUANTUM_RANGE.parse(name, value)?,
             Param::Policies => self.policies = PolicyKind::parse_list(name, value)?,
             Param::Cores => self.cores = parse_count(name, value, 1, MAX_CORES)? as usize,
-            Param::SwitchCost => {
-                self.switch_cost = parse_number(name, value, 0.0, false, MAX_SWITCH_COST_MS, "ms")?
-            }
+            Param::SwitchCost => self.switch_cost = SWITCH_COST_RANGE.parse(name, value)?,
             Param::Rng => self.rng = RngKind::parse_named(name, value)?,
-            Param::Within => {
-                self.within = parse_number(name, value, 0.0, true, MAX_WITHIN_MS, "ms")?
-            }
+            Param::Within => self.within = WITHIN_RANGE.parse(name, value)?,
             Param::Arrivals => self.arrivals = Arrivals::parse(name, value)?,
             Param::MlfqLevels => self.mlfq.levels = parse_count(name, value, 1, 8)? as u8,
             Param::MlfqBoost => {
                 self.mlfq.boost = if value.trim() == "off" {
                     f64::INFINITY
                 } else {
-                    // At least 1 ms: each boost is an event, and a run's
-                    // boosts are counted against its size limit.
-                    parse_number(name, value, 1.0, false, MAX_QUANTUM_MS * 100.0, "ms or off")
+                    MLFQ_BOOST_RANGE
+                        .parse(name, value)
                         .map_err(|e| ParamError {
                             allowed: format!("off or {}", e.allowed),
                             ..e
@@ -208,7 +216,7 @@ impl Experiment {
             Param::Seed => self.seed.to_string(),
             Param::Tasks => self.tasks.to_string(),
             Param::Mix => self.mix.to_string(),
-            Param::Quantum => self.quantum.to_string(),
+            Param::Quantum => fmt_number(self.quantum),
             Param::Policies => self
                 .policies
                 .iter()
@@ -216,14 +224,14 @@ impl Experiment {
                 .collect::<Vec<_>>()
                 .join(","),
             Param::Cores => self.cores.to_string(),
-            Param::SwitchCost => self.switch_cost.to_string(),
+            Param::SwitchCost => fmt_number(self.switch_cost),
             Param::Rng => self.rng.name().to_string(),
-            Param::Within => self.within.to_string(),
+            Param::Within => fmt_number(self.within),
             Param::Arrivals => self.arrivals.to_string(),
             Param::MlfqLevels => self.mlfq.levels.to_string(),
             Param::MlfqBoost => {
                 if self.mlfq.boost.is_finite() {
-                    self.mlfq.boost.to_string()
+                    fmt_number(self.mlfq.boost)
                 } else {
                     "off".to_string()
                 }
@@ -234,30 +242,69 @@ impl Experiment {
     /// Reads URL query pairs (already percent-decoded). Unknown keys are
     /// ignored (other tools may add their own); a bad value is reported and
     /// that parameter keeps its default, so the rest of a link still opens.
+    /// A key given twice keeps its first value and each repeat is reported
+    /// (a link that says `q=8&q=9` is ambiguous: say so, never pick one
+    /// silently). A run too large for `limits` is reported under the key
+    /// that is put back to its default: the quantum first, then the task
+    /// count.
     pub fn from_query<'a>(
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
         limits: &Limits,
     ) -> (Experiment, Vec<ParamError>) {
         let mut exp = Experiment::default();
         let mut errors = Vec::new();
+        let mut seen: Vec<(Param, &str)> = Vec::new();
         for (key, value) in pairs {
-            if let Some(p) = Param::from_url_key(key) {
-                if let Err(e) = exp.set(p, key, value, limits) {
-                    errors.push(e);
-                }
+            let Some(p) = Param::from_url_key(key) else {
+                continue;
+            };
+            if let Some(&(_, first)) = seen.iter().find(|(q, _)| *q == p) {
+                errors.push(ParamError::new(
+                    key,
+                    value,
+                    format!(
+                        "{key} only once; the link gives it again, and its first value '{}' is used",
+                        ParamError::new(key, first, "").value
+                    ),
+                ));
+                continue;
+            }
+            seen.push((p, value));
+            if let Err(e) = exp.set(p, key, value, limits) {
+                errors.push(e);
             }
         }
-        if let Err(e) = exp.check_size(limits) {
-            errors.push(e);
-            let fallback = Experiment {
-                tasks: Experiment::default().tasks,
-                quantum: Experiment::default().quantum,
+        if exp.check_size(limits).is_err() {
+            let default = Experiment::default();
+            let with_quantum = Experiment {
+                quantum: default.quantum,
                 ..exp.clone()
             };
-            exp = if fallback.check_size(limits).is_ok() {
-                fallback
+            let with_tasks = Experiment {
+                tasks: default.tasks,
+                ..exp.clone()
+            };
+            let with_both = Experiment {
+                tasks: default.tasks,
+                quantum: default.quantum,
+                ..exp.clone()
+            };
+            let blame_q = exp.size_error(Param::Quantum, limits);
+            let blame_n = exp.size_error(Param::Tasks, limits);
+            exp = if with_quantum.check_size(limits).is_ok() {
+                errors.push(blame_q);
+                with_quantum
+            } else if with_tasks.check_size(limits).is_ok() {
+                errors.push(blame_n);
+                with_tasks
             } else {
-                Experiment::default()
+                errors.push(blame_q);
+                errors.push(blame_n);
+                if with_both.check_size(limits).is_ok() {
+                    with_both
+                } else {
+                    default
+                }
             };
         }
         (exp, errors)
@@ -321,23 +368,83 @@ impl Experiment {
     }
 
     /// Refuses runs whose size would take unreasonably long, before any work
-    /// is done.
+    /// is done, from the mix's expected durations. The error names the
+    /// quantum (`q`; the CLI renames it to its flag).
     pub fn check_size(&self, limits: &Limits) -> Result<(), ParamError> {
-        let est = self.estimated_slices();
+        if self.estimated_slices() > limits.max_slices as f64 {
+            return Err(self.size_error(Param::Quantum, limits));
+        }
+        Ok(())
+    }
+
+    /// Why this experiment is too large, said under `param` (the quantum or
+    /// the task count: the two values a visitor changes to make it fit).
+    pub fn size_error(&self, param: Param, limits: &Limits) -> ParamError {
+        let need = need_text(self.estimated_slices());
+        let what = match param {
+            Param::Tasks => "fewer tasks",
+            _ => "a larger quantum",
+        };
+        ParamError::new(
+            param.url_key(),
+            &self.get(param),
+            format!(
+                "{what}: a run may take at most {} slices, and {} tasks of {} ms mean work at q={} ms need {need}",
+                limits.max_slices,
+                self.tasks,
+                fmt_number((self.mix.mean_work() * 10.0).round() / 10.0),
+                fmt_number(self.quantum),
+            ),
+        )
+    }
+
+    /// Slices over all policies on an already drawn (or imported)
+    /// workload: exact per task, so a heavy-tailed draw that the mix's
+    /// mean hides (one task of an hour among short ones) is counted.
+    pub fn slices_on(&self, workload: &Workload) -> f64 {
+        let total_work = workload.total_work();
+        let last_arrival = workload.arrival.iter().copied().fold(0.0, f64::max);
+        self.policies
+            .iter()
+            .map(|p| {
+                let s = p.min_slice(self.quantum);
+                self.timer_events(*p, total_work, last_arrival)
+                    + if s.is_finite() {
+                        workload
+                            .work
+                            .iter()
+                            .map(|w| (w / s).ceil().max(1.0) + 1.0)
+                            .sum::<f64>()
+                    } else {
+                        workload.len() as f64
+                    }
+            })
+            .sum()
+    }
+
+    /// [`Experiment::check_size`] on the drawn workload; returns the slice
+    /// count when it fits.
+    pub fn check_drawn_size(
+        &self,
+        workload: &Workload,
+        limits: &Limits,
+    ) -> Result<f64, ParamError> {
+        let est = self.slices_on(workload);
         if est > limits.max_slices as f64 {
+            let longest = workload.work.iter().copied().fold(0.0, f64::max);
             return Err(ParamError::new(
-                "quantum",
-                &self.quantum.to_string(),
+                Param::Quantum.url_key(),
+                &self.get(Param::Quantum),
                 format!(
-                    "a quantum large enough for at most {} slices; {} tasks of {:.1} ms mean work would need about {:.0}",
+                    "a larger quantum: a run may take at most {} slices, and the {} tasks drawn (the longest {} ms) need {}",
                     limits.max_slices,
-                    self.tasks,
-                    self.mix.mean_work(),
-                    est
+                    workload.len(),
+                    fmt_number(longest.round()),
+                    need_text(est)
                 ),
             ));
         }
-        Ok(())
+        Ok(est)
     }
 
     /// Draws the workload and runs every policy on it.
@@ -394,6 +501,16 @@ impl Experiment {
                 .collect::<Result<Vec<_>, _>>()?
         };
         Ok(Outcome { workload, runs })
+    }
+}
+
+/// "about 5200000000 slices", or "more than can be counted" for a
+/// quantum so small that the estimate overflows.
+fn need_text(est: f64) -> String {
+    if est.is_finite() && est < 1e18 {
+        format!("about {est:.0}")
+    } else {
+        "more than 10^18".to_string()
     }
 }
 

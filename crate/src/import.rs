@@ -196,11 +196,13 @@ pub fn parse_task_list(text: &str, limits: &Limits) -> Result<Workload, ImportEr
             Some("") | None => DEFAULT_CLASS,
             Some(c) => c,
         };
-        if label.chars().count() > MAX_LABEL_CHARS || label.chars().any(char::is_control) {
+        if label.chars().count() > MAX_LABEL_CHARS
+            || label.chars().any(crate::error::is_hidden_char)
+        {
             return Err(ImportError::at(
                 n,
                 format!(
-                    "class '{}' must be at most {MAX_LABEL_CHARS} printable characters",
+                    "class '{}' must be at most {MAX_LABEL_CHARS} printable characters (no control or bidirectional formatting characters)",
                     shown(label)
                 ),
             ));
@@ -237,26 +239,9 @@ pub fn parse_task_list(text: &str, limits: &Limits) -> Result<Workload, ImportEr
 }
 
 /// Expected slices of `exp`'s policies on `workload` (exact per task, not
-/// from a mix's mean).
+/// from a mix's mean): [`Experiment::slices_on`].
 pub fn estimated_slices(exp: &Experiment, workload: &Workload) -> f64 {
-    let total_work = workload.total_work();
-    let last_arrival = workload.arrival.iter().copied().fold(0.0, f64::max);
-    exp.policies
-        .iter()
-        .map(|p| {
-            let s = p.min_slice(exp.quantum);
-            exp.timer_events(*p, total_work, last_arrival)
-                + if s.is_finite() {
-                    workload
-                        .work
-                        .iter()
-                        .map(|w| (w / s).ceil().max(1.0) + 1.0)
-                        .sum::<f64>()
-                } else {
-                    workload.len() as f64
-                }
-        })
-        .sum()
+    exp.slices_on(workload)
 }
 
 /// [`Experiment::check_size`] for an imported workload.
@@ -268,8 +253,8 @@ pub fn check_size(
     let est = estimated_slices(exp, workload);
     if est > limits.max_slices as f64 {
         return Err(crate::error::ParamError::new(
-            "quantum",
-            &exp.quantum.to_string(),
+            crate::experiment::Param::Quantum.url_key(),
+            &crate::error::fmt_number(exp.quantum),
             format!(
                 "a quantum large enough for at most {} slices; these {} tasks would need about {est:.0}",
                 limits.max_slices,
@@ -327,6 +312,14 @@ mod tests {
         assert!(parse_task_list("\n# nothing\n", &Limits::CLI).is_err());
         let e = parse_task_list("hello\n", &Limits::CLI).unwrap_err();
         assert_eq!(e.line, Some(1));
+    }
+
+    #[test]
+    fn labels_with_bidi_controls_are_refused_and_shown_escaped() {
+        let e = parse_task_list("0,5,\u{202E}evil\n", &Limits::CLI).unwrap_err();
+        assert_eq!(e.line, Some(1));
+        assert!(e.message.contains("\\u{202e}"), "{}", e.message);
+        assert!(!e.message.contains('\u{202E}'));
     }
 
     #[test]

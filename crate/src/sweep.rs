@@ -17,8 +17,10 @@ use std::ops::RangeInclusive;
 use serde::Serialize;
 
 use crate::engine::{EngineConfig, EngineError};
-use crate::error::{parse_number, ParamError};
-use crate::experiment::{Experiment, Limits, PolicyReport, MAX_QUANTUM_MS};
+use crate::error::ParamError;
+use crate::experiment::{
+    Experiment, Limits, PolicyReport, MAX_QUANTUM_MS, MIN_TIME_MS, QUANTUM_RANGE,
+};
 use crate::metrics::{self, change_pct, percentile};
 use crate::policy::PolicyKind;
 use crate::rng::MAX_SEED;
@@ -97,7 +99,7 @@ pub fn parse_seed_range(
 /// `limits.max_quanta` of them, no duplicates. Order is kept.
 pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec<f64>, ParamError> {
     let allowed = format!(
-        "1 to {} distinct quanta in ms, each greater than 0 and at most {MAX_QUANTUM_MS}, joined by commas (e.g. 1,2,4,8,16,32)",
+        "1 to {} distinct quanta in ms, each from {MIN_TIME_MS} to {MAX_QUANTUM_MS}, joined by commas (e.g. 1,2,4,8,16,32)",
         limits.max_quanta
     );
     let mut out: Vec<f64> = Vec::new();
@@ -107,7 +109,8 @@ pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec
         if out.len() >= limits.max_quanta {
             return Err(ParamError::new(field, text, allowed));
         }
-        let q = parse_number(field, part, 0.0, true, MAX_QUANTUM_MS, "ms")
+        let q = QUANTUM_RANGE
+            .parse(field, part)
             .map_err(|_| ParamError::new(field, text, allowed.clone()))?;
         if out.contains(&q) {
             return Err(ParamError::new(field, text, allowed));

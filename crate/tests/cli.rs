@@ -74,7 +74,10 @@ fn json_has_the_documented_shape() {
 #[test]
 fn bad_flags_get_one_clear_line_and_exit_2() {
     let cases: &[(&[&str], &[&str])] = &[
-        (&["--quantum", "0"], &["--quantum", "'0'", "greater than 0"]),
+        (
+            &["--quantum", "0"],
+            &["--quantum", "'0'", "from 0.001 to 100000"],
+        ),
         (&["--quantum", "-3"], &["--quantum", "'-3'"]),
         (&["--quantum", "NaN"], &["--quantum", "NaN"]),
         (&["--quantum", "inf"], &["--quantum", "inf"]),
@@ -98,8 +101,19 @@ fn bad_flags_get_one_clear_line_and_exit_2() {
         (&["--within", "0"], &["--within"]),
         (
             &["--mlfq-boost", "0.5"],
-            &["--mlfq-boost", "off or", "at least 1"],
+            &["--mlfq-boost", "off or a number of ms from 1 to"],
         ),
+        // Absurdly tiny values are refused with the bound in words (they
+        // used to be accepted and written back as 330-character URLs).
+        (
+            &["--quantum", "1e-308"],
+            &["--quantum '1e-308'", "from 0.001 to 100000"],
+        ),
+        (
+            &["--switch-cost", "1e-308"],
+            &["--switch-cost", "0 or a number of ms from 0.001 to 1000"],
+        ),
+        (&["--within", "1e-308"], &["--within", "from 0.001 to"]),
         (&["--arrivals", "soon"], &["--arrivals", "poisson"]),
         (&["--bogus", "1"], &["--bogus", "unknown flag"]),
         (&["--quantum"], &["--quantum", "missing"]),

@@ -74,7 +74,8 @@ fn a_nan_estimate_no_longer_passes_the_size_guard() {
         [("mix", "1:pareto(3000000,100)"), ("n", "1000000")],
         &Limits::WEB,
     );
-    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(!errors.is_empty(), "accepted: {exp:?}");
+    assert!(errors.iter().all(|e| e.field == "q" || e.field == "n"), "{errors:?}");
     assert!(exp.estimated_slices() <= Limits::WEB.max_slices as f64);
 }
 

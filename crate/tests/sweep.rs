@@ -194,7 +194,7 @@ fn bad_sweep_flags_get_one_line_and_exit_2() {
         (&["--seeds", "5-1"], &["invalid --seeds '5-1'", "A ≤ B"]),
         (&["--seeds", "x"], &["--seeds", "'x'"]),
         (&["--seeds", "1-200000"], &["--seeds", "100000 seeds"]),
-        (&["--quanta", "0,4"], &["--quanta", "greater than 0"]),
+        (&["--quanta", "0,4"], &["--quanta", "from 0.001 to 100000"]),
         (&["--quanta", "4,4"], &["--quanta", "distinct"]),
         (&["--quanta", "1,x"], &["--quanta"]),
         (&[], &["--seeds", "--quanta"]),

@@ -122,7 +122,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             }
             if let Err(e) = sweep::check_seed_sweep(&exp, "--seeds", &seeds, &limits, &sweep_limits)
             {
-                let e = if e.field == "quantum" {
+                let e = if e.field == Param::Quantum.url_key() {
                     e.renamed("--quantum")
                 } else {
                     e

@@ -300,6 +300,7 @@ pub fn simulate(
         truncated: false,
         end: 0.0,
     };
+    super::budget::begin_run();
     sim.run();
     sim.finish()
 }
@@ -355,6 +356,17 @@ impl Sim<'_> {
             if now >= self.cfg.until {
                 self.settle(self.cfg.until);
                 self.close(self.cfg.until);
+                return;
+            }
+            // The work this iteration does grows with the cores scanned and,
+            // at a tick or load sample, with the threads (see `budget`).
+            let mut units = self.cores.len() as u64 + 1;
+            if t_sample <= now + EPS || t_tick <= now + EPS {
+                units += self.th.len() as u64;
+            }
+            if !super::budget::charge_at(units, now / self.cfg.until) {
+                self.settle(now);
+                self.close(now);
                 return;
             }
             self.settle(now);
@@ -681,10 +693,12 @@ impl Sim<'_> {
             return false;
         };
         let mut found = None;
+        let mut examined = 0u64;
         for &(Reverse(p), _, t) in &self.queue {
             if p < min_running {
                 break;
             }
+            examined += 1;
             let mut best: Option<(u8, usize, usize)> = None;
             for &(c, rp) in &running {
                 if self.may_run(t, c) && self.policy.preempts(p, rp, self.cores[c].first_timeslice)
@@ -700,6 +714,8 @@ impl Sim<'_> {
                 break;
             }
         }
+        // Each examined thread was checked against every running core.
+        let _ = super::budget::charge(examined * running.len() as u64);
         let Some((t, c)) = found else { return false };
         let victim = self.cores[c].thread.expect("busy");
         let left = self.cores[c].quantum_end - now;

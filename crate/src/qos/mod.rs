@@ -14,6 +14,7 @@
 //! - [`scenarios`]: `feishu-demo`, `feishu-startup`, `m1-compress`, their
 //!   knobs and results.
 
+pub mod budget;
 pub mod engine;
 pub mod machine;
 pub mod scenarios;

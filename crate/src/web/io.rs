@@ -19,7 +19,8 @@ use wasm_bindgen::prelude::*;
 
 use super::query;
 use super::result::{set, to_js};
-use super::{Runner, GANTT_MAX_SLICES};
+use super::Runner;
+
 use crate::experiment::{Experiment, Limits, Outcome};
 use crate::explain::{explain, Lang};
 use crate::export;
@@ -63,13 +64,7 @@ impl Runner {
     #[wasm_bindgen(js_name = withTasks)]
     pub fn with_tasks(query: &str, tasks: &str) -> Result<Runner, JsError> {
         let (exp, w) = tasks_for(&experiment(query)?, tasks)?;
-        let record = import::estimated_slices(&exp, &w) <= GANTT_MAX_SLICES;
-        Ok(Runner {
-            exp,
-            workload: Some(w),
-            runs: Vec::new(),
-            record,
-        })
+        Runner::with_workload(exp, w)
     }
 }
 

@@ -41,6 +41,36 @@ pub use view::View;
 /// Gantt chart is replaced by a note, memory stays O(tasks).
 pub const GANTT_MAX_SLICES: f64 = 3_000_000.0;
 
+/// At most this many slices (over all policies) run on the page's main
+/// thread: the study is about 1 000, well under a millisecond, and a round
+/// trip to the worker costs more. Larger runs go to the worker.
+pub const INLINE_MAX_SLICES: f64 = 20_000.0;
+/// Runs above this many slices are "large": the worker reports progress and
+/// the next edit cancels them (terminating the worker) instead of waiting.
+pub const LARGE_SLICES: f64 = 300_000.0;
+
+#[derive(serde::Serialize)]
+struct BrowserLimits {
+    inline_max_slices: f64,
+    large_slices: f64,
+    gantt_max_slices: f64,
+    max_slices: u64,
+    max_tasks: u64,
+}
+
+/// The page's thresholds, named once here: `{inline_max_slices,
+/// large_slices, gantt_max_slices, max_slices, max_tasks}`.
+#[wasm_bindgen(js_name = browserLimits)]
+pub fn browser_limits() -> JsValue {
+    result::to_js(&BrowserLimits {
+        inline_max_slices: INLINE_MAX_SLICES,
+        large_slices: LARGE_SLICES,
+        gantt_max_slices: GANTT_MAX_SLICES,
+        max_slices: Limits::WEB.max_slices,
+        max_tasks: Limits::WEB.max_tasks,
+    })
+}
+
 /// Parses a page query string (with or without `?`). Returns
 /// `{query, experiment, embed, values, mix, policies, errors, estimated_slices}`
 /// where `query` is the canonical form to put in the address bar and
@@ -71,10 +101,19 @@ pub fn policy_color(i: usize) -> String {
 
 /// Runs an experiment one policy at a time, so the worker can report
 /// progress between policies.
+///
+/// The first step draws the workload and sizes the run from it (exactly,
+/// per task: [`Experiment::check_drawn_size`]), not from the mix's mean: a
+/// heavy-tailed mix can draw one task of an hour. After that step
+/// [`Runner::slices`] is the true size, which the page uses to move a run it
+/// started on the main thread to the worker, and to treat it as large
+/// (progress, cancelled by the next edit).
 #[wasm_bindgen]
 pub struct Runner {
     exp: Experiment,
     workload: Option<Workload>,
+    /// Slices of the drawn workload over all policies (0 until drawn).
+    slices: f64,
     runs: Vec<PolicyRun>,
     record: bool,
 }
@@ -90,13 +129,7 @@ impl Runner {
             let msgs: Vec<String> = page.errors.into_iter().map(|e| e.message).collect();
             return Err(JsError::new(&msgs.join("; ")));
         }
-        let record = exp.estimated_slices() <= GANTT_MAX_SLICES;
-        Ok(Runner {
-            exp,
-            workload: None,
-            runs: Vec::new(),
-            record,
-        })
+        Ok(Runner::for_experiment(exp))
     }
 
     /// Steps in all: drawing the workload, then one per policy.
@@ -109,6 +142,21 @@ impl Runner {
         usize::from(self.workload.is_some()) + self.runs.len()
     }
 
+    /// Slices the run will take over all policies, from the drawn workload
+    /// (the mix's estimate before the first step).
+    pub fn slices(&self) -> f64 {
+        if self.workload.is_some() {
+            self.slices
+        } else {
+            self.exp.estimated_slices()
+        }
+    }
+
+    /// Whether the run is large (see [`LARGE_SLICES`]), by [`Runner::slices`].
+    pub fn large(&self) -> bool {
+        self.slices() > LARGE_SLICES
+    }
+
     /// What the next step does, for the progress text.
     #[wasm_bindgen(js_name = nextLabel)]
     pub fn next_label(&self) -> String {
@@ -119,10 +167,12 @@ impl Runner {
         }
     }
 
-    /// Does the next step; returns `true` while steps remain.
+    /// Does the next step; returns `true` while steps remain. Drawing a
+    /// workload too large for the browser fails with the size message.
     pub fn step(&mut self) -> Result<bool, JsError> {
         let Some(workload) = &self.workload else {
-            self.workload = Some(Workload::generate(&self.exp.workload_spec()));
+            let w = Workload::generate(&self.exp.workload_spec());
+            self.size_to(w)?;
             return Ok(true);
         };
         let Some(&kind) = self.exp.policies.get(self.runs.len()) else {
@@ -149,6 +199,38 @@ impl Runner {
         let obj = result::build(&self.exp, &outcome, self.record);
         io::add_explanation(&obj, &self.exp, &outcome);
         Ok(obj)
+    }
+}
+
+impl Runner {
+    pub(crate) fn for_experiment(exp: Experiment) -> Runner {
+        Runner {
+            exp,
+            workload: None,
+            slices: 0.0,
+            runs: Vec::new(),
+            record: false,
+        }
+    }
+
+    /// A runner whose workload is given (an imported list): sized at once.
+    pub(crate) fn with_workload(exp: Experiment, w: Workload) -> Result<Runner, JsError> {
+        let mut r = Runner::for_experiment(exp);
+        r.size_to(w)?;
+        Ok(r)
+    }
+
+    /// Sizes the run from its workload: refuses it past the browser's
+    /// limit, keeps segments (the Gantt) only while they stay small.
+    fn size_to(&mut self, w: Workload) -> Result<(), JsError> {
+        let slices = self
+            .exp
+            .check_drawn_size(&w, &Limits::WEB)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        self.slices = slices;
+        self.record = slices <= GANTT_MAX_SLICES;
+        self.workload = Some(w);
+        Ok(())
     }
 }
 

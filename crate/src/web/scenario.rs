@@ -83,8 +83,8 @@ fn knob_text(knobs: &Knobs, knob: Knob) -> Option<String> {
                 .join(","),
         ),
         Knob::Machine => knobs.machine.clone(),
-        Knob::EpRatio => Some(knobs.ep_ratio.to_string()),
-        Knob::Seconds => Some(knobs.seconds.to_string()),
+        Knob::EpRatio => Some(crate::error::fmt_number(knobs.ep_ratio)),
+        Knob::Seconds => Some(crate::error::fmt_number(knobs.seconds)),
     }
 }
 
@@ -222,8 +222,13 @@ pub struct ScenarioRun {
 
 /// Runs the scenario of a (canonical) query. Fails on any bad value: the
 /// page only sends queries it parsed, so that is a bug, not user input.
+///
+/// The run is bounded by [`scenarios::WEB_WORK_BUDGET`]; `progress`, if a
+/// function, is called now and then with `{run, frac, units, budget}` (the
+/// simulation under way, 1-based, the share of its simulated time done, and
+/// the work done against the budget), so the worker can tell the page.
 #[wasm_bindgen(js_name = runScenario)]
-pub fn run_scenario(query: &str) -> Result<ScenarioRun, JsError> {
+pub fn run_scenario(query: &str, progress: JsValue) -> Result<ScenarioRun, JsError> {
     let q = parse(query);
     if let Some(e) = q.errors.first() {
         return Err(JsError::new(&e.message));
@@ -231,7 +236,27 @@ pub fn run_scenario(query: &str) -> Result<ScenarioRun, JsError> {
     let name = q
         .name
         .ok_or_else(|| JsError::new("no scenario in the query (s=...)"))?;
-    let mut result = scenarios::run(name, &q.knobs).map_err(|e| JsError::new(&e.to_string()))?;
+    let hook: Option<Box<dyn FnMut(crate::qos::budget::Progress)>> =
+        progress.dyn_into::<js_sys::Function>().ok().map(|f| {
+            Box::new(move |p: crate::qos::budget::Progress| {
+                #[derive(Serialize)]
+                struct P {
+                    run: u32,
+                    frac: f64,
+                    units: u64,
+                    budget: u64,
+                }
+                let v = super::result::to_js(&P {
+                    run: p.run,
+                    frac: p.frac,
+                    units: p.units,
+                    budget: p.budget,
+                });
+                let _ = f.call1(&JsValue::NULL, &v);
+            }) as Box<dyn FnMut(_)>
+        });
+    let mut result = scenarios::run_metered(name, &q.knobs, scenarios::WEB_WORK_BUDGET, hook)
+        .map_err(|e| JsError::new(&e.to_string()))?;
     let runs = std::mem::take(match &mut result {
         ScenarioResult::FeishuDemo(r) => &mut r.runs,
         ScenarioResult::FeishuStartup(r) => &mut r.runs,

@@ -11,7 +11,7 @@
 //!
 //! Each `check_*` takes the raw text a user (or attacker) could supply.
 
-use tailslice::error::{parse_count, ParamError};
+use tailslice::error::{is_hidden_char, parse_count, ParamError};
 use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::explain::Lang;
 use tailslice::export::{experiment_json, parse_experiment_json};
@@ -24,11 +24,13 @@ use tailslice::query_string::{decode_pairs, percent_encode};
 use tailslice::sweep::{parse_quanta, parse_quanta_spec, parse_seed_range, SweepLimits};
 use tailslice::workload::{Arrivals, Workload};
 
-/// A message a terminal or a banner shows as one line.
+/// A message a terminal or a banner shows as one line, as written: no
+/// control characters, and no bidirectional formatting characters that
+/// would reverse it (issue 8 item 5).
 pub fn assert_one_line(message: &str) {
     assert!(
-        !message.chars().any(char::is_control),
-        "an error message must be one line without control characters: {message:?}"
+        !message.chars().any(is_hidden_char),
+        "an error message must be one line without control or bidi characters: {message:?}"
     );
 }
 
@@ -276,10 +278,13 @@ pub fn check_query(query: &str) {
         &Limits::WEB,
     );
     for e in &errors {
-        // The size refusal names the quantum (issue 8 item 7 may move it to
-        // the key the visitor wrote); every other error names a key given.
+        // Every error names a key the link gives, except the size refusal,
+        // which names the key it resets (`q`, then `n`).
         let given = pairs.iter().any(|(k, _)| *k == e.field);
-        assert!(given || e.field == "quantum", "unexpected field: {e}");
+        assert!(
+            given || e.field == "q" || e.field == "n",
+            "unexpected field: {e}"
+        );
         check_error_text(e);
     }
     let est = exp.estimated_slices();

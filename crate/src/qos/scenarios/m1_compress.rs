@@ -63,6 +63,11 @@ pub struct JobResult {
     pub efficiency_core_share: f64,
     /// Distinct cores its workers ran on.
     pub cores_used: u32,
+    /// The job had not finished when the simulation stopped (its `seconds`
+    /// is then the simulated span, a lower bound). Only written when true,
+    /// so finished runs keep their JSON.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unfinished: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -112,7 +117,7 @@ pub fn run_jobs(machine: &Machine, jobs: &[Qos], band_limit: bool, knobs: &Knobs
     }
     let mut policy = Timeshare::for_machine(&w.threads, machine, band_limit);
     let cfg = RunConfig {
-        until: 1_000_000.0,
+        until: SIMULATED_MS,
         stop_when_pools_done: true,
         timeline: knobs.timeline,
         max_records: knobs.max_records,
@@ -175,6 +180,7 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
                     JobResult {
                         qos: qos.number(),
                         seconds: r.pools_done[j].unwrap_or(r.end) / 1000.0,
+                        unfinished: r.pools_done[j].is_none(),
                         measured_seconds: ms,
                         measured: text,
                         efficiency_core_share: if total > 0.0 { on_e / total } else { 0.0 },
@@ -209,16 +215,44 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
         let at = cases.len() - 2;
         cases.insert(at, alone);
     }
+    let unfinished = cases
+        .iter()
+        .flat_map(|c| &c.jobs)
+        .filter(|j| j.unfinished)
+        .count();
+    let with_unfinished = |mut notes: Vec<String>, lang: Lang| {
+        if unfinished > 0 {
+            let span = SIMULATED_MS / 1000.0;
+            notes.insert(
+                0,
+                match lang {
+                    Lang::En => format!(
+                        "{unfinished} job(s) did not finish within the simulated {span:.0} s \
+                         (shown as > {span:.0} s): the E cores are too slow at this ep ratio."
+                    ),
+                    Lang::Zh => format!(
+                        "有 {unfinished} 个任务在模拟的 {span:.0} 秒内没有完成（显示为 > {span:.0} s）：\
+                         在这个 ep 速度比下能效核太慢。"
+                    ),
+                },
+            );
+        }
+        notes
+    };
     M1CompressResult {
         scenario: "m1-compress",
         cases,
         calibration: CALIBRATION,
-        notes: notes(Lang::En),
+        notes: with_unfinished(notes(Lang::En), Lang::En),
         calibration_zh: CALIBRATION_ZH,
-        notes_zh: notes(Lang::Zh),
+        notes_zh: with_unfinished(notes(Lang::Zh), Lang::Zh),
         runs,
     }
 }
+
+/// How long each case is simulated: a job not done by then is reported as
+/// unfinished.
+pub const SIMULATED_MS: f64 = 1_000_000.0;
 
 fn notes(lang: Lang) -> Vec<String> {
     if lang == Lang::Zh {
@@ -264,12 +298,17 @@ impl M1CompressResult {
         );
         for c in &self.cases {
             for j in &c.jobs {
+                let secs = if j.unfinished {
+                    format!(">{:.1}", j.seconds)
+                } else {
+                    format!("{:.1}", j.seconds)
+                };
                 s.push_str(&format!(
-                    "{:<8} {:<15} {:>3}  {:>8.1} s  {:<20}  {:>11.0}%  {:>5}\n",
+                    "{:<8} {:<15} {:>3}  {:>8} s  {:<20}  {:>11.0}%  {:>5}\n",
                     c.machine,
                     c.case,
                     j.qos,
-                    j.seconds,
+                    secs,
                     j.measured.unwrap_or("-"),
                     100.0 * j.efficiency_core_share,
                     j.cores_used,

@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::engine::RunResult;
 use super::machine::{Machine, M1_EP_RATIO};
 use super::thread::Qos;
-use crate::error::{parse_count, parse_number, ParamError};
+use crate::error::{parse_count, parse_number, NumberRange, ParamError};
 use crate::explain::Lang;
 
 pub use feishu_demo::FeishuDemoResult;
@@ -99,6 +99,10 @@ impl Knob {
     }
 }
 
+/// An efficiency core's speed relative to a performance core: from 1/20
+/// (slower than that, a job would not finish in any simulated span) to 4.
+pub const EP_RATIO_RANGE: NumberRange = NumberRange::new(0.05, 4.0, "times a P core's speed");
+
 /// Largest number of spinning queues in `feishu-demo`.
 pub const MAX_QUEUES: u64 = 1000;
 
@@ -167,9 +171,7 @@ impl Knobs {
             Knob::SystemWork => self.system_work = Some(parse_switch(field, text)?),
             Knob::Timeline => self.timeline = parse_switch(field, text)?,
             Knob::Queues => self.queues = parse_count(field, text, 1, MAX_QUEUES)? as u32,
-            Knob::EpRatio => {
-                self.ep_ratio = parse_number(field, text, 0.0, true, 4.0, "times a P core's speed")?
-            }
+            Knob::EpRatio => self.ep_ratio = EP_RATIO_RANGE.parse(field, text)?,
             Knob::Seconds => self.seconds = parse_number(field, text, 0.5, false, 60.0, "s")?,
             Knob::Machine => {
                 Machine::parse(field, text, self.ep_ratio)?;
@@ -230,6 +232,42 @@ impl ScenarioResult {
             ScenarioResult::M1Compress(r) => r.to_text(lang),
         }
     }
+}
+
+/// Work a scenario may do in a browser tab (units of [`super::budget`]):
+/// about 5 to 30 s in a worker on a laptop. The largest documented knob
+/// settings (`nq=1000&secs=60&m=64p` and six groups) need a hundred times
+/// more and used to keep the worker busy for minutes.
+pub const WEB_WORK_BUDGET: u64 = 400_000_000;
+
+/// [`run`] within a work budget, reporting progress: a run that would do
+/// more is cut short and refused with a message naming the knobs that make
+/// it large.
+pub fn run_metered(
+    name: &str,
+    knobs: &Knobs,
+    budget: u64,
+    progress: Option<Box<dyn FnMut(super::budget::Progress)>>,
+) -> Result<ScenarioResult, ParamError> {
+    let (result, used) = super::budget::metered(budget, progress, || run(name, knobs));
+    let result = result?;
+    if used.exceeded {
+        return Err(ParamError::new(
+            "s",
+            name,
+            format!(
+                "a run the browser can finish: this one was stopped after {budget} units of work \
+                 (nq={}, secs={}, {} group(s), m={}); lower nq, secs or the number of groups, \
+                 or pick a machine with fewer cores (m), or run it with the CLI \
+                 (tailslice scenario {name})",
+                knobs.queues,
+                crate::error::fmt_number(knobs.seconds),
+                knobs.groups.len(),
+                knobs.machine.as_deref().unwrap_or("default"),
+            ),
+        ));
+    }
+    Ok(result)
 }
 
 /// Runs the named scenario.

@@ -1,0 +1,125 @@
+//! What a shared link's bad values turn into (issue 8, items 7 and 8): the
+//! key the visitor wrote, the value they wrote, a bound in words, and
+//! exactly the parameter that falls back changed.
+
+use tailslice::experiment::{Experiment, Limits};
+use tailslice::workload::Workload;
+
+fn parse(pairs: &[(&str, &str)]) -> (Experiment, Vec<tailslice::error::ParamError>) {
+    Experiment::from_query(pairs.iter().copied(), &Limits::WEB)
+}
+
+#[test]
+fn a_tiny_quantum_is_refused_under_q_with_the_written_value() {
+    let (e, errors) = parse(&[("q", "1e-308")]);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let msg = errors[0].to_string();
+    assert_eq!(
+        msg,
+        "invalid q '1e-308': expected a number of ms from 0.001 to 100000"
+    );
+    assert!(!msg.contains("inf"));
+    assert_eq!(e.quantum, 16.0);
+}
+
+#[test]
+fn a_run_too_large_blames_q_and_resets_only_q() {
+    let (e, errors) = parse(&[("n", "1000000"), ("q", "0.001")]);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].field, "q");
+    assert_eq!(errors[0].value, "0.001");
+    assert!(
+        errors[0].allowed.contains("1000000 tasks"),
+        "{}",
+        errors[0].allowed
+    );
+    assert!(!errors[0].to_string().contains("inf"));
+    // The task count the link asked for is kept: only q fell back.
+    assert_eq!(e.tasks, 1_000_000);
+    assert_eq!(e.quantum, 16.0);
+    assert!(e.check_size(&Limits::WEB).is_ok());
+}
+
+#[test]
+fn when_q_alone_cannot_make_it_fit_n_is_blamed() {
+    // Policies whose slice does not depend on q: 1,000,000 tasks of a huge
+    // mix under mlfq with a 1 ms boost over an hour-long run.
+    let (e, errors) = parse(&[
+        ("n", "1000000"),
+        ("mix", "1:fixed(3600000)"),
+        ("p", "fifo,mlfq"),
+        ("mlfq_boost", "1"),
+    ]);
+    assert!(
+        errors.iter().any(|e| e.field == "n"),
+        "{errors:?} should name n"
+    );
+    assert!(e.check_size(&Limits::WEB).is_ok());
+}
+
+#[test]
+fn a_repeated_key_keeps_its_first_value_and_says_so() {
+    for (second, msg_has) in [("0", "'8' is used"), ("9", "'8' is used")] {
+        let (e, errors) = parse(&[("q", "8"), ("q", second)]);
+        assert_eq!(e.quantum, 8.0, "q=8&q={second}");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].field, "q");
+        assert_eq!(errors[0].value, second);
+        let m = errors[0].to_string();
+        assert!(m.contains(msg_has), "{m}");
+        assert!(m.contains("only once"), "{m}");
+    }
+}
+
+#[test]
+fn the_mlfq_boost_message_says_off_once() {
+    let (_, errors) = parse(&[("mlfq_boost", "0.5")]);
+    let m = errors[0].to_string();
+    assert_eq!(m.matches("off").count(), 1, "{m}");
+    assert!(m.contains("off or a number of ms from 1 to"), "{m}");
+}
+
+#[test]
+fn tiny_values_have_lower_bounds_and_minus_zero_is_zero() {
+    for (k, v) in [("within", "1e-308"), ("cs", "1e-308"), ("q", "0.0001")] {
+        let (_, errors) = parse(&[(k, v)]);
+        assert_eq!(errors.len(), 1, "{k}={v}: {errors:?}");
+        assert!(errors[0].allowed.contains("0.001"), "{}", errors[0]);
+    }
+    let (e, errors) = parse(&[("cs", "-0")]);
+    assert!(errors.is_empty());
+    assert!(e.switch_cost == 0.0 && e.switch_cost.is_sign_positive());
+    // Written back in the shortest form, and -0 not at all (it is the default).
+    assert!(e.to_query().is_empty(), "{:?}", e.to_query());
+    let (e, _) = parse(&[("q", "0.001"), ("cs", "0.5"), ("within", "1000000000")]);
+    let q: Vec<_> = e.to_query();
+    assert!(q.contains(&("q", "0.001".to_string())), "{q:?}");
+    assert!(q.contains(&("within", "1000000000".to_string())), "{q:?}");
+    assert!(q.iter().all(|(_, v)| v.len() < 20), "{q:?}");
+}
+
+#[test]
+fn the_drawn_workload_is_sized_not_the_mix_mean() {
+    // Seed 1847 draws a one-hour task from pareto(1, 0.5) (issue 8, item 3):
+    // the mean-based estimate says a few thousand slices, the drawn
+    // workload needs millions.
+    let (e, errors) = parse(&[
+        ("n", "1"),
+        ("mix", "1:pareto(1,0.5)"),
+        ("seed", "1847"),
+        ("q", "0.2"),
+    ]);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(e.estimated_slices() < 100_000.0, "{}", e.estimated_slices());
+    let w = Workload::generate(&e.workload_spec());
+    let drawn = e.slices_on(&w);
+    assert!(drawn > 1e7, "drawn estimate {drawn}");
+    let small = Limits {
+        max_tasks: 10,
+        max_slices: 1_000_000,
+    };
+    let err = e.check_drawn_size(&w, &small).unwrap_err();
+    assert_eq!(err.field, "q");
+    assert!(err.allowed.contains("longest"), "{err}");
+    assert!(e.check_drawn_size(&w, &Limits::WEB).is_ok());
+}

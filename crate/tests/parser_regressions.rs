@@ -75,7 +75,10 @@ fn a_nan_estimate_no_longer_passes_the_size_guard() {
         &Limits::WEB,
     );
     assert!(!errors.is_empty(), "accepted: {exp:?}");
-    assert!(errors.iter().all(|e| e.field == "q" || e.field == "n"), "{errors:?}");
+    assert!(
+        errors.iter().all(|e| e.field == "q" || e.field == "n"),
+        "{errors:?}"
+    );
     assert!(exp.estimated_slices() <= Limits::WEB.max_slices as f64);
 }
 

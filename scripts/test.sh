@@ -35,6 +35,9 @@ source scripts/env.sh
 
 step "cargo fmt --all -- --check"
 cargo fmt --all -- --check || fail "formatting: run \`cargo fmt --all\`"
+# The fuzz crate is outside the workspace (scripts/fuzz.sh builds it).
+cargo fmt --manifest-path crate/fuzz/Cargo.toml -- --check ||
+  fail "formatting: run \`cargo fmt --manifest-path crate/fuzz/Cargo.toml\`"
 
 step "cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings || fail "clippy (host) reported warnings/errors"

@@ -23,6 +23,7 @@ pub mod metrics;
 pub mod mix;
 pub mod policy;
 pub mod qos;
+pub mod query_string;
 pub mod realrun;
 pub mod rng;
 pub mod sweep;

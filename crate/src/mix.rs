@@ -76,15 +76,20 @@ impl Dist {
             Dist::Pareto { xm, alpha } => {
                 // The mean of what is actually drawn, min(X, MAX_TASK_MS):
                 // finite even for ALPHA <= 1, where the Pareto mean is not.
-                // E[min(X, M)] = xm + ∫ from xm to M of (xm/x)^alpha dx.
+                // E[min(X, M)] = xm + ∫ from xm to M of (xm/x)^alpha dx
+                //              = xm + (xm^alpha M^(1-alpha) - xm) / (1 - alpha),
+                // the power taken through logarithms: xm^alpha alone
+                // overflowed (pareto(2000,100)) and made the mean NaN.
                 let m = MAX_TASK_MS;
                 if xm >= m {
                     m
                 } else if (alpha - 1.0).abs() < 1e-12 {
-                    xm + xm * (m / xm).ln()
+                    // ln M - ln xm, not ln(M / xm): that ratio overflows for
+                    // a tiny xm (5e-324) and made the mean infinite.
+                    xm + xm * (m.ln() - xm.ln())
                 } else {
-                    xm + xm.powf(alpha) * (m.powf(1.0 - alpha) - xm.powf(1.0 - alpha))
-                        / (1.0 - alpha)
+                    let head = (alpha * xm.ln() + (1.0 - alpha) * m.ln()).exp();
+                    xm + (head - xm) / (1.0 - alpha)
                 }
             }
         }

@@ -104,6 +104,11 @@ pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec
     );
     let mut out: Vec<f64> = Vec::new();
     for part in text.split(',') {
+        // Refused as soon as the list is too long: the duplicate check is
+        // quadratic, and a hostile list may hold a hundred thousand values.
+        if out.len() >= limits.max_quanta {
+            return Err(ParamError::new(field, text, allowed));
+        }
         let q = QUANTUM_RANGE
             .parse(field, part)
             .map_err(|_| ParamError::new(field, text, allowed.clone()))?;
@@ -112,10 +117,55 @@ pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec
         }
         out.push(q);
     }
-    if out.len() > limits.max_quanta {
-        return Err(ParamError::new(field, text, allowed));
-    }
     Ok(out)
+}
+
+/// The smallest `LO` of a log-spaced range: its quanta are printed with 6
+/// decimals, which keep 3 significant digits from 0.001 ms up (below, they
+/// collapsed into duplicates and then into 0).
+pub const MIN_RANGE_QUANTUM_MS: f64 = 0.001;
+
+/// The page's quanta field: `LO-HI` (log-spaced, `steps` values, as
+/// [`log_quanta`]) or a comma-separated list (as [`parse_quanta`]).
+pub fn parse_quanta_spec(
+    field: &str,
+    text: &str,
+    steps: u32,
+    limits: &SweepLimits,
+) -> Result<Vec<f64>, ParamError> {
+    if text.contains(',') || !text.contains('-') {
+        return parse_quanta(field, text, limits);
+    }
+    let allowed = format!(
+        "LO-HI in ms with {MIN_RANGE_QUANTUM_MS} ≤ LO < HI ≤ {MAX_QUANTUM_MS} (e.g. 0.5-500), or a list such as 1,2,4,8,16"
+    );
+    let bad = || ParamError::new(field, text, allowed.clone());
+    let (a, b) = text.split_once('-').ok_or_else(bad)?;
+    let lo: f64 = a.trim().parse().map_err(|_| bad())?;
+    let hi: f64 = b.trim().parse().map_err(|_| bad())?;
+    if !(lo.is_finite()
+        && hi.is_finite()
+        && lo >= MIN_RANGE_QUANTUM_MS
+        && lo < hi
+        && hi <= MAX_QUANTUM_MS)
+    {
+        return Err(bad());
+    }
+    let steps = steps as usize;
+    if !(2..=limits.max_quanta).contains(&steps) {
+        return Err(ParamError::new(
+            "steps",
+            &steps.to_string(),
+            format!("2 to {} quanta", limits.max_quanta),
+        ));
+    }
+    // `log_quanta` rounds to 3 significant digits in binary floating point
+    // (12.600000000000001); print and read back so the axis, the list shown
+    // and a CLI `--quanta` copy of it read 12.6.
+    Ok(log_quanta(lo, hi, steps)
+        .into_iter()
+        .map(|q| format!("{q:.6}").parse().unwrap_or(q))
+        .collect())
 }
 
 /// The quanta of a log-spaced sweep from `lo` to `hi` ms, `steps` values

@@ -44,7 +44,11 @@ fn bad_values_name_key_value_and_allowed() {
 
 #[wasm_bindgen_test]
 fn run_summary_and_timeline_round_trip() {
-    let run = web::run_scenario("s=feishu-demo&secs=1&nq=10").unwrap();
+    let run = web::run_scenario(
+        "s=feishu-demo&secs=1&nq=10",
+        wasm_bindgen::JsValue::UNDEFINED,
+    )
+    .unwrap();
     let summary = json(&run.summary());
     assert_eq!(summary["groups"].as_array().unwrap().len(), 4);
     assert!(summary["runs"].as_array().unwrap().is_empty());
@@ -56,5 +60,5 @@ fn run_summary_and_timeline_round_trip() {
     let view = ScenarioView::new(tl).unwrap();
     assert!(view.has_timeline() && view.has_pri());
     assert!((view.horizon() - 1000.0).abs() < 1.0);
-    assert!(web::run_scenario("s=feishu-demo&nq=0").is_err());
+    assert!(web::run_scenario("s=feishu-demo&nq=0", wasm_bindgen::JsValue::UNDEFINED).is_err());
 }

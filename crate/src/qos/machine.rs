@@ -148,15 +148,23 @@ impl Machine {
         let mut p = 0usize;
         let mut e = 0usize;
         for part in t.split('+') {
-            let (num, kind) = part.split_at(part.len().saturating_sub(1));
+            // Strip the kind as a character, not as the last byte: the text
+            // is untrusted and may end inside a multi-byte character (`é`).
+            let (num, count) = if let Some(num) = part.strip_suffix('p') {
+                (num, &mut p)
+            } else if let Some(num) = part.strip_suffix('e') {
+                (num, &mut e)
+            } else {
+                return Err(bad());
+            };
             let n: usize = num.parse().map_err(|_| bad())?;
-            match kind {
-                "p" => p += n,
-                "e" => e += n,
-                _ => return Err(bad()),
+            // Bounded before adding, so no count of parts can overflow.
+            if n > 64 || *count + n > 64 {
+                return Err(bad());
             }
+            *count += n;
         }
-        if p + e == 0 || p + e > 64 || p > 64 || e > 64 {
+        if p + e == 0 || p + e > 64 {
             return Err(bad());
         }
         Ok(Machine::custom(p, e, ep_ratio))

@@ -17,7 +17,7 @@ use super::plots::{err, legend, nice_ceil, Canvas, ChartKit, Corner};
 use super::query;
 use super::result::to_js;
 use crate::error::ParamError;
-use crate::experiment::{Experiment, Limits, MAX_QUANTUM_MS};
+use crate::experiment::{Experiment, Limits};
 use crate::import;
 use crate::metrics::change_pct;
 use crate::sweep::{self as core, QuantumRun, SeedRun, SweepLimits};
@@ -143,38 +143,9 @@ impl SeedSweep {
     }
 }
 
-/// Reads the quanta of a sweep: `LO-HI` (log-spaced, `steps` values, as
-/// `sweep::log_quanta`) or a comma-separated list (as `--quanta`).
+/// Reads the quanta of a sweep (see [`core::parse_quanta_spec`]).
 fn parse_quanta(text: &str, steps: u32) -> Result<Vec<f64>, ParamError> {
-    let limits = SweepLimits::WEB;
-    if text.contains(',') || !text.contains('-') {
-        return core::parse_quanta("quanta", text, &limits);
-    }
-    let allowed = format!(
-        "LO-HI in ms with 0 < LO < HI ≤ {MAX_QUANTUM_MS} (e.g. 0.5-500), or a list such as 1,2,4,8,16"
-    );
-    let bad = || ParamError::new("quanta", text, allowed.clone());
-    let (a, b) = text.split_once('-').ok_or_else(bad)?;
-    let lo: f64 = a.trim().parse().map_err(|_| bad())?;
-    let hi: f64 = b.trim().parse().map_err(|_| bad())?;
-    if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && lo < hi && hi <= MAX_QUANTUM_MS) {
-        return Err(bad());
-    }
-    let steps = steps as usize;
-    if !(2..=limits.max_quanta).contains(&steps) {
-        return Err(ParamError::new(
-            "steps",
-            &steps.to_string(),
-            format!("2 to {} quanta", limits.max_quanta),
-        ));
-    }
-    // `log_quanta` rounds to 3 significant digits in binary floating point
-    // (12.600000000000001); print and read back so the axis, the list shown
-    // and a CLI `--quanta` copy of it read 12.6.
-    Ok(core::log_quanta(lo, hi, steps)
-        .into_iter()
-        .map(|q| format!("{q:.6}").parse().unwrap_or(q))
-        .collect())
+    core::parse_quanta_spec("quanta", text, steps, &SweepLimits::WEB)
 }
 
 /// A quantum sweep in progress (on the experiment's workload, drawn once,

@@ -1,0 +1,13 @@
+//! Every CLI flag's value, as `--flag=value`: the experiment flags
+//! (`Experiment::set` for each `Param`), the scenario knobs, `--lang`,
+//! `--seeds`, `--quanta` and `--repeat`.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tailslice_fuzz::{parser_props::check_flag, text};
+
+fuzz_target!(|data: &[u8]| {
+    if let Some((flag, value)) = text(data).split_once('=') {
+        check_flag(flag, value);
+    }
+});

@@ -1,0 +1,394 @@
+//! What every parser of outside input must do, written once and checked by
+//! both the proptests (`tests/parsers_unicode.rs`) and the coverage-guided
+//! fuzz targets (`crate/fuzz/`, which include this file by path):
+//!
+//! - return a value or an error, never panic (a panic fails the caller);
+//! - an error is one line with no control characters and names the field
+//!   as the user spelled it (`--machine`, `m`);
+//! - an accepted value, written back as text (`get`, `to_query`,
+//!   `Display`), parses to the same value: links and files the page writes
+//!   open what was shown.
+//!
+//! Each `check_*` takes the raw text a user (or attacker) could supply.
+
+use tailslice::error::{is_hidden_char, parse_count, ParamError};
+use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::explain::Lang;
+use tailslice::export::{experiment_json, parse_experiment_json};
+use tailslice::import::{self, ImportError, MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
+use tailslice::mix::{Mix, MAX_CLASSES, MAX_TASK_MS};
+use tailslice::policy::PolicyKind;
+use tailslice::qos::machine::{Machine, M1_EP_RATIO};
+use tailslice::qos::scenarios::{Knob, Knobs, SCENARIOS};
+use tailslice::query_string::{decode_pairs, percent_encode};
+use tailslice::sweep::{parse_quanta, parse_quanta_spec, parse_seed_range, SweepLimits};
+use tailslice::workload::{Arrivals, Workload};
+
+/// A message a terminal or a banner shows as one line, as written: no
+/// control characters, and no bidirectional formatting characters that
+/// would reverse it (issue 8 item 5).
+pub fn assert_one_line(message: &str) {
+    assert!(
+        !message.chars().any(is_hidden_char),
+        "an error message must be one line without control or bidi characters: {message:?}"
+    );
+}
+
+/// A [`ParamError`] names `field`, is one line and shows a shortened value.
+pub fn check_param_error(e: &ParamError, field: &str) {
+    assert_eq!(e.field, field, "the error must name the field: {e}");
+    check_error_text(e);
+}
+
+fn check_error_text(e: &ParamError) {
+    assert_one_line(&e.to_string());
+    assert!(
+        e.value.chars().count() <= 100,
+        "the value shown must be shortened: {e}"
+    );
+}
+
+fn check_import_error(e: &ImportError, lines: usize) {
+    assert_one_line(&e.message);
+    if let Some(l) = e.line {
+        assert!((1..=lines.max(1)).contains(&l), "line {l} of {lines}: {e}");
+    }
+}
+
+/// Limits under which an accepted experiment is also run: small enough for
+/// a fuzzer's thousands of executions a second.
+const RUN_LIMITS: Limits = Limits {
+    max_tasks: 64,
+    max_slices: 20_000,
+};
+
+/// Runs a small accepted experiment (on `workload`, or on its own drawn
+/// one), so that a value the parsers let through cannot panic the engine
+/// either: every policy either finishes every task, no earlier than its
+/// arrival plus its work, or stops at the slice limit.
+fn run_if_small(exp: &Experiment, workload: Option<&Workload>) {
+    let result = match workload {
+        Some(w) if import::check_size(exp, w, &RUN_LIMITS).is_ok() => {
+            exp.run_on(w.clone(), &RUN_LIMITS, true)
+        }
+        None if exp.tasks as u64 <= RUN_LIMITS.max_tasks && exp.check_size(&RUN_LIMITS).is_ok() => {
+            exp.run(&RUN_LIMITS, true)
+        }
+        _ => return,
+    };
+    let Ok(outcome) = result else { return };
+    assert_eq!(outcome.runs.len(), exp.policies.len());
+    let w = &outcome.workload;
+    for run in &outcome.runs {
+        assert_eq!(run.schedule.outcomes.len(), w.len(), "{:?}", run.policy);
+        for (t, o) in run.schedule.outcomes.iter().enumerate() {
+            let earliest = w.arrival[t] + w.work[t];
+            assert!(
+                o.completion >= earliest - 1e-9 * earliest.max(1.0),
+                "{:?}: task {t} done at {} before {earliest}",
+                run.policy,
+                o.completion
+            );
+        }
+    }
+}
+
+/// `Machine::parse` (CLI `--machine`, URL `m`).
+pub fn check_machine(text: &str) {
+    for field in ["--machine", "m"] {
+        match Machine::parse(field, text, M1_EP_RATIO) {
+            Ok(m) => {
+                assert!((1..=64).contains(&m.cores.len()), "{text:?}: {m:?}");
+                let again = Machine::parse(field, &m.name, M1_EP_RATIO)
+                    .unwrap_or_else(|e| panic!("{text:?}: its name {:?} is refused: {e}", m.name));
+                assert_eq!(again, m, "{text:?}");
+            }
+            Err(e) => check_param_error(&e, field),
+        }
+    }
+}
+
+/// `Mix::parse` (CLI `--mix`, URL `mix`).
+pub fn check_mix(text: &str) {
+    match Mix::parse("mix", text) {
+        Ok(m) => {
+            assert!((1..=MAX_CLASSES).contains(&m.classes.len()), "{text:?}");
+            let mean = m.mean_work();
+            // The size guard trusts this figure: NaN would let any run pass.
+            assert!(
+                mean.is_finite() && mean >= 0.0,
+                "{text:?}: mean work {mean}"
+            );
+            let written = m.to_string();
+            let again = Mix::parse("mix", &written)
+                .unwrap_or_else(|e| panic!("{text:?} written as {written:?} is refused: {e}"));
+            assert_eq!(again, m, "{text:?} written as {written:?}");
+        }
+        Err(e) => check_param_error(&e, "mix"),
+    }
+}
+
+/// `Arrivals::parse` (CLI `--arrivals`, URL `arrivals`).
+pub fn check_arrivals(text: &str) {
+    match Arrivals::parse("arrivals", text) {
+        Ok(a) => {
+            let written = a.to_string();
+            let again = Arrivals::parse("arrivals", &written)
+                .unwrap_or_else(|e| panic!("{text:?} written as {written:?} is refused: {e}"));
+            assert_eq!(again, a, "{text:?}");
+        }
+        Err(e) => check_param_error(&e, "arrivals"),
+    }
+}
+
+/// A knob's value as text in the syntax `Knobs::set` reads.
+fn knob_text(k: &Knobs, knob: Knob) -> String {
+    let switch = |b: Option<bool>| match b {
+        Some(true) => "on".to_string(),
+        Some(false) => "off".to_string(),
+        None => String::new(),
+    };
+    match knob {
+        Knob::BandLimit => switch(k.band_limit),
+        Knob::SystemWork => switch(k.system_work),
+        Knob::Timeline => switch(Some(k.timeline)),
+        Knob::Queues => k.queues.to_string(),
+        Knob::Groups => k
+            .groups
+            .iter()
+            .map(|q| q.name())
+            .collect::<Vec<_>>()
+            .join(","),
+        Knob::Machine => k.machine.clone().unwrap_or_default(),
+        Knob::EpRatio => k.ep_ratio.to_string(),
+        Knob::Seconds => k.seconds.to_string(),
+    }
+}
+
+/// `Knobs::set` for one knob; `field` is the flag or URL key.
+fn check_knob(knobs: &mut Knobs, knob: Knob, field: &str, text: &str) {
+    match knobs.set(knob, field, text) {
+        Ok(()) => {
+            let written = knob_text(knobs, knob);
+            let mut again = knobs.clone();
+            again.set(knob, field, &written).unwrap_or_else(|e| {
+                panic!("{field}={text:?} written as {written:?} is refused: {e}")
+            });
+            assert_eq!(&again, knobs, "{field}={text:?}");
+            if let Some(m) = &knobs.machine {
+                Machine::parse(field, m, knobs.ep_ratio)
+                    .unwrap_or_else(|e| panic!("stored machine {m:?} is refused: {e}"));
+            }
+        }
+        Err(e) => check_param_error(&e, field),
+    }
+}
+
+/// One CLI flag and its value, for every subcommand: the experiment flags
+/// (`Experiment::set` with the CLI's limits), the scenario knobs, `--lang`,
+/// the sweep ranges and `--repeat`. Unknown flags are ignored.
+pub fn check_flag(flag: &str, value: &str) {
+    if let Some(p) = Param::from_flag(flag) {
+        let mut exp = Experiment::default();
+        match exp.set(p, flag, value, &Limits::CLI) {
+            Ok(()) => {
+                let written = exp.get(p);
+                let mut again = Experiment::default();
+                again
+                    .set(p, flag, &written, &Limits::CLI)
+                    .unwrap_or_else(|e| {
+                        panic!("{flag} {value:?} written as {written:?} is refused: {e}")
+                    });
+                assert_eq!(again, exp, "{flag} {value:?} written as {written:?}");
+                assert_eq!(again.get(p), written, "{flag} {value:?}: not a fixed point");
+            }
+            Err(e) => check_param_error(&e, flag),
+        }
+    } else if let Some(knob) = Knob::from_flag(flag) {
+        check_knob(&mut Knobs::default(), knob, flag, value);
+    } else {
+        match flag {
+            "--lang" => match Lang::parse(flag, value) {
+                Ok(l) => assert_eq!(Lang::parse(flag, l.code()), Ok(l)),
+                Err(e) => check_param_error(&e, flag),
+            },
+            "--seeds" => {
+                for limits in [SweepLimits::CLI, SweepLimits::WEB] {
+                    match parse_seed_range(flag, value, &limits) {
+                        Ok(r) => {
+                            assert!(r.end() - r.start() < limits.max_seeds, "{value:?}");
+                            let written = format!("{}-{}", r.start(), r.end());
+                            assert_eq!(parse_seed_range(flag, &written, &limits), Ok(r));
+                        }
+                        Err(e) => check_param_error(&e, flag),
+                    }
+                }
+            }
+            "--quanta" => {
+                for limits in [SweepLimits::CLI, SweepLimits::WEB] {
+                    match parse_quanta(flag, value, &limits) {
+                        Ok(q) => {
+                            assert!((1..=limits.max_quanta).contains(&q.len()), "{value:?}");
+                            assert!(q.iter().all(|v| v.is_finite() && *v > 0.0), "{q:?}");
+                            let written = q.iter().map(f64::to_string).collect::<Vec<_>>();
+                            assert_eq!(parse_quanta(flag, &written.join(","), &limits), Ok(q));
+                        }
+                        Err(e) => check_param_error(&e, flag),
+                    }
+                }
+            }
+            "--repeat" => {
+                if let Err(e) = parse_count(flag, value, 1, 100) {
+                    check_param_error(&e, flag);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The page's sweep quanta field (`LO-HI` with a step count, or a list):
+/// every quantum it yields is one `--quantum` accepts, with no duplicates.
+pub fn check_quanta_field(steps: u32, text: &str) {
+    for limits in [SweepLimits::CLI, SweepLimits::WEB] {
+        match parse_quanta_spec("quanta", text, steps, &limits) {
+            Ok(q) => {
+                assert!((1..=limits.max_quanta).contains(&q.len()), "{text:?}");
+                for (i, v) in q.iter().enumerate() {
+                    let mut exp = Experiment::default();
+                    exp.set(Param::Quantum, "quanta", &v.to_string(), &Limits::CLI)
+                        .unwrap_or_else(|e| panic!("{steps} {text:?}: quantum {v}: {e}"));
+                    assert!(!q[..i].contains(v), "{steps} {text:?}: {v} twice in {q:?}");
+                }
+            }
+            Err(e) if e.field == "steps" => check_param_error(&e, "steps"),
+            Err(e) => check_param_error(&e, "quanta"),
+        }
+    }
+}
+
+/// The page's query string: percent-decoding, then `Experiment::from_query`
+/// with the browser's limits. Whatever it accepts is within those limits,
+/// and its canonical query (what the address bar shows) opens the same
+/// experiment without a complaint.
+pub fn check_query(query: &str) {
+    let pairs = decode_pairs(query);
+    let (exp, errors) = Experiment::from_query(
+        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        &Limits::WEB,
+    );
+    for e in &errors {
+        // Every error names a key the link gives, except the size refusal,
+        // which names the key it resets (`q`, then `n`).
+        let given = pairs.iter().any(|(k, _)| *k == e.field);
+        assert!(
+            given || e.field == "q" || e.field == "n",
+            "unexpected field: {e}"
+        );
+        check_error_text(e);
+    }
+    let est = exp.estimated_slices();
+    assert!(
+        est.is_finite() && est <= Limits::WEB.max_slices as f64,
+        "{query:?}: accepted with an estimate of {est} slices"
+    );
+    let canonical = exp
+        .to_query()
+        .into_iter()
+        .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
+        .collect::<Vec<_>>()
+        .join("&");
+    let pairs = decode_pairs(&canonical);
+    let (again, errors) = Experiment::from_query(
+        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        &Limits::WEB,
+    );
+    assert!(
+        errors.is_empty(),
+        "{query:?}: its canonical query {canonical:?} is refused: {}",
+        errors[0]
+    );
+    assert_eq!(again, exp, "{query:?}: canonical query {canonical:?}");
+    run_if_small(&exp, None);
+}
+
+/// The scenario part of a page query (`s` and the knobs' URL keys), read
+/// with `Knobs::set` as the page does.
+pub fn check_scenario_query(query: &str) {
+    let mut knobs = Knobs::default();
+    for (k, v) in decode_pairs(query) {
+        if k == "s" {
+            let _ = SCENARIOS.iter().find(|s| **s == v.trim());
+        } else if let Some(knob) = Knob::from_url_key(&k) {
+            check_knob(&mut knobs, knob, &k, &v);
+        }
+    }
+    let m = knobs.machine_or(Machine::m1);
+    assert!((1..=64).contains(&m.cores.len()));
+}
+
+/// `import::parse_task_list` (pasted or uploaded lists, `--tasks-file`),
+/// with the CLI's and the browser's limits. An accepted list keeps its
+/// tasks through an experiment file.
+pub fn check_task_list(text: &str) {
+    // serde_json counts a last line after a final newline; so does this.
+    let lines = text.split('\n').count();
+    for limits in [Limits::CLI, Limits::WEB] {
+        match import::parse_task_list(text, &limits) {
+            Ok(w) => {
+                check_workload(&w, &limits);
+                let every_policy = Experiment {
+                    policies: PolicyKind::ALL.to_vec(),
+                    ..Experiment::default()
+                };
+                run_if_small(&import::experiment_for(&every_policy, &w), Some(&w));
+                let exp = import::experiment_for(&Experiment::default(), &w);
+                if import::check_size(&exp, &w, &limits).is_ok() {
+                    let file = experiment_json(&exp, Some(&w), None);
+                    let back = parse_experiment_json(&file, &limits).unwrap_or_else(|e| {
+                        panic!("{text:?}: its experiment file is refused: {e}")
+                    });
+                    assert_eq!(back.tasks.as_ref(), Some(&w), "{text:?}");
+                    assert_eq!(back.experiment, exp, "{text:?}");
+                }
+            }
+            Err(e) => check_import_error(&e, lines),
+        }
+    }
+}
+
+fn check_workload(w: &Workload, limits: &Limits) {
+    let n = w.len();
+    assert!(n >= 1 && n as u64 <= limits.max_tasks);
+    assert_eq!(w.arrival.len(), n);
+    assert_eq!(w.class.len(), n);
+    assert!(w.arrival.iter().all(|a| (0.0..=MAX_ARRIVAL_MS).contains(a)));
+    assert!(w.work.iter().all(|d| (0.0..=MAX_TASK_MS).contains(d)));
+    assert!((1..=MAX_CLASSES).contains(&w.class_labels.len()));
+    assert!(w.class.iter().all(|&c| (c as usize) < w.class_labels.len()));
+    for l in &w.class_labels {
+        assert!(l.chars().count() <= MAX_LABEL_CHARS, "{l:?}");
+    }
+}
+
+/// `export::parse_experiment_json` (Open experiment…): an accepted file,
+/// written again, reads back the same.
+pub fn check_experiment_file(text: &str) {
+    // serde_json counts a last line after a final newline; so does this.
+    let lines = text.split('\n').count();
+    for limits in [Limits::CLI, Limits::WEB] {
+        match parse_experiment_json(text, &limits) {
+            Ok(f) => {
+                if let Some(w) = &f.tasks {
+                    check_workload(w, &limits);
+                }
+                run_if_small(&f.experiment, f.tasks.as_ref());
+                let written = experiment_json(&f.experiment, f.tasks.as_ref(), f.ui.as_ref());
+                let back = parse_experiment_json(&written, &limits)
+                    .unwrap_or_else(|e| panic!("{text:?} written as {written:?} is refused: {e}"));
+                assert_eq!(back, f, "{text:?}");
+            }
+            Err(e) => check_import_error(&e, lines),
+        }
+    }
+}

@@ -1,0 +1,492 @@
+//! Every parser of outside input against arbitrary Unicode: multi-byte
+//! characters at every position of valid inputs, control and bidirectional
+//! characters (U+202A–202E, U+2066–2069), huge and tiny numbers (1e308,
+//! 1e-308, -0, NaN, inf), percent-encoded bytes that are not UTF-8, and very
+//! long strings. Each must return a value or an error naming the field,
+//! never panic, in bounded time; what the properties are is written once in
+//! `parser_props` (shared with the fuzz targets in `crate/fuzz/`).
+//!
+//! Issue 8 item 1 (`m=é` panicked in `Machine::parse`) is the kind of bug
+//! this file exists for: the older property tests never generated such text.
+
+mod parser_props;
+
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use tailslice::experiment::Experiment;
+use tailslice::export::experiment_json;
+use tailslice::import;
+use tailslice::mix::DEFAULT_MIX;
+
+use parser_props::*;
+
+/// One parser of outside input, as a check of raw text.
+type Check = fn(&str);
+
+/// Characters that break naive parsers: every UTF-8 length, controls,
+/// bidirectional overrides and isolates, invisible and look-alike
+/// characters (fullwidth digits, the minus sign, Arabic-Indic digits).
+const NASTY: [char; 28] = [
+    'é',
+    '中',
+    '😀',
+    '\u{0}',
+    '\u{7f}',
+    '\u{85}',
+    '\n',
+    '\r',
+    '\t',
+    '\u{1b}',
+    '\u{202A}',
+    '\u{202B}',
+    '\u{202C}',
+    '\u{202D}',
+    '\u{202E}',
+    '\u{2066}',
+    '\u{2067}',
+    '\u{2068}',
+    '\u{2069}',
+    '\u{200B}',
+    '\u{FEFF}',
+    '\u{2028}',
+    '\u{FF11}',
+    '\u{2212}',
+    '\u{0663}',
+    '\u{10FFFF}',
+    '\u{FFFD}',
+    'İ',
+];
+
+/// Number spellings at the edges of `f64` and `u64`.
+const NUMBERS: [&str; 30] = [
+    "1e308",
+    "1e-308",
+    "-1e308",
+    "1e309",
+    "5e-324",
+    "4.9e-324",
+    "2.2250738585072014e-308",
+    "-0",
+    "-0.0",
+    "+0",
+    "NaN",
+    "nan",
+    "-NaN",
+    "inf",
+    "-inf",
+    "infinity",
+    "18446744073709551615",
+    "18446744073709551616",
+    "9007199254740993",
+    "-1",
+    "0",
+    "1",
+    "64",
+    "65",
+    "0x10",
+    "1_000",
+    ".5",
+    "5.",
+    "1e",
+    "00000000000000000000000000000000000000001",
+];
+
+/// Where each parser is reached, with inputs it accepts.
+fn parsers() -> Vec<(&'static str, Check, Vec<String>)> {
+    // Compact files (the checks round-trip each variant through the
+    // pretty-printed form anyway).
+    let compact = |exp: &Experiment, tasks| {
+        let pretty = experiment_json(exp, tasks, None);
+        let v: serde_json::Value = serde_json::from_str(&pretty).expect("JSON");
+        v.to_string()
+    };
+    let tasks = import::parse_task_list("0,5,ui\n3,40,io\n", &tailslice::experiment::Limits::CLI)
+        .expect("a valid list");
+    let file = compact(
+        &Experiment {
+            seed: 7,
+            quantum: 4.5,
+            ..Experiment::default()
+        },
+        None,
+    );
+    let file_with_tasks = compact(&Experiment::default(), Some(&tasks));
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    vec![
+        (
+            "machine",
+            check_machine as Check,
+            s(&["a10", "m1", "xeon-w", "2p+4e", "4p", "1p+1e+2p"]),
+        ),
+        (
+            "mix",
+            check_mix,
+            s(&[
+                DEFAULT_MIX,
+                "1:lognormal(1.5,0.8),1:pareto(2,1.5),1:exp(5),1:fixed(3)",
+            ]),
+        ),
+        (
+            "arrivals",
+            check_arrivals,
+            s(&["t0", "poisson:0.9", "burst:50@100"]),
+        ),
+        (
+            "url query",
+            check_query,
+            s(&[
+                "seed=7&n=100&mix=85:1-8,12:10-40&q=4&p=fifo,rr,srpt&cores=2&cs=0.1",
+                "rng=fast&within=50&arrivals=burst:5@10&mlfq_levels=4&mlfq_boost=off&p=mlfq",
+            ]),
+        ),
+        (
+            "scenario query",
+            check_scenario_query,
+            s(&[
+                "s=feishu-demo&bl=on&nq=10&groups=33,25&m=2p+4e",
+                "s=m1-compress&ep=0.5&sys=on&secs=5&tl=off",
+            ]),
+        ),
+        (
+            "task list",
+            check_task_list,
+            s(&[
+                "arrival_ms,duration_ms,class\n0,5,ui\n3,40,\"io\"\n",
+                "5\n12.5 # slow\r\n",
+            ]),
+        ),
+        (
+            "experiment file",
+            check_experiment_file,
+            vec![file, file_with_tasks],
+        ),
+    ]
+}
+
+/// Every CLI flag with a value it accepts.
+const FLAGS: [(&str, &str); 25] = [
+    ("--seed", "42"),
+    ("--tasks", "400"),
+    ("--mix", "85:1-8,3:exp(5)"),
+    ("--quantum", "16"),
+    ("--policies", "fifo,rr,mlfq"),
+    ("--cores", "4"),
+    ("--switch-cost", "0.5"),
+    ("--rng", "python"),
+    ("--within", "100"),
+    ("--arrivals", "poisson:0.9"),
+    ("--mlfq-levels", "3"),
+    ("--mlfq-boost", "1000"),
+    ("--band-limit", "on"),
+    ("--queues", "100"),
+    ("--groups", "userInitiated,utility"),
+    ("--machine", "2p+4e"),
+    ("--ep-ratio", "0.3"),
+    ("--system-work", "off"),
+    ("--seconds", "10"),
+    ("--timeline", "on"),
+    ("--lang", "zh-CN"),
+    ("--seeds", "1-100"),
+    ("--quanta", "1,2,4"),
+    ("--repeat", "3"),
+    ("--mlfq-boost", "off"),
+];
+
+/// Runs `check` and fails if it takes longer than `limit` (generous: the
+/// test binary is unoptimised and the machine may be busy; a parser that
+/// hangs or goes quadratic on long input is far beyond it).
+fn timed(what: &str, text: &str, limit: Duration, check: impl FnOnce()) {
+    let start = Instant::now();
+    check();
+    let took = start.elapsed();
+    assert!(
+        took < limit,
+        "{what} took {took:?} on {} bytes starting {:?}",
+        text.len(),
+        text.chars().take(40).collect::<String>()
+    );
+}
+
+const SHORT: Duration = Duration::from_secs(2);
+
+/// Every valid input with each nasty character inserted at, and put in
+/// place of the character at, every position; then every number edge case
+/// in place of each run of digits.
+fn variants(valid: &str) -> Vec<String> {
+    let chars: Vec<char> = valid.chars().collect();
+    let mut out = Vec::new();
+    for i in 0..=chars.len() {
+        for &c in &NASTY {
+            let mut ins = chars.clone();
+            ins.insert(i, c);
+            out.push(ins.into_iter().collect());
+            if i < chars.len() {
+                let mut rep = chars.clone();
+                rep[i] = c;
+                out.push(rep.into_iter().collect());
+            }
+        }
+    }
+    let bytes = valid.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
+                i += 1;
+            }
+            for n in NUMBERS {
+                out.push(format!("{}{n}{}", &valid[..start], &valid[i..]));
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn nasty_characters_at_every_position_of_valid_inputs() {
+    for (name, check, examples) in parsers() {
+        for valid in examples {
+            timed(name, &valid, SHORT, || check(&valid));
+            for text in variants(&valid) {
+                timed(name, &text, SHORT, || check(&text));
+            }
+        }
+    }
+    for valid in ["0.5-500", "1,2,4,8", "0.001-100000"] {
+        for text in variants(valid) {
+            for steps in [0, 2, 16, 200, 201] {
+                timed("quanta field", &text, SHORT, || {
+                    check_quanta_field(steps, &text)
+                });
+            }
+        }
+    }
+    for (flag, valid) in FLAGS {
+        check_flag(flag, valid);
+        for text in variants(valid) {
+            timed(flag, &text, SHORT, || check_flag(flag, &text));
+        }
+        for n in NUMBERS {
+            check_flag(flag, n);
+        }
+    }
+}
+
+/// The study's examples of issue 8 item 1, at every level the page and the
+/// CLI reach them.
+#[test]
+fn machine_values_ending_in_a_multibyte_character_are_refused() {
+    for text in ["é", "2p+4中", "4p+é", "😀p", "2p+4e\u{202E}", "中e"] {
+        check_machine(text);
+        check_flag("--machine", text);
+        check_scenario_query(&format!("s=feishu-demo&m={text}"));
+    }
+}
+
+/// Very long values: each parser answers in bounded time (no quadratic
+/// scans, no unbounded work before a limit is checked).
+#[test]
+fn very_long_inputs_are_answered_quickly() {
+    const LONG: Duration = Duration::from_secs(5);
+    let n = 200_000;
+    let longs = [
+        "é".repeat(n),
+        "1".repeat(n),
+        "1,".repeat(n),
+        "1:1-8,".repeat(n / 6),
+        "(".repeat(n),
+        "2p+".repeat(n / 3),
+        "%E2%80%AE".repeat(n / 9),
+        format!("{}\u{202E}", "9".repeat(n)),
+    ];
+    for text in &longs {
+        for (name, check, _) in parsers() {
+            timed(name, text, LONG, || check(text));
+        }
+        for (flag, _) in FLAGS {
+            timed(flag, text, LONG, || check_flag(flag, text));
+        }
+    }
+    // A long but valid list (the round trip through an experiment file is
+    // part of the check).
+    let list = "1\n".repeat(n / 10);
+    timed("task list", &list, LONG, || check_task_list(&list));
+}
+
+/// Text made of the grammars' own punctuation, digits and nasty characters.
+fn nasty_char() -> impl Strategy<Value = char> {
+    prop_oneof![
+        3 => any::<char>(),
+        3 => prop::sample::select(NASTY.to_vec()),
+        4 => prop::sample::select("0123456789.,:-+()@=&%#\"pe xs".chars().collect::<Vec<_>>()),
+    ]
+}
+
+fn nasty_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => prop::collection::vec(nasty_char(), 0..48).prop_map(|v| v.into_iter().collect()),
+        1 => prop::sample::select(NUMBERS.to_vec()).prop_map(str::to_string),
+        1 => prop::collection::vec(nasty_char(), 48..300).prop_map(|v| v.into_iter().collect()),
+    ]
+}
+
+/// A query string: known keys (and others) with nasty values, percent-encoded
+/// or raw, plus encoded bytes that are not UTF-8.
+fn nasty_query() -> impl Strategy<Value = String> {
+    let keys = [
+        "seed",
+        "n",
+        "mix",
+        "q",
+        "p",
+        "cores",
+        "cs",
+        "rng",
+        "within",
+        "arrivals",
+        "mlfq_levels",
+        "mlfq_boost",
+        "s",
+        "bl",
+        "nq",
+        "groups",
+        "m",
+        "ep",
+        "sys",
+        "secs",
+        "tl",
+        "v",
+        "embed",
+        "é",
+        "",
+    ]
+    .map(str::to_string)
+    .to_vec();
+    let value = prop_oneof![
+        3 => nasty_text().prop_map(|v| tailslice::query_string::percent_encode(&v)),
+        1 => nasty_text(),
+        1 => prop::collection::vec(any::<u8>(), 0..12)
+            .prop_map(|b| b.iter().map(|x| format!("%{x:02X}")).collect()),
+    ];
+    prop::collection::vec((prop::sample::select(keys), value), 0..8).prop_map(|pairs| {
+        pairs
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("&")
+    })
+}
+
+/// A number for a mix or arrivals argument: mostly anywhere in `lo..=hi`
+/// (its allowed range), sometimes an edge case or any `f64` (the syntax is
+/// right, the values are what is hostile).
+fn number_in(lo: f64, hi: f64) -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => (lo..=hi).prop_map(|v| v.to_string()),
+        1 => prop::sample::select(NUMBERS.to_vec()).prop_map(str::to_string),
+        1 => any::<f64>().prop_map(|v| v.to_string()),
+    ]
+}
+
+/// A syntactically valid mix of 1 to 4 classes with such numbers.
+fn structured_mix() -> impl Strategy<Value = String> {
+    const MAX: f64 = tailslice::mix::MAX_TASK_MS;
+    let class = (
+        number_in(0.0, 1e9),
+        0..5usize,
+        number_in(0.0, MAX),
+        number_in(0.0, MAX),
+        number_in(-20.0, 20.0),
+        number_in(0.0, 10.0),
+        number_in(0.0, 100.0),
+    )
+        .prop_map(|(w, kind, a, b, mu, sigma, alpha)| match kind {
+            0 => format!("{w}:{a}-{b}"),
+            1 => format!("{w}:fixed({a})"),
+            2 => format!("{w}:exp({a})"),
+            3 => format!("{w}:lognormal({mu},{sigma})"),
+            _ => format!("{w}:pareto({a},{alpha})"),
+        });
+    prop::collection::vec(class, 1..5).prop_map(|c| c.join(","))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn machine_never_panics(text in nasty_text()) {
+        timed("machine", &text, SHORT, || check_machine(&text));
+    }
+
+    #[test]
+    fn mix_never_panics(text in nasty_text()) {
+        timed("mix", &text, SHORT, || check_mix(&text));
+    }
+
+    #[test]
+    fn structured_mixes_keep_their_properties(mix in structured_mix(), n in prop_oneof![1u64..64, 1u64..2_000_000], q in number_in(0.0, 50.0), p in 0..5usize) {
+        timed("mix", &mix, SHORT, || check_mix(&mix));
+        // The same mix in a link: what is accepted fits, and small ones run.
+        let policies = ["fifo", "rr", "sjf,srpt", "mlfq", "fifo,rr,sjf,srpt,mlfq"][p];
+        let query = format!(
+            "mix={}&n={n}&q={q}&p={policies}&cores={}&cs={}",
+            tailslice::query_string::percent_encode(&mix),
+            1 + p * 3,
+            p as f64 * 0.5
+        );
+        timed("query", &query, SHORT, || check_query(&query));
+    }
+
+    #[test]
+    fn structured_arrivals_keep_their_properties(a in number_in(0.0, 2.0), c in number_in(0.0, 1e4), p in number_in(0.0, 3.6e6), kind in 0..2usize) {
+        let text = if kind == 0 { format!("poisson:{a}") } else { format!("burst:{}@{p}", c.split('.').next().unwrap_or("")) };
+        timed("arrivals", &text, SHORT, || check_arrivals(&text));
+    }
+
+    #[test]
+    fn arrivals_never_panic(text in nasty_text()) {
+        timed("arrivals", &text, SHORT, || check_arrivals(&text));
+    }
+
+    #[test]
+    fn every_flag_never_panics(i in 0..FLAGS.len(), text in nasty_text()) {
+        let flag = FLAGS[i].0;
+        timed(flag, &text, SHORT, || check_flag(flag, &text));
+    }
+
+    #[test]
+    fn sweep_quanta_fields_never_panic(steps in prop_oneof![0u32..=300, any::<u32>()], text in nasty_text()) {
+        timed("quanta field", &text, SHORT, || check_quanta_field(steps, &text));
+    }
+
+    #[test]
+    fn url_queries_never_panic(query in nasty_query()) {
+        timed("query", &query, SHORT, || check_query(&query));
+        timed("scenario query", &query, SHORT, || check_scenario_query(&query));
+    }
+
+    #[test]
+    fn task_lists_never_panic(lines in prop::collection::vec(nasty_text(), 0..12)) {
+        let text = lines.join("\n");
+        timed("task list", &text, SHORT, || check_task_list(&text));
+    }
+
+    #[test]
+    fn experiment_files_never_panic(values in prop::collection::vec(nasty_text(), 1..4), raw in nasty_text()) {
+        // A well-formed file whose parameter values are hostile, and raw text.
+        let keys = ["q", "mix", "m", "seed"];
+        let params = values
+            .iter()
+            .zip(keys)
+            .map(|(v, k)| format!("{}:{}", serde_json::json!(k), serde_json::json!(v)))
+            .collect::<Vec<_>>()
+            .join(",");
+        let file = format!(r#"{{"format":"tailslice-experiment","version":1,"params":{{{params}}},"ui":{}}}"#, serde_json::json!(raw));
+        timed("experiment file", &file, SHORT, || check_experiment_file(&file));
+        timed("experiment file", &raw, SHORT, || check_experiment_file(&raw));
+    }
+}

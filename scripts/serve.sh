@@ -4,6 +4,9 @@
 #   PORT=9000 ./scripts/serve.sh    another port
 #   HOST=0.0.0.0 ./scripts/serve.sh listen on all interfaces
 #   ./scripts/serve.sh --no-build   serve the existing dist/
+#   ISOLATE=0 ./scripts/serve.sh    without the COOP/COEP headers (not cross-origin isolated)
+# By default the page is served cross-origin isolated (COOP same-origin +
+# COEP require-corp): "Run for real" then gets a 5 µs clock instead of 100 µs.
 # For live reload while editing use `trunk serve` instead (after `source scripts/env.sh`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +23,7 @@ if [ $build = 1 ]; then
 fi
 [ -f dist/index.html ] || { echo "[serve] dist/index.html missing: run without --no-build" >&2; exit 1; }
 
-export HOST="${HOST:-127.0.0.1}" PORT="${PORT:-8080}"
+export HOST="${HOST:-127.0.0.1}" PORT="${PORT:-8080}" ISOLATE="${ISOLATE:-1}"
 echo "[serve] http://$HOST:$PORT/   (Ctrl-C to stop)"
 # A small static server with explicit MIME types (.wasm must be
 # application/wasm for streaming compilation) and no caching.
@@ -39,6 +42,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     }
     def end_headers(self):
         self.send_header("Cache-Control", "no-store")
+        if os.environ["ISOLATE"] != "0":
+            # Cross-origin isolation: a precise performance.now() for "Run for real".
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
         super().end_headers()
 handler = functools.partial(Handler, directory="dist")
 host, port = os.environ["HOST"], int(os.environ["PORT"])

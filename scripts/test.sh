@@ -45,6 +45,9 @@ cargo clippy --workspace --all-targets -- -D warnings || fail "clippy (host) rep
 step "cargo clippy -p tailslice --lib --target wasm32-unknown-unknown -- -D warnings"
 cargo clippy -p tailslice --lib --target wasm32-unknown-unknown -- -D warnings ||
   fail "clippy (wasm32: the web bindings) reported warnings/errors"
+step "cargo clippy -p tailslice-trace-web --lib --target wasm32-unknown-unknown -- -D warnings"
+cargo clippy -p tailslice-trace-web --lib --target wasm32-unknown-unknown -- -D warnings ||
+  fail "clippy (wasm32: the trace reader module) reported warnings/errors"
 
 step "cargo test --workspace --exclude tailslice-e2e"
 cargo test --workspace --exclude tailslice-e2e || fail "core tests (cargo test -p tailslice)"

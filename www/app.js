@@ -2,11 +2,13 @@
 // parseQuery validates the URL exactly like the CLI validates flags, the
 // worker runs the simulation, View draws. This file moves data between them
 // and handles events. User-supplied text is only ever set via textContent.
-import init, { parseQuery, View, Runner, classColor, policyColor, setLabels, browserLimits } from './tailslice.js';
+import init, { parseQuery, View, Runner, classColor, policyColor, setLabels, browserLimits, lastPanic } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n, fmtNumber, langParamError, withLang } from './i18n.js';
-import { initIo, importedTasks, tasksKey, tasksLarge } from './io.js';
+import { initIo, importedTasks, importedTrace, tasksKey, tasksLarge } from './io.js';
+import { initTrace } from './trace.js';
 import { initSweep, redrawSweeps } from './sweep.js';
 import { mountScenario } from './scenario.js';
+import { initRealRun } from './realrun.js';
 
 const $ = (sel) => document.querySelector(sel);
 const POLICIES = ['fifo', 'rr', 'sjf', 'srpt', 'mlfq'];
@@ -40,6 +42,11 @@ const app = {
   nextId: 1,
   updates: 0,
   longTasks: 0,
+  longestTask: 0,    // ms, the longest main-thread task seen (Long Tasks API)
+  longTaskLog: [],   // [startTime, duration] of the first 200 long tasks
+  workerFailures: 0, // worker failures since its last good answer
+  workerRestarts: 0, // workers replaced after a failure (for tests)
+  panicked: false,   // the main thread's wasm instance panicked
   urlErrors: [],     // bad URL values, shown in #error until the page is reloaded
   runError: false,   // #error currently shows a failed run
   dark: matchMedia('(prefers-color-scheme: dark)'),
@@ -48,12 +55,25 @@ const app = {
 window.tailslice = {
   get updates() { return app.updates; },
   get longTasks() { return app.longTasks; },
+  get longestTask() { return app.longestTask; },
+  /** The longest main-thread task (ms) that started at or after `t` (a performance.now() time). */
+  longestTaskSince(t) { return app.longTaskLog.filter(([s]) => s >= t).reduce((m, [, d]) => Math.max(m, d), 0); },
+  /** When the shown result was requested (performance.now() time). */
+  get requestedAt() { return app.shownT0; },
+  get longTaskLog() { return app.longTaskLog; },
+  /** Shows the experiment of a query string as if its link were opened,
+   * without reloading (tests measure a warm page with it). */
+  load(query) { setPage(parseQuery(query), { fill: true }); },
+  get workerRestarts() { return app.workerRestarts; },
+  /** Makes the simulation worker's wasm panic (the recovery path's test hook). */
+  crashWorker() { app.busy = { id: app.nextId++, query: app.page.experiment, large: false, t0: performance.now() }; app.worker.postMessage({ type: 'panic', id: app.busy.id }); },
   get query() { return app.page ? app.page.query : null; },
   /** Slices (segments) of the drawn schedules, all policies. */
   get segments() { return app.result ? app.result.runs.reduce((n, r) => n + r.seg_start.length, 0) : 0; },
 };
 
 function fmt(v) { return Number(v).toFixed(1); }
+function policyTitle(p) { return p === 'recorded' ? t('policy.recorded') : POLICY_TITLES[p] || p; }
 function fmtChange(pct) {
   if (pct === null || pct === undefined || !Number.isFinite(pct)) return null;
   if (Math.abs(pct) < 0.05) return '±0 %';
@@ -81,15 +101,33 @@ function showBanner(errors) {
   if (!errors.length) { box.hidden = true; return; }
   box.append(el('p', { text: errors.length === 1 ? t('banner.one') : t('banner.many', { n: errors.length }) }));
   const ul = el('ul');
-  for (const e of errors) ul.append(el('li', { text: e.message }));
+  // Each refusal says which value is in effect instead (the default, or a
+  // repeated key's first value): the page's values, not a guess.
+  for (const e of errors) ul.append(el('li', { text: e.used === undefined ? e.message : `${e.message} ${t('banner.used', { key: e.field, value: e.used })}` }));
   box.append(ul);
   box.hidden = false;
 }
-function showRunError(message) {
+function showRunError(message, { reload = false } = {}) {
   app.runError = true;
   const box = $('#error');
   box.replaceChildren(el('p', { text: message }));
+  if (reload) {
+    const btn = el('button', { type: 'button', id: 'reload', text: t('banner.reload') });
+    btn.addEventListener('click', () => location.reload());
+    box.append(btn);
+  }
   box.hidden = false;
+}
+
+/** A panic on the main thread leaves this wasm instance unusable: say what
+ * happened (the panic's own message) and offer a reload, which keeps the
+ * experiment (it is in the URL). */
+function onMainThreadError() {
+  const panic = lastPanic();
+  if (!panic || app.panicked) return;
+  app.panicked = true;
+  showRunError(t('banner.panic', { message: panic }), { reload: true });
+  setState('error');
 }
 
 // ---------------------------------------------------------------- controls
@@ -154,7 +192,14 @@ function fillControls(page) {
   const preset = $('#preset');
   const match = PRESETS.find(([q]) => q === page.experiment || parseQuery(q).experiment === page.experiment);
   preset.value = match ? match[0] : '__custom';
+  describePreset();
   $('#within-head').textContent = t('col.within', { ms: v.within });
+}
+
+/** The chosen preset's whole name (a narrow select cuts it off). */
+function describePreset() {
+  const opt = $('#preset').selectedOptions[0];
+  $('#preset').title = opt ? opt.textContent : '';
 }
 
 function syncPolicyBoxes() {
@@ -165,8 +210,10 @@ function syncPolicyBoxes() {
     box.disabled = !box.checked && full;
     const i = policyOrder.indexOf(p);
     const sw = box.parentElement.querySelector('.swatch');
+    // Only a compared policy has a colour; an unchecked one shows just its
+    // checkbox (a hollow swatch beside it read as a second box).
     sw.style.background = i >= 0 ? policyColor(i) : 'transparent';
-    sw.style.border = i >= 0 ? '0' : '1px solid currentColor';
+    sw.style.visibility = i >= 0 ? 'visible' : 'hidden';
   }
 }
 
@@ -178,6 +225,8 @@ function controlsQuery() {
   p.set('p', policyOrder.join(','));
   // Settings without a control keep their current value.
   for (const key of ['mlfq_levels', 'mlfq_boost']) p.set(key, app.page.values[key]);
+  // The real run's settings (www/realrun.js) ride along unchanged.
+  for (const [key, v] of Object.entries(app.page.real_values || {})) p.set(key, v);
   if (app.page.embed) p.set('embed', '1');
   return p.toString();
 }
@@ -217,6 +266,7 @@ function setPage(page, { fill }) {
     $('#within-head').textContent = t('col.within', { ms: page.values.within });
     const match = PRESETS.find(([q]) => parseQuery(q).experiment === page.experiment);
     $('#preset').value = match ? match[0] : '__custom';
+    describePreset();
   }
   const q = withLang(page.query);
   const url = location.pathname + (q ? `?${q}` : '') + location.hash;
@@ -312,8 +362,27 @@ async function copy(text, done) {
 function spawnWorker() {
   const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   w.onmessage = onWorkerMessage;
-  w.onerror = (e) => { showRunError(t('banner.worker', { message: e.message || 'unknown error' })); setState('error'); };
+  // The worker itself failed (e.g. "WebAssembly.instantiate(): Out of
+  // memory"): start a new one and retry once; then say what to do.
+  w.onerror = (e) => { e.preventDefault?.(); recoverWorker(e.message || 'unknown error'); };
   return w;
+}
+
+/** Replaces a broken worker and retries the job it had, once. */
+function recoverWorker(message) {
+  const job = app.busy;
+  app.worker.terminate();
+  app.worker = spawnWorker();
+  app.busy = null;
+  app.workerFailures++;
+  app.workerRestarts++;
+  if (app.workerFailures <= 1 && job) {
+    showRunError(t('banner.worker.retry', { message }));
+    send(job.query, job.large);
+    return;
+  }
+  showRunError(t('banner.worker.failed', { message }), { reload: true });
+  setState('error');
 }
 
 function request(query, large, slices) {
@@ -352,7 +421,7 @@ function send(query, large) {
     $('#progress').removeAttribute('value');
     $('#status-text').textContent = t('status.simulating');
   }
-  app.worker.postMessage({ type: 'run', id, query, large, tasks: importedTasks() });
+  app.worker.postMessage({ type: 'run', id, query, large, tasks: importedTasks(), starts: importedTrace() });
 }
 
 /** Runs a small experiment on the main thread (see LIMITS.inline_max_slices). */
@@ -410,17 +479,26 @@ function onWorkerMessage(event) {
   const job = app.busy;
   app.busy = null;
   const received = performance.now();
+  $('#progress').hidden = true;
+  if (msg.type === 'error' && msg.fatal) {
+    // The worker's wasm panicked: never reuse that instance; retry the
+    // newest request on a new one.
+    app.busy = app.pending || job;
+    app.pending = null;
+    recoverWorker(msg.message);
+    return;
+  }
   if (app.pending) {
     const next = app.pending;
     app.pending = null;
     send(next.query, next.large);
   }
-  $('#progress').hidden = true;
   if (msg.type === 'error') {
     showRunError(msg.message);
     setState('error');
     return;
   }
+  app.workerFailures = 0;
   performance.measure('tailslice:simulate', { start: job.t0, end: received });
   show(msg.result, msg.query, msg.ms, job.t0, received);
 }
@@ -434,9 +512,13 @@ function setState(s) {
 
 function show(result, query, workerMs, t0, received) {
   const start = performance.now();
+  app.shownT0 = t0;
   const key = JSON.stringify([result.report.tasks, result.cores, result.runs.map((r) => r.policy)]);
   const old = app.view;
   app.view = new View(result);
+  // Segments move into wasm memory a chunk per task (millions would block
+  // the main thread); the Gantt is drawn again once all are there.
+  if (result.report.tasks > LARGE_RESULT_TASKS || !app.view.loadSegments()) loadSegmentsLater(app.view);
   const tView = performance.now();
   if (old) {
     if (key === app.viewKey && (old.t0 > 0 || old.t1 < old.horizon() * 0.999)) app.view.setWindow(old.t0, old.t1);
@@ -452,13 +534,29 @@ function show(result, query, workerMs, t0, received) {
   app.workloadKey = workload;
   if (newWorkload) renderLegend(result);
   const tTable = performance.now();
+  // A large result: the table now, the charts in the next task, so that
+  // neither task blocks the main thread for long (the Gantt itself is
+  // drawn in parts). A small one is drawn at once (slider edits).
+  const view = app.view;
+  if (result.report.tasks > LARGE_RESULT_TASKS) {
+    setTimeout(() => { if (view === app.view) finishShow(result, query, workerMs, t0, start, tTable, newWorkload); }, 0);
+  } else {
+    finishShow(result, query, workerMs, t0, start, tTable, newWorkload);
+  }
+  performance.measure('tailslice:render:view', { start, end: tView });
+  performance.measure('tailslice:render:table', { start: tView, end: tTable });
+  void received;
+}
+
+/** Results with more tasks than this are shown in two tasks (see show). */
+const LARGE_RESULT_TASKS = 50000;
+
+function finishShow(result, query, workerMs, t0, start, tTable, newWorkload) {
   drawGantt();
   const tGantt = performance.now();
   drawPlots({ histogram: newWorkload });
   const end = performance.now();
   // Finer measures, for DevTools and the benchmark.
-  performance.measure('tailslice:render:view', { start, end: tView });
-  performance.measure('tailslice:render:table', { start: tView, end: tTable });
   performance.measure('tailslice:render:gantt', { start: tTable, end: tGantt });
   performance.measure('tailslice:render:plots', { start: tGantt, end });
   performance.measure('tailslice:render', { start, end });
@@ -470,19 +568,29 @@ function show(result, query, workerMs, t0, received) {
   document.body.dataset.updates = String(app.updates);
   setState('ready');
   if (app.page && app.page.embed) postHeight();
-  void received;
+}
+
+function loadSegmentsLater(view) {
+  setTimeout(() => {
+    if (view !== app.view) return; // a newer result replaced (and freed) it
+    if (view.loadSegments()) drawGantt();
+    else loadSegmentsLater(view);
+  }, 0);
 }
 
 function renderTable(result) {
   const tbody = $('#percentiles tbody');
   const rows = result.rows;
   const frag = document.createDocumentFragment();
+  // A trace's "as recorded" row comes first; the policies keep their colours.
+  const shift = rows.length && rows[0].policy === 'recorded' ? 1 : 0;
   rows.forEach((row, i) => {
     const tr = el('tr', { dataset: { policy: row.policy } });
     const th = el('th', { scope: 'row' });
     const sw = el('span', { className: 'swatch' });
-    sw.style.background = policyColor(i);
-    th.append(sw, POLICY_TITLES[row.policy] || row.policy);
+    sw.style.background = i < shift ? 'transparent' : policyColor(i - shift);
+    if (i < shift) sw.style.border = '1px solid currentColor';
+    th.append(sw, policyTitle(row.policy));
     if (row.policy === 'rr' || row.policy === 'mlfq') th.append(el('span', { className: 'hint', text: ` ${result.quantum} ms` }));
     tr.append(th);
     for (const m of METRICS) {
@@ -494,7 +602,7 @@ function renderTable(result) {
         const pct = row.change[m];
         const better = m === 'done_within' ? pct > 0 : pct < 0;
         td.className = Math.abs(pct) < 0.05 ? 'same' : better ? 'better' : 'worse';
-        td.title = t('versus', { change: ch, base: POLICY_TITLES[rows[0].policy] });
+        td.title = t('versus', { change: ch, base: policyTitle(rows[0].policy) });
       }
       tr.append(td);
     }
@@ -518,10 +626,10 @@ function renderStatus() {
 /** One sentence per compared policy, the study's reading included. */
 function reading(rows) {
   if (rows.length < 2) return '';
-  const base = POLICY_TITLES[rows[0].policy];
+  const base = policyTitle(rows[0].policy);
   return rows.slice(1).map((row) => {
     const c = row.change || {};
-    const name = POLICY_TITLES[row.policy];
+    const name = policyTitle(row.policy);
     const parts = ['mean', 'p50', 'p95'].map((m) => `${t(`col.${m}`)} ${fmtChange(c[m]) ?? t('reading.na')}`);
     const maxSame = c.max !== null && c.max !== undefined && Math.abs(c.max) < 0.05;
     const tail = maxSame ? t('reading.same') : t('reading.max', { change: fmtChange(c.max) ?? t('reading.na') });
@@ -553,11 +661,24 @@ function sizeCanvas(canvas, cssHeight) {
   return { dpr: w / cssWidth, cssWidth };
 }
 
+/** Segments visited per drawing task: a few ms, so a chart of millions of
+ * slices is drawn over several tasks instead of freezing the tab. */
+const GANTT_PART = 150000;
+let ganttJob = 0;
 function drawGantt() {
   if (!app.view) return;
   const canvas = $('#gantt');
   const { dpr } = sizeCanvas(canvas, app.view.ganttHeight());
-  app.view.drawGantt(canvas, dpr, app.dark.matches);
+  const job = ++ganttJob;
+  const view = app.view;
+  const dark = app.dark.matches;
+  let next = view.drawGanttPart(canvas, dpr, dark, 0, GANTT_PART);
+  const more = () => {
+    if (job !== ganttJob || view !== app.view) return; // redrawn or replaced since
+    next = view.drawGanttPart(canvas, dpr, dark, next, GANTT_PART);
+    if (next >= 0) setTimeout(more, 0);
+  };
+  if (next >= 0) setTimeout(more, 0);
 }
 
 function drawPlots({ histogram = true } = {}) {
@@ -665,8 +786,22 @@ function wireGantt() {
   canvas.addEventListener('pointercancel', up);
   canvas.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse' && !drag) hideTip(); });
   canvas.addEventListener('dblclick', () => { if (app.view) { app.view.reset(); redrawGantt(); } });
+  // Keyboard: Shift+arrows move a cursor over the chart and show the
+  // tooltip of the slice under it (what hovering shows a mouse user).
+  let cursor = null;
+  canvas.addEventListener('blur', () => { cursor = null; hideTip(); });
   canvas.addEventListener('keydown', (e) => {
     if (!app.view) return;
+    if (e.shiftKey && e.key.startsWith('Arrow')) {
+      e.preventDefault();
+      if (!cursor) cursor = { x: 12, y: 26 };
+      const step = { ArrowLeft: [-8, 0], ArrowRight: [8, 0], ArrowUp: [0, -6], ArrowDown: [0, 6] }[e.key] || [0, 0];
+      cursor.x = Math.min(Math.max(9, cursor.x + step[0]), width() - 9);
+      cursor.y = Math.min(Math.max(0, cursor.y + step[1]), canvas.clientHeight - 1);
+      hover(cursor.x, cursor.y);
+      if (tip.hidden) { tip.textContent = t('gantt.cursor.none'); tip.hidden = false; tip.style.left = `${cursor.x}px`; tip.style.top = `${cursor.y + 14}px`; }
+      return;
+    }
     const w = width();
     const keys = {
       '+': () => app.view.zoom(1.5, w / 2, w), '=': () => app.view.zoom(1.5, w / 2, w),
@@ -732,9 +867,18 @@ function postHeight() {
 
 // ---------------------------------------------------------------- start
 
+addEventListener('error', onMainThreadError);
+addEventListener('unhandledrejection', onMainThreadError);
+
 async function main() {
   if ('PerformanceObserver' in window && PerformanceObserver.supportedEntryTypes?.includes('longtask')) {
-    new PerformanceObserver((list) => { app.longTasks += list.getEntries().length; }).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        app.longTasks++;
+        app.longestTask = Math.max(app.longestTask, e.duration);
+        if (app.longTaskLog.length < 200) app.longTaskLog.push([e.startTime, e.duration]);
+      }
+    }).observe({ type: 'longtask', buffered: true });
   }
   // The worker compiles its copy of the wasm while the page compiles its own.
   app.worker = spawnWorker();
@@ -761,6 +905,7 @@ async function main() {
   });
   const badLang = langParamError();
   if (badLang) page.errors.push(badLang);
+  for (const e of page.errors) if (e.field in page.values) e.used = page.values[e.field];
   app.urlErrors = page.errors.concat(scenario.errors);
   showBanner(app.urlErrors);
   setPage(page, { fill: true });
@@ -768,6 +913,7 @@ async function main() {
   // Your own tasks and exports (www/io.js), sweeps (www/sweep.js).
   const context = {
     query: () => app.page.experiment,
+    page: () => app.page,
     tasks: () => importedTasks(),
     dark: () => app.dark.matches,
     rerun: () => setPage(app.page, { fill: false }),
@@ -778,7 +924,9 @@ async function main() {
     },
   };
   initIo(context);
+  initTrace();
   initSweep(context);
+  initRealRun(context);
 
   let resizeQueued = false;
   new ResizeObserver(() => {

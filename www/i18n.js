@@ -18,11 +18,13 @@
 import page from './strings/page.js';
 import sweep from './strings/sweep.js';
 import scenario from './strings/scenario.js';
+import trace from './strings/trace.js';
+import realrun from './strings/realrun.js';
 
 export const LANGS = ['en', 'zh'];
 const LOCALES = { en: 'en-US', zh: 'zh-CN' };
 const TABLES = { en: {}, zh: {} };
-for (const table of [page, sweep, scenario]) {
+for (const table of [page, sweep, scenario, trace, realrun]) {
   for (const l of LANGS) Object.assign(TABLES[l], (table && table[l]) || {});
 }
 

@@ -6,18 +6,25 @@
 // experiment file, which "Open experiment" restores to the same view.
 // Files are computed in the jobs worker (www/jobs-worker.js) and handed to
 // the browser as Blob downloads.
-import { checkTasks, openExperiment } from './tailslice.js';
+import { openExperiment } from './tailslice.js';
 import { t, lang, onLangChange } from './i18n.js';
 
 const $ = (sel) => document.querySelector(sel);
 let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
-let tasks = null;     // {text, source, count}
+let tasks = null;     // {text, source, count, starts}: starts (Float64Array) for a trace's tasks
 let worker = null;
 let nextId = 1;
 const pending = new Map();
 
+/** Pasted text longer than this is not put into the text box (see initIo). */
+const PASTE_MAX_CHARS = 200000;
+/** A large pasted list, kept aside instead of in the text box. */
+let pastedAside = null;
+
 /** The imported task list (text), or null for generated tasks. */
 export function importedTasks() { return tasks ? tasks.text : null; }
+/** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
+export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
 /** Identity of the imported list, for "has the workload changed". */
 export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length}` : ''; }
 /** Imported lists get progress and cancel-on-edit when large. */
@@ -124,12 +131,29 @@ function renderNote() {
   note.hidden = false;
 }
 
-/** Uses `text` as the task list (source: a file name, or '' when pasted). Returns true when accepted. */
-export function useTasks(text, source = '') {
-  const check = checkTasks(ctx.query(), text);
+/**
+ * Uses `text` as the task list (source: a file name, or '' when pasted).
+ * Resolves to true when accepted. A list is checked in the jobs worker (a
+ * million lines parsed on the main thread froze the tab for seconds). A
+ * trace's tasks come with their recorded `starts` and their `count`: Rust
+ * made that list in the trace worker, so it is not checked again.
+ */
+export async function useTasks(text, source = '', starts = null, count = null) {
+  showTasksError(null);
+  let check = { ok: true, tasks: count };
+  if (count === null) {
+    $('#tasks-use').disabled = true;
+    try {
+      check = (await job({ type: 'check', query: ctx.query(), tasks: text })).check;
+    } catch (err) {
+      check = { ok: false, line: null, message: err.message };
+    } finally {
+      $('#tasks-use').disabled = false;
+    }
+  }
   if (!check.ok) { showTasksError(check); return false; }
   showTasksError(null);
-  tasks = { text, source, count: check.tasks };
+  tasks = { text, source, count: check.tasks, starts };
   renderNote();
   ctx.rerun();
   return true;
@@ -170,8 +194,21 @@ export function openExperimentText(text) {
 
 export function initIo(context) {
   ctx = context;
+  // A pasted list larger than PASTE_MAX_CHARS is kept out of the text box
+  // (a textarea holding a million lines froze the tab for 40 s) and used
+  // as it is by "Use these tasks".
+  const area = $('#tasks-text');
+  area.addEventListener('paste', (e) => {
+    const text = e.clipboardData ? e.clipboardData.getData('text') : '';
+    if (text.length <= PASTE_MAX_CHARS) return;
+    e.preventDefault();
+    pastedAside = text;
+    area.value = '';
+    area.placeholder = t('io.pasted.aside', { mb: (text.length / 1e6).toFixed(1) });
+  });
+  area.addEventListener('input', () => { pastedAside = null; area.placeholder = ''; });
   $('#tasks-use').addEventListener('click', () => {
-    const text = $('#tasks-text').value;
+    const text = pastedAside ?? area.value;
     if (!text.trim()) { showTasksError({ line: null, message: t('io.empty') }); return; }
     useTasks(text, '');
   });

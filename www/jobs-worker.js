@@ -4,13 +4,15 @@
 //   {type: "seeds",  id, query, range, chunk}
 //   {type: "quanta", id, query, range, steps, tasks}
 //   {type: "export", id, kind, query, tasks, ui}
+//   {type: "check",  id, query, tasks}      (validates a task list off the main thread)
 // and answers
 //   {type: "progress", id, done, total}   (after each chunk of a sweep)
 //   {type: "done", id, summary, ms}       (a sweep's summary)
 //   {type: "file", id, text, ms}          (an export's text)
+//   {type: "checked", id, check}          (checkTasks' answer)
 //   {type: "error", id, message}
 // The page cancels a sweep by terminating this worker.
-import init, { SeedSweep, QuantumSweep, exportFile } from './tailslice.js';
+import init, { SeedSweep, QuantumSweep, exportFile, checkTasks } from './tailslice.js';
 
 const ready = init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
 
@@ -37,7 +39,9 @@ self.onmessage = async (event) => {
   try {
     await ready;
     if (msg.type === 'seeds' || msg.type === 'quanta') sweep(msg);
-    else if (msg.type === 'export') {
+    else if (msg.type === 'check') {
+      self.postMessage({ type: 'checked', id: msg.id, check: checkTasks(msg.query, msg.tasks) });
+    } else if (msg.type === 'export') {
       const t0 = performance.now();
       const text = exportFile(msg.kind, msg.query, msg.tasks ?? undefined, msg.ui ?? undefined);
       self.postMessage({ type: 'file', id: msg.id, text, ms: performance.now() - t0 });

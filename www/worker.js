@@ -1,12 +1,16 @@
 // tailslice simulation worker (a module worker). Receives
-//   {type: "run", id, query, large, tasks}   (tasks: an imported task list, or null)
+//   {type: "run", id, query, large, tasks, starts}   (tasks: an imported task list, or null;
+//                                                    starts: a trace's recorded starts, or null)
 // and answers
 //   {type: "sized", id, slices, large}           (after the workload is drawn: its true size)
 //   {type: "progress", id, done, total, label}   (before each step of a large run)
 //   {type: "result", id, query, result, ms}      (typed arrays transferred, not copied)
-//   {type: "error", id, message}
+//   {type: "error", id, message, fatal}
+// `fatal`: the wasm panicked (message = the panic's), this instance must
+// not be used again; the page terminates the worker and starts a new one.
 // The page cancels a large run by terminating this worker.
-import init, { Runner, runScenario } from './tailslice.js';
+// {type: "panic", id} panics on purpose (the recovery path's test hook).
+import init, { Runner, runScenario, lastPanic, panicForTest } from './tailslice.js';
 
 const ready = init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
 
@@ -41,19 +45,29 @@ async function onScenario({ id, key, run }) {
     const transfer = timeline ? [timeline.packed.buffer] : [];
     self.postMessage({ type: 'scenario-result', id, key, run, summary, timeline, ms }, transfer);
   } catch (err) {
-    self.postMessage({ type: 'error', id, message: String((err && err.message) || err) });
+    postError(id, err);
   }
+}
+
+function postError(id, err) {
+  const panic = lastPanic();
+  self.postMessage({ type: 'error', id, message: panic || String((err && err.message) || err), fatal: !!panic });
 }
 
 self.onmessage = async (event) => {
   const msg = event.data;
   if (msg && msg.type === 'scenario') { onScenario(msg); return; }
+  if (msg && msg.type === 'panic') {
+    try { await ready; panicForTest(); } catch (err) { postError(msg.id, err); }
+    return;
+  }
   if (!msg || msg.type !== 'run') return;
   const { id, query, large } = msg;
   try {
     await ready;
     const t0 = performance.now();
-    const runner = msg.tasks ? Runner.withTasks(query, msg.tasks) : new Runner(query);
+    const runner = msg.starts ? Runner.withTrace(query, msg.tasks, msg.starts)
+      : msg.tasks ? Runner.withTasks(query, msg.tasks) : new Runner(query);
     try {
       const total = runner.total();
       // The page's guess came from the mix's mean; the drawn workload says
@@ -76,6 +90,6 @@ self.onmessage = async (event) => {
       runner.free();
     }
   } catch (err) {
-    self.postMessage({ type: 'error', id, message: String((err && err.message) || err) });
+    postError(id, err);
   }
 };

@@ -38,6 +38,11 @@ pub struct EngineConfig {
     /// Keep every run segment (for Gantt charts and traces). Off for very
     /// large runs: memory then stays O(tasks).
     pub record_segments: bool,
+    /// Keep a [`TaskOutcome`] per task (first start, slice count) besides
+    /// its completion time. Off when only the figures are wanted (`simulate
+    /// --json`): a million-task run then keeps one `f64` per task
+    /// ([`Schedule::completions`]) instead of 24 bytes more.
+    pub record_outcomes: bool,
     /// Refuse to go on past this many slices plus timer events (a safety
     /// net behind the up-front estimate in `crate::experiment`).
     pub max_slices: u64,
@@ -53,6 +58,7 @@ impl Default for EngineConfig {
             cores: 1,
             switch_cost: 0.0,
             record_segments: true,
+            record_outcomes: true,
             max_slices: u64::MAX,
             one_core_fast_path: true,
         }
@@ -81,10 +87,16 @@ pub struct TaskOutcome {
 /// The result of one run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Schedule {
+    /// Empty unless `record_outcomes` was set.
     pub outcomes: Vec<TaskOutcome>,
+    /// Completion time of every task, in task order (always kept; equal to
+    /// `outcomes[i].completion` when those are recorded).
+    pub completions: Vec<f64>,
     /// Empty unless `record_segments` was set.
     pub segments: Vec<Segment>,
     pub context_switches: u64,
+    /// Slices dispatched (a task put on a core), for slices per second.
+    pub slices: u64,
     /// Time of the last completion.
     pub makespan: f64,
     /// Core time spent running tasks (ms), summed over cores.
@@ -127,18 +139,61 @@ struct CoreState {
     generation: u32,
 }
 
-/// The state of one run; its methods are the steps both the general event
-/// loop and the one-core fast path take, so the two cannot drift apart.
-struct Engine<'a, P: Policy + ?Sized> {
-    workload: &'a Workload,
-    policy: &'a mut P,
-    config: &'a EngineConfig,
-    remaining: Vec<f64>,
-    outcomes: Vec<TaskOutcome>,
-    core: Vec<CoreState>,
-    sched: Schedule,
+/// How many picks ahead the engine asks the policy for a task to prefetch:
+/// far enough that the fetch (~100 ns from memory) completes before the
+/// task runs, at some ten nanoseconds per slice.
+const PREFETCH_AHEAD: usize = 16;
+
+/// Asks the CPU to bring `value`'s cache line in, without waiting for it.
+#[inline(always)]
+fn prefetch(value: Option<&f64>) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(v) = value {
+        // SAFETY: a prefetch is only a hint; it never faults, even for an
+        // address that is not mapped, and reads nothing into the program.
+        #[allow(unused_unsafe)]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                (v as *const f64).cast(),
+            );
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
+/// What one step of a run reads and writes, apart from the cores: its
+/// methods are the steps both the general event loop and the one-core fast
+/// path take, so the two cannot drift apart. The core a step works on is
+/// passed to it, so the fast path can keep that core's state in registers.
+struct Steps<'r, P: Policy + ?Sized> {
+    workload: &'r Workload,
+    policy: &'r mut P,
+    config: &'r EngineConfig,
+    /// Work left of each task; once a task is done, its completion time
+    /// (the slot is free then, and this way a run keeps one `f64` per task
+    /// for both). No policy reads a finished task's entry.
+    remaining: &'r mut [f64],
+    /// Empty unless `record_outcomes` is set.
+    outcomes: &'r mut [TaskOutcome],
+    /// Only pushed to if `record_segments` is set.
+    segments: &'r mut Vec<Segment>,
+}
+
+/// The counters every slice updates, written into the [`Schedule`] at the
+/// end. A local of [`simulate`] passed to the steps (rather than fields of a
+/// struct whose address escapes into calls), so the compiler can hold them
+/// in registers across the loop.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    /// Slices plus timer events: both count against `max_slices`.
     slices: u64,
+    timer_events: u64,
     done: usize,
+    context_switches: u64,
+    busy_time: f64,
+    switch_time: f64,
+    makespan: f64,
 }
 
 /// What the policy may read. A free function (not a method) so it borrows
@@ -152,57 +207,74 @@ fn task_view<'a>(workload: &'a Workload, remaining: &'a [f64]) -> TaskView<'a> {
     }
 }
 
-impl<P: Policy + ?Sized> Engine<'_, P> {
+impl<P: Policy + ?Sized> Steps<'_, P> {
+    #[inline(always)]
     fn enqueue(&mut self, task: TaskId, why: Enqueue) {
-        let view = task_view(self.workload, &self.remaining);
+        let view = task_view(self.workload, self.remaining);
         self.policy.enqueue(task, why, &view);
     }
 
-    /// Asks the policy for work for free core `c`; returns when the slice
+    /// Asks the policy for work for free core `st`; returns when the slice
     /// will end, or `None` if nothing is queued.
-    fn dispatch(&mut self, c: usize, now: f64) -> Result<Option<f64>, EngineError> {
-        let view = task_view(self.workload, &self.remaining);
+    #[inline(always)]
+    fn dispatch(
+        &mut self,
+        st: &mut CoreState,
+        tally: &mut Tally,
+        now: f64,
+    ) -> Result<Option<f64>, EngineError> {
+        let view = task_view(self.workload, self.remaining);
         let Some(task) = self.policy.pick_next(&view) else {
             return Ok(None);
         };
-        self.slices += 1;
-        if self.slices > self.config.max_slices {
+        tally.slices += 1;
+        if tally.slices > self.config.max_slices {
             return Err(EngineError::TooManySlices {
                 limit: self.config.max_slices,
             });
         }
         let i = task as usize;
         let mut start = now;
-        let st = &mut self.core[c];
         if st.last.is_some_and(|l| l != task) {
             start += self.config.switch_cost;
-            self.sched.switch_time += self.config.switch_cost;
-            self.sched.context_switches += 1;
+            tally.switch_time += self.config.switch_cost;
+            tally.context_switches += 1;
+        }
+        if let Some(next) = self.policy.upcoming(PREFETCH_AHEAD) {
+            prefetch(self.remaining.get(next as usize));
         }
         let amount = self.remaining[i].min(self.policy.time_slice(task));
         st.task = Some(task);
         st.last = Some(task);
         st.run_start = start;
         st.run_amount = amount;
-        let o = &mut self.outcomes[i];
-        if o.slices == 0 {
-            o.first_start = start;
+        if let Some(o) = self.outcomes.get_mut(i) {
+            if o.slices == 0 {
+                o.first_start = start;
+            }
+            o.slices += 1;
         }
-        o.slices += 1;
         Ok(Some(start + amount))
     }
 
-    /// The slice on core `c` ran to its end at `t`. Returns the task if it
-    /// still has work (its slice expired) so the caller can enqueue it.
-    fn finish_slice(&mut self, c: usize, t: f64) -> Option<TaskId> {
-        let st = &mut self.core[c];
+    /// The slice on core `c` (state `st`) ran to its end at `t`. Returns the
+    /// task if it still has work (its slice expired) so the caller can
+    /// enqueue it.
+    #[inline(always)]
+    fn finish_slice(
+        &mut self,
+        st: &mut CoreState,
+        tally: &mut Tally,
+        c: usize,
+        t: f64,
+    ) -> Option<TaskId> {
         let task = st.task.take().expect("a finishing core has a task");
         let ran = st.run_amount;
         let i = task as usize;
         self.remaining[i] -= ran;
-        self.sched.busy_time += ran;
+        tally.busy_time += ran;
         if self.config.record_segments {
-            self.sched.segments.push(Segment {
+            self.segments.push(Segment {
                 core: c as u32,
                 task,
                 start: st.run_start,
@@ -210,10 +282,12 @@ impl<P: Policy + ?Sized> Engine<'_, P> {
             });
         }
         if self.remaining[i] <= DONE_EPSILON {
-            self.remaining[i] = 0.0;
-            self.outcomes[i].completion = t;
-            self.sched.makespan = self.sched.makespan.max(t);
-            self.done += 1;
+            self.remaining[i] = t;
+            if let Some(o) = self.outcomes.get_mut(i) {
+                o.completion = t;
+            }
+            tally.makespan = tally.makespan.max(t);
+            tally.done += 1;
             self.policy.on_descheduled(task, ran, Leave::Done);
             None
         } else {
@@ -222,17 +296,16 @@ impl<P: Policy + ?Sized> Engine<'_, P> {
         }
     }
 
-    /// Takes core `c` from its task at `now` and hands the task back to the
-    /// policy.
-    fn preempt(&mut self, c: usize, now: f64) {
-        let st = &mut self.core[c];
+    /// Takes core `c` (state `st`) from its task at `now` and hands the
+    /// task back to the policy.
+    fn preempt(&mut self, st: &mut CoreState, tally: &mut Tally, c: usize, now: f64) {
         let task = st.task.take().expect("a running core has a task");
         let ran = (now - st.run_start).clamp(0.0, st.run_amount);
         st.generation = st.generation.wrapping_add(1);
         self.remaining[task as usize] -= ran;
-        self.sched.busy_time += ran;
+        tally.busy_time += ran;
         if self.config.record_segments && ran > 0.0 {
-            self.sched.segments.push(Segment {
+            self.segments.push(Segment {
                 core: c as u32,
                 task,
                 start: st.run_start,
@@ -243,9 +316,8 @@ impl<P: Policy + ?Sized> Engine<'_, P> {
         self.enqueue(task, Enqueue::Preempted);
     }
 
-    fn running(&self, now: f64) -> Vec<Running> {
-        self.core
-            .iter()
+    fn running(&self, core: &[CoreState], now: f64) -> Vec<Running> {
+        core.iter()
             .enumerate()
             .filter_map(|(c, st)| {
                 st.task.map(|task| Running {
@@ -257,6 +329,82 @@ impl<P: Policy + ?Sized> Engine<'_, P> {
             })
             .collect()
     }
+
+    /// The one-core fast path: core `c`'s slice ends at `end`, and before
+    /// `horizon` (the next arrival or timer) nothing else can happen, so
+    /// finish slices and dispatch the next right here, with exactly the
+    /// steps of the event loop. Returns the end of the slice that reaches
+    /// the horizon, or `None` once the run queue is empty (the core idles).
+    #[inline(always)]
+    fn run_alone(
+        &mut self,
+        core: &mut CoreState,
+        tally: &mut Tally,
+        c: usize,
+        end: f64,
+        horizon: f64,
+    ) -> Result<Option<f64>, EngineError> {
+        run_alone(
+            self.workload,
+            &mut *self.policy,
+            self.config,
+            &mut *self.remaining,
+            &mut *self.outcomes,
+            &mut *self.segments,
+            core,
+            tally,
+            c,
+            end,
+            horizon,
+        )
+    }
+}
+
+/// [`Steps::run_alone`]'s loop, a function of its own (not inlined into
+/// [`simulate`]) that takes every piece of state as a separate reference:
+/// the compiler may then assume they do not overlap (a store to a task's
+/// remaining work cannot change the run queue or the core), and keeps the
+/// core's state and the counters in registers for the millions of slices
+/// of a large run.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn run_alone<P: Policy + ?Sized>(
+    workload: &Workload,
+    policy: &mut P,
+    config: &EngineConfig,
+    remaining: &mut [f64],
+    outcomes: &mut [TaskOutcome],
+    segments: &mut Vec<Segment>,
+    core: &mut CoreState,
+    tally: &mut Tally,
+    c: usize,
+    mut end: f64,
+    horizon: f64,
+) -> Result<Option<f64>, EngineError> {
+    let mut steps = Steps {
+        workload,
+        policy,
+        config,
+        remaining,
+        outcomes,
+        segments,
+    };
+    let (mut st, mut t) = (*core, *tally);
+    let result = loop {
+        if end >= horizon {
+            break Ok(Some(end));
+        }
+        if let Some(task) = steps.finish_slice(&mut st, &mut t, c, end) {
+            steps.enqueue(task, Enqueue::Expired);
+        }
+        match steps.dispatch(&mut st, &mut t, end) {
+            Ok(Some(next_end)) => end = next_end,
+            Ok(None) => break Ok(None),
+            Err(e) => break Err(e),
+        }
+    };
+    (*core, *tally) = (st, t);
+    result
 }
 
 /// Runs `workload` under `policy`. Generic so that a concrete policy is
@@ -276,27 +424,30 @@ pub fn simulate<P: Policy + ?Sized>(
         run_amount: 0.0,
         generation: 0,
     };
-    let mut e = Engine {
-        workload,
-        policy,
-        config,
-        remaining: workload.work.clone(),
-        outcomes: vec![
+    let mut remaining = workload.work.clone();
+    let mut outcomes = if config.record_outcomes {
+        vec![
             TaskOutcome {
                 first_start: f64::NAN,
                 completion: f64::NAN,
                 slices: 0,
             };
             n
-        ],
-        core: vec![idle_core; cores],
-        sched: Schedule {
-            cores,
-            ..Schedule::default()
-        },
-        slices: 0,
-        done: 0,
+        ]
+    } else {
+        Vec::new()
     };
+    let mut segments = Vec::new();
+    let mut core = vec![idle_core; cores];
+    let mut e = Steps {
+        workload,
+        policy,
+        config,
+        remaining: &mut remaining,
+        outcomes: &mut outcomes,
+        segments: &mut segments,
+    };
+    let mut tally = Tally::default();
     // Slice ends: (end time, core, generation), earliest first.
     let mut ends: BinaryHeap<Reverse<(Key, usize, u32)>> = BinaryHeap::new();
     // Free cores, lowest index first.
@@ -307,7 +458,7 @@ pub fn simulate<P: Policy + ?Sized>(
     // Re-read only after the timer fires (the `Policy::next_timer` contract).
     let mut timer = e.policy.next_timer();
 
-    while e.done < n {
+    while tally.done < n {
         // 1. The next instant anything happens.
         let t_arrival = order
             .get(next_arrival)
@@ -329,21 +480,29 @@ pub fn simulate<P: Policy + ?Sized>(
                 break;
             }
             ends.pop();
-            if gen != e.core[c].generation {
+            if gen != core[c].generation {
                 continue;
             }
-            expired.extend(e.finish_slice(c, t));
+            expired.extend(e.finish_slice(&mut core[c], &mut tally, c, t));
             idle.push(Reverse(c));
         }
 
-        // 3. Arrivals now, then the expired tasks behind them.
-        while let Some(i) = order.get(next_arrival) {
-            if workload.arrival[i as usize] > now {
-                break;
+        // 3. Arrivals now (in arrival order, ties by id), then the expired
+        // tasks behind them.
+        let due_end = order.due_end(next_arrival, now, &workload.arrival);
+        match &order {
+            ArrivalOrder::Identity(_) => {
+                for i in next_arrival..due_end {
+                    e.enqueue(i as TaskId, Enqueue::Arrived);
+                }
             }
-            e.enqueue(i, Enqueue::Arrived);
-            next_arrival += 1;
+            ArrivalOrder::Sorted(ids) => {
+                for &i in &ids[next_arrival..due_end] {
+                    e.enqueue(i, Enqueue::Arrived);
+                }
+            }
         }
+        next_arrival = due_end;
         for task in expired.drain(..) {
             e.enqueue(task, Enqueue::Expired);
         }
@@ -351,8 +510,9 @@ pub fn simulate<P: Policy + ?Sized>(
         // 4. Policy timer.
         if timer.is_some_and(|t| t <= now) {
             // Timer events count against the same budget as slices.
-            e.slices += 1;
-            if e.slices > e.config.max_slices {
+            tally.slices += 1;
+            tally.timer_events += 1;
+            if tally.slices > e.config.max_slices {
                 return Err(EngineError::TooManySlices {
                     limit: e.config.max_slices,
                 });
@@ -365,7 +525,7 @@ pub fn simulate<P: Policy + ?Sized>(
         let mut preemptions_left = cores;
         loop {
             while let Some(&Reverse(c)) = idle.peek() {
-                let Some(mut end) = e.dispatch(c, now)? else {
+                let Some(mut end) = e.dispatch(&mut core[c], &mut tally, now)? else {
                     break;
                 };
                 idle.pop();
@@ -377,24 +537,16 @@ pub fn simulate<P: Policy + ?Sized>(
                         .into_iter()
                         .flatten()
                         .fold(f64::INFINITY, f64::min);
-                    while end < horizon {
-                        if let Some(task) = e.finish_slice(c, end) {
-                            e.enqueue(task, Enqueue::Expired);
-                        }
-                        match e.dispatch(c, end)? {
-                            Some(next_end) => end = next_end,
-                            None => {
-                                idle.push(Reverse(c));
-                                break;
-                            }
-                        }
+                    match e.run_alone(&mut core[c], &mut tally, c, end, horizon)? {
+                        Some(last_end) => end = last_end,
+                        None => idle.push(Reverse(c)),
                     }
-                    if e.core[c].task.is_some() {
-                        ends.push(Reverse((Key(end), c, e.core[c].generation)));
+                    if core[c].task.is_some() {
+                        ends.push(Reverse((Key(end), c, core[c].generation)));
                     }
                     break;
                 }
-                ends.push(Reverse((Key(end), c, e.core[c].generation)));
+                ends.push(Reverse((Key(end), c, core[c].generation)));
             }
             if !idle.is_empty()
                 || !e.policy.is_preemptive()
@@ -403,27 +555,66 @@ pub fn simulate<P: Policy + ?Sized>(
             {
                 break;
             }
-            let running = e.running(now);
+            let running = e.running(&core, now);
             let Some(v) = e
                 .policy
-                .preemption_victim(&running, &task_view(e.workload, &e.remaining))
+                .preemption_victim(&running, &task_view(e.workload, e.remaining))
             else {
                 break;
             };
             preemptions_left -= 1;
             let c = running[v].core;
-            e.preempt(c, now);
+            e.preempt(&mut core[c], &mut tally, c, now);
             idle.push(Reverse(c));
         }
     }
 
-    let mut sched = e.sched;
-    sched.outcomes = e.outcomes;
-    Ok(sched)
+    if tally.done < n {
+        // A task never finished (a policy lost it): its slot still holds
+        // work, not a completion time. Say so instead of guessing.
+        if outcomes.is_empty() {
+            remaining.fill(f64::NAN);
+        } else {
+            for (slot, o) in remaining.iter_mut().zip(&outcomes) {
+                *slot = o.completion;
+            }
+        }
+    }
+    Ok(Schedule {
+        outcomes,
+        completions: remaining,
+        segments,
+        context_switches: tally.context_switches,
+        slices: tally.slices - tally.timer_events,
+        makespan: tally.makespan,
+        busy_time: tally.busy_time,
+        switch_time: tally.switch_time,
+        cores,
+    })
 }
 
 fn t_arrival_after(order: &ArrivalOrder, next: usize, workload: &Workload) -> Option<f64> {
     order.get(next).map(|i| workload.arrival[i as usize])
+}
+
+/// Whether `v` never decreases (`v[i] <= v[i + 1]` for every pair), checked
+/// in blocks without an early exit per pair so the compiler can vectorise
+/// it: a million arrivals are read once per policy.
+fn is_ascending(v: &[f64]) -> bool {
+    const BLOCK: usize = 256;
+    let mut start = 0;
+    while start + 1 < v.len() {
+        let end = (start + BLOCK).min(v.len() - 1);
+        let ok = v[start..end]
+            .iter()
+            .zip(&v[start + 1..end + 1])
+            .fold(true, |ok, (a, b)| ok & (a <= b));
+        if !ok {
+            return false;
+        }
+        start = end;
+    }
+    true
 }
 
 /// Task ids in arrival order, ties by id.
@@ -435,7 +626,7 @@ enum ArrivalOrder {
 
 impl ArrivalOrder {
     fn new(arrival: &[f64]) -> Self {
-        if arrival.windows(2).all(|w| w[0] <= w[1]) {
+        if is_ascending(arrival) {
             return ArrivalOrder::Identity(arrival.len());
         }
         let mut order: Vec<TaskId> = (0..arrival.len() as TaskId).collect();
@@ -449,5 +640,77 @@ impl ArrivalOrder {
             ArrivalOrder::Identity(n) => (k < *n).then_some(k as TaskId),
             ArrivalOrder::Sorted(v) => v.get(k).copied(),
         }
+    }
+
+    /// The position after the tasks that are due at `now` from position
+    /// `next` on: positions `next..end` arrive no later than `now`. A
+    /// galloping search (the positions are in arrival order), so a batch
+    /// of k arrivals costs about 2 log2(k) comparisons instead of k: the
+    /// study's million tasks at t = 0 are found in 40, a lone Poisson
+    /// arrival in 2.
+    fn due_end(&self, next: usize, now: f64, arrival: &[f64]) -> usize {
+        let due = |k: usize| self.get(k).is_some_and(|i| arrival[i as usize] <= now);
+        if !due(next) {
+            return next;
+        }
+        // `due(lo)` holds; `hi` is the end or a position not due.
+        let (mut lo, mut step) = (next, 1);
+        let mut hi = loop {
+            let probe = next.saturating_add(step);
+            if !due(probe) {
+                break probe;
+            }
+            lo = probe;
+            step *= 2;
+        };
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if due(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        hi
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn due_end_finds_every_batch_of_arrivals() {
+        // In order (no index) and out of order (sorted index), with ties.
+        for arrival in [
+            vec![0.0, 0.0, 0.0, 1.0, 1.0, 2.0, 5.0],
+            vec![5.0, 1.0, 0.0, 2.0, 0.0, 1.0, 0.0],
+        ] {
+            let order = ArrivalOrder::new(&arrival);
+            let due = |next, now| order.due_end(next, now, &arrival);
+            assert_eq!(due(0, -1.0), 0);
+            assert_eq!(due(0, 0.0), 3);
+            assert_eq!(due(3, 0.5), 3);
+            assert_eq!(due(3, 1.0), 5);
+            assert_eq!(due(5, 4.0), 6);
+            assert_eq!(due(5, 10.0), 7);
+            assert_eq!(due(7, 10.0), 7);
+            // Against a plain scan, from every start and instant.
+            for next in 0..=arrival.len() {
+                for now in [-1.0, 0.0, 0.5, 1.0, 1.5, 2.0, 5.0, 9.0] {
+                    let mut k = next;
+                    while order.get(k).is_some_and(|i| arrival[i as usize] <= now) {
+                        k += 1;
+                    }
+                    assert_eq!(due(next, now), k, "next {next}, now {now}");
+                }
+            }
+        }
+        // A million at t = 0.
+        let arrival = vec![0.0; 1_000_000];
+        assert_eq!(
+            ArrivalOrder::new(&arrival).due_end(0, 0.0, &arrival),
+            1_000_000
+        );
     }
 }

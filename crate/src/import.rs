@@ -238,6 +238,22 @@ pub fn parse_task_list(text: &str, limits: &Limits) -> Result<Workload, ImportEr
     Ok(w)
 }
 
+/// A workload as a task list `parse_task_list` reads back exactly (Rust
+/// writes the shortest text that round-trips each number).
+pub fn task_list_text(w: &Workload) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(w.len() * 24 + 32);
+    s.push_str("arrival_ms,duration_ms,class\n");
+    for i in 0..w.len() {
+        let label = w
+            .class_labels
+            .get(w.class[i] as usize)
+            .map_or(DEFAULT_CLASS, String::as_str);
+        let _ = writeln!(s, "{},{},{}", w.arrival[i], w.work[i], label);
+    }
+    s
+}
+
 /// Expected slices of `exp`'s policies on `workload` (exact per task, not
 /// from a mix's mean): [`Experiment::slices_on`].
 pub fn estimated_slices(exp: &Experiment, workload: &Workload) -> f64 {

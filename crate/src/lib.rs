@@ -8,21 +8,28 @@
 //! - [`policy`]: how it is scheduled, one policy per file behind one trait;
 //! - [`engine`]: the discrete-event loop over N cores;
 //! - [`metrics`]: the study's percentiles and friends;
-//! - [`experiment`]: parameters, validation, the JSON report.
+//! - [`experiment`]: parameters, validation, the JSON report;
+//! - [`figures`]: that report alone, keeping nothing per task it does not need;
+//! - [`trace`]: a browser performance trace's main thread as a workload.
 
 pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod explain;
 pub mod export;
+pub mod figures;
 pub mod import;
 pub mod metrics;
 pub mod mix;
 pub mod policy;
 pub mod qos;
 pub mod query_string;
+pub mod realrun;
 pub mod rng;
 pub mod sweep;
-#[cfg(target_arch = "wasm32")]
+pub mod trace;
+// The page's bindings; left out when another wasm module (the trace
+// reader, `trace-web/`) uses this crate as a library.
+#[cfg(all(target_arch = "wasm32", not(feature = "no-web")))]
 pub mod web;
 pub mod workload;

@@ -145,6 +145,8 @@ fn ink(c: &web_sys::HtmlCanvasElement) -> usize {
 fn view_draws_and_hit_tests() {
     let mut view = View::new(web::run("").unwrap()).unwrap();
     assert!(view.gantt());
+    // Segments are copied in chunks; the study's fit in one.
+    assert!(view.load_segments());
     assert!((view.horizon() - 5209.4).abs() < 0.1);
     assert_eq!(view.long_class_index(), 2);
     let h = view.gantt_height();

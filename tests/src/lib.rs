@@ -144,9 +144,19 @@ pub struct StaticServer {
     failed: Arc<Mutex<Vec<FailedRequest>>>,
 }
 
+/// The response headers that make a page cross-origin isolated (what
+/// `scripts/serve.sh` sends by default).
+pub const ISOLATION_HEADERS: &str =
+    "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n";
+
 impl StaticServer {
     /// Serves `root` on a free loopback port.
     pub fn start(root: impl Into<PathBuf>) -> Result<Self> {
+        Self::start_with(root, false)
+    }
+
+    /// Serves `root`, with the COOP/COEP headers when `isolated`.
+    pub fn start_with(root: impl Into<PathBuf>, isolated: bool) -> Result<Self> {
         let root: PathBuf = root.into();
         let root = root
             .canonicalize()
@@ -166,7 +176,7 @@ impl StaticServer {
                     let Ok(stream) = stream else { continue };
                     let (root, failed) = (root.clone(), failed2.clone());
                     std::thread::spawn(move || {
-                        let _ = serve_one(stream, &root, &failed);
+                        let _ = serve_one(stream, &root, &failed, isolated);
                     });
                 }
             })?;
@@ -229,7 +239,12 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn serve_one(stream: TcpStream, root: &Path, failed: &Mutex<Vec<FailedRequest>>) -> Result<()> {
+fn serve_one(
+    stream: TcpStream,
+    root: &Path,
+    failed: &Mutex<Vec<FailedRequest>>,
+    isolated: bool,
+) -> Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
@@ -256,8 +271,9 @@ fn serve_one(stream: TcpStream, root: &Path, failed: &Mutex<Vec<FailedRequest>>)
         }
         let head = format!(
             "HTTP/1.1 {status} {reason}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\
-             Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-            body.len()
+             Cache-Control: no-store\r\nConnection: close\r\n{}\r\n",
+            body.len(),
+            if isolated { ISOLATION_HEADERS } else { "" }
         );
         out.write_all(head.as_bytes())?;
         if method != "HEAD" {
@@ -492,6 +508,26 @@ impl WebDriverCompatibleCommand for GetLog {
     }
 }
 
+/// chromedriver's DevTools-protocol endpoint, `/session/{id}/goog/cdp/execute`.
+#[derive(Debug)]
+struct CdpExecute(Value);
+
+impl WebDriverCompatibleCommand for CdpExecute {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or("")
+        ))
+    }
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(self.0.to_string()))
+    }
+}
+
 /// One message from the browser console (or a failed network request).
 #[derive(Debug, Clone)]
 pub struct LogEntry {
@@ -519,9 +555,35 @@ impl Browser {
         Self::start_serving(dist).await
     }
 
+    /// Serves `dist/` with the COOP/COEP headers (cross-origin isolated,
+    /// as `scripts/serve.sh` does) and starts a browser for it.
+    pub async fn start_isolated() -> Result<Self> {
+        let dist = require_dist()?;
+        Self::start_server(StaticServer::start_with(dist, true)?).await
+    }
+
     /// Serves an arbitrary directory and starts a browser for it.
     pub async fn start_serving(root: impl Into<PathBuf>) -> Result<Self> {
-        let server = StaticServer::start(root)?;
+        Self::start_serving_with(root, |_| {}).await
+    }
+
+    /// [`Self::start_serving`] with the session's capabilities adjusted
+    /// before it starts (e.g. chromedriver's performance log for tracing).
+    pub async fn start_serving_with(
+        root: impl Into<PathBuf>,
+        adjust: impl FnOnce(&mut Capabilities),
+    ) -> Result<Self> {
+        Self::start_server_with(StaticServer::start(root)?, adjust).await
+    }
+
+    async fn start_server(server: StaticServer) -> Result<Self> {
+        Self::start_server_with(server, |_| {}).await
+    }
+
+    async fn start_server_with(
+        server: StaticServer,
+        adjust: impl FnOnce(&mut Capabilities),
+    ) -> Result<Self> {
         let driver = ChromeDriver::start()?;
         let mut args = vec![
             "--no-sandbox".to_string(),
@@ -547,6 +609,7 @@ impl Browser {
         caps.insert("goog:chromeOptions".into(), chrome);
         caps.insert("goog:loggingPrefs".into(), json!({ "browser": "ALL" }));
         caps.insert("pageLoadStrategy".into(), json!("normal"));
+        adjust(&mut caps);
 
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
             .capabilities(caps)
@@ -696,6 +759,15 @@ impl Browser {
         Ok(path)
     }
 
+    /// Sends one DevTools-protocol command (e.g. `Page.setWebLifecycleState`)
+    /// to the page through chromedriver; returns its result.
+    pub async fn cdp(&self, cmd: &str, params: Value) -> Result<Value> {
+        self.client
+            .issue_cmd(CdpExecute(json!({ "cmd": cmd, "params": params })))
+            .await
+            .map_err(|e| format!("DevTools command {cmd}: {e}").into())
+    }
+
     /// Console messages (and failed loads) since the last call, also kept for [`Self::errors`].
     pub async fn console(&self) -> Result<Vec<LogEntry>> {
         let v = self
@@ -716,6 +788,19 @@ impl Browser {
             .unwrap_or_default();
         self.logs.lock().unwrap().extend(new.iter().cloned());
         Ok(new)
+    }
+
+    /// chromedriver's performance log since the last call: raw entries whose
+    /// `message` is JSON text (`{"message": {"method", "params"}}`). With
+    /// `perfLoggingPrefs.traceCategories` set, reading it ends the trace and
+    /// returns its events as `Tracing.dataCollected` messages.
+    pub async fn performance_log(&self) -> Result<Vec<Value>> {
+        let v = self
+            .client
+            .issue_cmd(GetLog("performance"))
+            .await
+            .map_err(|e| format!("reading the performance log: {e}"))?;
+        Ok(v.as_array().cloned().unwrap_or_default())
     }
 
     /// Ignore console errors containing `substring` (e.g. an expected 404).
@@ -917,6 +1002,21 @@ mod tests {
         assert!(get("/nope.js").starts_with("HTTP/1.1 404"));
         assert!(get("/../etc/passwd").starts_with("HTTP/1.1 403"));
         assert_eq!(srv.failed_requests().len(), 2);
+        assert!(!get("/").contains("Cross-Origin-Embedder-Policy"));
+        let iso = StaticServer::start_with(&dir, true).unwrap();
+        let mut s = TcpStream::connect(iso.addr).unwrap();
+        write!(s, "GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        let mut r = String::new();
+        s.read_to_string(&mut r).unwrap();
+        assert!(
+            r.contains("Cross-Origin-Opener-Policy: same-origin\r\n"),
+            "{r}"
+        );
+        assert!(
+            r.contains("Cross-Origin-Embedder-Policy: require-corp\r\n"),
+            "{r}"
+        );
+        assert!(r.ends_with("<title>t</title>"), "{r}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

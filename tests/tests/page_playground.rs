@@ -193,7 +193,8 @@ async fn bad_and_hostile_parameters_show_the_banner_and_run_nothing() -> Result<
     open_ready(&b, "/?seed=7&q=0&n=abc").await?;
     let banner = b.text("#error").await?;
     assert!(banner.contains("invalid q '0'"), "{banner}");
-    assert!(banner.contains("greater than 0"), "{banner}");
+    assert!(banner.contains("from 0.001 to 100000"), "{banner}");
+    assert!(banner.contains("q=16 is used"), "{banner}");
     assert!(banner.contains("invalid n 'abc'"), "{banner}");
     assert_eq!(b.attr("#error", "role").await?.as_deref(), Some("alert"));
     assert_eq!(table(&b).await?, cli_table(&["--seed", "7"])?);

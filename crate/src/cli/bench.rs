@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use tailslice::engine::EngineConfig;
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::metrics::summarize;
+use tailslice::metrics::summarize_owned;
 use tailslice::workload::Workload;
 
 use super::{fail, flag_value, set_experiment_flag};
@@ -16,6 +16,8 @@ const HELP: &str = "\
 tailslice bench — time workload generation, each policy and the statistics
 
   --repeat N   runs to take the median of, 1 to 100 [5]
+  --json       print {\"tasks\", \"phases\": [{\"name\", \"median_ms\", \"slices\"}]}
+               (slices: dispatches of the policy's run, for slices per second)
   any simulate flag (default here: --tasks 1000000, fifo and rr, python RNG)
 ";
 
@@ -25,6 +27,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         ..Experiment::default()
     };
     let mut repeat = 5usize;
+    let mut json = false;
     let mut parser = lexopt::Parser::from_args(args);
     loop {
         let arg = match parser.next() {
@@ -37,6 +40,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 print!("{HELP}");
                 return 0;
             }
+            lexopt::Arg::Long("json") => json = true,
             lexopt::Arg::Long("repeat") => {
                 let v = match flag_value(&mut parser, "--repeat") {
                     Ok(v) => v,
@@ -64,15 +68,21 @@ pub fn run(args: Vec<OsString>) -> i32 {
         cores: exp.cores,
         switch_cost: exp.switch_cost,
         record_segments: false,
+        // What `simulate --json` runs (crate::figures).
+        record_outcomes: false,
         max_slices: Limits::CLI.max_slices,
         ..EngineConfig::default()
     };
     let mut phases: Vec<(String, Vec<f64>)> = vec![("generate".into(), vec![])];
+    // Slices each policy's run dispatched (the same every repeat).
+    let mut slices: Vec<Option<u64>> = vec![None];
     for p in &exp.policies {
         phases.push((format!("simulate {}", p.name()), vec![]));
         phases.push((format!("summarize {}", p.name()), vec![]));
+        slices.extend([None, None]);
     }
     phases.push(("end to end (simulate --json)".into(), vec![]));
+    slices.push(None);
     for _ in 0..repeat {
         let t = Instant::now();
         let w = Workload::generate(&exp.workload_spec());
@@ -84,18 +94,39 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 Err(e) => return fail(&e.to_string()),
             };
             phases[1 + 2 * i].1.push(t.elapsed().as_secs_f64());
+            slices[1 + 2 * i] = Some(s.slices);
             let t = Instant::now();
-            std::hint::black_box(summarize(&w, &s, exp.within));
+            std::hint::black_box(summarize_owned(&w, s, exp.within));
             phases[2 + 2 * i].1.push(t.elapsed().as_secs_f64());
         }
         let t = Instant::now();
-        match exp.run(&Limits::CLI, false) {
-            Ok(o) => {
-                std::hint::black_box(serde_json::to_string(&o.report()).ok());
+        let w = Workload::generate(&exp.workload_spec());
+        match tailslice::figures::report(&exp, &w, &Limits::CLI) {
+            Ok(r) => {
+                std::hint::black_box(serde_json::to_string(&r).ok());
             }
             Err(e) => return fail(&e.to_string()),
         }
         phases.last_mut().unwrap().1.push(t.elapsed().as_secs_f64());
+    }
+    let medians: Vec<(String, f64)> = phases
+        .into_iter()
+        .map(|(name, mut times)| {
+            times.sort_by(f64::total_cmp);
+            (name, times[times.len() / 2] * 1e3)
+        })
+        .collect();
+    if json {
+        let phases: Vec<serde_json::Value> = medians
+            .iter()
+            .zip(&slices)
+            .map(|((name, ms), n)| serde_json::json!({"name": name, "median_ms": ms, "slices": n}))
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({"tasks": exp.tasks, "phases": phases})
+        );
+        return 0;
     }
     println!(
         "{} tasks, policies {}, {} RNG, median of {repeat} runs",
@@ -103,9 +134,16 @@ pub fn run(args: Vec<OsString>) -> i32 {
         exp.get(Param::Policies),
         exp.rng.name()
     );
-    for (name, mut times) in phases {
-        times.sort_by(f64::total_cmp);
-        println!("{:<32} {:>9.1} ms", name, times[times.len() / 2] * 1e3);
+    for ((name, ms), n) in medians.iter().zip(&slices) {
+        match n {
+            Some(n) => println!(
+                "{:<32} {:>9.1} ms   {n} slices, {:.1} M slices/s",
+                name,
+                ms,
+                *n as f64 / ms / 1e3
+            ),
+            None => println!("{:<32} {:>9.1} ms", name, ms),
+        }
     }
     0
 }

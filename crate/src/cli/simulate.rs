@@ -1,6 +1,7 @@
 //! `tailslice simulate`: run one experiment and print the table (or JSON),
 //! optionally on your own tasks (`--tasks-file`) and writing a Chrome trace
-//! (`--trace`) or a per-task CSV (`--csv`).
+//! (`--trace`) or a per-task CSV (`--csv`), or on a browser performance
+//! trace's main-thread tasks (`--trace-in`, see `trace_in.rs`).
 
 use std::ffi::OsString;
 
@@ -9,9 +10,12 @@ use tailslice::explain::{explain, Lang};
 use tailslice::export::{self, MAX_TRACE_SLICES};
 use tailslice::import;
 use tailslice::metrics::change_pct;
+use tailslice::metrics::Summary;
 use tailslice::policy::PolicyKind;
+use tailslice::trace::{recorded, Found};
 use tailslice::workload::Workload;
 
+use super::trace_in::{self, TraceFlags};
 use super::{fail, flag_value, set_experiment_flag, EXIT_USAGE};
 
 const HELP: &str = "\
@@ -104,6 +108,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut tasks_file: Option<String> = None;
     let mut trace: Option<String> = None;
     let mut csv: Option<String> = None;
+    let mut trace_flags = TraceFlags::default();
     let mut given: Vec<Param> = Vec::new();
     let mut parser = lexopt::Parser::from_args(args);
     loop {
@@ -116,8 +121,18 @@ pub fn run(args: Vec<OsString>) -> i32 {
             lexopt::Arg::Long("json") => json = true,
             lexopt::Arg::Long("explain") => with_explanation = true,
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
-                print!("{HELP}");
+                print!("{HELP}{}", trace_in::HELP);
                 return 0;
+            }
+            lexopt::Arg::Long(name @ ("trace-in" | "thread")) => {
+                let name = name.to_string();
+                let value = match flag_value(&mut parser, &format!("--{name}")) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if let Err(code) = trace_flags.set(&name, value) {
+                    return code;
+                }
             }
             lexopt::Arg::Long(name @ ("tasks-file" | "trace" | "csv" | "lang")) => {
                 let name = name.to_string();
@@ -150,8 +165,28 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
     }
     let limits = Limits::CLI;
-    let imported = match &tasks_file {
-        Some(path) => {
+    let traced = match trace_in::load(
+        &trace_flags,
+        &exp,
+        &given,
+        tasks_file.is_some(),
+        import::MAX_IMPORT_TASKS,
+    ) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let mut baseline: Option<(Summary, Found)> = None;
+    let imported = match (&tasks_file, traced) {
+        (_, Some(t)) => {
+            exp = import::experiment_for(&exp, &t.workload);
+            if let Err(e) = import::check_size(&exp, &t.workload, &limits) {
+                return fail(&e.renamed("--quantum").to_string());
+            }
+            let rec = recorded::summary(&t.recorded_start, &t.recorded, exp.within);
+            baseline = Some((rec, t.found));
+            Some(t.workload)
+        }
+        (Some(path), None) => {
             if let Err(code) = check_tasks_file_conflicts(&given) {
                 return code;
             }
@@ -165,7 +200,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             }
             Some(w)
         }
-        None => {
+        (None, None) => {
             if let Err(e) = exp.check_size(&limits) {
                 return fail(&e.renamed("--quantum").to_string());
             }
@@ -183,6 +218,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 tailslice::error::ParamError::new("", path, "").value
             ));
         }
+    }
+    if json && !with_explanation && trace.is_none() && csv.is_none() && baseline.is_none() {
+        // Only the figures are printed: compute them without keeping the
+        // per-task records the table, explanation and exports need.
+        return print_report(&exp, imported, &limits);
     }
     let record = trace.is_some();
     let result = match imported {
@@ -211,9 +251,21 @@ pub fn run(args: Vec<OsString>) -> i32 {
             return code;
         }
     }
+    let recorded_row = baseline.as_ref();
     if json {
         // Without --explain, the report is written as is (field order kept).
-        let text = if with_explanation {
+        let text = if let Some((rec, found)) = &recorded_row {
+            // A trace run: the "recorded" baseline first, then what was
+            // found (appended as text, so the report keeps its field order).
+            serde_json::to_string(&recorded::report(&outcome, rec)).and_then(|r| {
+                let mut extra = format!(",\"trace\":{}", serde_json::to_string(found)?);
+                if with_explanation {
+                    let text = explain(&exp, &outcome, lang);
+                    extra += &format!(",\"explanation\":{}", serde_json::to_string(&text)?);
+                }
+                Ok(format!("{}{extra}}}", r.strip_suffix('}').unwrap_or(&r)))
+            })
+        } else if with_explanation {
             serde_json::to_value(outcome.report()).map(|mut v| {
                 v["explanation"] = explain(&exp, &outcome, lang).into();
                 v.to_string()
@@ -229,12 +281,40 @@ pub fn run(args: Vec<OsString>) -> i32 {
             }
         }
     } else {
-        let source = tasks_file.as_deref();
-        print!("{}", table(&exp, &outcome, source));
+        let source = trace_flags.path.as_deref().or(tasks_file.as_deref());
+        if let Some((_, found)) = &recorded_row {
+            for line in found.lines(lang) {
+                println!("{line}");
+            }
+            println!();
+        }
+        let rec = recorded_row.map(|(s, _)| s);
+        print!("{}", table(&exp, &outcome, source, rec));
         let text = explain(&exp, &outcome, lang);
         match lang {
             Lang::En => println!("\n{}", wrap(&text, 78)),
             Lang::Zh => println!("\n{text}"),
+        }
+    }
+    0
+}
+
+/// `--json` alone: the report of [`tailslice::figures::report`], which is
+/// `outcome.report()` byte for byte in a fraction of the memory.
+fn print_report(exp: &Experiment, imported: Option<Workload>, limits: &Limits) -> i32 {
+    let workload = imported.unwrap_or_else(|| Workload::generate(&exp.workload_spec()));
+    let report = match tailslice::figures::report(exp, &workload, limits) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    match serde_json::to_string(&report) {
+        Ok(s) => println!("{s}"),
+        Err(e) => {
+            eprintln!("error: cannot write JSON: {e}");
+            return 1;
         }
     }
     0
@@ -261,7 +341,12 @@ fn wrap(text: &str, width: usize) -> String {
 }
 
 /// The study's table, for people.
-fn table(exp: &Experiment, outcome: &Outcome, tasks_file: Option<&str>) -> String {
+fn table(
+    exp: &Experiment,
+    outcome: &Outcome,
+    tasks_file: Option<&str>,
+    recorded: Option<&Summary>,
+) -> String {
     use std::fmt::Write;
     let w = &outcome.workload;
     let mut s = String::new();
@@ -301,20 +386,20 @@ fn table(exp: &Experiment, outcome: &Outcome, tasks_file: Option<&str>) -> Strin
         "{:<12} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>9}",
         "scheduler", "mean", "p50", "p90", "p95", "p99", "max", within_col, "switches"
     );
-    for r in &outcome.runs {
-        let m = &r.summary;
+    let rows = recorded
+        .map(|m| ("as recorded".to_string(), m))
+        .into_iter()
+        .chain(
+            outcome
+                .runs
+                .iter()
+                .map(|r| (label(r.policy, exp), &r.summary)),
+        );
+    for (name, m) in rows {
         let _ = writeln!(
             s,
             "{:<12} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>8} {:>9}",
-            label(r.policy, exp),
-            m.mean,
-            m.p50,
-            m.p90,
-            m.p95,
-            m.p99,
-            m.max,
-            m.done_within,
-            m.context_switches
+            name, m.mean, m.p50, m.p90, m.p95, m.p99, m.max, m.done_within, m.context_switches
         );
     }
     if let Some((base, rest)) = outcome.runs.split_first() {

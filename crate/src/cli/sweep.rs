@@ -15,6 +15,7 @@ use tailslice::sweep::{self, Distribution, QuantumRun, SeedRun, Sweep, SweepLimi
 use tailslice::workload::Workload;
 
 use super::simulate::{check_tasks_file_conflicts, read_tasks_file};
+use super::trace_in::{self, TraceFlags};
 use super::{fail, flag_value, set_experiment_flag, EXIT_USAGE};
 
 const HELP: &str = "\
@@ -27,6 +28,8 @@ tailslice sweep — run one experiment over many seeds or many quanta
                       0.5,1,2,4,8,16,32,64,128,256,500): one workload, every
                       quantum, the best quantum per policy (switch cost included)
   --tasks-file PATH   with --quanta: sweep your own tasks (see simulate --help)
+  --trace-in FILE     with --quanta: sweep a browser trace's main-thread tasks
+  --thread PID:TID    with --trace-in: the thread (see simulate --help)
   --json              {\"runs\": [{\"seed\" or \"quantum\": .., \"results\": [..]}]}
                       with results exactly as simulate --json prints them
   --csv               one CSV row per run and policy
@@ -50,6 +53,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut csv = false;
     let mut mode: Option<Mode> = None;
     let mut tasks_file: Option<String> = None;
+    let mut trace_flags = TraceFlags::default();
     let mut given: Vec<Param> = Vec::new();
     let mut parser = lexopt::Parser::from_args(args);
     loop {
@@ -64,6 +68,16 @@ pub fn run(args: Vec<OsString>) -> i32 {
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
                 print!("{HELP}");
                 return 0;
+            }
+            lexopt::Arg::Long(name @ ("trace-in" | "thread")) => {
+                let name = name.to_string();
+                let value = match flag_value(&mut parser, &format!("--{name}")) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if let Err(code) = trace_flags.set(&name, value) {
+                    return code;
+                }
             }
             lexopt::Arg::Long(name @ ("seeds" | "quanta" | "tasks-file")) => {
                 let name = name.to_string();
@@ -115,10 +129,15 @@ pub fn run(args: Vec<OsString>) -> i32 {
                     exp.seed
                 ));
             }
-            if tasks_file.is_some() {
-                return fail(
-                    "--tasks-file cannot be combined with --seeds: imported tasks do not depend on a seed (use --quanta)",
-                );
+            if tasks_file.is_some() || trace_flags.path.is_some() {
+                let flag = if tasks_file.is_some() {
+                    "--tasks-file"
+                } else {
+                    "--trace-in"
+                };
+                return fail(&format!(
+                    "{flag} cannot be combined with --seeds: imported tasks do not depend on a seed (use --quanta)"
+                ));
             }
             if let Err(e) = sweep::check_seed_sweep(&exp, "--seeds", &seeds, &limits, &sweep_limits)
             {
@@ -150,8 +169,23 @@ pub fn run(args: Vec<OsString>) -> i32 {
                     exp.quantum
                 ));
             }
-            let workload = match &tasks_file {
-                Some(path) => {
+            let traced = match trace_in::load(
+                &trace_flags,
+                &exp,
+                &given,
+                tasks_file.is_some(),
+                import::MAX_IMPORT_TASKS,
+            ) {
+                Ok(t) => t,
+                Err(code) => return code,
+            };
+            let source = trace_flags.path.as_deref().or(tasks_file.as_deref());
+            let workload = match (&tasks_file, traced) {
+                (_, Some(t)) => {
+                    exp = import::experiment_for(&exp, &t.workload);
+                    t.workload
+                }
+                (Some(path), None) => {
                     if let Err(code) = check_tasks_file_conflicts(&given) {
                         return code;
                     }
@@ -163,9 +197,9 @@ pub fn run(args: Vec<OsString>) -> i32 {
                         Err(code) => return code,
                     }
                 }
-                None => Workload::generate(&exp.workload_spec()),
+                (None, None) => Workload::generate(&exp.workload_spec()),
             };
-            let known = tasks_file.as_ref().map(|_| &workload);
+            let known = source.map(|_| &workload);
             if let Err(e) =
                 sweep::check_quantum_sweep(&exp, "--quanta", &quanta, known, &limits, &sweep_limits)
             {
@@ -181,7 +215,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 }
             };
             output(json, csv, &runs, sweep::quantum_runs_csv, || {
-                quantum_summary(&exp, tasks_file.as_deref(), &runs)
+                quantum_summary(&exp, source, &runs)
             })
         }
     }

@@ -1,20 +1,20 @@
 //! First in, first out: tasks run to completion in arrival order (ties by
 //! index, as the study's list).
 
-use std::collections::VecDeque;
-
+use super::run_queue::RunQueue;
 use super::{Enqueue, Policy, TaskId, TaskView};
 
 #[derive(Default)]
 pub struct Fifo {
-    queue: VecDeque<TaskId>,
+    queue: RunQueue,
 }
 
 impl Fifo {
-    /// A queue sized for `tasks`, so a million-task run never regrows it.
-    pub fn with_capacity(tasks: usize) -> Self {
+    /// `tasks` is the workload's size; the run queue stores consecutive ids
+    /// as one entry, so it needs no room reserved up front.
+    pub fn with_capacity(_tasks: usize) -> Self {
         Fifo {
-            queue: VecDeque::with_capacity(tasks),
+            queue: RunQueue::default(),
         }
     }
 }
@@ -30,6 +30,10 @@ impl Policy for Fifo {
 
     fn has_queued(&self) -> bool {
         !self.queue.is_empty()
+    }
+
+    fn upcoming(&self, ahead: usize) -> Option<TaskId> {
+        self.queue.upcoming(ahead)
     }
 
     fn time_slice(&self, _task: TaskId) -> f64 {

@@ -8,6 +8,7 @@
 mod fifo;
 mod mlfq;
 mod rr;
+mod run_queue;
 mod sjf;
 mod srpt;
 
@@ -43,7 +44,8 @@ pub enum Leave {
 
 /// What a policy may read about the tasks. `remaining` is exact for tasks
 /// that are not running; for a running task it is the value at the start of
-/// its current slice (the engine passes the current value where it matters).
+/// its current slice (the engine passes the current value where it matters);
+/// for a finished task it is not work (the engine reuses the slot).
 pub struct TaskView<'a> {
     pub arrival: &'a [f64],
     pub work: &'a [f64],
@@ -70,6 +72,15 @@ pub trait Policy {
 
     /// Whether any task is waiting in the run queue.
     fn has_queued(&self) -> bool;
+
+    /// A task that [`Policy::pick_next`] will likely return `ahead` picks
+    /// from now, if the policy can tell cheaply. Only a hint: the engine
+    /// uses it to fetch that task's state into the cache early (a
+    /// round-robin pass over a million tasks otherwise waits on memory at
+    /// every slice of its later rounds).
+    fn upcoming(&self, _ahead: usize) -> Option<TaskId> {
+        None
+    }
 
     /// How much work `task` may do before the core returns to the policy;
     /// `f64::INFINITY` runs it to completion.

@@ -3,21 +3,21 @@
 //! study's "rounds in index order": survivors of a round re-queue in the
 //! order they ran.
 
-use std::collections::VecDeque;
-
+use super::run_queue::RunQueue;
 use super::{Enqueue, Policy, TaskId, TaskView};
 
 pub struct RoundRobin {
     quantum: f64,
-    queue: VecDeque<TaskId>,
+    queue: RunQueue,
 }
 
 impl RoundRobin {
-    /// `tasks` sizes the queue so a large run never regrows it.
-    pub fn new(quantum: f64, tasks: usize) -> Self {
+    /// `tasks` is the workload's size; the run queue stores consecutive ids
+    /// as one entry, so it needs no room reserved up front.
+    pub fn new(quantum: f64, _tasks: usize) -> Self {
         RoundRobin {
             quantum,
-            queue: VecDeque::with_capacity(tasks),
+            queue: RunQueue::default(),
         }
     }
 }
@@ -33,6 +33,10 @@ impl Policy for RoundRobin {
 
     fn has_queued(&self) -> bool {
         !self.queue.is_empty()
+    }
+
+    fn upcoming(&self, ahead: usize) -> Option<TaskId> {
+        self.queue.upcoming(ahead)
     }
 
     fn time_slice(&self, _task: TaskId) -> f64 {

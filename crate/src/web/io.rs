@@ -183,18 +183,6 @@ pub fn open_experiment(text: &str) -> Result<JsValue, JsError> {
     }))
 }
 
-/// A workload as a task list `parse_task_list` reads back exactly (Rust
-/// writes the shortest text that round-trips each number).
 fn tasks_text(w: &Workload) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(w.len() * 24 + 32);
-    s.push_str("arrival_ms,duration_ms,class\n");
-    for i in 0..w.len() {
-        let label = w
-            .class_labels
-            .get(w.class[i] as usize)
-            .map_or(import::DEFAULT_CLASS, String::as_str);
-        let _ = writeln!(s, "{},{},{}", w.arrival[i], w.work[i], label);
-    }
-    s
+    import::task_list_text(w)
 }

@@ -15,12 +15,15 @@
 mod io;
 mod labels;
 mod palette;
+mod panic;
 mod plots;
 mod query;
+mod realrun;
 mod result;
 mod scenario;
 mod scenario_view;
 mod sweep;
+mod trace_run;
 mod view;
 
 use wasm_bindgen::prelude::*;
@@ -31,7 +34,9 @@ use crate::workload::Workload;
 
 pub use io::{check_tasks, export_file, open_experiment};
 pub use labels::set_labels;
+pub use panic::{last_panic, panic_for_test};
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
+pub use realrun::{real_run_text, RealRunPlan};
 pub use scenario::{parse as parse_scenario, run_scenario, ScenarioQuery, ScenarioRun};
 pub use scenario_view::ScenarioView;
 pub use sweep::{QuantumSweep, SeedSweep};
@@ -116,6 +121,8 @@ pub struct Runner {
     slices: f64,
     runs: Vec<PolicyRun>,
     record: bool,
+    /// A trace's recorded task starts: the result gets the "as recorded" row.
+    recorded: Option<Vec<f64>>,
 }
 
 #[wasm_bindgen]
@@ -198,6 +205,9 @@ impl Runner {
         };
         let obj = result::build(&self.exp, &outcome, self.record);
         io::add_explanation(&obj, &self.exp, &outcome);
+        if let Some(starts) = &self.recorded {
+            trace_run::add_recorded(&obj, &self.exp, &outcome, starts);
+        }
         Ok(obj)
     }
 }
@@ -210,6 +220,7 @@ impl Runner {
             slices: 0.0,
             runs: Vec::new(),
             record: false,
+            recorded: None,
         }
     }
 

@@ -273,6 +273,31 @@ pub(crate) fn nice_ceil(v: f64) -> f64 {
     ((v / step).ceil() * step).max(step)
 }
 
+/// Bins of the duration histogram, counted in the worker (a million
+/// durations sorted on the main thread took a quarter of a second): `BINS`
+/// bins from 0 to `hi` per class (`counts[class * BINS + bin]`), the last
+/// bin holding everything above. A heavy tail would squash everything into
+/// the first bin: past 3 × p99 the axis is cut at p99 (`cut`).
+pub(crate) fn histogram(work: &[f64], class: &[u16], classes: usize) -> (f64, bool, Vec<u32>) {
+    let mut sorted = work.to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let max = sorted.last().copied().unwrap_or(1.0);
+    let p99 = if sorted.is_empty() {
+        1.0
+    } else {
+        percentile(&sorted, 99.0)
+    };
+    let hi = nice_ceil(if max > 3.0 * p99 { p99 } else { max }.max(1e-6));
+    let width = hi / BINS as f64;
+    let k = classes.max(1);
+    let mut counts = vec![0u32; k * BINS];
+    for (&w, &c) in work.iter().zip(class) {
+        let b = ((w / width) as usize).min(BINS - 1);
+        counts[(c as usize).min(k - 1) * BINS + b] += 1;
+    }
+    (hi, max > hi, counts)
+}
+
 #[wasm_bindgen]
 impl View {
     /// Latency CDF of every policy on shared axes, p50 and p95 marked.
@@ -295,10 +320,13 @@ impl View {
                 .fold(0.0, f64::max)
                 .max(1e-6),
         );
+        // Room for "100 %" beside the axis title, and for the last x label
+        // (it is centred on the right edge).
         let mut chart = ChartBuilder::on(&root)
             .margin(px(10.0))
+            .margin_right(px(24.0))
             .x_label_area_size(px(34.0))
-            .y_label_area_size(px(44.0))
+            .y_label_area_size(px(58.0))
             .build_cartesian_2d(0f64..xmax, 0f64..1f64)
             .map_err(err)?;
         kit.style_mesh(&mut chart.configure_mesh())
@@ -372,7 +400,8 @@ impl View {
         Ok(())
     }
 
-    /// Histogram of task durations, stacked by class (the Gantt's legend).
+    /// Histogram of task durations, stacked by class (the Gantt's legend),
+    /// from the bins the worker counted ([`histogram`]).
     #[wasm_bindgen(js_name = drawHistogram)]
     pub fn draw_histogram(
         &self,
@@ -382,24 +411,13 @@ impl View {
     ) -> Result<(), JsError> {
         let kit = ChartKit::begin(canvas, dpr, dark)?;
         let px = |v: f64| kit.px(v);
-        let mut sorted = self.work.clone();
-        sorted.sort_unstable_by(f64::total_cmp);
-        let max = sorted.last().copied().unwrap_or(1.0);
-        // A heavy tail would squash everything into the first bin: cut at
-        // p99 and let the last bin hold the rest.
-        let p99 = if sorted.is_empty() {
-            1.0
-        } else {
-            percentile(&sorted, 99.0)
-        };
-        let hi = nice_ceil(if max > 3.0 * p99 { p99 } else { max }.max(1e-6));
         let words = super::labels::get();
+        let hi = self.hist.hi;
         let width = hi / BINS as f64;
         let k = self.classes.len().max(1);
-        let mut counts = vec![0u32; k * BINS];
-        for (&w, &c) in self.work.iter().zip(&self.class) {
-            let b = ((w / width) as usize).min(BINS - 1);
-            counts[(c as usize).min(k - 1) * BINS + b] += 1;
+        let counts = &self.hist.counts;
+        if counts.len() != k * BINS {
+            return Err(JsError::new("histogram counts do not match the classes"));
         }
         let ymax = (0..BINS)
             .map(|b| (0..k).map(|c| counts[c * BINS + b]).sum::<u32>())
@@ -418,7 +436,7 @@ impl View {
             .disable_x_mesh()
             .x_labels(6)
             .y_labels(5)
-            .x_desc(if max > hi {
+            .x_desc(if self.hist.cut {
                 words.hist_x_cut.as_str()
             } else {
                 words.hist_x.as_str()

@@ -12,6 +12,7 @@ use crate::error::ParamError;
 use crate::experiment::{Experiment, Limits, Param};
 use crate::mix::Dist;
 pub use crate::query_string::{decode_pairs, percent_encode};
+use crate::realrun::{RealParam, RealSettings};
 
 /// The URL format version written by this page.
 pub const URL_VERSION: &str = "1";
@@ -63,6 +64,10 @@ pub struct PageQuery {
     pub policies: Vec<&'static str>,
     pub errors: Vec<BadParam>,
     pub estimated_slices: f64,
+    /// The "Run for real" panel's settings (`real_*` keys; in `query`, not
+    /// in `experiment`) with their current values, defaults included, so
+    /// the page can carry them through edits of the experiment.
+    pub real_values: std::collections::BTreeMap<&'static str, String>,
 }
 
 /// Parses a page URL's query (untrusted input): bad values are reported and
@@ -92,8 +97,45 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
     let (exp, errs) =
         Experiment::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())), limits);
     errors.extend(errs.into_iter().map(BadParam::from));
-    let page = describe(&exp, embed, errors);
+    let (real, real_errs) =
+        RealSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    errors.extend(real_errs.into_iter().map(BadParam::from));
+    let mut page = describe(&exp, embed, errors);
+    with_real(&mut page, real);
     (exp, page)
+}
+
+/// Adds the real run's settings to a described page: non-default `real_*`
+/// keys go after the experiment's and before `embed=1`.
+fn with_real(page: &mut PageQuery, real: RealSettings) {
+    let extra: Vec<String> = real
+        .to_query()
+        .into_iter()
+        .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
+        .collect();
+    if !extra.is_empty() {
+        let mut parts: Vec<String> = page
+            .query
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect();
+        if parts.is_empty() {
+            parts.push(format!("v={URL_VERSION}"));
+        }
+        let at = parts
+            .iter()
+            .position(|p| p == "embed=1")
+            .unwrap_or(parts.len());
+        for (i, e) in extra.into_iter().enumerate() {
+            parts.insert(at + i, e);
+        }
+        page.query = parts.join("&");
+    }
+    page.real_values = RealParam::ALL
+        .into_iter()
+        .map(|p| (p.url_key(), real.get(p)))
+        .collect();
 }
 
 /// The page's view of a valid experiment.
@@ -142,5 +184,6 @@ pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQue
         policies: exp.policies.iter().map(|p| p.name()).collect(),
         errors,
         estimated_slices: exp.estimated_slices(),
+        real_values: Default::default(),
     }
 }

@@ -47,13 +47,22 @@ struct Change {
 
 /// The page's table, as plain data.
 pub fn table(outcome: &Outcome) -> JsValue {
-    let base = outcome.runs.first().map(|r| &r.summary);
-    let rows: Vec<Row> = outcome
-        .runs
+    table_with(outcome, None)
+}
+
+/// The table with an "as recorded" row first (a trace's tasks as they ran),
+/// the baseline of every change.
+pub fn table_with(outcome: &Outcome, recorded: Option<&metrics::Summary>) -> JsValue {
+    let all: Vec<(&str, &metrics::Summary)> = recorded
+        .map(|s| (crate::trace::recorded::RECORDED, s))
+        .into_iter()
+        .chain(outcome.runs.iter().map(|r| (r.policy.name(), &r.summary)))
+        .collect();
+    let base = all.first().map(|r| r.1);
+    let rows: Vec<Row> = all
         .iter()
         .enumerate()
-        .map(|(i, r)| {
-            let s = &r.summary;
+        .map(|(i, &(policy, s))| {
             let change = (i > 0).then(|| {
                 let b = base.expect("a first run exists");
                 Change {
@@ -67,7 +76,7 @@ pub fn table(outcome: &Outcome) -> JsValue {
                 }
             });
             Row {
-                policy: r.policy.name(),
+                policy,
                 summary: s,
                 change,
             }
@@ -90,6 +99,16 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
     set(&obj, "work", &Float64Array::from(&w.work[..]).into());
     set(&obj, "arrival", &Float64Array::from(&w.arrival[..]).into());
     set(&obj, "class", &Uint16Array::from(&w.class[..]).into());
+    // Computed here, in the worker, so the main thread never walks every task.
+    let (hi, cut, counts) = super::plots::histogram(&w.work, &w.class, w.class_labels.len());
+    set(&obj, "hist_hi", &hi.into());
+    set(&obj, "hist_cut", &cut.into());
+    set(&obj, "hist_counts", &Uint32Array::from(&counts[..]).into());
+    set(
+        &obj,
+        "long_class",
+        &long_class(w).map_or(-1.0, f64::from).into(),
+    );
 
     let runs = Array::new();
     for r in &outcome.runs {
@@ -127,6 +146,26 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
     }
     set(&obj, "runs", &runs);
     obj.into()
+}
+
+/// The class drawn as "long": the one with the largest mean work (none
+/// with a single class).
+fn long_class(w: &crate::workload::Workload) -> Option<u16> {
+    let mut sums = vec![(0.0f64, 0usize); w.class_labels.len()];
+    for (&c, &x) in w.class.iter().zip(&w.work) {
+        if let Some(s) = sums.get_mut(c as usize) {
+            s.0 += x;
+            s.1 += 1;
+        }
+    }
+    if sums.len() <= 1 {
+        return None;
+    }
+    sums.iter()
+        .enumerate()
+        .filter(|(_, s)| s.1 > 0)
+        .max_by(|a, b| (a.1 .0 / a.1 .1 as f64).total_cmp(&(b.1 .0 / b.1 .1 as f64)))
+        .map(|(i, _)| i as u16)
 }
 
 /// Points of the empirical CDF of `sorted` (ascending): `(x, share of tasks

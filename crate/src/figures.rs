@@ -1,0 +1,69 @@
+//! The figures of an experiment and nothing else: what `simulate --json`
+//! prints, computed without keeping anything per task that the figures do
+//! not need.
+//!
+//! [`crate::experiment::Experiment::run_on`] keeps every policy's whole
+//! schedule (per-task first start, slice count and completion) because the
+//! table, the explanation, the exports and the page read them. A report
+//! needs only each task's completion time, which the engine keeps in the
+//! slot that held its remaining work, and turns into latencies in place
+//! ([`metrics::summarize_owned`]). On a million tasks that is 8 bytes per
+//! task and policy instead of 48. Same engine, same rules, so the same
+//! bytes: `tests/figures.rs` and the snapshot corpus check it.
+
+use crate::engine::{EngineConfig, EngineError};
+use crate::experiment::{Experiment, Limits, PolicyReport, Report};
+use crate::metrics;
+use crate::policy::PolicyKind;
+use crate::workload::Workload;
+
+/// Runs every policy of `exp` on `workload` and returns the report, as
+/// `exp.run_on(workload, limits, false)?.report()` would.
+pub fn report(
+    exp: &Experiment,
+    workload: &Workload,
+    limits: &Limits,
+) -> Result<Report, EngineError> {
+    let config = EngineConfig {
+        cores: exp.cores,
+        switch_cost: exp.switch_cost,
+        record_segments: false,
+        record_outcomes: false,
+        max_slices: limits.max_slices,
+        ..EngineConfig::default()
+    };
+    let run_one = |kind: PolicyKind| -> Result<PolicyReport, EngineError> {
+        let schedule = kind.simulate(workload, exp.quantum, &exp.mlfq, &config)?;
+        Ok(PolicyReport {
+            policy: kind.name(),
+            summary: metrics::summarize_owned(workload, schedule, exp.within),
+        })
+    };
+    // As in `run_on`: one thread per policy for large runs on native
+    // targets (the results do not depend on it).
+    let parallel =
+        cfg!(not(target_arch = "wasm32")) && exp.policies.len() > 1 && workload.len() >= 50_000;
+    let results = if parallel {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = exp
+                .policies
+                .iter()
+                .map(|&kind| scope.spawn(move || run_one(kind)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a policy thread panicked"))
+                .collect::<Result<Vec<_>, _>>()
+        })?
+    } else {
+        exp.policies
+            .iter()
+            .map(|&kind| run_one(kind))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    Ok(Report {
+        total_work_ms: workload.total_work(),
+        tasks: workload.len(),
+        results,
+    })
+}

@@ -1,0 +1,304 @@
+//! What the page runs for real: the experiment's tasks scaled, and the
+//! order and length of every slice taken from the core's own `fifo` and
+//! `rr` schedules, so the page's JavaScript only spins and yields and never
+//! re-implements a policy.
+//!
+//! The page has one main thread, so the plan is always the one-core model
+//! (the panel says so when the experiment has more cores). The switch cost
+//! is not scaled: like the real yield it replaces, it is a cost of the
+//! machine, not of the tasks.
+
+use crate::engine::{EngineConfig, EngineError, Schedule};
+use crate::experiment::Experiment;
+use crate::metrics::{self, Summary};
+use crate::policy::{MlfqParams, PolicyKind};
+use crate::workload::Workload;
+
+use super::settings::RealSettings;
+
+/// At most this many slices per pass: a real run is meant to take seconds
+/// (each yield costs at least tens of µs), and planning it runs on the main
+/// thread, so it must stay well under a frame's worth of work.
+pub const MAX_REAL_SLICES: usize = 50_000;
+/// At most this much busy time (ms) per pass, scaled.
+pub const MAX_PASS_MS: f64 = 120_000.0;
+
+/// The two ways a real run executes the tasks.
+pub const POLICIES: [PolicyKind; 2] = [PolicyKind::Fifo, PolicyKind::Rr];
+
+/// Why no real run can be planned.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlanError {
+    /// One pass would take longer than [`MAX_PASS_MS`].
+    TooLong {
+        pass_ms: f64,
+        scale: f64,
+    },
+    /// The sliced pass would have more than [`MAX_REAL_SLICES`] slices.
+    TooManySlices {
+        slices: usize,
+    },
+    /// Nothing to run.
+    NoTasks,
+    Engine(EngineError),
+}
+
+/// One policy's part of the plan.
+#[derive(Clone, Debug)]
+pub struct PlanPass {
+    pub policy: PolicyKind,
+    /// `(task, length in ms)` in the order the model runs them.
+    pub slices: Vec<(u32, f64)>,
+    pub schedule: Schedule,
+    /// The model's figures at the run's scale.
+    pub summary: Summary,
+}
+
+/// Everything a real run needs, at the run's scale.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub settings: RealSettings,
+    pub scale: f64,
+    /// The quantum at the run's scale.
+    pub quantum: f64,
+    pub switch_cost: f64,
+    /// The "done within" threshold at the run's scale.
+    pub within: f64,
+    /// Cores of the experiment (the plan itself uses one).
+    pub experiment_cores: usize,
+    /// The scaled tasks (arrival and work in ms).
+    pub workload: Workload,
+    /// `fifo` then `rr`.
+    pub passes: [PlanPass; 2],
+}
+
+impl Plan {
+    /// Plans a real run of `exp` on `workload` (drawn or imported).
+    pub fn build(
+        exp: &Experiment,
+        workload: &Workload,
+        settings: RealSettings,
+    ) -> Result<Plan, PlanError> {
+        if workload.is_empty() {
+            return Err(PlanError::NoTasks);
+        }
+        let scale = settings.scale.factor(workload.total_work());
+        let pass_ms = workload.total_work() * scale;
+        if pass_ms > MAX_PASS_MS {
+            return Err(PlanError::TooLong { pass_ms, scale });
+        }
+        let quantum = exp.quantum * scale;
+        // Checked before simulating: ceil(work / quantum) slices per task.
+        let est: f64 = workload
+            .work
+            .iter()
+            .map(|w| (w * scale / quantum).ceil().max(1.0))
+            .sum();
+        if est > MAX_REAL_SLICES as f64 {
+            return Err(PlanError::TooManySlices {
+                slices: est as usize,
+            });
+        }
+        let scaled = Workload {
+            arrival: workload.arrival.iter().map(|a| a * scale).collect(),
+            work: workload.work.iter().map(|w| w * scale).collect(),
+            class: workload.class.clone(),
+            class_labels: workload.class_labels.clone(),
+        };
+        let within = exp.within * scale;
+        let config = EngineConfig {
+            cores: 1,
+            switch_cost: exp.switch_cost,
+            record_segments: true,
+            max_slices: (MAX_REAL_SLICES as u64) * 2,
+            ..EngineConfig::default()
+        };
+        let pass = |policy: PolicyKind| -> Result<PlanPass, PlanError> {
+            let schedule = policy
+                .simulate(&scaled, quantum, &MlfqParams::default(), &config)
+                .map_err(PlanError::Engine)?;
+            if schedule.segments.len() > MAX_REAL_SLICES {
+                return Err(PlanError::TooManySlices {
+                    slices: schedule.segments.len(),
+                });
+            }
+            let slices = schedule
+                .segments
+                .iter()
+                .map(|g| (g.task, g.end - g.start))
+                .collect();
+            let summary = metrics::summarize(&scaled, &schedule, within);
+            Ok(PlanPass {
+                policy,
+                slices,
+                schedule,
+                summary,
+            })
+        };
+        let passes = [pass(POLICIES[0])?, pass(POLICIES[1])?];
+        Ok(Plan {
+            settings,
+            scale,
+            quantum,
+            switch_cost: exp.switch_cost,
+            within,
+            experiment_cores: exp.cores,
+            workload: scaled,
+            passes,
+        })
+    }
+
+    pub fn pass(&self, policy: PolicyKind) -> Option<&PlanPass> {
+        self.passes.iter().find(|p| p.policy == policy)
+    }
+
+    /// Busy time of one pass (the scaled total work), in ms.
+    pub fn pass_ms(&self) -> f64 {
+        self.workload.total_work()
+    }
+
+    /// Every slice of both passes as one flat array:
+    /// `[task, length_ms, task, length_ms, …]`, `fifo`'s first.
+    pub fn packed_slices(&self) -> Vec<f64> {
+        let mut out =
+            Vec::with_capacity(2 * (self.passes[0].slices.len() + self.passes[1].slices.len()));
+        for p in &self.passes {
+            for &(t, len) in &p.slices {
+                out.push(t as f64);
+                out.push(len);
+            }
+        }
+        out
+    }
+
+    /// Task ids in the order the model completes them under `policy`.
+    pub fn completion_order(&self, policy: PolicyKind) -> Vec<u32> {
+        let Some(p) = self.pass(policy) else {
+            return Vec::new();
+        };
+        order_by(
+            &p.schedule
+                .outcomes
+                .iter()
+                .map(|o| o.completion)
+                .collect::<Vec<_>>(),
+        )
+    }
+}
+
+/// Indices of `times` sorted by time (ties by index, as the model's
+/// one-core schedule never has two completions at one instant unless a task
+/// has no work).
+pub fn order_by(times: &[f64]) -> Vec<u32> {
+    let mut idx: Vec<u32> = (0..times.len() as u32).collect();
+    idx.sort_by(|&a, &b| {
+        times[a as usize]
+            .total_cmp(&times[b as usize])
+            .then(a.cmp(&b))
+    });
+    idx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::Limits;
+    use crate::realrun::settings::Scale;
+
+    fn study_plan(settings: RealSettings) -> (Experiment, Workload, Plan) {
+        let exp = Experiment::default();
+        let w = Workload::generate(&exp.workload_spec());
+        let plan = Plan::build(&exp, &w, settings).unwrap();
+        (exp, w, plan)
+    }
+
+    #[test]
+    fn slices_are_the_models_segments_at_scale() {
+        let settings = RealSettings {
+            scale: Scale::Fixed(1.0),
+            ..RealSettings::default()
+        };
+        let (exp, _, plan) = study_plan(settings);
+        let out = exp.run(&Limits::WEB, true).unwrap();
+        for (pp, run) in plan.passes.iter().zip(&out.runs) {
+            assert_eq!(pp.policy, run.policy);
+            assert_eq!(pp.slices.len(), run.schedule.segments.len());
+            for (s, g) in pp.slices.iter().zip(&run.schedule.segments) {
+                assert_eq!(s.0, g.task);
+                assert_eq!(s.1, g.end - g.start);
+            }
+            assert_eq!(pp.summary, run.summary);
+        }
+        // FIFO: one slice per task; RR: ceil(work / 16) per task.
+        assert_eq!(plan.passes[0].slices.len(), 400);
+        assert_eq!(plan.passes[1].slices.len(), 599 + 1);
+    }
+
+    #[test]
+    fn scaled_plan_scales_every_figure() {
+        let (_, _, one) = study_plan(RealSettings {
+            scale: Scale::Fixed(1.0),
+            ..RealSettings::default()
+        });
+        let (_, _, tenth) = study_plan(RealSettings {
+            scale: Scale::Fixed(0.125),
+            ..RealSettings::default()
+        });
+        for (a, b) in one.passes.iter().zip(&tenth.passes) {
+            assert_eq!(a.slices.len(), b.slices.len());
+            assert!((a.summary.p95 * 0.125 - b.summary.p95).abs() < 1e-9);
+            assert_eq!(a.summary.done_within, b.summary.done_within);
+        }
+        assert_eq!(tenth.quantum, 2.0);
+        assert_eq!(tenth.within, 12.5);
+    }
+
+    #[test]
+    fn auto_scale_and_limits() {
+        let (_, w, plan) = study_plan(RealSettings::default());
+        assert!((plan.pass_ms() - 1000.0).abs() < 1e-6, "{}", plan.pass_ms());
+        assert!((plan.scale * w.total_work() - 1000.0).abs() < 1e-6);
+        let exp = Experiment::default();
+        let long = RealSettings {
+            scale: Scale::Fixed(10.0),
+            ..RealSettings::default()
+        };
+        // 10× the study is 52 s a pass, under the limit; 4,000 tasks are not.
+        assert!(Plan::build(&exp, &w, long).is_ok());
+        let big = Experiment {
+            tasks: 4000,
+            ..Experiment::default()
+        };
+        let wb = Workload::generate(&big.workload_spec());
+        assert!(matches!(
+            Plan::build(&big, &wb, long),
+            Err(PlanError::TooLong { .. })
+        ));
+        let tiny_q = Experiment {
+            quantum: 0.01,
+            ..Experiment::default()
+        };
+        assert!(matches!(
+            Plan::build(&tiny_q, &w, RealSettings::default()),
+            Err(PlanError::TooManySlices { .. })
+        ));
+        assert_eq!(
+            Plan::build(&exp, &Workload::default(), RealSettings::default()).unwrap_err(),
+            PlanError::NoTasks
+        );
+    }
+
+    #[test]
+    fn many_cores_still_plan_one_core() {
+        let exp = Experiment {
+            cores: 4,
+            ..Experiment::default()
+        };
+        let w = Workload::generate(&exp.workload_spec());
+        let plan = Plan::build(&exp, &w, RealSettings::default()).unwrap();
+        assert_eq!(plan.experiment_cores, 4);
+        assert_eq!(plan.passes[0].schedule.cores, 1);
+        let order = plan.completion_order(PolicyKind::Fifo);
+        assert_eq!(order.len(), 400);
+    }
+}

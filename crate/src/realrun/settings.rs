@@ -1,0 +1,275 @@
+//! The real run's settings (scale, repeats, yield primitive): URL keys
+//! validated here with the same [`ParamError`] messages as every other key.
+//! Absent keys are the defaults and are never written back, so links made
+//! before the panel existed open unchanged.
+
+use crate::error::{parse_count, parse_number, ParamError};
+
+/// Largest scale factor: ten times the model's durations is already a long
+/// wait on a phone.
+pub const MAX_SCALE: f64 = 10.0;
+/// Smallest scale factor: below this the clock's resolution (100 µs when the
+/// page is not isolated) is as long as the shortest slices.
+pub const MIN_SCALE: f64 = 0.001;
+pub const MAX_REPEATS: u64 = 20;
+pub const DEFAULT_REPEATS: u32 = 3;
+/// `real_scale=auto` picks the scale at which one pass (one policy, every
+/// task once) is about this much busy time, never more than 1×.
+pub const AUTO_PASS_MS: f64 = 1000.0;
+
+/// How the sliced run hands the event loop back between slices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum YieldKind {
+    /// `scheduler.yield()` where the browser has it, else a `MessageChannel`
+    /// message (the page says which one it used).
+    Auto,
+    /// `await scheduler.yield()`.
+    Scheduler,
+    /// A `MessageChannel` message to itself (no 4 ms clamp).
+    Message,
+    /// `setTimeout(0)` (clamped to 4 ms once nested).
+    Timeout,
+    /// `requestAnimationFrame` then `setTimeout(0)`: a frame between slices.
+    Raf,
+}
+
+impl YieldKind {
+    pub const ALL: [YieldKind; 5] = [
+        YieldKind::Auto,
+        YieldKind::Scheduler,
+        YieldKind::Message,
+        YieldKind::Timeout,
+        YieldKind::Raf,
+    ];
+
+    /// The URL value.
+    pub fn name(self) -> &'static str {
+        match self {
+            YieldKind::Auto => "auto",
+            YieldKind::Scheduler => "scheduler",
+            YieldKind::Message => "message",
+            YieldKind::Timeout => "timeout",
+            YieldKind::Raf => "raf",
+        }
+    }
+
+    /// How the primitive is written in JavaScript, for the results.
+    pub fn code(self) -> &'static str {
+        match self {
+            YieldKind::Auto => "scheduler.yield() or MessageChannel",
+            YieldKind::Scheduler => "scheduler.yield()",
+            YieldKind::Message => "MessageChannel",
+            YieldKind::Timeout => "setTimeout(0)",
+            YieldKind::Raf => "requestAnimationFrame + setTimeout(0)",
+        }
+    }
+
+    pub fn parse(field: &str, text: &str) -> Result<YieldKind, ParamError> {
+        let t = text.trim();
+        YieldKind::ALL
+            .into_iter()
+            .find(|k| k.name() == t)
+            .ok_or_else(|| ParamError::new(field, text, "auto, scheduler, message, timeout or raf"))
+    }
+}
+
+/// The scale factor: `auto` or a fixed number.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    Auto,
+    Fixed(f64),
+}
+
+impl Scale {
+    /// The factor for a workload of `total_work_ms` per pass.
+    pub fn factor(self, total_work_ms: f64) -> f64 {
+        match self {
+            Scale::Fixed(s) => s,
+            Scale::Auto if total_work_ms > AUTO_PASS_MS => {
+                (AUTO_PASS_MS / total_work_ms).max(MIN_SCALE)
+            }
+            Scale::Auto => 1.0,
+        }
+    }
+
+    fn text(self) -> String {
+        match self {
+            Scale::Auto => "auto".to_string(),
+            Scale::Fixed(s) => s.to_string(),
+        }
+    }
+}
+
+/// Every setting of the "Run for real" panel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RealSettings {
+    pub scale: Scale,
+    pub repeats: u32,
+    pub yield_kind: YieldKind,
+}
+
+impl Default for RealSettings {
+    fn default() -> Self {
+        RealSettings {
+            scale: Scale::Auto,
+            repeats: DEFAULT_REPEATS,
+            yield_kind: YieldKind::Auto,
+        }
+    }
+}
+
+/// One URL key of the panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RealParam {
+    Scale,
+    Repeats,
+    Yield,
+}
+
+impl RealParam {
+    pub const ALL: [RealParam; 3] = [RealParam::Scale, RealParam::Repeats, RealParam::Yield];
+
+    /// The URL key (a public contract, like the experiment's keys).
+    pub fn url_key(self) -> &'static str {
+        match self {
+            RealParam::Scale => "real_scale",
+            RealParam::Repeats => "real_repeats",
+            RealParam::Yield => "real_yield",
+        }
+    }
+
+    pub fn from_url_key(key: &str) -> Option<RealParam> {
+        RealParam::ALL.into_iter().find(|p| p.url_key() == key)
+    }
+}
+
+impl RealSettings {
+    /// Sets one key from URL text (`field` is the key as written).
+    pub fn set(&mut self, param: RealParam, field: &str, value: &str) -> Result<(), ParamError> {
+        match param {
+            RealParam::Scale => {
+                self.scale = if value.trim() == "auto" {
+                    Scale::Auto
+                } else {
+                    let s = parse_number(field, value, MIN_SCALE, false, MAX_SCALE, "x").map_err(
+                        |e| ParamError {
+                            allowed: format!("auto or {}", e.allowed),
+                            ..e
+                        },
+                    )?;
+                    Scale::Fixed(s)
+                }
+            }
+            RealParam::Repeats => self.repeats = parse_count(field, value, 1, MAX_REPEATS)? as u32,
+            RealParam::Yield => self.yield_kind = YieldKind::parse(field, value)?,
+        }
+        Ok(())
+    }
+
+    /// The key's value as text, in the syntax `set` reads.
+    pub fn get(&self, param: RealParam) -> String {
+        match param {
+            RealParam::Scale => self.scale.text(),
+            RealParam::Repeats => self.repeats.to_string(),
+            RealParam::Yield => self.yield_kind.name().to_string(),
+        }
+    }
+
+    /// Reads the panel's keys from decoded query pairs; other keys are
+    /// ignored, a bad value is reported and keeps its default.
+    pub fn from_query<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> (RealSettings, Vec<ParamError>) {
+        let mut s = RealSettings::default();
+        let mut errors = Vec::new();
+        for (k, v) in pairs {
+            if let Some(p) = RealParam::from_url_key(k) {
+                if let Err(e) = s.set(p, k, v) {
+                    errors.push(e);
+                }
+            }
+        }
+        (s, errors)
+    }
+
+    /// Pairs for the keys that differ from the defaults.
+    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+        let d = RealSettings::default();
+        RealParam::ALL
+            .into_iter()
+            .filter(|&p| self.get(p) != d.get(p))
+            .map(|p| (p.url_key(), self.get(p)))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absent_keys_are_defaults_and_not_written() {
+        let (s, e) = RealSettings::from_query([("q", "8"), ("seed", "1")]);
+        assert!(e.is_empty());
+        assert_eq!(s, RealSettings::default());
+        assert!(s.to_query().is_empty());
+    }
+
+    #[test]
+    fn values_round_trip() {
+        let (s, e) = RealSettings::from_query([
+            ("real_scale", "0.05"),
+            ("real_repeats", "5"),
+            ("real_yield", "raf"),
+        ]);
+        assert!(e.is_empty(), "{e:?}");
+        let q = s.to_query();
+        assert_eq!(
+            q,
+            vec![
+                ("real_scale", "0.05".to_string()),
+                ("real_repeats", "5".to_string()),
+                ("real_yield", "raf".to_string())
+            ]
+        );
+        let back = RealSettings::from_query(q.iter().map(|(k, v)| (*k, v.as_str()))).0;
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn bad_values_name_the_key_and_what_is_allowed() {
+        let (s, e) = RealSettings::from_query([
+            ("real_scale", "0"),
+            ("real_repeats", "99"),
+            ("real_yield", "<b>x</b>"),
+        ]);
+        assert_eq!(s, RealSettings::default());
+        let msgs: Vec<String> = e.iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            msgs[0],
+            "invalid real_scale '0': expected auto or a number of x at least 0.001 and at most 10"
+        );
+        assert_eq!(
+            msgs[1],
+            "invalid real_repeats '99': expected a whole number from 1 to 20"
+        );
+        assert_eq!(
+            msgs[2],
+            "invalid real_yield '<b>x</b>': expected auto, scheduler, message, timeout or raf"
+        );
+        for bad in ["NaN", "inf", "-1", "11", ""] {
+            assert!(
+                RealSettings::from_query([("real_scale", bad)]).1.len() == 1,
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn auto_scale_makes_a_pass_about_a_second() {
+        let f = Scale::Auto.factor(5209.4);
+        assert!((f * 5209.4 - AUTO_PASS_MS).abs() < 1e-9);
+        assert_eq!(Scale::Auto.factor(300.0), 1.0);
+        assert_eq!(Scale::Fixed(0.5).factor(5209.4), 0.5);
+    }
+}

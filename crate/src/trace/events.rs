@@ -1,0 +1,630 @@
+//! Format detection and the Trace Event JSON reader.
+//!
+//! The file is read event by event with serde's visitors, never as one
+//! `serde_json::Value` (a 200 MB trace would take gigabytes that way). Only
+//! what the importer needs is kept:
+//!
+//! - duration events (`X`, `B`, `E`) as a compact [`Ev`] (32 bytes, names
+//!   interned), for every thread, since which thread is the page's main
+//!   thread is only known once the whole file has been read;
+//! - thread and process names (`ph: "M"` metadata);
+//! - the few events that say which frame and process the inspected page is
+//!   (`TracingStartedInBrowser`, `FrameCommittedInBrowser`,
+//!   `ProcessReadyInBrowser`, `TracingStartedInPage`), whose `args` are kept
+//!   as raw JSON text and read afterwards;
+//! - the latest time seen, where unterminated tasks are clipped.
+//!
+//! Both JSON forms are accepted: a bare array of events, and an object with
+//! `traceEvents` (and anything else, e.g. `metadata`, in any key order).
+//! Everything else is told apart with a message saying what it looks like.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use super::TraceError;
+
+/// Most duration events kept (about 320 MB of [`Ev`]); a trace within the
+/// size limit has far fewer.
+pub const MAX_KEPT_EVENTS: usize = 10_000_000;
+/// Most distinct event names interned.
+const MAX_NAMES: usize = 1_000_000;
+
+/// One duration event, as kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ev {
+    /// Index into [`Events::threads`].
+    pub thread: u32,
+    /// Index into [`Events::names`].
+    pub name: u32,
+    /// Start, µs.
+    pub ts: f64,
+    /// Duration of an `X` event in µs; NaN when it has none (unterminated).
+    pub dur: f64,
+    /// `b'X'`, `b'B'` or `b'E'`.
+    pub ph: u8,
+}
+
+/// A thread, keyed by (pid, tid): tids repeat across processes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ThreadKey {
+    pub pid: i64,
+    pub tid: i64,
+}
+
+impl fmt::Display for ThreadKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.pid, self.tid)
+    }
+}
+
+/// One of the events that identify the inspected page, with its raw args.
+#[derive(Clone, Debug)]
+pub struct PageEvent {
+    pub name: String,
+    pub pid: i64,
+    pub ts: f64,
+    pub args: Option<String>,
+}
+
+/// What the reader kept of a trace.
+#[derive(Debug, Default)]
+pub struct Events {
+    pub events: Vec<Ev>,
+    pub names: Vec<String>,
+    pub threads: Vec<ThreadKey>,
+    pub thread_names: HashMap<ThreadKey, String>,
+    pub process_names: HashMap<i64, String>,
+    pub page_events: Vec<PageEvent>,
+    /// Latest time in the trace (µs): an event's start, or its end if it
+    /// has a duration. `-inf` when no event has a time.
+    pub end: f64,
+    /// Events of any kind read.
+    pub total: usize,
+    /// Instant (`I`/`i`) events named like a task: not tasks, skipped.
+    pub instant_tasks: usize,
+    name_ids: HashMap<String, u32>,
+    thread_ids: HashMap<ThreadKey, u32>,
+}
+
+impl Events {
+    fn name_id(&mut self, name: &str) -> Result<u32, String> {
+        if let Some(&id) = self.name_ids.get(name) {
+            return Ok(id);
+        }
+        if self.names.len() >= MAX_NAMES {
+            return Err(format!(
+                "more than {MAX_NAMES} distinct event names; this is not a browser trace"
+            ));
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.name_ids.insert(name.to_string(), id);
+        Ok(id)
+    }
+
+    fn thread_id(&mut self, key: ThreadKey) -> u32 {
+        if let Some(&id) = self.thread_ids.get(&key) {
+            return id;
+        }
+        let id = self.threads.len() as u32;
+        self.threads.push(key.clone());
+        self.thread_ids.insert(key, id);
+        id
+    }
+}
+
+/// Reads a trace (already inflated). See the module documentation.
+pub fn read(bytes: &[u8]) -> Result<Events, TraceError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    match first.map(|i| bytes[i]) {
+        None => return Err(TraceError::new("the file is empty")),
+        Some(b'[') | Some(b'{') => {}
+        Some(_) => {
+            return Err(TraceError::new(
+                "this is not a trace: a Trace Event file is JSON, starting with [ or {",
+            ))
+        }
+    }
+    let mut state = Reader {
+        out: Events {
+            end: f64::NEG_INFINITY,
+            ..Events::default()
+        },
+        error: None,
+        shape: Shape::default(),
+    };
+    // Text, not bytes: the parser for &str is the one the rest of the crate
+    // already uses (one copy of it in the page's wasm, not two).
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        TraceError::new(format!(
+            "the file is not UTF-8 text (at byte {}): a Trace Event file is JSON",
+            e.valid_up_to()
+        ))
+    })?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let result = TopLevel(&mut state)
+        .deserialize(&mut de)
+        .and_then(|()| de.end());
+    if let Some(e) = state.error.take() {
+        return Err(e);
+    }
+    if let Err(e) = result {
+        return Err(json_error(&e));
+    }
+    state.shape.check(&state.out)?;
+    Ok(state.out)
+}
+
+fn json_error(e: &serde_json::Error) -> TraceError {
+    use serde_json::error::Category;
+    let at = format!("line {}, column {}", e.line(), e.column());
+    let msg = match e.classify() {
+        Category::Eof => format!("the file ends in the middle of the JSON ({at}): it was cut short, e.g. by an interrupted download or save"),
+        Category::Syntax if e.to_string().starts_with("recursion limit") => {
+            format!("the JSON is nested too deeply ({at}); a trace nests a few levels")
+        }
+        _ => format!("the file is not valid JSON ({at}): {}", strip_position(&e.to_string())),
+    };
+    TraceError::new(msg)
+}
+
+/// serde_json's message without its own " at line L column C" suffix.
+fn strip_position(text: &str) -> String {
+    let s = match text.rfind(" at line ") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    crate::error::ParamError::new("", s, "").value
+}
+
+/// What the top level looked like, to tell apart files that are not traces.
+#[derive(Default)]
+struct Shape {
+    object: bool,
+    has_trace_events: bool,
+    /// Keys of a top-level object (the first few), for the message.
+    keys: Vec<String>,
+    /// Array elements with `type` but no `ph` (the legacy Timeline format).
+    legacy_records: usize,
+    /// Elements that are not objects.
+    non_objects: usize,
+}
+
+impl Shape {
+    fn check(&self, ev: &Events) -> Result<(), TraceError> {
+        if self.object && !self.has_trace_events {
+            let has = |k: &str| self.keys.iter().any(|x| x == k);
+            if has("nodes") && (has("samples") || has("startTime")) {
+                return Err(TraceError::new(
+                    "this is a CPU profile (.cpuprofile), not a trace: it has samples but no tasks; save a trace from the Performance panel instead (Save profile…)",
+                ));
+            }
+            let keys: Vec<&str> = self.keys.iter().take(5).map(String::as_str).collect();
+            return Err(TraceError::new(format!(
+                "this is not a trace: a JSON object needs a traceEvents array (its keys are: {})",
+                crate::error::ParamError::new("", &keys.join(", "), "").value
+            )));
+        }
+        if ev.total == 0 {
+            return Err(TraceError::new(if self.non_objects > 0 {
+                "this is not a trace: its array holds no events (objects with ph, ts, pid, tid)"
+            } else {
+                "the trace has no events"
+            }));
+        }
+        let with_ph = ev.total - self.legacy_records - self.non_objects;
+        if with_ph == 0 && self.legacy_records > 0 {
+            return Err(TraceError::new(
+                "this is the legacy DevTools Timeline format (records with type and children), not a Trace Event file; re-record it in a current Chrome",
+            ));
+        }
+        if with_ph == 0 {
+            return Err(TraceError::new(
+                "this is not a trace: none of its array's elements is a trace event (an object with ph)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+struct Reader {
+    out: Events,
+    /// A problem found by our own checks (serde only sees a marker then).
+    error: Option<TraceError>,
+    shape: Shape,
+}
+
+impl Reader {
+    fn fail<E: de::Error>(&mut self, e: TraceError) -> E {
+        self.error = Some(e);
+        E::custom("stopped")
+    }
+}
+
+struct TopLevel<'a>(&'a mut Reader);
+
+impl<'de> DeserializeSeed<'de> for TopLevel<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TopLevel<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array of trace events or an object with traceEvents")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        EventList(self.0).visit_seq(seq)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.0.shape.object = true;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            if self.0.shape.keys.len() < 16 {
+                self.0.shape.keys.push(key.to_string());
+            }
+            if key == "traceEvents" && !self.0.shape.has_trace_events {
+                self.0.shape.has_trace_events = true;
+                map.next_value_seed(EventListSeed(self.0))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+struct EventListSeed<'a>(&'a mut Reader);
+
+impl<'de> DeserializeSeed<'de> for EventListSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(EventList(self.0))
+    }
+}
+
+struct EventList<'a>(&'a mut Reader);
+
+impl<'de> Visitor<'de> for EventList<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array of trace events")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let r = self.0;
+        while let Some(item) = seq.next_element::<Item<'de>>()? {
+            r.out.total += 1;
+            let index = r.out.total;
+            match item {
+                Item::Event(raw) => {
+                    if let Err(e) = keep(&mut r.out, &mut r.shape, raw, index) {
+                        return Err(r.fail(e));
+                    }
+                }
+                Item::Other => r.shape.non_objects += 1,
+            }
+        }
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, _map: A) -> Result<(), A::Error> {
+        Err(self.0.fail(TraceError::new(
+            "this is not a trace: traceEvents must be an array of events",
+        )))
+    }
+}
+
+/// An array element: an event object, or anything else (counted, skipped).
+enum Item<'de> {
+    Event(RawEvent<'de>),
+    Other,
+}
+
+impl<'de> de::Deserialize<'de> for Item<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Item<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a trace event")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Item<'de>, A::Error> {
+                <RawEvent<'de> as de::Deserialize>::deserialize(
+                    de::value::MapAccessDeserializer::new(map),
+                )
+                .map(Item::Event)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Item<'de>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Item::Other)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Item<'de>, E> {
+                Ok(Item::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Item<'de>, E> {
+                Ok(Item::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Item<'de>, E> {
+                Ok(Item::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Item<'de>, E> {
+                Ok(Item::Other)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Item<'de>, E> {
+                Ok(Item::Other)
+            }
+            fn visit_unit<E>(self) -> Result<Item<'de>, E> {
+                Ok(Item::Other)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A field that should be a number: missing, a number, or something else.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum Num {
+    #[default]
+    Missing,
+    Value(f64),
+    Bad,
+}
+
+impl<'de> de::Deserialize<'de> for Num {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Num;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Num, E> {
+                Ok(Num::Value(v as f64))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Num, E> {
+                Ok(Num::Value(v as f64))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Num, E> {
+                Ok(if v.is_finite() {
+                    Num::Value(v)
+                } else {
+                    Num::Bad
+                })
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Num, E> {
+                Ok(Num::Bad)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Num, E> {
+                Ok(Num::Bad)
+            }
+            fn visit_unit<E>(self) -> Result<Num, E> {
+                Ok(Num::Bad)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Num, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Num::Bad)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Num, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Num::Bad)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A field that should be text: missing, text, or something else.
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Text<'de> {
+    #[default]
+    Missing,
+    Value(Cow<'de, str>),
+    Bad,
+}
+
+impl<'de: 'a, 'a> de::Deserialize<'de> for Text<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Text<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("text")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'a>, E> {
+                Ok(Text::Value(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Text<'a>, E> {
+                Ok(Text::Value(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Text<'a>, E> {
+                Ok(Text::Value(Cow::Owned(v)))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Text<'a>, E> {
+                Ok(Text::Bad)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Text<'a>, E> {
+                Ok(Text::Bad)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Text<'a>, E> {
+                Ok(Text::Bad)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Text<'a>, E> {
+                Ok(Text::Bad)
+            }
+            fn visit_unit<E>(self) -> Result<Text<'a>, E> {
+                Ok(Text::Bad)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Text<'a>, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Text::Bad)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Text<'a>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Text::Bad)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// The fields of an event the importer reads; any others are skipped.
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct RawEvent<'a> {
+    #[serde(borrow)]
+    ph: Text<'a>,
+    #[serde(borrow)]
+    name: Text<'a>,
+    pid: Num,
+    tid: Num,
+    ts: Num,
+    dur: Num,
+    #[serde(rename = "type", borrow)]
+    legacy_type: Text<'a>,
+    #[serde(borrow)]
+    args: Option<&'a RawValue>,
+}
+
+/// Events whose args say which frame and process the inspected page is.
+pub const PAGE_EVENTS: [&str; 6] = [
+    "TracingStartedInBrowser",
+    "FrameCommittedInBrowser",
+    "ProcessReadyInBrowser",
+    "TracingStartedInPage",
+    "CommitLoad",
+    "navigationStart",
+];
+
+fn bad_field(index: usize, name: &Text, field: &str, what: &str) -> TraceError {
+    let named = match name {
+        Text::Value(n) => format!(" ('{}')", crate::error::ParamError::new("", n, "").value),
+        _ => String::new(),
+    };
+    TraceError::new(format!("event {index}{named}: '{field}' {what}"))
+}
+
+fn id_field(index: usize, name: &Text, field: &str, v: Num) -> Result<i64, TraceError> {
+    match v {
+        Num::Value(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Ok(x as i64),
+        Num::Missing => Err(bad_field(index, name, field, "is missing")),
+        _ => Err(bad_field(index, name, field, "must be a whole number")),
+    }
+}
+
+fn time_field(index: usize, name: &Text, field: &str, v: Num) -> Result<f64, TraceError> {
+    match v {
+        Num::Value(x) => Ok(x),
+        Num::Missing => Err(bad_field(index, name, field, "is missing")),
+        Num::Bad => Err(bad_field(index, name, field, "must be a number of µs")),
+    }
+}
+
+/// Keeps what matters of one event.
+fn keep(
+    out: &mut Events,
+    shape: &mut Shape,
+    raw: RawEvent,
+    index: usize,
+) -> Result<(), TraceError> {
+    let ph = match &raw.ph {
+        Text::Value(p) => p.as_bytes().first().copied().unwrap_or(0),
+        Text::Missing => {
+            if !matches!(raw.legacy_type, Text::Missing) {
+                shape.legacy_records += 1;
+            } else {
+                shape.non_objects += 1;
+            }
+            return Ok(());
+        }
+        Text::Bad => return Err(bad_field(index, &raw.name, "ph", "must be text")),
+    };
+    let name = match &raw.name {
+        Text::Value(n) => n.as_ref(),
+        Text::Missing => "",
+        Text::Bad => return Err(bad_field(index, &raw.name, "name", "must be text")),
+    };
+    if PAGE_EVENTS.contains(&name) && out.page_events.len() < 10_000 {
+        let pid = id_field(index, &raw.name, "pid", raw.pid)?;
+        out.page_events.push(PageEvent {
+            name: name.to_string(),
+            pid,
+            ts: if let Num::Value(t) = raw.ts { t } else { 0.0 },
+            args: raw.args.map(|a| a.get().to_string()),
+        });
+    }
+    match ph {
+        b'X' | b'B' | b'E' => {
+            let pid = id_field(index, &raw.name, "pid", raw.pid)?;
+            let tid = id_field(index, &raw.name, "tid", raw.tid)?;
+            let ts = time_field(index, &raw.name, "ts", raw.ts)?;
+            let dur = match raw.dur {
+                Num::Value(d) if ph == b'X' && d >= 0.0 => d,
+                Num::Value(_) if ph == b'X' => {
+                    return Err(bad_field(index, &raw.name, "dur", "must not be negative"))
+                }
+                Num::Bad if ph == b'X' => {
+                    return Err(bad_field(index, &raw.name, "dur", "must be a number of µs"))
+                }
+                _ => f64::NAN,
+            };
+            out.end = out.end.max(if dur.is_nan() { ts } else { ts + dur });
+            if out.events.len() >= MAX_KEPT_EVENTS {
+                return Err(TraceError::new(format!(
+                    "more than {MAX_KEPT_EVENTS} duration events; at most {MAX_KEPT_EVENTS} are read"
+                )));
+            }
+            let thread = out.thread_id(ThreadKey { pid, tid });
+            let name = out.name_id(name).map_err(TraceError::new)?;
+            out.events.push(Ev {
+                thread,
+                name,
+                ts,
+                dur,
+                ph,
+            });
+        }
+        b'M' => {
+            let which = match name {
+                "thread_name" => true,
+                "process_name" => false,
+                _ => return Ok(()),
+            };
+            let label = raw
+                .args
+                .and_then(|a| serde_json::from_str::<NameArgs>(a.get()).ok())
+                .map(|a| a.name)
+                .unwrap_or_default();
+            let pid = id_field(index, &raw.name, "pid", raw.pid)?;
+            if which {
+                let tid = id_field(index, &raw.name, "tid", raw.tid)?;
+                out.thread_names.insert(ThreadKey { pid, tid }, label);
+            } else {
+                out.process_names.insert(pid, label);
+            }
+        }
+        _ => {
+            if let Num::Value(ts) = raw.ts {
+                out.end = out.end.max(ts);
+            }
+            if matches!(ph, b'I' | b'i') && super::tasks::is_task_name(name) {
+                out.instant_tasks += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[derive(serde::Deserialize)]
+struct NameArgs {
+    #[serde(default)]
+    name: String,
+}

@@ -1,0 +1,276 @@
+//! "What was found": the thread, its tasks, their span and busy time, the
+//! ten longest, the long tasks (≥ 50 ms) and their total blocking time,
+//! shown before the results. Numbers and sentences are made here, in
+//! English and Chinese, for the CLI and the page alike.
+
+use serde::Serialize;
+
+use super::tasks::TaskList;
+use super::threads::{Candidate, How};
+use super::TraceArrivals;
+use crate::explain::Lang;
+use crate::workload::Workload;
+
+/// A task of 50 ms or more is a long task (the browsers' definition); its
+/// time beyond 50 ms is blocking time.
+pub const LONG_TASK_MS: f64 = 50.0;
+/// How many of the longest tasks are listed.
+pub const LONGEST_SHOWN: usize = 10;
+
+/// One of the longest tasks.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Longest {
+    /// Recorded start, ms from the first task.
+    pub start_ms: f64,
+    pub duration_ms: f64,
+    pub label: String,
+}
+
+/// The summary of an import.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Found {
+    /// The imported thread (`PID:TID`), as `--thread` takes it.
+    pub thread: String,
+    pub pid: i64,
+    pub tid: i64,
+    pub thread_name: String,
+    pub process_name: String,
+    /// How the thread was identified.
+    pub how: How,
+    pub tasks: usize,
+    /// First task's start to the last task's end, ms.
+    pub span_ms: f64,
+    /// Sum of the tasks' durations, ms.
+    pub busy_ms: f64,
+    pub longest: Vec<Longest>,
+    /// Tasks of 50 ms or more.
+    pub long_tasks: usize,
+    /// Sum over long tasks of their time beyond 50 ms.
+    pub total_blocking_ms: f64,
+    /// Tasks without an end, clipped at the trace's end.
+    pub unterminated: usize,
+    /// Tasks that overlapped the next one, clipped to its start.
+    pub clipped: usize,
+    /// Task events inside another task, not counted again.
+    pub nested: usize,
+    /// Instant task events, not tasks.
+    pub instant_skipped: usize,
+    /// `recorded` or `t0`.
+    pub arrivals: &'static str,
+    /// Every thread one could pick instead (this one included).
+    pub threads: Vec<Candidate>,
+}
+
+impl Found {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        chosen: &Candidate,
+        candidates: &[Candidate],
+        how: How,
+        list: &TaskList,
+        workload: &Workload,
+        recorded: &[f64],
+        arrivals: TraceArrivals,
+        instant_skipped: usize,
+    ) -> Found {
+        let first = list.tasks.first().map_or(0.0, |t| t.start);
+        let last = list.tasks.iter().map(|t| t.end).fold(first, f64::max);
+        let mut order: Vec<usize> = (0..recorded.len()).collect();
+        order.sort_by(|&a, &b| recorded[b].total_cmp(&recorded[a]).then(a.cmp(&b)));
+        let longest = order
+            .iter()
+            .take(LONGEST_SHOWN)
+            .map(|&i| Longest {
+                start_ms: (list.tasks[i].start - first) / 1000.0,
+                duration_ms: recorded[i],
+                label: workload
+                    .class_labels
+                    .get(workload.class[i] as usize)
+                    .cloned()
+                    .unwrap_or_default(),
+            })
+            .collect();
+        let long: Vec<f64> = recorded
+            .iter()
+            .copied()
+            .filter(|&d| d >= LONG_TASK_MS)
+            .collect();
+        Found {
+            thread: chosen.id.clone(),
+            pid: chosen.pid,
+            tid: chosen.tid,
+            thread_name: chosen.thread_name.clone(),
+            process_name: chosen.process_name.clone(),
+            how: if chosen.main_frame { how } else { How::Busiest },
+            tasks: recorded.len(),
+            span_ms: (last - first) / 1000.0,
+            busy_ms: crate::metrics::accurate_sum(recorded.iter().copied()),
+            longest,
+            long_tasks: long.len(),
+            total_blocking_ms: crate::metrics::accurate_sum(long.iter().map(|d| d - LONG_TASK_MS)),
+            unterminated: list.tasks.iter().filter(|t| t.unterminated).count(),
+            clipped: list.tasks.iter().filter(|t| t.clipped).count(),
+            nested: list.nested,
+            instant_skipped,
+            arrivals: match arrivals {
+                TraceArrivals::Recorded => "recorded",
+                TraceArrivals::T0 => "t0",
+            },
+            threads: candidates.to_vec(),
+        }
+    }
+
+    /// The summary as lines of text, as the CLI prints it (ending with how
+    /// to pick another thread with `--thread`).
+    pub fn lines(&self, lang: Lang) -> Vec<String> {
+        self.lines_for(lang, true)
+    }
+
+    /// The summary as lines of text; `thread_hint`: end with the other
+    /// threads and the `--thread` flag (the page has a picker instead).
+    pub fn lines_for(&self, lang: Lang, thread_hint: bool) -> Vec<String> {
+        let ms = |v: f64| format!("{v:.1}");
+        let name = |n: &str, fallback: &str| {
+            if n.is_empty() {
+                fallback.to_string()
+            } else {
+                n.to_string()
+            }
+        };
+        let mut out = Vec::new();
+        match lang {
+            Lang::En => {
+                let how = match self.how {
+                    How::MainFrame => "the inspected page's main frame",
+                    How::Page => {
+                        "the traced page (TracingStartedInPage or its main-frame navigation)"
+                    }
+                    How::Busiest => {
+                        "the busiest main thread (the trace does not say which page was inspected)"
+                    }
+                };
+                out.push(format!(
+                    "thread {} ({}, process {}), found from {how}",
+                    self.thread,
+                    name(&self.thread_name, "unnamed"),
+                    name(&self.process_name, &self.pid.to_string()),
+                ));
+                out.push(format!(
+                    "{} tasks over {} ms, busy {} ms ({:.0} %); {} long tasks (≥ 50 ms), total blocking time {} ms",
+                    self.tasks,
+                    ms(self.span_ms),
+                    ms(self.busy_ms),
+                    if self.span_ms > 0.0 { 100.0 * self.busy_ms / self.span_ms } else { 100.0 },
+                    self.long_tasks,
+                    ms(self.total_blocking_ms),
+                ));
+                let mut notes = Vec::new();
+                if self.unterminated > 0 {
+                    notes.push(format!(
+                        "{} without an end, clipped at the trace's end",
+                        self.unterminated
+                    ));
+                }
+                if self.clipped > 0 {
+                    notes.push(format!(
+                        "{} overlapping the next task, clipped to its start",
+                        self.clipped
+                    ));
+                }
+                if self.nested > 0 {
+                    notes.push(format!(
+                        "{} nested task events not counted twice",
+                        self.nested
+                    ));
+                }
+                if !notes.is_empty() {
+                    out.push(format!("tasks: {}", notes.join("; ")));
+                }
+                out.push(match self.arrivals {
+                    "t0" => "arrivals: all at t = 0 (the recorded starts are not used)".to_string(),
+                    _ => "arrivals: each task at its recorded start".to_string(),
+                });
+                out.push("longest tasks (start ms, duration ms, first event):".to_string());
+                for l in &self.longest {
+                    out.push(format!(
+                        "  {:>10} {:>9}  {}",
+                        ms(l.start_ms),
+                        ms(l.duration_ms),
+                        l.label
+                    ));
+                }
+                if thread_hint && self.threads.len() > 1 {
+                    out.push(format!(
+                        "other threads (pick with --thread PID:TID): {}",
+                        self.others()
+                    ));
+                }
+            }
+            Lang::Zh => {
+                let how = match self.how {
+                    How::MainFrame => "被检查页面的主框架",
+                    How::Page => "被记录的页面（TracingStartedInPage 或其主框架导航）",
+                    How::Busiest => "最忙的主线程（trace 未说明检查的是哪个页面）",
+                };
+                out.push(format!(
+                    "线程 {}（{}，进程 {}），依据：{how}",
+                    self.thread,
+                    name(&self.thread_name, "未命名"),
+                    name(&self.process_name, &self.pid.to_string()),
+                ));
+                out.push(format!(
+                    "{} 个任务，历时 {} ms，忙碌 {} ms（{:.0}%）；长任务（≥ 50 ms）{} 个，总阻塞时间 {} ms",
+                    self.tasks,
+                    ms(self.span_ms),
+                    ms(self.busy_ms),
+                    if self.span_ms > 0.0 { 100.0 * self.busy_ms / self.span_ms } else { 100.0 },
+                    self.long_tasks,
+                    ms(self.total_blocking_ms),
+                ));
+                let mut notes = Vec::new();
+                if self.unterminated > 0 {
+                    notes.push(format!("{} 个没有结束，截至 trace 末尾", self.unterminated));
+                }
+                if self.clipped > 0 {
+                    notes.push(format!("{} 个与下一任务重叠，截至其开始", self.clipped));
+                }
+                if self.nested > 0 {
+                    notes.push(format!("{} 个嵌套的任务事件未重复计算", self.nested));
+                }
+                if !notes.is_empty() {
+                    out.push(format!("任务：{}", notes.join("；")));
+                }
+                out.push(match self.arrivals {
+                    "t0" => "到达：全部在 t = 0（不使用记录的开始时间）".to_string(),
+                    _ => "到达：每个任务在其记录的开始时间".to_string(),
+                });
+                out.push("最长的任务（开始 ms，时长 ms，第一个事件）：".to_string());
+                for l in &self.longest {
+                    out.push(format!(
+                        "  {:>10} {:>9}  {}",
+                        ms(l.start_ms),
+                        ms(l.duration_ms),
+                        l.label
+                    ));
+                }
+                if thread_hint && self.threads.len() > 1 {
+                    out.push(format!(
+                        "其他线程（用 --thread PID:TID 选择）：{}",
+                        self.others()
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    fn others(&self) -> String {
+        let rest: Vec<Candidate> = self
+            .threads
+            .iter()
+            .filter(|c| c.id != self.thread)
+            .cloned()
+            .collect();
+        super::threads::list(&rest)
+    }
+}

@@ -1,0 +1,148 @@
+//! The page's trace reader (`tailslice::trace` does the work), a wasm
+//! module of its own: only the trace worker (`www/trace-worker.js`) loads
+//! it, when a visitor opens a trace, so the page's first download does not
+//! carry the parser.
+//!
+//! The worker streams the file (inflated by the browser's
+//! `DecompressionStream` when it starts with gzip's magic bytes) into a
+//! [`TraceLoader`] chunk by chunk; it parses once and then answers for any
+//! thread: the tasks as a task list (what the page runs, exports and saves
+//! in the experiment file), each task's recorded start (for the "as
+//! recorded" row, `Runner.withTrace` in the page's module), and what was
+//! found as numbers and as lines of text in English and Chinese.
+//!
+//! The trace never leaves the browser, and is never put into the URL.
+
+use js_sys::Float64Array;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use tailslice::experiment::Limits;
+use tailslice::explain::Lang;
+use tailslice::import::task_list_text;
+use tailslice::trace::{
+    self, parse_thread, Found, ParsedTrace, TraceArrivals, TraceOptions, MAX_TRACE_BYTES,
+};
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
+}
+
+fn set(obj: &JsValue, key: &str, value: &JsValue) {
+    // Setting a property on a plain object cannot fail.
+    let _ = js_sys::Reflect::set(obj, &JsValue::from_str(key), value);
+}
+
+/// Reads a trace in chunks, then imports any of its threads.
+#[wasm_bindgen]
+pub struct TraceLoader {
+    bytes: Vec<u8>,
+    parsed: Option<ParsedTrace>,
+}
+
+#[derive(Serialize)]
+struct Lines {
+    en: Vec<String>,
+    zh: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Selected<'a> {
+    /// The tasks as simulated (arrivals at t = 0 if asked), as a task list.
+    tasks: String,
+    count: usize,
+    found: &'a Found,
+    lines: Lines,
+}
+
+#[wasm_bindgen]
+impl TraceLoader {
+    /// A loader for a file of `size` bytes (`gzip`: compressed, so its
+    /// inflated size is checked while reading). Fails at once for an
+    /// uncompressed file over the limit.
+    #[wasm_bindgen(constructor)]
+    pub fn new(size: f64, gzip: bool) -> Result<TraceLoader, JsError> {
+        if size > MAX_TRACE_BYTES as f64 {
+            return Err(JsError::new(&if gzip {
+                format!("the file is {size} bytes compressed; at most {MAX_TRACE_BYTES} bytes (256 MiB) are read")
+            } else {
+                trace::too_large(size as u64).message
+            }));
+        }
+        Ok(TraceLoader {
+            bytes: Vec::new(),
+            parsed: None,
+        })
+    }
+
+    /// Appends a chunk of the (inflated) file; fails past the size limit.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsError> {
+        if self.bytes.len() + chunk.len() > MAX_TRACE_BYTES {
+            return Err(JsError::new(&format!(
+                "the trace is more than {MAX_TRACE_BYTES} bytes uncompressed; at most 256 MiB are read"
+            )));
+        }
+        self.bytes.extend_from_slice(chunk);
+        Ok(())
+    }
+
+    /// Bytes read so far.
+    pub fn size(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Parses what was pushed (and frees it); fails with the one message
+    /// that says what is wrong with the file.
+    pub fn parse(&mut self) -> Result<(), JsError> {
+        let bytes = std::mem::take(&mut self.bytes);
+        let parsed = ParsedTrace::parse(&bytes).map_err(|e| JsError::new(&e.message))?;
+        self.parsed = Some(parsed);
+        Ok(())
+    }
+
+    /// Imports `thread` (`PID:TID`, or "" for the inspected page's main
+    /// thread): `{tasks, count, found, lines: {en, zh}}`, with
+    /// `found.threads` the candidates for the picker.
+    pub fn select(&self, thread: &str, t0: bool) -> Result<JsValue, JsError> {
+        let parsed = self
+            .parsed
+            .as_ref()
+            .ok_or_else(|| JsError::new("the trace has not been read"))?;
+        let thread = if thread.is_empty() {
+            None
+        } else {
+            Some(parse_thread("thread", thread).map_err(|e| JsError::new(&e.to_string()))?)
+        };
+        let opts = TraceOptions {
+            thread,
+            arrivals: if t0 {
+                TraceArrivals::T0
+            } else {
+                TraceArrivals::Recorded
+            },
+            max_tasks: (Limits::WEB.max_tasks as usize).min(trace::MAX_TRACE_TASKS),
+        };
+        let imp = parsed
+            .extract(&opts)
+            .map_err(|e| JsError::new(&e.message))?;
+        let out = to_js(&Selected {
+            tasks: task_list_text(&imp.workload),
+            count: imp.workload.len(),
+            found: &imp.found,
+            lines: Lines {
+                en: imp.found.lines_for(Lang::En, false),
+                zh: imp.found.lines_for(Lang::Zh, false),
+            },
+        });
+        // The recorded starts, for the "as recorded" row (a typed array:
+        // transferred, not copied, to the page).
+        set(
+            &out,
+            "starts",
+            &Float64Array::from(&imp.recorded_start[..]).into(),
+        );
+        Ok(out)
+    }
+}

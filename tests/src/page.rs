@@ -35,6 +35,17 @@ pub async fn wait_ready(b: &Browser, updates: u64) -> Result<()> {
     Ok(())
 }
 
+/// The page still answers: an edit of the seed gets a new result.
+pub async fn still_usable(b: &Browser) -> Result<()> {
+    let before = updates(b).await?;
+    b.eval_js(
+        "const s = document.querySelector('#seed'); s.value = '7'; \
+         s.dispatchEvent(new Event('input', {bubbles: true})); return 0;",
+    )
+    .await?;
+    wait_ready(b, before + 1).await
+}
+
 /// How many results the page has drawn (`body[data-updates]`).
 pub async fn updates(b: &Browser) -> Result<u64> {
     Ok(

@@ -4,19 +4,8 @@
 
 use std::time::Duration;
 
-use tailslice_e2e::page::wait_ready;
+use tailslice_e2e::page::still_usable;
 use tailslice_e2e::{Browser, Result};
-
-/// The page still answers: an edit of the seed gets a new result.
-async fn still_usable(b: &Browser) -> Result<()> {
-    let before = tailslice_e2e::page::updates(b).await?;
-    b.eval_js(
-        "const s = document.querySelector('#seed'); s.value = '7'; \
-         s.dispatchEvent(new Event('input', {bubbles: true})); return 0;",
-    )
-    .await?;
-    wait_ready(b, before + 1).await
-}
 
 /// Shows `query` on the already loaded page (`window.tailslice.load`) and
 /// waits for its result; returns the longest main-thread task (ms) from the

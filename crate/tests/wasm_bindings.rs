@@ -57,7 +57,7 @@ fn bad_and_hostile_values_are_reported_and_fall_back() {
     assert_eq!(errors[2]["value"], "<img src=x onerror=alert(1)>");
     assert_eq!(
         errors[3]["message"],
-        "invalid q '0': expected a number of ms greater than 0 and at most 100000"
+        "invalid q '0': expected a number of ms from 0.001 to 100000"
     );
     // The good parameter still applies; the bad ones use their defaults.
     assert_eq!(p["values"]["n"], "9");

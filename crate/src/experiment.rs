@@ -476,30 +476,7 @@ impl Experiment {
                 summary,
             })
         };
-        // Policies are independent: on native targets large runs use one
-        // thread per policy (results are identical, only sooner). The
-        // browser runs them in its worker, one after the other.
-        let parallel = cfg!(not(target_arch = "wasm32"))
-            && self.policies.len() > 1
-            && workload.len() >= 50_000;
-        let runs = if parallel {
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = self
-                    .policies
-                    .iter()
-                    .map(|&kind| scope.spawn(move || run_one(kind)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("a policy thread panicked"))
-                    .collect::<Result<Vec<_>, _>>()
-            })?
-        } else {
-            self.policies
-                .iter()
-                .map(|&kind| run_one(kind))
-                .collect::<Result<Vec<_>, _>>()?
-        };
+        let runs = each_policy(&self.policies, workload.len(), run_one)?;
         Ok(Outcome { workload, runs })
     }
 }
@@ -512,6 +489,32 @@ fn need_text(est: f64) -> String {
     } else {
         "more than 10^18".to_string()
     }
+}
+
+/// Runs `run_one` for every policy, in order. Policies are independent: on
+/// native targets a large run (50 000 tasks or more) uses one thread per
+/// policy (results are identical, only sooner). The browser runs them in
+/// its worker, one after the other.
+pub(crate) fn each_policy<R: Send>(
+    policies: &[PolicyKind],
+    tasks: usize,
+    run_one: impl Fn(PolicyKind) -> Result<R, EngineError> + Sync,
+) -> Result<Vec<R>, EngineError> {
+    let parallel = cfg!(not(target_arch = "wasm32")) && policies.len() > 1 && tasks >= 50_000;
+    if !parallel {
+        return policies.iter().map(|&kind| run_one(kind)).collect();
+    }
+    let run_one = &run_one;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = policies
+            .iter()
+            .map(|&kind| scope.spawn(move || run_one(kind)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a policy thread panicked"))
+            .collect()
+    })
 }
 
 /// One policy's schedule and figures.

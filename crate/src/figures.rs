@@ -39,28 +39,7 @@ pub fn report(
             summary: metrics::summarize_owned(workload, schedule, exp.within),
         })
     };
-    // As in `run_on`: one thread per policy for large runs on native
-    // targets (the results do not depend on it).
-    let parallel =
-        cfg!(not(target_arch = "wasm32")) && exp.policies.len() > 1 && workload.len() >= 50_000;
-    let results = if parallel {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = exp
-                .policies
-                .iter()
-                .map(|&kind| scope.spawn(move || run_one(kind)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a policy thread panicked"))
-                .collect::<Result<Vec<_>, _>>()
-        })?
-    } else {
-        exp.policies
-            .iter()
-            .map(|&kind| run_one(kind))
-            .collect::<Result<Vec<_>, _>>()?
-    };
+    let results = crate::experiment::each_policy(&exp.policies, workload.len(), run_one)?;
     Ok(Report {
         total_work_ms: workload.total_work(),
         tasks: workload.len(),

@@ -9,7 +9,9 @@ use crate::engine::{EngineConfig, EngineError, Schedule};
 use crate::error::{fmt_number, parse_count, NumberRange, ParamError};
 use crate::metrics::{self, Summary};
 use crate::mix::{Mix, DEFAULT_MIX};
-use crate::policy::{MlfqParams, PolicyKind};
+use crate::policy::{ClassParams, MlfqParams, PolicyKind};
+use crate::qos::thread::Qos;
+use crate::sim::machine::{Machine, M1_EP_RATIO};
 use crate::rng::{RngKind, MAX_SEED};
 use crate::workload::{Arrivals, Workload, WorkloadSpec};
 
@@ -72,10 +74,11 @@ pub enum Param {
     Arrivals,
     MlfqLevels,
     MlfqBoost,
+    Machine,
 }
 
 impl Param {
-    pub const ALL: [Param; 12] = [
+    pub const ALL: [Param; 13] = [
         Param::Seed,
         Param::Tasks,
         Param::Mix,
@@ -88,6 +91,7 @@ impl Param {
         Param::Arrivals,
         Param::MlfqLevels,
         Param::MlfqBoost,
+        Param::Machine,
     ];
 
     /// The CLI flag, e.g. `--switch-cost`.
@@ -105,6 +109,7 @@ impl Param {
             Param::Arrivals => "--arrivals",
             Param::MlfqLevels => "--mlfq-levels",
             Param::MlfqBoost => "--mlfq-boost",
+            Param::Machine => "--machine",
         }
     }
 
@@ -123,6 +128,7 @@ impl Param {
             Param::Arrivals => "arrivals",
             Param::MlfqLevels => "mlfq_levels",
             Param::MlfqBoost => "mlfq_boost",
+            Param::Machine => "machine",
         }
     }
 
@@ -149,6 +155,9 @@ pub struct Experiment {
     pub switch_cost: f64,
     pub within: f64,
     pub mlfq: MlfqParams,
+    /// The machine, when not `cores` identical cores (`a10`, `m1`,
+    /// `xeon-w`, `<P>p+<E>e`; E cores at the calibrated M1 speed).
+    pub machine: Option<Machine>,
 }
 
 impl Default for Experiment {
@@ -168,6 +177,7 @@ impl Default for Experiment {
             switch_cost: 0.0,
             within: 100.0,
             mlfq: MlfqParams::default(),
+            machine: None,
         }
     }
 }
@@ -189,6 +199,7 @@ impl Experiment {
             Param::Quantum => self.quantum = QUANTUM_RANGE.parse(name, value)?,
             Param::Policies => self.policies = PolicyKind::parse_list(name, value)?,
             Param::Cores => self.cores = parse_count(name, value, 1, MAX_CORES)? as usize,
+            Param::Machine => self.machine = Some(Machine::parse(name, value, M1_EP_RATIO)?),
             Param::SwitchCost => self.switch_cost = SWITCH_COST_RANGE.parse(name, value)?,
             Param::Rng => self.rng = RngKind::parse_named(name, value)?,
             Param::Within => self.within = WITHIN_RANGE.parse(name, value)?,
@@ -224,6 +235,7 @@ impl Experiment {
                 .collect::<Vec<_>>()
                 .join(","),
             Param::Cores => self.cores.to_string(),
+            Param::Machine => self.machine.as_ref().map_or_else(String::new, |m| m.name.clone()),
             Param::SwitchCost => fmt_number(self.switch_cost),
             Param::Rng => self.rng.name().to_string(),
             Param::Within => fmt_number(self.within),
@@ -328,8 +340,58 @@ impl Experiment {
             tasks: self.tasks,
             mix: self.mix.clone(),
             arrivals: self.arrivals,
-            cores: self.cores,
+            cores: self.core_count(),
         }
+    }
+
+    /// The machine the policies run on: `--machine`, else `cores`
+    /// identical cores (so old links open the same experiment).
+    pub fn machine(&self) -> Machine {
+        self.machine
+            .clone()
+            .unwrap_or_else(|| Machine::identical(self.cores))
+    }
+
+    /// How many cores that machine has.
+    pub fn core_count(&self) -> usize {
+        self.machine.as_ref().map_or(self.cores, |m| m.cores.len())
+    }
+
+    /// Each task's QoS from its mix class (for `xnu`): empty when no class
+    /// names one, or when the tasks were not drawn from this mix.
+    pub fn task_qos(&self, workload: &Workload) -> Vec<Qos> {
+        if !self.mix.has_qos() || workload.class_labels != self.mix.labels() {
+            return Vec::new();
+        }
+        let of_class: Vec<Qos> = self
+            .mix
+            .classes
+            .iter()
+            .map(|c| c.qos.unwrap_or(Qos::Default))
+            .collect();
+        workload
+            .class
+            .iter()
+            .map(|&k| of_class.get(k as usize).copied().unwrap_or(Qos::Default))
+            .collect()
+    }
+
+    /// Runs `workload` under one policy of this experiment on its machine.
+    pub fn simulate(
+        &self,
+        kind: PolicyKind,
+        workload: &Workload,
+        machine: &Machine,
+        qos: &[Qos],
+        config: &EngineConfig,
+    ) -> Result<Schedule, EngineError> {
+        let params = ClassParams {
+            quantum: self.quantum,
+            mlfq: &self.mlfq,
+            machine,
+            qos,
+        };
+        kind.simulate_with(workload, &params, config)
     }
 
     /// Expected number of slices over all policies, from the mix's mean
@@ -340,7 +402,7 @@ impl Experiment {
         let total_work = per_task_work * n;
         let last_arrival = match self.arrivals {
             Arrivals::T0 => 0.0,
-            Arrivals::Poisson { load } => total_work / (load * self.cores as f64),
+            Arrivals::Poisson { load } => total_work / (load * self.core_count() as f64),
             Arrivals::Burst { count, period } => (n / count as f64).ceil() * period,
         };
         self.policies
@@ -361,7 +423,12 @@ impl Experiment {
     /// one per boost period over the expected span of the run.
     pub fn timer_events(&self, policy: PolicyKind, total_work: f64, last_arrival: f64) -> f64 {
         if policy == PolicyKind::Mlfq && self.mlfq.boost.is_finite() {
-            (last_arrival + total_work / self.cores as f64) / self.mlfq.boost + 1.0
+            (last_arrival + total_work / self.core_count() as f64) / self.mlfq.boost + 1.0
+        } else if policy == PolicyKind::Xnu {
+            // Its load sample and tick: 1/15 + 1/125 per ms of the run.
+            let span = last_arrival + total_work / self.core_count() as f64;
+            span * (1.0 / crate::qos::timeshare::LOAD_SAMPLE_MS + 1.0 / crate::qos::timeshare::TICK_MS)
+                + 2.0
         } else {
             0.0
         }
@@ -460,15 +527,21 @@ impl Experiment {
         limits: &Limits,
         record_segments: bool,
     ) -> Result<Outcome, EngineError> {
+        let machine = self.machine();
         let config = EngineConfig {
-            cores: self.cores,
+            cores: machine.cores.len(),
             switch_cost: self.switch_cost,
             record_segments,
             max_slices: limits.max_slices,
             ..EngineConfig::default()
         };
+        let qos = if self.policies.contains(&PolicyKind::Xnu) {
+            self.task_qos(&workload)
+        } else {
+            Vec::new()
+        };
         let run_one = |kind: PolicyKind| -> Result<PolicyRun, EngineError> {
-            let schedule = kind.simulate(&workload, self.quantum, &self.mlfq, &config)?;
+            let schedule = self.simulate(kind, &workload, &machine, &qos, &config)?;
             let summary = metrics::summarize(&workload, &schedule, self.within);
             Ok(PolicyRun {
                 policy: kind,

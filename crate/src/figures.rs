@@ -24,16 +24,22 @@ pub fn report(
     workload: &Workload,
     limits: &Limits,
 ) -> Result<Report, EngineError> {
+    let machine = exp.machine();
     let config = EngineConfig {
-        cores: exp.cores,
+        cores: machine.cores.len(),
         switch_cost: exp.switch_cost,
         record_segments: false,
         record_outcomes: false,
         max_slices: limits.max_slices,
         ..EngineConfig::default()
     };
+    let qos = if exp.policies.contains(&PolicyKind::Xnu) {
+        exp.task_qos(workload)
+    } else {
+        Vec::new()
+    };
     let run_one = |kind: PolicyKind| -> Result<PolicyReport, EngineError> {
-        let schedule = kind.simulate(workload, exp.quantum, &exp.mlfq, &config)?;
+        let schedule = exp.simulate(kind, workload, &machine, &qos, &config)?;
         Ok(PolicyReport {
             policy: kind.name(),
             summary: metrics::summarize_owned(workload, schedule, exp.within),

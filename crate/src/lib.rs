@@ -5,8 +5,10 @@
 //!
 //! - [`rng`], [`mix`], [`workload`]: what runs (bit-exact with the study's
 //!   Python when asked);
-//! - [`policy`]: how it is scheduled, one policy per file behind one trait;
-//! - [`engine`]: the discrete-event loop over N cores;
+//! - [`policy`]: how it is scheduled, one class per file behind one trait
+//!   (fifo, rr, sjf, srpt, mlfq, xnu);
+//! - [`sim`]: the one discrete-event loop over any machine and any workload
+//!   of threads ([`engine`] is the study's entry point into it);
 //! - [`metrics`]: the study's percentiles and friends;
 //! - [`experiment`]: parameters, validation, the JSON report;
 //! - [`figures`]: that report alone, keeping nothing per task it does not need;
@@ -26,6 +28,7 @@ pub mod qos;
 pub mod query_string;
 pub mod realrun;
 pub mod rng;
+pub mod sim;
 pub mod sweep;
 pub mod trace;
 // The page's bindings; left out when another wasm module (the trace

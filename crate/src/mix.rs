@@ -11,6 +11,12 @@
 //! | `lognormal(MU,SIGMA)`| `lognormvariate(MU, SIGMA)` (of the ms value)        |
 //! | `pareto(XM,ALPHA)`   | `XM * paretovariate(ALPHA)`                          |
 //!
+//! A class may carry a QoS class after `@` (`85:1-8@userInitiated`,
+//! Swift names or `qos_class_self()` numbers, case-insensitive): the `xnu`
+//! policy gives its tasks that QoS (base priority, quantum, placement on
+//! efficiency cores); a class without one is `default`, and the other
+//! policies ignore it. Mixes without `@` mean what they always meant.
+//!
 //! A class is picked exactly as the study does: one uniform draw compared
 //! with the cumulative normalised weights, then the duration is drawn. Draws
 //! above [`MAX_TASK_MS`] are clamped to it, so a heavy tail cannot produce an
@@ -19,6 +25,7 @@
 use std::fmt;
 
 use crate::error::ParamError;
+use crate::qos::thread::Qos;
 use crate::rng::UniformSource;
 
 /// The longest single task, in ms (one hour).
@@ -170,6 +177,8 @@ impl fmt::Display for Dist {
 pub struct Class {
     pub weight: f64,
     pub dist: Dist,
+    /// The QoS its tasks get under `xnu` (`None`: `default`).
+    pub qos: Option<Qos>,
 }
 
 /// A parsed, validated mix.
@@ -188,7 +197,7 @@ impl Mix {
     /// Parses `WEIGHT:DIST,...`; `field` names the flag or URL key in errors.
     pub fn parse(field: &str, text: &str) -> Result<Mix, ParamError> {
         let allowed = format!(
-            "classes WEIGHT:DIST joined by commas (e.g. {DEFAULT_MIX}), 1 to {MAX_CLASSES} classes"
+            "classes WEIGHT:DIST[@QOS] joined by commas (e.g. {DEFAULT_MIX}), 1 to {MAX_CLASSES} classes"
         );
         let parts = split_top_level(text);
         if text.trim().is_empty() || parts.len() > MAX_CLASSES {
@@ -205,8 +214,24 @@ impl Mix {
             if !weight.is_finite() || !(0.0..=1e9).contains(&weight) {
                 return Err(ParamError::new(field, part, "a weight from 0 to 1e9"));
             }
+            let (d, qos) = match d.rsplit_once('@') {
+                Some((d, q)) => {
+                    let qos = Qos::parse(q).ok_or_else(|| {
+                        ParamError::new(
+                            field,
+                            part,
+                            format!(
+                                "a class WEIGHT:DIST@QOS with QOS one of {} (or its number)",
+                                Qos::ALL.map(Qos::name).join(", ")
+                            ),
+                        )
+                    })?;
+                    (d, Some(qos))
+                }
+                None => (d, None),
+            };
             let dist = Dist::parse(field, d)?;
-            classes.push(Class { weight, dist });
+            classes.push(Class { weight, dist, qos });
         }
         if classes.iter().all(|c| c.weight == 0.0) {
             return Err(ParamError::new(
@@ -232,9 +257,20 @@ impl Mix {
             .collect()
     }
 
-    /// Class labels as shown in charts (`1-8`, `exp(5)`, ...).
+    /// Class labels as shown in charts (`1-8`, `exp(5)`, `1-8@utility`...).
     pub fn labels(&self) -> Vec<String> {
-        self.classes.iter().map(|c| c.dist.to_string()).collect()
+        self.classes
+            .iter()
+            .map(|c| match c.qos {
+                Some(q) => format!("{}@{}", c.dist, q.name()),
+                None => c.dist.to_string(),
+            })
+            .collect()
+    }
+
+    /// Whether any class names a QoS.
+    pub fn has_qos(&self) -> bool {
+        self.classes.iter().any(|c| c.qos.is_some())
     }
 
     /// Expected duration of one task in ms.
@@ -254,6 +290,9 @@ impl fmt::Display for Mix {
                 f.write_str(",")?;
             }
             write!(f, "{}:{}", c.weight, c.dist)?;
+            if let Some(q) = c.qos {
+                write!(f, "@{}", q.name())?;
+            }
         }
         Ok(())
     }

@@ -282,17 +282,23 @@ pub fn run_policies(
     quantum: f64,
     limits: &Limits,
 ) -> Result<Vec<PolicyReport>, EngineError> {
+    let machine = exp.machine();
     let config = EngineConfig {
-        cores: exp.cores,
+        cores: machine.cores.len(),
         switch_cost: exp.switch_cost,
         record_segments: false,
         max_slices: limits.max_slices,
         ..EngineConfig::default()
     };
+    let qos = exp.task_qos(workload);
+    let at_quantum = Experiment {
+        quantum,
+        ..exp.clone()
+    };
     exp.policies
         .iter()
         .map(|&kind| {
-            let schedule = kind.simulate(workload, quantum, &exp.mlfq, &config)?;
+            let schedule = at_quantum.simulate(kind, workload, &machine, &qos, &config)?;
             Ok(PolicyReport {
                 policy: kind.name(),
                 summary: metrics::summarize(workload, &schedule, exp.within),

@@ -130,8 +130,8 @@ proptest! {
             let total = st.running_ms + st.runnable_ms + st.preempted_ms + st.blocked_ms;
             prop_assert!((total - r.end).abs() < 1e-6, "{} accounts {} of {}", spec.name, total, r.end);
             // Work done equals the running time weighted by core speed.
-            let by_segments: f64 = r.segments.iter().filter(|s| s.thread == t)
-                .map(|s| (s.end - s.start) * m.cores[s.core].speed).sum();
+            let by_segments: f64 = r.segments.iter().filter(|s| s.task as usize == t)
+                .map(|s| (s.end - s.start) * m.cores[s.core as usize].speed).sum();
             if spec.program != Program::Spin {
                 prop_assert!((by_segments - st.work_done).abs() < 1e-6 * (1.0 + by_segments),
                     "{}: segments {} work {}", spec.name, by_segments, st.work_done);
@@ -140,10 +140,10 @@ proptest! {
 
         // Placement: never on a core its QoS (or pin) forbids.
         for s in &r.segments {
-            let spec = &w.threads[s.thread];
+            let spec = &w.threads[s.task as usize];
             match spec.pinned {
-                Some(c) => prop_assert_eq!(s.core, c),
-                None => prop_assert!(m.may_run(spec.qos, s.core), "{} on core {}", spec.name, s.core),
+                Some(c) => prop_assert_eq!(s.core as usize, c),
+                None => prop_assert!(m.may_run(spec.qos, s.core as usize), "{} on core {}", spec.name, s.core),
             }
             prop_assert!(s.end > s.start && s.start >= 0.0 && s.end <= r.end + 1e-9);
         }
@@ -157,9 +157,9 @@ proptest! {
             }
         }
         let mut by_thread = r.segments.clone();
-        by_thread.sort_by(|a, b| (a.thread, a.start).partial_cmp(&(b.thread, b.start)).unwrap());
+        by_thread.sort_by(|a, b| (a.task, a.start).partial_cmp(&(b.task, b.start)).unwrap());
         for pair in by_thread.windows(2) {
-            if pair[0].thread == pair[1].thread {
+            if pair[0].task == pair[1].task {
                 prop_assert!(pair[0].end <= pair[1].start + 1e-9, "{:?}", pair);
             }
         }

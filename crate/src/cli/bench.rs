@@ -89,7 +89,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         phases[0].1.push(t.elapsed().as_secs_f64());
         for (i, &kind) in exp.policies.iter().enumerate() {
             let t = Instant::now();
-            let s = match kind.simulate(&w, exp.quantum, &exp.mlfq, &config) {
+            let s = match exp.simulate(kind, &w, &exp.machine(), &exp.task_qos(&w), &config) {
                 Ok(s) => s,
                 Err(e) => return fail(&e.to_string()),
             };

@@ -366,11 +366,10 @@ fn table(
     };
     let _ = writeln!(
         s,
-        "{} tasks {}, {} core{}, switch cost {} ms",
+        "{} tasks {}, {}, switch cost {} ms",
         w.len(),
         source,
-        exp.cores,
-        if exp.cores == 1 { "" } else { "s" },
+        exp.machine().describe(exp.machine.is_some()),
         exp.switch_cost,
     );
     let long = w.work.iter().filter(|&&d| d > 60.0).count();

@@ -97,7 +97,7 @@ impl Policy for Mlfq {
         }
     }
 
-    fn pick_next(&mut self, _tasks: &TaskView) -> Option<TaskId> {
+    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<TaskId> {
         let l = self.best_queued_level()?;
         self.queues[l].pop_front()
     }
@@ -128,7 +128,7 @@ impl Policy for Mlfq {
         self.quanta.len() > 1
     }
 
-    fn preemption_victim(&self, running: &[Running], _tasks: &TaskView) -> Option<usize> {
+    fn preemption_victim(&mut self, running: &[Running], _tasks: &TaskView) -> Option<usize> {
         let best = self.best_queued_level()?;
         let (i, r) = running.iter().enumerate().max_by(|a, b| {
             let (la, lb) = (
@@ -144,7 +144,7 @@ impl Policy for Mlfq {
         self.boost.is_finite().then_some(self.next_boost)
     }
 
-    fn on_timer(&mut self, now: f64) {
+    fn on_timer(&mut self, now: f64, _running: &[Running]) {
         // Rule 5: everything back to the top, keeping the levels' order.
         // Only the lower levels move, so a boost costs O(tasks demoted since
         // the last one), not O(all queued tasks).

@@ -1,9 +1,12 @@
-//! Scheduling policies, one per file, behind one small trait.
+//! Scheduling classes, one per file, behind one small trait.
 //!
-//! The shape follows the Linux kernel's `struct sched_class`: the engine
-//! (`crate::engine`) owns time, cores and accounting and knows nothing of any
-//! single policy; a policy owns its run queue and answers a handful of
-//! callbacks — enqueue, pick next, slice length, preemption check, timer.
+//! The shape follows the Linux kernel's `struct sched_class`: the loop
+//! (`crate::sim::core`) owns time, cores and accounting and knows nothing of
+//! any single class; a class owns its run queue(s) and answers a handful of
+//! callbacks — enqueue, pick next for a core, slice length, preemption
+//! check — and receives its own timers (the loop never imports a class's
+//! periods). `fifo`, `rr`, `sjf`, `srpt`, `mlfq` and XNU's timeshare class
+//! (`xnu`) all implement it, and every one runs on every machine.
 
 mod fifo;
 mod mlfq;
@@ -11,22 +14,26 @@ mod rr;
 mod run_queue;
 mod sjf;
 mod srpt;
+pub mod xnu;
 
 pub use fifo::Fifo;
 pub use mlfq::{Mlfq, MlfqParams};
 pub use rr::RoundRobin;
 pub use sjf::Sjf;
 pub use srpt::Srpt;
+pub use xnu::Xnu;
 
 use crate::error::ParamError;
+use crate::qos::thread::Qos;
+use crate::sim::Machine;
 
-/// A task's index in the workload.
+/// A thread's index in the workload (a study task's index).
 pub type TaskId = u32;
 
-/// Why a task is handed to [`Policy::enqueue`].
+/// Why a thread is handed to [`Policy::enqueue`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Enqueue {
-    /// It has just arrived.
+    /// It has just become runnable: arrived, or woken from a wait.
     Arrived,
     /// It used up its time slice and still has work.
     Expired,
@@ -34,12 +41,16 @@ pub enum Enqueue {
     Preempted,
 }
 
-/// Why a task left its core, for [`Policy::on_descheduled`].
+/// Why a thread left its core, for [`Policy::on_descheduled`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Leave {
+    /// It exited (a study task completed).
     Done,
     Expired,
     Preempted,
+    /// It waits (I/O, a dependency, an empty queue); it comes back through
+    /// [`Policy::enqueue`] with [`Enqueue::Arrived`].
+    Blocked,
 }
 
 /// What a policy may read about the tasks. `remaining` is exact for tasks
@@ -52,13 +63,19 @@ pub struct TaskView<'a> {
     pub remaining: &'a [f64],
 }
 
-/// A task on a core, as offered to [`Policy::preemption_victim`].
+/// A thread on a core, as offered to [`Policy::preemption_victim`] and
+/// [`Policy::on_timer`].
 #[derive(Clone, Copy, Debug)]
 pub struct Running {
     pub core: usize,
     pub task: TaskId,
     /// Work left right now, the current slice's progress deducted.
     pub remaining_now: f64,
+    /// Time it has run in its current slice so far.
+    pub ran: f64,
+    /// False once it goes on after its quantum expired (XNU then lets an
+    /// equal priority take the core).
+    pub first_timeslice: bool,
 }
 
 /// One scheduling policy. Callbacks are invoked by the engine only; a
@@ -67,8 +84,10 @@ pub trait Policy {
     /// A task becomes runnable.
     fn enqueue(&mut self, task: TaskId, why: Enqueue, tasks: &TaskView);
 
-    /// Removes and returns the task to run next on a free core.
-    fn pick_next(&mut self, tasks: &TaskView) -> Option<TaskId>;
+    /// Removes and returns the thread to run next on free core `core`
+    /// (classes that place threads by core kind look at it; the others
+    /// ignore it).
+    fn pick_next(&mut self, core: usize, tasks: &TaskView) -> Option<TaskId>;
 
     /// Whether any task is waiting in the run queue.
     fn has_queued(&self) -> bool;
@@ -82,11 +101,12 @@ pub trait Policy {
         None
     }
 
-    /// How much work `task` may do before the core returns to the policy;
-    /// `f64::INFINITY` runs it to completion.
+    /// How long (ms) `task` may run before the core returns to the class;
+    /// `f64::INFINITY` runs it to completion. On a speed-1 core that is
+    /// also the work it may do.
     fn time_slice(&self, task: TaskId) -> f64;
 
-    /// `task` left its core after doing `ran` ms of work.
+    /// `task` left its core after running `ran` ms in this slice.
     fn on_descheduled(&mut self, _task: TaskId, _ran: f64, _why: Leave) {}
 
     /// Whether [`Policy::preemption_victim`] can ever answer `Some`; lets
@@ -95,19 +115,52 @@ pub trait Policy {
         false
     }
 
-    /// Given the running tasks (no core idle), the index in `running` of the
-    /// one the best queued task should preempt, if any.
-    fn preemption_victim(&self, _running: &[Running], _tasks: &TaskView) -> Option<usize> {
+    /// Given the running threads (free cores have found nothing they may
+    /// run), the index in `running` of the one a queued thread should
+    /// preempt, if any. The next [`Policy::pick_next`] for that core is
+    /// asked right after.
+    fn preemption_victim(&mut self, _running: &[Running], _tasks: &TaskView) -> Option<usize> {
         None
     }
 
-    /// When the policy next wants [`Policy::on_timer`] called, if ever. The
-    /// engine reads it at the start and after each `on_timer` only.
+    /// At most this many preemptions at one instant (a guard against a
+    /// class that would bounce threads forever).
+    fn preemptions_per_instant(&self, cores: usize) -> usize {
+        cores
+    }
+
+    /// When the class next wants [`Policy::on_timer`] called, if ever. The
+    /// loop reads it at the start and after each `on_timer` only.
     fn next_timer(&self) -> Option<f64> {
         None
     }
 
-    fn on_timer(&mut self, _now: f64) {}
+    /// The class's own timer, with the threads running at `now`.
+    fn on_timer(&mut self, _now: f64, _running: &[Running]) {}
+
+    /// Whether threads whose slice expired at an instant are enqueued
+    /// before the threads that become runnable at that instant (the loop's
+    /// default is after: a newcomer goes first).
+    fn expired_first(&self) -> bool {
+        false
+    }
+
+    /// The thread's current scheduling priority, for classes that have one
+    /// (recorded in timelines).
+    fn priority(&self, _task: TaskId) -> Option<u8> {
+        None
+    }
+}
+
+/// What a class is built from besides its kind: the knobs, the machine
+/// and the threads' QoS (which only `xnu` reads).
+#[derive(Clone, Copy, Debug)]
+pub struct ClassParams<'a> {
+    pub quantum: f64,
+    pub mlfq: &'a MlfqParams,
+    pub machine: &'a Machine,
+    /// Each thread's QoS (empty: every thread at `default`).
+    pub qos: &'a [Qos],
 }
 
 /// The policies a user can name.
@@ -119,18 +172,20 @@ pub enum PolicyKind {
     Sjf,
     Srpt,
     Mlfq,
+    Xnu,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 5] = [
+    pub const ALL: [PolicyKind; 6] = [
         PolicyKind::Fifo,
         PolicyKind::Rr,
         PolicyKind::Sjf,
         PolicyKind::Srpt,
         PolicyKind::Mlfq,
+        PolicyKind::Xnu,
     ];
     /// At most this many policies are compared in one experiment.
-    pub const MAX_COMPARED: usize = 5;
+    pub const MAX_COMPARED: usize = 6;
 
     pub fn name(self) -> &'static str {
         match self {
@@ -139,7 +194,13 @@ impl PolicyKind {
             PolicyKind::Sjf => "sjf",
             PolicyKind::Srpt => "srpt",
             PolicyKind::Mlfq => "mlfq",
+            PolicyKind::Xnu => "xnu",
         }
+    }
+
+    /// Whether the `quantum` parameter changes what this class does.
+    pub fn uses_quantum(self) -> bool {
+        matches!(self, PolicyKind::Rr | PolicyKind::Mlfq)
     }
 
     /// A one-line description for help texts.
@@ -152,21 +213,30 @@ impl PolicyKind {
             PolicyKind::Mlfq => {
                 "multi-level feedback queue (levels, doubling quanta, periodic boost)"
             }
+            PolicyKind::Xnu => {
+                "XNU timeshare: QoS priorities that decay with CPU use, 10 ms quanta, background on E cores"
+            }
         }
+    }
+
+    /// The names joined by commas (`fifo, rr, …`), for messages and help.
+    pub fn names() -> String {
+        PolicyKind::ALL.map(PolicyKind::name).join(", ")
     }
 
     pub fn parse(field: &str, text: &str) -> Result<PolicyKind, ParamError> {
         PolicyKind::ALL
             .into_iter()
             .find(|p| p.name() == text.trim())
-            .ok_or_else(|| ParamError::new(field, text, "one of fifo, rr, sjf, srpt, mlfq"))
+            .ok_or_else(|| ParamError::new(field, text, format!("one of {}", Self::names())))
     }
 
     /// Parses a comma-separated list of distinct policies.
     pub fn parse_list(field: &str, text: &str) -> Result<Vec<PolicyKind>, ParamError> {
         let allowed = format!(
-            "1 to {} distinct policies from fifo, rr, sjf, srpt, mlfq joined by commas",
-            Self::MAX_COMPARED
+            "1 to {} distinct policies from {} joined by commas",
+            Self::MAX_COMPARED,
+            Self::names()
         );
         let mut out = Vec::new();
         for part in text.split(',') {
@@ -183,19 +253,34 @@ impl PolicyKind {
         Ok(out)
     }
 
-    /// A fresh policy for `tasks` tasks.
+    /// A fresh class for `tasks` threads on identical cores.
     pub fn build(self, tasks: usize, quantum: f64, mlfq: &MlfqParams) -> Box<dyn Policy> {
+        let machine = Machine::identical(1);
+        self.build_with(
+            tasks,
+            &ClassParams {
+                quantum,
+                mlfq,
+                machine: &machine,
+                qos: &[],
+            },
+        )
+    }
+
+    /// A fresh class for `tasks` threads.
+    pub fn build_with(self, tasks: usize, p: &ClassParams) -> Box<dyn Policy> {
         match self {
             PolicyKind::Fifo => Box::new(Fifo::with_capacity(tasks)),
-            PolicyKind::Rr => Box::new(RoundRobin::new(quantum, tasks)),
+            PolicyKind::Rr => Box::new(RoundRobin::new(p.quantum, tasks)),
             PolicyKind::Sjf => Box::new(Sjf::default()),
             PolicyKind::Srpt => Box::new(Srpt::default()),
-            PolicyKind::Mlfq => Box::new(Mlfq::new(tasks, quantum, mlfq)),
+            PolicyKind::Mlfq => Box::new(Mlfq::new(tasks, p.quantum, p.mlfq)),
+            PolicyKind::Xnu => Box::new(Xnu::for_tasks(tasks, p.qos, p.machine)),
         }
     }
 
-    /// Runs `workload` under a fresh policy of this kind, with the policy
-    /// known at compile time so the engine inlines it.
+    /// Runs `workload` under a fresh class of this kind on
+    /// `config.cores` identical cores.
     pub fn simulate(
         self,
         workload: &crate::workload::Workload,
@@ -203,14 +288,37 @@ impl PolicyKind {
         mlfq: &MlfqParams,
         config: &crate::engine::EngineConfig,
     ) -> Result<crate::engine::Schedule, crate::engine::EngineError> {
-        use crate::engine::simulate;
+        let machine = Machine::identical(config.cores);
+        self.simulate_with(
+            workload,
+            &ClassParams {
+                quantum,
+                mlfq,
+                machine: &machine,
+                qos: &[],
+            },
+            config,
+        )
+    }
+
+    /// Runs `workload` under a fresh class of this kind on `p.machine`,
+    /// with the class known at compile time so the loop inlines it.
+    pub fn simulate_with(
+        self,
+        workload: &crate::workload::Workload,
+        p: &ClassParams,
+        config: &crate::engine::EngineConfig,
+    ) -> Result<crate::engine::Schedule, crate::engine::EngineError> {
+        use crate::engine::simulate_machine as run;
         let n = workload.len();
+        let m = p.machine;
         match self {
-            PolicyKind::Fifo => simulate(workload, &mut Fifo::with_capacity(n), config),
-            PolicyKind::Rr => simulate(workload, &mut RoundRobin::new(quantum, n), config),
-            PolicyKind::Sjf => simulate(workload, &mut Sjf::default(), config),
-            PolicyKind::Srpt => simulate(workload, &mut Srpt::default(), config),
-            PolicyKind::Mlfq => simulate(workload, &mut Mlfq::new(n, quantum, mlfq), config),
+            PolicyKind::Fifo => run(workload, m, &mut Fifo::with_capacity(n), config),
+            PolicyKind::Rr => run(workload, m, &mut RoundRobin::new(p.quantum, n), config),
+            PolicyKind::Sjf => run(workload, m, &mut Sjf::default(), config),
+            PolicyKind::Srpt => run(workload, m, &mut Srpt::default(), config),
+            PolicyKind::Mlfq => run(workload, m, &mut Mlfq::new(n, p.quantum, p.mlfq), config),
+            PolicyKind::Xnu => run(workload, m, &mut Xnu::for_tasks(n, p.qos, m), config),
         }
     }
 
@@ -219,6 +327,7 @@ impl PolicyKind {
     pub fn min_slice(self, quantum: f64) -> f64 {
         match self {
             PolicyKind::Rr | PolicyKind::Mlfq => quantum,
+            PolicyKind::Xnu => xnu::MIN_SLICE_MS,
             _ => f64::INFINITY,
         }
     }

@@ -27,7 +27,7 @@ impl Policy for RoundRobin {
         self.queue.push_back(task);
     }
 
-    fn pick_next(&mut self, _tasks: &TaskView) -> Option<TaskId> {
+    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<TaskId> {
         self.queue.pop_front()
     }
 

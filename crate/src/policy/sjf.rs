@@ -17,7 +17,7 @@ impl Policy for Sjf {
             .push(Reverse((Key(tasks.work[task as usize]), task)));
     }
 
-    fn pick_next(&mut self, _tasks: &TaskView) -> Option<TaskId> {
+    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<TaskId> {
         self.queue.pop().map(|Reverse((_, t))| t)
     }
 

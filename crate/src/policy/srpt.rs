@@ -20,7 +20,7 @@ impl Policy for Srpt {
             .push(Reverse((Key(tasks.remaining[task as usize]), task)));
     }
 
-    fn pick_next(&mut self, _tasks: &TaskView) -> Option<TaskId> {
+    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<TaskId> {
         self.queue.pop().map(|Reverse((_, t))| t)
     }
 
@@ -37,7 +37,7 @@ impl Policy for Srpt {
         true
     }
 
-    fn preemption_victim(&self, running: &[Running], _tasks: &TaskView) -> Option<usize> {
+    fn preemption_victim(&mut self, running: &[Running], _tasks: &TaskView) -> Option<usize> {
         let Reverse((Key(best), _)) = *self.queue.peek()?;
         // The running task with the most work left, if strictly more than the
         // best waiting one (ties leave the running task alone: no churn).

@@ -1,22 +1,9 @@
-//! The event loop of the QoS model: cores of different speeds, one global
-//! run queue ordered by priority, threads that run, wait for I/O and for
-//! each other, and a [`SchedClass`] deciding priorities.
-//!
-//! The run queue is one list for the whole machine, highest priority first
-//! and FIFO within a priority; a preempted thread goes to the head of its
-//! priority, an expired or woken one to the tail (xnu `thread_setrun` with
-//! SCHED_HEADQ / SCHED_TAILQ). A queued thread whose priority changes keeps
-//! its place among its new peers (simplification: xnu re-inserts it).
-//!
-//! Order of work at one instant (documented because it decides ties):
-//! 1. running threads are charged up to now; bursts that end are followed
-//!    by the thread's next step (it keeps its core and quantum when the next
-//!    step is CPU work); expired quanta put their thread at the tail;
-//! 2. timers: I/O completions wake threads; items due now are enqueued;
-//! 3. a load sample (every 15 ms), then a scheduler tick (every 125 ms);
-//! 4. dispatch: idle cores take the best thread they may run (performance
-//!    cores first); then queued threads preempt the lowest-priority running
-//!    thread they beat, until nothing changes.
+//! The QoS scenarios' threads on the one loop (`crate::sim`): their
+//! programs (serial queues of work items with I/O waits and dependencies,
+//! chunk pools drained by several threads, spinning and periodic threads)
+//! as a [`Threads`] workload, a recorder of per-thread states and totals,
+//! and [`simulate`], which runs them under the XNU class
+//! (`crate::policy::xnu`) and gathers a [`RunResult`].
 //!
 //! Simplification: a thread is moved between cores only when it is
 //! (re)queued; there is no active migration of running threads (xnu's AMP
@@ -24,38 +11,21 @@
 //! (no IPI latency).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BinaryHeap, VecDeque};
 
 use serde::Serialize;
 
 use super::machine::{CoreKind, Machine};
 use super::thread::{ItemId, PoolId, Program, Step, ThreadId, Workload};
-use super::SchedClass;
-use crate::policy::Key;
+use super::timeshare::Timeshare;
+use crate::policy::{Key, Policy, TaskView, Xnu};
+use crate::sim::record::Recorder;
+use crate::sim::threads::{Next, Threads};
+use crate::sim::{simulate_on, EngineConfig};
+
+pub use crate::sim::trace::{Interval, PriSeries, Segment, State};
 
 const EPS: f64 = 1e-9;
-
-/// Load-sample and tick periods, from [`super::timeshare`].
-use super::timeshare::{LOAD_SAMPLE_MS, TICK_MS};
-
-/// A thread's state, named as Instruments' thread-state trace does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum State {
-    Running,
-    /// Ready to run: woken, or its quantum expired, waiting for a core.
-    Runnable,
-    /// Taken off a core by a higher priority before its quantum ended.
-    Preempted,
-    /// Waiting for I/O, for a dependency, for work, or finished.
-    Blocked,
-}
-
-impl State {
-    fn index(self) -> usize {
-        self as usize
-    }
-}
 
 /// How long to run and what to keep.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,35 +57,6 @@ impl Default for RunConfig {
     }
 }
 
-/// A stretch of time in which one core ran one thread.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Segment {
-    pub core: usize,
-    pub thread: ThreadId,
-    /// `qos_class_self` number of the thread.
-    pub qos: u8,
-    pub start: f64,
-    pub end: f64,
-}
-
-/// A stretch of time a thread spent in one state.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Interval {
-    pub thread: ThreadId,
-    pub state: State,
-    pub start: f64,
-    pub end: f64,
-}
-
-/// `sched_pri` of one thread over time: a point at every change.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PriSeries {
-    pub thread: ThreadId,
-    pub name: String,
-    /// `(time ms, sched_pri)`.
-    pub points: Vec<(f64, u8)>,
-}
-
 /// Per-thread totals.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ThreadStats {
@@ -138,7 +79,7 @@ pub struct ThreadStats {
 }
 
 /// Everything a run produced.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunResult {
     /// When the run stopped, ms.
     pub end: f64,
@@ -147,11 +88,66 @@ pub struct RunResult {
     pub items_done: Vec<Option<f64>>,
     /// When each pool's last chunk finished.
     pub pools_done: Vec<Option<f64>>,
+    /// In the one trace vocabulary; `task` is the thread.
     pub segments: Vec<Segment>,
     pub intervals: Vec<Interval>,
     pub pri: Vec<PriSeries>,
     /// Recording stopped at `max_records`.
     pub truncated: bool,
+}
+
+impl RunResult {
+    /// The QoS number of the thread a segment ran.
+    pub fn segment_qos(&self, s: &Segment) -> u8 {
+        self.threads[s.task as usize].qos
+    }
+}
+
+/// The JSON shape of a run (public: `tailslice scenario --json`): segments
+/// carry their thread's QoS number.
+impl Serialize for RunResult {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Seg {
+            core: usize,
+            thread: usize,
+            qos: u8,
+            start: f64,
+            end: f64,
+        }
+        #[derive(Serialize)]
+        struct Out<'a> {
+            end: f64,
+            threads: &'a [ThreadStats],
+            items_done: &'a [Option<f64>],
+            pools_done: &'a [Option<f64>],
+            segments: Vec<Seg>,
+            intervals: &'a [Interval],
+            pri: &'a [PriSeries],
+            truncated: bool,
+        }
+        Out {
+            end: self.end,
+            threads: &self.threads,
+            items_done: &self.items_done,
+            pools_done: &self.pools_done,
+            segments: self
+                .segments
+                .iter()
+                .map(|g| Seg {
+                    core: g.core as usize,
+                    thread: g.task as usize,
+                    qos: self.segment_qos(g),
+                    start: g.start,
+                    end: g.end,
+                })
+                .collect(),
+            intervals: &self.intervals,
+            pri: &self.pri,
+            truncated: self.truncated,
+        }
+        .serialize(s)
+    }
 }
 
 /// What a thread is doing on its program.
@@ -165,55 +161,23 @@ enum Activity {
     Exited,
 }
 
-#[derive(Clone, Debug)]
-struct Th {
-    state: State,
-    since: f64,
-    totals: [f64; 4],
-    /// Work left in the current CPU step.
-    burst: f64,
-    activity: Activity,
-    fifo: VecDeque<ItemId>,
-    /// Quantum kept across a preemption.
-    quantum_left: Option<f64>,
-    /// Run-queue key while queued.
-    queued: Option<(Reverse<u8>, i64)>,
-    /// Set when its quantum expired on core `c` at time `t`.
-    expired: Option<(usize, f64)>,
-    /// Waiting for a timer of this generation.
-    wake_gen: u32,
-    work_done: f64,
-    efficiency_ms: f64,
-    cores_used: u64,
-    min_pri: u8,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct CoreRt {
-    thread: Option<ThreadId>,
-    seg_start: f64,
-    last_settle: f64,
-    quantum_end: f64,
-    first_timeslice: bool,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Timer {
     Wake(ThreadId, u32),
     Release(ItemId),
 }
 
-struct Sim<'a> {
+/// The scenarios' programs as the loop's workload.
+struct Programs<'a> {
     w: &'a Workload,
-    m: &'a Machine,
-    policy: &'a mut dyn SchedClass,
     cfg: &'a RunConfig,
-    th: Vec<Th>,
-    cores: Vec<CoreRt>,
-    order: Vec<usize>,
-    queue: BTreeSet<(Reverse<u8>, i64, ThreadId)>,
-    head_seq: i64,
-    tail_seq: i64,
+    activity: Vec<Activity>,
+    fifo: Vec<VecDeque<ItemId>>,
+    /// Whether the thread waits (blocked) rather than runs or is queued.
+    waiting: Vec<bool>,
+    wake_gen: Vec<u32>,
+    /// Threads runnable right now with their CPU work, in order.
+    pending: Vec<(ThreadId, f64)>,
     timers: BinaryHeap<Reverse<(Key, Timer)>>,
     deps_left: Vec<usize>,
     dependents: Vec<Vec<ItemId>>,
@@ -221,318 +185,109 @@ struct Sim<'a> {
     pool_left: Vec<u32>,
     pool_outstanding: Vec<u32>,
     pools_done: Vec<Option<f64>>,
-    segments: Vec<Segment>,
-    intervals: Vec<Interval>,
-    pri: Vec<PriSeries>,
-    truncated: bool,
-    end: f64,
+    /// For the class's view: when each thread last became runnable and its
+    /// current step's work.
+    arrival: Vec<f64>,
+    work: Vec<f64>,
+    samples_metered: u64,
 }
 
-/// Runs `workload` on `machine` under `policy`.
-pub fn simulate(
-    workload: &Workload,
-    machine: &Machine,
-    policy: &mut dyn SchedClass,
-    cfg: &RunConfig,
-) -> RunResult {
-    let n = workload.threads.len();
-    let mut dependents = vec![Vec::new(); workload.items.len()];
-    for (i, item) in workload.items.iter().enumerate() {
-        for &d in &item.deps {
-            dependents[d].push(i);
+impl<'a> Programs<'a> {
+    fn new(w: &'a Workload, cfg: &'a RunConfig) -> Self {
+        let n = w.threads.len();
+        let mut dependents = vec![Vec::new(); w.items.len()];
+        for (i, item) in w.items.iter().enumerate() {
+            for &d in &item.deps {
+                dependents[d].push(i);
+            }
         }
+        let mut p = Programs {
+            w,
+            cfg,
+            activity: vec![Activity::Idle; n],
+            fifo: vec![VecDeque::new(); n],
+            waiting: vec![true; n],
+            wake_gen: vec![0; n],
+            pending: Vec::new(),
+            timers: BinaryHeap::new(),
+            deps_left: w.items.iter().map(|i| i.deps.len()).collect(),
+            dependents,
+            items_done: vec![None; w.items.len()],
+            pool_left: w.pools.iter().map(|p| p.chunks).collect(),
+            pool_outstanding: vec![0; w.pools.len()],
+            pools_done: vec![None; w.pools.len()],
+            arrival: vec![0.0; n],
+            work: vec![0.0; n],
+            samples_metered: 0,
+        };
+        p.start();
+        p
     }
-    let mut sim = Sim {
-        w: workload,
-        m: machine,
-        cfg,
-        th: (0..n)
-            .map(|t| Th {
-                state: State::Blocked,
-                since: 0.0,
-                totals: [0.0; 4],
-                burst: 0.0,
-                activity: Activity::Idle,
-                fifo: VecDeque::new(),
-                quantum_left: None,
-                queued: None,
-                expired: None,
-                wake_gen: 0,
-                work_done: 0.0,
-                efficiency_ms: 0.0,
-                cores_used: 0,
-                min_pri: policy.sched_pri(t),
-            })
-            .collect(),
-        policy,
-        cores: vec![
-            CoreRt {
-                thread: None,
-                seg_start: 0.0,
-                last_settle: 0.0,
-                quantum_end: 0.0,
-                first_timeslice: true,
-            };
-            machine.cores.len()
-        ],
-        order: machine.preference_order(),
-        queue: BTreeSet::new(),
-        head_seq: 0,
-        tail_seq: 0,
-        timers: BinaryHeap::new(),
-        deps_left: workload.items.iter().map(|i| i.deps.len()).collect(),
-        dependents,
-        items_done: vec![None; workload.items.len()],
-        pool_left: workload.pools.iter().map(|p| p.chunks).collect(),
-        pool_outstanding: vec![0; workload.pools.len()],
-        pools_done: vec![None; workload.pools.len()],
-        segments: Vec::new(),
-        intervals: Vec::new(),
-        pri: cfg
-            .trace_pri
-            .iter()
-            .map(|&t| PriSeries {
-                thread: t,
-                name: workload.threads[t].name.clone(),
-                points: Vec::new(),
-            })
-            .collect(),
-        truncated: false,
-        end: 0.0,
-    };
-    super::budget::begin_run();
-    sim.run();
-    sim.finish()
-}
 
-impl Sim<'_> {
-    fn run(&mut self) {
-        // Start: items with no deps are released; programs begin.
+    /// Time 0: items with no deps are released; programs begin.
+    fn start(&mut self) {
         for i in 0..self.w.items.len() {
             if self.deps_left[i] == 0 {
                 self.release_or_schedule(i, 0.0);
             }
         }
-        for t in 0..self.th.len() {
+        for t in 0..self.w.threads.len() {
             match self.w.threads[t].program {
                 Program::Spin => {
-                    self.th[t].activity = Activity::Spin;
-                    self.th[t].burst = f64::INFINITY;
-                    self.make_runnable(t, 0.0);
+                    self.activity[t] = Activity::Spin;
+                    self.runnable(t, f64::INFINITY, 0.0);
                 }
-                Program::Pool(p) => {
-                    if self.take_chunk(t, p) {
-                        self.make_runnable(t, 0.0);
-                    } else {
-                        self.th[t].activity = Activity::Exited;
-                    }
-                }
+                Program::Pool(p) => match self.take_chunk(t, p) {
+                    Some(work) => self.runnable(t, work, 0.0),
+                    None => self.activity[t] = Activity::Exited,
+                },
                 Program::Periodic { phase, .. } => {
-                    self.th[t].activity = Activity::Periodic;
+                    self.activity[t] = Activity::Periodic;
                     self.block_until(t, phase);
                 }
                 Program::Queue => {
-                    if self.th[t].activity == Activity::Idle && self.start_next_item(t, 0.0) {
-                        self.make_runnable(t, 0.0);
+                    if self.activity[t] == Activity::Idle {
+                        if let Some(work) = self.start_next_item(t, 0.0) {
+                            self.runnable(t, work, 0.0);
+                        }
                     }
                 }
             }
         }
-        self.record_pri(0.0);
-        self.dispatch(0.0);
-        let mut samples: u64 = 1;
-        let mut ticks: u64 = 1;
-        loop {
-            let t_core = (0..self.cores.len())
-                .filter_map(|c| self.core_end(c))
-                .fold(f64::INFINITY, f64::min);
-            let t_timer = self
-                .timers
-                .peek()
-                .map_or(f64::INFINITY, |Reverse((Key(t), _))| *t);
-            let t_sample = samples as f64 * LOAD_SAMPLE_MS;
-            let t_tick = ticks as f64 * TICK_MS;
-            let now = t_core.min(t_timer).min(t_sample).min(t_tick);
-            if now >= self.cfg.until {
-                self.settle(self.cfg.until);
-                self.close(self.cfg.until);
-                return;
-            }
-            // The work this iteration does grows with the cores scanned and,
-            // at a tick or load sample, with the threads (see `budget`).
-            let mut units = self.cores.len() as u64 + 1;
-            if t_sample <= now + EPS || t_tick <= now + EPS {
-                units += self.th.len() as u64;
-            }
-            if !super::budget::charge_at(units, now / self.cfg.until) {
-                self.settle(now);
-                self.close(now);
-                return;
-            }
-            self.settle(now);
-            // 1. Bursts and quanta ending now.
-            for c in 0..self.cores.len() {
-                if self.core_end(c).is_some_and(|e| e <= now + EPS) {
-                    self.core_event(c, now);
-                }
-            }
-            // 2. Timers.
-            while let Some(&Reverse((Key(t), timer))) = self.timers.peek() {
-                if t > now + EPS {
-                    break;
-                }
-                self.timers.pop();
-                match timer {
-                    Timer::Wake(th, gen) if gen == self.th[th].wake_gen => self.wake(th, now),
-                    Timer::Wake(..) => {}
-                    Timer::Release(item) => self.enqueue_item(item, now),
-                }
-            }
-            // 3. Load sample and tick.
-            if t_sample <= now + EPS {
-                let runnable: Vec<bool> = self
-                    .th
-                    .iter()
-                    .map(|t| matches!(t.state, State::Running | State::Runnable | State::Preempted))
-                    .collect();
-                self.policy.sample_load(&runnable);
-                samples += 1;
-            }
-            if t_tick <= now + EPS {
-                self.policy.tick();
-                self.requeue_all();
-                ticks += 1;
-            }
-            // 4. Dispatch.
-            self.dispatch(now);
-            self.record_pri(now);
-            if self.done() {
-                self.close(now);
-                return;
-            }
-        }
     }
 
-    fn done(&self) -> bool {
-        let items = !self.cfg.stop_after_items.is_empty()
-            && self
-                .cfg
-                .stop_after_items
-                .iter()
-                .all(|&i| self.items_done[i].is_some());
-        let pools = self.cfg.stop_when_pools_done
-            && !self.pools_done.is_empty()
-            && self.pools_done.iter().all(Option::is_some);
-        items || pools
+    fn runnable(&mut self, t: ThreadId, work: f64, now: f64) {
+        self.waiting[t] = false;
+        self.arrival[t] = now;
+        self.work[t] = work;
+        self.pending.push((t, work));
     }
 
-    /// When the thread on core `c` next needs attention: its burst ends or
-    /// its quantum does.
-    fn core_end(&self, c: usize) -> Option<f64> {
-        let core = &self.cores[c];
-        let t = core.thread?;
-        let speed = self.m.cores[c].speed;
-        Some(
-            core.quantum_end
-                .min(core.last_settle + self.th[t].burst / speed),
-        )
-    }
-
-    /// Charges every running thread up to `now`.
-    fn settle(&mut self, now: f64) {
-        for c in 0..self.cores.len() {
-            let Some(t) = self.cores[c].thread else {
-                continue;
-            };
-            let dt = now - self.cores[c].last_settle;
-            if dt > 0.0 {
-                let work = (dt * self.m.cores[c].speed).min(self.th[t].burst);
-                self.th[t].burst -= work;
-                self.th[t].work_done += work;
-                if self.m.cores[c].kind == CoreKind::Efficiency {
-                    self.th[t].efficiency_ms += dt;
-                }
-                self.policy.charge(t, dt);
-                self.cores[c].last_settle = now;
-            }
-        }
-    }
-
-    fn core_event(&mut self, c: usize, now: f64) {
-        let t = self.cores[c].thread.expect("core_event on a busy core");
-        if self.th[t].burst <= EPS {
-            self.th[t].burst = 0.0;
-            if !self.advance(t, now) {
-                self.vacate(c, now, State::Blocked);
-                return;
-            }
-        }
-        if self.cores[c].quantum_end <= now + EPS {
-            self.policy.quantum_expired(t);
-            self.vacate(c, now, State::Runnable);
-            self.th[t].expired = Some((c, now));
-            self.enqueue(t, false);
-        }
-    }
-
-    /// The thread finished its CPU step; moves its program on. Returns true
-    /// if it has CPU work right away.
-    fn advance(&mut self, t: ThreadId, now: f64) -> bool {
-        match self.th[t].activity {
-            Activity::Spin => {
-                self.th[t].burst = f64::INFINITY;
-                true
-            }
-            Activity::Periodic => {
-                if let Program::Periodic { burst, period, .. } = self.w.threads[t].program {
-                    self.block_until(t, now + (period - burst).max(0.0));
-                }
-                false
-            }
-            Activity::Chunk(p) => {
-                self.pool_outstanding[p] -= 1;
-                if self.pool_left[p] == 0 && self.pool_outstanding[p] == 0 {
-                    self.pools_done[p] = Some(now);
-                }
-                if self.take_chunk(t, p) {
-                    true
-                } else {
-                    self.th[t].activity = Activity::Exited;
-                    false
-                }
-            }
-            Activity::Item { item, step } => self.run_steps(t, item, step + 1, now),
-            Activity::Idle | Activity::Exited => false,
-        }
-    }
-
-    fn take_chunk(&mut self, t: ThreadId, p: PoolId) -> bool {
+    fn take_chunk(&mut self, t: ThreadId, p: PoolId) -> Option<f64> {
         if self.pool_left[p] == 0 {
-            return false;
+            return None;
         }
         self.pool_left[p] -= 1;
         self.pool_outstanding[p] += 1;
-        self.th[t].activity = Activity::Chunk(p);
-        self.th[t].burst = self.w.pools[p].chunk_work;
-        true
+        self.activity[t] = Activity::Chunk(p);
+        Some(self.w.pools[p].chunk_work)
     }
 
-    /// Runs item steps from `step` on: returns true at a CPU step, false
-    /// when blocked (waiting I/O, or idle with an empty queue).
-    fn run_steps(&mut self, t: ThreadId, item: ItemId, step: usize, now: f64) -> bool {
+    /// Runs item steps from `step` on: the CPU work of the next CPU step,
+    /// or `None` when blocked (waiting I/O, or idle with an empty queue).
+    fn run_steps(&mut self, t: ThreadId, item: ItemId, step: usize, now: f64) -> Option<f64> {
         match self.w.items[item].steps.get(step) {
             Some(&Step::Cpu(w)) => {
-                self.th[t].activity = Activity::Item { item, step };
-                self.th[t].burst = w;
+                self.activity[t] = Activity::Item { item, step };
                 if w <= EPS {
                     return self.run_steps(t, item, step + 1, now);
                 }
-                true
+                Some(w)
             }
             Some(&Step::Wait(d)) => {
-                self.th[t].activity = Activity::Item { item, step };
+                self.activity[t] = Activity::Item { item, step };
                 self.block_until(t, now + d);
-                false
+                None
             }
             None => {
                 self.item_done(item, now);
@@ -541,12 +296,12 @@ impl Sim<'_> {
         }
     }
 
-    fn start_next_item(&mut self, t: ThreadId, now: f64) -> bool {
-        match self.th[t].fifo.pop_front() {
+    fn start_next_item(&mut self, t: ThreadId, now: f64) -> Option<f64> {
+        match self.fifo[t].pop_front() {
             Some(next) => self.run_steps(t, next, 0, now),
             None => {
-                self.th[t].activity = Activity::Idle;
-                false
+                self.activity[t] = Activity::Idle;
+                None
             }
         }
     }
@@ -574,213 +329,227 @@ impl Sim<'_> {
     /// Puts a ready item on its queue, waking the queue's thread if idle.
     fn enqueue_item(&mut self, item: ItemId, now: f64) {
         let t = self.w.items[item].thread;
-        self.th[t].fifo.push_back(item);
-        let idle = self.th[t].activity == Activity::Idle && self.th[t].state == State::Blocked;
-        if idle && self.start_next_item(t, now) {
-            self.make_runnable(t, now);
+        self.fifo[t].push_back(item);
+        if self.activity[t] == Activity::Idle && self.waiting[t] {
+            if let Some(work) = self.start_next_item(t, now) {
+                self.runnable(t, work, now);
+            }
         }
     }
 
     fn block_until(&mut self, t: ThreadId, at: f64) {
-        self.th[t].wake_gen = self.th[t].wake_gen.wrapping_add(1);
-        let gen = self.th[t].wake_gen;
-        self.timers.push(Reverse((Key(at), Timer::Wake(t, gen))));
+        self.wake_gen[t] = self.wake_gen[t].wrapping_add(1);
+        self.timers
+            .push(Reverse((Key(at), Timer::Wake(t, self.wake_gen[t]))));
     }
 
     /// A timer fired for a blocked thread: I/O done or period due.
     fn wake(&mut self, t: ThreadId, now: f64) {
-        let runnable = match self.th[t].activity {
+        let work = match self.activity[t] {
+            Activity::Periodic => match self.w.threads[t].program {
+                Program::Periodic { burst, .. } => Some(burst),
+                _ => None,
+            },
+            Activity::Item { item, step } => self.run_steps(t, item, step + 1, now),
+            _ => None,
+        };
+        if let Some(work) = work {
+            self.runnable(t, work, now);
+        }
+    }
+
+    fn done(&self) -> bool {
+        let items = !self.cfg.stop_after_items.is_empty()
+            && self
+                .cfg
+                .stop_after_items
+                .iter()
+                .all(|&i| self.items_done[i].is_some());
+        let pools = self.cfg.stop_when_pools_done
+            && !self.pools_done.is_empty()
+            && self.pools_done.iter().all(Option::is_some);
+        items || pools
+    }
+}
+
+impl Threads for Programs<'_> {
+    fn len(&self) -> usize {
+        self.w.threads.len()
+    }
+
+    fn arrival(&self) -> &[f64] {
+        &self.arrival
+    }
+
+    fn work(&self) -> &[f64] {
+        &self.work
+    }
+
+    fn initial_remaining(&self) -> Vec<f64> {
+        vec![0.0; self.len()]
+    }
+
+    fn next_wake(&self) -> Option<f64> {
+        if let Some(&(t, _)) = self.pending.first() {
+            return Some(self.arrival[t]);
+        }
+        self.timers.peek().map(|Reverse((Key(t), _))| *t)
+    }
+
+    fn wake_due<F: FnMut(u32, &TaskView)>(&mut self, now: f64, remaining: &mut [f64], mut f: F) {
+        // Timers due now (I/O completions, period starts, releases) add to
+        // the threads made runnable since the last instant.
+        while let Some(&Reverse((Key(t), timer))) = self.timers.peek() {
+            if t > now {
+                break;
+            }
+            self.timers.pop();
+            match timer {
+                Timer::Wake(th, gen) if gen == self.wake_gen[th] => self.wake(th, now),
+                Timer::Wake(..) => {}
+                Timer::Release(item) => self.enqueue_item(item, now),
+            }
+        }
+        let pending = std::mem::take(&mut self.pending);
+        for &(t, work) in &pending {
+            remaining[t] = work;
+        }
+        let view = TaskView {
+            arrival: &self.arrival,
+            work: &self.work,
+            remaining,
+        };
+        for &(t, _) in &pending {
+            f(t as u32, &view);
+        }
+    }
+
+    fn step_done(&mut self, t: u32, now: f64) -> Next {
+        let t = t as usize;
+        let next = match self.activity[t] {
+            Activity::Spin => Some(f64::INFINITY),
             Activity::Periodic => {
-                if let Program::Periodic { burst, .. } = self.w.threads[t].program {
-                    self.th[t].burst = burst;
+                if let Program::Periodic { burst, period, .. } = self.w.threads[t].program {
+                    self.block_until(t, now + (period - burst).max(0.0));
                 }
-                true
+                None
+            }
+            Activity::Chunk(p) => {
+                self.pool_outstanding[p] -= 1;
+                if self.pool_left[p] == 0 && self.pool_outstanding[p] == 0 {
+                    self.pools_done[p] = Some(now);
+                }
+                match self.take_chunk(t, p) {
+                    Some(work) => Some(work),
+                    None => {
+                        self.activity[t] = Activity::Exited;
+                        self.waiting[t] = true;
+                        return Next::Exit;
+                    }
+                }
             }
             Activity::Item { item, step } => self.run_steps(t, item, step + 1, now),
-            _ => false,
+            Activity::Idle | Activity::Exited => None,
         };
-        if runnable {
-            self.make_runnable(t, now);
-        }
-    }
-
-    fn make_runnable(&mut self, t: ThreadId, now: f64) {
-        self.set_state(t, State::Runnable, now);
-        self.th[t].quantum_left = None;
-        self.enqueue(t, false);
-    }
-
-    fn enqueue(&mut self, t: ThreadId, head: bool) {
-        let seq = if head {
-            self.head_seq -= 1;
-            self.head_seq
-        } else {
-            self.tail_seq += 1;
-            self.tail_seq
-        };
-        let key = (Reverse(self.policy.sched_pri(t)), seq);
-        self.th[t].queued = Some(key);
-        self.queue.insert((key.0, key.1, t));
-    }
-
-    fn dequeue(&mut self, t: ThreadId) {
-        if let Some((p, s)) = self.th[t].queued.take() {
-            self.queue.remove(&(p, s, t));
-        }
-    }
-
-    /// After a tick, queued threads move to their new priority.
-    fn requeue_all(&mut self) {
-        let moved: Vec<(Reverse<u8>, i64, ThreadId)> = self
-            .queue
-            .iter()
-            .copied()
-            .filter(|&(Reverse(p), _, t)| p != self.policy.sched_pri(t))
-            .collect();
-        for (p, s, t) in moved {
-            self.queue.remove(&(p, s, t));
-            let key = (Reverse(self.policy.sched_pri(t)), s);
-            self.th[t].queued = Some(key);
-            self.queue.insert((key.0, key.1, t));
-        }
-    }
-
-    fn may_run(&self, t: ThreadId, c: usize) -> bool {
-        let spec = &self.w.threads[t];
-        match spec.pinned {
-            Some(p) => p == c,
-            None => self.m.may_run(spec.qos, c),
-        }
-    }
-
-    fn best_for(&self, c: usize) -> Option<ThreadId> {
-        self.queue
-            .iter()
-            .map(|&(_, _, t)| t)
-            .find(|&t| self.may_run(t, c))
-    }
-
-    fn dispatch(&mut self, now: f64) {
-        let limit = 4 * self.cores.len() + self.th.len() + 8;
-        for _ in 0..limit {
-            let mut changed = false;
-            for k in 0..self.order.len() {
-                let c = self.order[k];
-                if self.cores[c].thread.is_none() {
-                    if let Some(t) = self.best_for(c) {
-                        self.start(t, c, now);
-                        changed = true;
-                    }
-                }
+        match next {
+            Some(work) => {
+                self.work[t] = work;
+                Next::Cpu(work)
             }
-            if self.preempt_one(now) {
-                changed = true;
-            }
-            if !changed {
-                return;
+            None => {
+                self.waiting[t] = true;
+                Next::Block
             }
         }
     }
 
-    /// The highest queued thread that beats some running thread takes the
-    /// core of the lowest such one (xnu's `choose_processor` looks for the
-    /// lowest-priority processor). Returns whether anything happened.
-    fn preempt_one(&mut self, now: f64) -> bool {
-        let running: Vec<(usize, u8)> = (0..self.cores.len())
-            .filter_map(|c| self.cores[c].thread.map(|t| (c, self.policy.sched_pri(t))))
-            .collect();
-        let Some(min_running) = running.iter().map(|&(_, p)| p).min() else {
-            return false;
-        };
-        let mut found = None;
-        let mut examined = 0u64;
-        for &(Reverse(p), _, t) in &self.queue {
-            if p < min_running {
-                break;
-            }
-            examined += 1;
-            let mut best: Option<(u8, usize, usize)> = None;
-            for &(c, rp) in &running {
-                if self.may_run(t, c) && self.policy.preempts(p, rp, self.cores[c].first_timeslice)
-                {
-                    let rank = self.order.iter().position(|&x| x == c).unwrap_or(c);
-                    if best.is_none_or(|(bp, br, _)| (rp, rank) < (bp, br)) {
-                        best = Some((rp, rank, c));
-                    }
-                }
-            }
-            if let Some((_, _, c)) = best {
-                found = Some((t, c));
-                break;
-            }
+    fn same_instant(&self) -> f64 {
+        EPS
+    }
+
+    fn finished(&self, _exited: usize) -> bool {
+        self.done()
+    }
+
+    fn until(&self) -> f64 {
+        self.cfg.until
+    }
+
+    /// The work an instant costs grows with the cores scanned and, at a
+    /// load sample or tick, with the threads (see `super::budget`).
+    fn meter(&mut self, now: f64, cores: usize, threads: usize) -> bool {
+        let mut units = cores as u64 + 1;
+        let samples = (now / super::timeshare::LOAD_SAMPLE_MS) as u64;
+        if samples > self.samples_metered {
+            self.samples_metered = samples;
+            units += threads as u64;
         }
-        // Each examined thread was checked against every running core.
-        let _ = super::budget::charge(examined * running.len() as u64);
-        let Some((t, c)) = found else { return false };
-        let victim = self.cores[c].thread.expect("busy");
-        let left = self.cores[c].quantum_end - now;
-        self.vacate(c, now, State::Preempted);
-        self.th[victim].quantum_left = (left > EPS).then_some(left);
-        self.enqueue(victim, true);
-        self.start(t, c, now);
-        true
+        super::budget::charge_at(units, now / self.cfg.until)
     }
+}
 
-    fn start(&mut self, t: ThreadId, c: usize, now: f64) {
-        self.dequeue(t);
-        let continuing = self.th[t].expired == Some((c, now));
-        self.th[t].expired = None;
-        let quantum = self.th[t]
-            .quantum_left
-            .take()
-            .unwrap_or_else(|| self.policy.quantum_ms(t));
-        self.set_state(t, State::Running, now);
-        self.th[t].cores_used |= 1u64 << (c % 64);
-        let core = &mut self.cores[c];
-        core.thread = Some(t);
-        core.seg_start = now;
-        core.last_settle = now;
-        core.quantum_end = now + quantum;
-        core.first_timeslice = !continuing;
-    }
+/// Per-thread state, totals and the timeline, as the loop reports them.
+struct ThreadRecorder<'a> {
+    cfg: &'a RunConfig,
+    efficiency: Vec<bool>,
+    state: Vec<State>,
+    since: Vec<f64>,
+    totals: Vec<[f64; 4]>,
+    efficiency_ms: Vec<f64>,
+    work_done: Vec<f64>,
+    cores_used: Vec<u64>,
+    min_pri: Vec<u8>,
+    segments: Vec<Segment>,
+    intervals: Vec<Interval>,
+    pri: Vec<PriSeries>,
+    truncated: bool,
+}
 
-    fn vacate(&mut self, c: usize, now: f64, state: State) {
-        let t = self.cores[c].thread.take().expect("vacate a busy core");
-        let start = self.cores[c].seg_start;
-        if self.cfg.timeline && now > start {
-            let qos = self.w.threads[t].qos.number();
-            let full = self.segments.len() >= self.cfg.max_records;
-            match self.segments.last_mut() {
-                Some(s) if s.core == c && s.thread == t && (s.end - start).abs() < EPS => {
-                    s.end = now
-                }
-                _ if full => self.truncated = true,
-                _ => self.segments.push(Segment {
-                    core: c,
+impl<'a> ThreadRecorder<'a> {
+    fn new(w: &Workload, m: &Machine, class: &Xnu, cfg: &'a RunConfig) -> Self {
+        let n = w.threads.len();
+        ThreadRecorder {
+            cfg,
+            efficiency: m
+                .cores
+                .iter()
+                .map(|c| c.kind == CoreKind::Efficiency)
+                .collect(),
+            state: vec![State::Blocked; n],
+            since: vec![0.0; n],
+            totals: vec![[0.0; 4]; n],
+            efficiency_ms: vec![0.0; n],
+            work_done: vec![0.0; n],
+            cores_used: vec![0; n],
+            min_pri: (0..n).map(|t| class.timeshare().sched_pri(t)).collect(),
+            segments: Vec::new(),
+            intervals: Vec::new(),
+            pri: cfg
+                .trace_pri
+                .iter()
+                .map(|&t| PriSeries {
                     thread: t,
-                    qos,
-                    start,
-                    end: now,
-                }),
-            }
+                    name: w.threads[t].name.clone(),
+                    points: Vec::new(),
+                })
+                .collect(),
+            truncated: false,
         }
-        self.set_state(t, state, now);
     }
 
-    fn set_state(&mut self, t: ThreadId, state: State, now: f64) {
-        let th = &mut self.th[t];
-        if th.state == state {
+    fn set_state(&mut self, t: usize, state: State, now: f64) {
+        if self.state[t] == state {
             return;
         }
-        let (old, since) = (th.state, th.since);
-        th.totals[old.index()] += now - since;
-        th.state = state;
-        th.since = now;
+        let (old, since) = (self.state[t], self.since[t]);
+        self.totals[t][old.index()] += now - since;
+        self.state[t] = state;
+        self.since[t] = now;
         self.record_interval(t, old, since, now);
     }
 
     /// Keeps a finished state interval for the timeline (within the cap).
-    fn record_interval(&mut self, thread: ThreadId, state: State, start: f64, end: f64) {
+    fn record_interval(&mut self, thread: usize, state: State, start: f64, end: f64) {
         if !self.cfg.timeline || end <= start {
             return;
         }
@@ -796,71 +565,139 @@ impl Sim<'_> {
         }
     }
 
-    fn record_pri(&mut self, now: f64) {
-        for t in 0..self.th.len() {
-            let p = self.policy.sched_pri(t);
-            if p < self.th[t].min_pri {
-                self.th[t].min_pri = p;
-            }
+    /// Ends every open state interval at `end`, with the class's final
+    /// priorities, and gathers the result.
+    fn finish(
+        mut self,
+        w: &Workload,
+        programs: Programs,
+        class: &Xnu,
+        end: f64,
+    ) -> RunResult {
+        for t in 0..self.state.len() {
+            let (state, since) = (self.state[t], self.since[t]);
+            self.totals[t][state.index()] += end - since;
+            self.since[t] = end;
+            self.record_interval(t, state, since, end);
         }
         for s in &mut self.pri {
-            let p = self.policy.sched_pri(s.thread);
-            if s.points.last().is_none_or(|&(_, last)| last != p) {
-                s.points.push((now, p));
-            }
+            s.points.push((end, class.timeshare().sched_pri(s.thread)));
         }
-    }
-
-    /// Ends every open segment and state interval at `now`.
-    fn close(&mut self, now: f64) {
-        for c in 0..self.cores.len() {
-            if self.cores[c].thread.is_some() {
-                // Same state: only the segment is closed.
-                self.vacate(c, now, State::Running);
-            }
-        }
-        for t in 0..self.th.len() {
-            let th = &mut self.th[t];
-            let (state, since) = (th.state, th.since);
-            th.totals[state.index()] += now - since;
-            th.since = now;
-            self.record_interval(t, state, since, now);
-        }
-        for s in &mut self.pri {
-            let p = self.policy.sched_pri(s.thread);
-            s.points.push((now, p));
-        }
-        self.end = now;
-    }
-
-    fn finish(self) -> RunResult {
+        let threads = w
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(t, spec)| ThreadStats {
+                name: spec.name.clone(),
+                group: spec.group.clone(),
+                qos: spec.qos.number(),
+                base_pri: spec.base_pri,
+                running_ms: self.totals[t][State::Running.index()],
+                efficiency_ms: self.efficiency_ms[t],
+                runnable_ms: self.totals[t][State::Runnable.index()],
+                preempted_ms: self.totals[t][State::Preempted.index()],
+                blocked_ms: self.totals[t][State::Blocked.index()],
+                work_done: self.work_done[t],
+                cores_used: self.cores_used[t],
+                min_pri: self.min_pri[t],
+            })
+            .collect();
         RunResult {
-            end: self.end,
-            threads: self
-                .th
-                .iter()
-                .zip(&self.w.threads)
-                .map(|(th, spec)| ThreadStats {
-                    name: spec.name.clone(),
-                    group: spec.group.clone(),
-                    qos: spec.qos.number(),
-                    base_pri: spec.base_pri,
-                    running_ms: th.totals[State::Running.index()],
-                    efficiency_ms: th.efficiency_ms,
-                    runnable_ms: th.totals[State::Runnable.index()],
-                    preempted_ms: th.totals[State::Preempted.index()],
-                    blocked_ms: th.totals[State::Blocked.index()],
-                    work_done: th.work_done,
-                    cores_used: th.cores_used,
-                    min_pri: th.min_pri,
-                })
-                .collect(),
-            items_done: self.items_done,
-            pools_done: self.pools_done,
+            end,
+            threads,
+            items_done: programs.items_done,
+            pools_done: programs.pools_done,
             segments: self.segments,
             intervals: self.intervals,
             pri: self.pri,
             truncated: self.truncated,
         }
     }
+}
+
+impl Recorder for ThreadRecorder<'_> {
+    fn on_core(&mut self, t: u32, c: usize, now: f64) {
+        let t = t as usize;
+        self.set_state(t, State::Running, now);
+        self.cores_used[t] |= 1u64 << (c % 64);
+    }
+
+    fn off_core(&mut self, t: u32, c: usize, since: f64, now: f64, state: State) {
+        // Timed per stretch on the core, as the Running total is, so a
+        // thread that only ever ran on E cores reads exactly 100 %.
+        if self.efficiency.get(c).copied().unwrap_or(false) {
+            self.efficiency_ms[t as usize] += now - since;
+        }
+        if self.cfg.timeline && now > since {
+            let full = self.segments.len() >= self.cfg.max_records;
+            match self.segments.last_mut() {
+                // The same thread going on on the same core: one segment.
+                Some(s) if s.core as usize == c && s.task == t && (s.end - since).abs() < EPS => {
+                    s.end = now
+                }
+                _ if full => self.truncated = true,
+                _ => self.segments.push(Segment {
+                    core: c as u32,
+                    task: t,
+                    start: since,
+                    end: now,
+                }),
+            }
+        }
+        self.set_state(t as usize, state, now);
+    }
+
+    fn ran(&mut self, t: u32, _c: usize, _time: f64, work: f64) {
+        self.work_done[t as usize] += work;
+    }
+
+    fn woke(&mut self, t: u32, now: f64) {
+        self.set_state(t as usize, State::Runnable, now);
+    }
+
+    fn instant<F: Fn(usize) -> Option<u8>>(&mut self, now: f64, priority: F) {
+        for t in 0..self.min_pri.len() {
+            if let Some(p) = priority(t) {
+                if p < self.min_pri[t] {
+                    self.min_pri[t] = p;
+                }
+            }
+        }
+        for s in &mut self.pri {
+            let Some(p) = priority(s.thread) else { continue };
+            if s.points.last().is_none_or(|&(_, last)| last != p) {
+                s.points.push((now, p));
+            }
+        }
+    }
+}
+
+/// Runs `workload` on `machine` under the XNU class with `policy`'s
+/// priority model (its state after the run is written back).
+pub fn simulate(
+    workload: &Workload,
+    machine: &Machine,
+    policy: &mut Timeshare,
+    cfg: &RunConfig,
+) -> RunResult {
+    let mut class = Xnu::for_threads(policy.clone(), &workload.threads, machine);
+    let mut programs = Programs::new(workload, cfg);
+    let mut recorder = ThreadRecorder::new(workload, machine, &class, cfg);
+    let config = EngineConfig {
+        cores: machine.cores.len(),
+        switch_cost: 0.0,
+        record_segments: false,
+        record_outcomes: false,
+        max_slices: u64::MAX,
+        // Programs stop on conditions checked per instant, and their
+        // timeline is recorded per instant: the general loop throughout.
+        one_core_fast_path: false,
+    };
+    super::budget::begin_run();
+    let schedule = simulate_on(&mut programs, machine, &mut class, &mut recorder, &config)
+        .expect("no slice limit is set");
+    let result = recorder.finish(workload, programs, &class, schedule.end);
+    let _ = class.priority(0);
+    *policy = class.into_timeshare();
+    result
 }

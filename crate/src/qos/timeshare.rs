@@ -34,8 +34,7 @@
 //!   is 8, as a non-Clutch kernel would see it).
 
 use super::machine::Machine;
-use super::thread::ThreadSpec;
-use super::SchedClass;
+use super::thread::{Qos, ThreadSpec};
 
 /// Scheduler tick: one second >> SCHED_TICK_SHIFT (3).
 pub const TICK_MS: f64 = 125.0;
@@ -74,9 +73,9 @@ pub enum Bucket {
 }
 
 impl Bucket {
-    fn of(t: &ThreadSpec) -> Bucket {
-        match t.base_pri {
-            _ if t.fixed => Bucket::Fixed,
+    fn of(base_pri: u8, fixed: bool) -> Bucket {
+        match base_pri {
+            _ if fixed => Bucket::Fixed,
             b if b > BASEPRI_DEFAULT => Bucket::Foreground,
             b if b > BASEPRI_UTILITY => Bucket::Default,
             b if b > MAXPRI_THROTTLE => Bucket::Utility,
@@ -134,16 +133,30 @@ impl Timeshare {
     }
 
     pub fn new(threads: &[ThreadSpec], ncpus: usize, ticks_per_ms: u64, band_limit: bool) -> Self {
+        Timeshare::from_threads(
+            threads.iter().map(|t| (t.qos, t.base_pri, t.fixed)),
+            ncpus,
+            ticks_per_ms,
+            band_limit,
+        )
+    }
+
+    /// The policy for threads given as `(qos, base priority, fixed)`.
+    pub fn from_threads(
+        threads: impl Iterator<Item = (Qos, u8, bool)>,
+        ncpus: usize,
+        ticks_per_ms: u64,
+        band_limit: bool,
+    ) -> Self {
         let threads = threads
-            .iter()
-            .map(|t| ThreadState {
-                base: t.base_pri,
-                bucket: Bucket::of(t),
-                background: t.qos.is_background() && !t.fixed,
+            .map(|(qos, base, fixed)| ThreadState {
+                base,
+                bucket: Bucket::of(base, fixed),
+                background: qos.is_background() && !fixed,
                 usage: 0,
                 usage_frac: 0.0,
                 pri_shift: NO_DECAY,
-                pri: t.base_pri,
+                pri: base,
             })
             .collect();
         Timeshare {
@@ -208,12 +221,14 @@ fn load_shift(load: u32) -> Option<u32> {
     (load > 0).then(|| 31 - load.leading_zeros())
 }
 
-impl SchedClass for Timeshare {
-    fn sched_pri(&self, t: usize) -> u8 {
+/// What the XNU class (`crate::policy::xnu`) asks of the priority model.
+impl Timeshare {
+    /// The thread's current scheduling priority (higher runs first).
+    pub fn sched_pri(&self, t: usize) -> u8 {
         self.threads[t].pri
     }
 
-    fn quantum_ms(&self, t: usize) -> f64 {
+    pub fn quantum_ms(&self, t: usize) -> f64 {
         if self.threads[t].background {
             BG_QUANTUM_MS
         } else {
@@ -223,7 +238,7 @@ impl SchedClass for Timeshare {
 
     /// Usage grows only while the thread's bucket is contended
     /// (`pri_shift < INT8_MAX`), as in `lightweight_update_priority`.
-    fn charge(&mut self, t: usize, ms: f64) {
+    pub fn charge(&mut self, t: usize, ms: f64) {
         let ticks_per_ms = self.ticks_per_ms;
         let th = &mut self.threads[t];
         if th.bucket == Bucket::Fixed || th.pri_shift >= NO_DECAY {
@@ -237,13 +252,13 @@ impl SchedClass for Timeshare {
 
     /// Quantum expiry recomputes the running thread's priority
     /// (`thread_quantum_expire` → `lightweight_update_priority`).
-    fn quantum_expired(&mut self, t: usize) {
+    pub fn quantum_expired(&mut self, t: usize) {
         self.threads[t].pri = self.compute(t);
     }
 
     /// `compute_sched_load`: `runnable[t]` says whether thread `t` is
     /// runnable or running (what `sched_run_buckets` counts).
-    fn sample_load(&mut self, runnable: &[bool]) {
+    pub fn sample_load(&mut self, runnable: &[bool]) {
         let mut now = [0u32; 4];
         for (th, _) in self.threads.iter().zip(runnable).filter(|(_, &r)| r) {
             if let Some(b) = th.bucket.index() {
@@ -280,7 +295,7 @@ impl SchedClass for Timeshare {
     /// its bucket's new `pri_shift` and gets its priority recomputed
     /// (`update_priority`). Simplification: all threads at once, see the
     /// module doc.
-    fn tick(&mut self) {
+    pub fn tick(&mut self) {
         for (b, &avg) in self.load.iter().enumerate() {
             // SCHED_LOAD_EWMA_UNSCALE: divide by 16, rounding half up.
             let load = (avg >> 4) + ((avg >> 3) & 1);
@@ -301,7 +316,7 @@ impl SchedClass for Timeshare {
     /// `csw_check`: during its first timeslice a running thread yields only
     /// to a strictly higher priority; after its quantum expired (and it
     /// kept the core), an equal one is enough.
-    fn preempts(&self, candidate: u8, running: u8, first_timeslice: bool) -> bool {
+    pub fn preempts(&self, candidate: u8, running: u8, first_timeslice: bool) -> bool {
         candidate > running || (!first_timeslice && candidate == running)
     }
 }

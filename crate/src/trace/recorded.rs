@@ -38,6 +38,7 @@ pub fn schedule(start: &[f64], recorded: &[f64]) -> Schedule {
         cores: 1,
         outcomes,
         segments: Vec::new(),
+        end: makespan,
     }
 }
 

@@ -1,0 +1,325 @@
+//! XNU's timeshare class as a scheduling class like the others: one run
+//! queue for the machine, highest priority first and FIFO within a
+//! priority; priorities from [`Timeshare`] (usage decay, `pri_shift` from
+//! the load, the band limit on or off); QoS placement (background and
+//! maintenance only on efficiency cores when the machine has them); its
+//! own timers (the 15 ms load sample and the 125 ms scheduler tick).
+//!
+//! Queue order as xnu's `thread_setrun`: a preempted thread goes to the
+//! head of its priority (SCHED_HEADQ) and keeps the rest of its quantum; an
+//! expired or woken one to the tail (SCHED_TAILQ). A queued thread whose
+//! priority changes at a tick keeps its place among its new peers
+//! (simplification: xnu re-inserts it). Preemption as `csw_check` and
+//! `choose_processor`: the highest queued thread that beats some running
+//! one takes the core of the lowest such (performance cores first among
+//! equals).
+//!
+//! The study's tasks run under it too: a task is a thread of its class's
+//! QoS (`default` unless the mix gives one, e.g. `85:1-8@userInitiated`).
+
+use std::cmp::Reverse;
+use std::collections::BTreeSet;
+
+use super::{Enqueue, Leave, Policy, Running, TaskId, TaskView};
+use crate::qos::thread::{Qos, ThreadSpec};
+use crate::qos::timeshare::{Timeshare, LOAD_SAMPLE_MS, TICK_MS};
+use crate::sim::{CoreKind, Machine};
+
+/// The shortest slice XNU hands out (a background thread's quantum), for
+/// the up-front guard on slice counts.
+pub const MIN_SLICE_MS: f64 = crate::qos::timeshare::BG_QUANTUM_MS;
+
+/// A quantum left over after a preemption shorter than this is not kept.
+const EPS: f64 = 1e-9;
+
+/// The class's state.
+#[derive(Clone, Debug)]
+pub struct Xnu {
+    ts: Timeshare,
+    qos: Vec<Qos>,
+    /// Only this core, per thread (empty: none pinned).
+    pinned: Vec<Option<usize>>,
+    efficiency: Vec<bool>,
+    has_efficiency: bool,
+    /// Each core's place in the order idle cores are handed out.
+    rank: Vec<usize>,
+    queue: BTreeSet<(Reverse<u8>, i64, TaskId)>,
+    queued: Vec<Option<(Reverse<u8>, i64)>>,
+    head_seq: i64,
+    tail_seq: i64,
+    /// Quantum kept across a preemption.
+    quantum_left: Vec<Option<f64>>,
+    /// Time already charged to the running thread's usage in its slice.
+    charged: Vec<f64>,
+    samples: u64,
+    ticks: u64,
+    /// The thread [`Policy::preemption_victim`] chose, for the core it
+    /// chose: the next pick for that core returns it.
+    chosen: Option<(usize, TaskId)>,
+}
+
+impl Xnu {
+    /// The class for the study's `tasks` tasks with these QoS (one per
+    /// task; empty: all `default`) on `machine`, with the machine's kernel
+    /// flavour (band limit, timebase).
+    pub fn for_tasks(tasks: usize, qos: &[Qos], machine: &Machine) -> Xnu {
+        let qos_of = |i: usize| qos.get(i).copied().unwrap_or(Qos::Default);
+        let ts = Timeshare::from_threads(
+            (0..tasks).map(|i| (qos_of(i), qos_of(i).base_pri(), false)),
+            machine.cores.len(),
+            machine.ticks_per_ms,
+            machine.band_limit,
+        );
+        Xnu::new(ts, (0..tasks).map(qos_of).collect(), Vec::new(), machine)
+    }
+
+    /// The class for the scenarios' threads, with their priority model.
+    pub fn for_threads(ts: Timeshare, threads: &[ThreadSpec], machine: &Machine) -> Xnu {
+        Xnu::new(
+            ts,
+            threads.iter().map(|t| t.qos).collect(),
+            threads.iter().map(|t| t.pinned).collect(),
+            machine,
+        )
+    }
+
+    fn new(ts: Timeshare, qos: Vec<Qos>, pinned: Vec<Option<usize>>, machine: &Machine) -> Xnu {
+        let n = qos.len();
+        let order = machine.preference_order();
+        let mut rank = vec![0; machine.cores.len()];
+        for (r, &c) in order.iter().enumerate() {
+            rank[c] = r;
+        }
+        Xnu {
+            ts,
+            qos,
+            pinned,
+            efficiency: machine
+                .cores
+                .iter()
+                .map(|c| c.kind == CoreKind::Efficiency)
+                .collect(),
+            has_efficiency: machine.has_efficiency_cores(),
+            rank,
+            queue: BTreeSet::new(),
+            queued: vec![None; n],
+            head_seq: 0,
+            tail_seq: 0,
+            quantum_left: vec![None; n],
+            charged: vec![0.0; n],
+            samples: 1,
+            ticks: 1,
+            chosen: None,
+        }
+    }
+
+    /// The priority model, for reading usage and priorities after a run.
+    pub fn timeshare(&self) -> &Timeshare {
+        &self.ts
+    }
+
+    pub fn into_timeshare(self) -> Timeshare {
+        self.ts
+    }
+
+    /// Whether thread `t` may run on core `c`: its pin, else QoS placement.
+    pub fn may_run(&self, t: usize, c: usize) -> bool {
+        match self.pinned.get(t).copied().flatten() {
+            Some(p) => p == c,
+            None => {
+                !(self.qos[t].is_background() && self.has_efficiency)
+                    || self.efficiency.get(c).copied().unwrap_or(false)
+            }
+        }
+    }
+
+    fn insert(&mut self, t: TaskId, head: bool) {
+        let seq = if head {
+            self.head_seq -= 1;
+            self.head_seq
+        } else {
+            self.tail_seq += 1;
+            self.tail_seq
+        };
+        let key = (Reverse(self.ts.sched_pri(t as usize)), seq);
+        self.queued[t as usize] = Some(key);
+        self.queue.insert((key.0, key.1, t));
+    }
+
+    fn remove(&mut self, t: TaskId) {
+        if let Some((p, s)) = self.queued[t as usize].take() {
+            self.queue.remove(&(p, s, t));
+        }
+    }
+
+    /// Charges `t`'s usage up to `ran` ms into its slice.
+    fn charge_to(&mut self, t: usize, ran: f64) {
+        let dt = ran - self.charged[t];
+        if dt > 0.0 {
+            self.ts.charge(t, dt);
+        }
+        self.charged[t] = ran;
+    }
+
+    /// After a tick, queued threads move to their new priority.
+    fn requeue_all(&mut self) {
+        let moved: Vec<(Reverse<u8>, i64, TaskId)> = self
+            .queue
+            .iter()
+            .copied()
+            .filter(|&(Reverse(p), _, t)| p != self.ts.sched_pri(t as usize))
+            .collect();
+        for (p, s, t) in moved {
+            self.queue.remove(&(p, s, t));
+            let key = (Reverse(self.ts.sched_pri(t as usize)), s);
+            self.queued[t as usize] = Some(key);
+            self.queue.insert((key.0, key.1, t));
+        }
+    }
+
+    fn next_sample(&self) -> f64 {
+        self.samples as f64 * LOAD_SAMPLE_MS
+    }
+
+    fn next_tick(&self) -> f64 {
+        self.ticks as f64 * TICK_MS
+    }
+}
+
+impl Policy for Xnu {
+    fn enqueue(&mut self, task: TaskId, why: Enqueue, _tasks: &TaskView) {
+        match why {
+            Enqueue::Arrived => {
+                self.quantum_left[task as usize] = None;
+                self.insert(task, false);
+            }
+            Enqueue::Expired => self.insert(task, false),
+            Enqueue::Preempted => self.insert(task, true),
+        }
+    }
+
+    fn pick_next(&mut self, core: usize, _tasks: &TaskView) -> Option<TaskId> {
+        let t = match self.chosen {
+            Some((c, t)) if c == core => {
+                self.chosen = None;
+                t
+            }
+            _ => self
+                .queue
+                .iter()
+                .map(|&(_, _, t)| t)
+                .find(|&t| self.may_run(t as usize, core))?,
+        };
+        self.remove(t);
+        self.charged[t as usize] = 0.0;
+        Some(t)
+    }
+
+    fn has_queued(&self) -> bool {
+        !self.queue.is_empty()
+    }
+
+    fn time_slice(&self, task: TaskId) -> f64 {
+        let t = task as usize;
+        self.quantum_left[t].unwrap_or_else(|| self.ts.quantum_ms(t))
+    }
+
+    fn on_descheduled(&mut self, task: TaskId, ran: f64, why: Leave) {
+        let t = task as usize;
+        self.charge_to(t, ran);
+        self.charged[t] = 0.0;
+        match why {
+            // `thread_quantum_expire` → `lightweight_update_priority`.
+            Leave::Expired => {
+                self.quantum_left[t] = None;
+                self.ts.quantum_expired(t);
+            }
+            Leave::Preempted => {
+                let left = self.time_slice(task) - ran;
+                self.quantum_left[t] = (left > EPS).then_some(left);
+            }
+            Leave::Done | Leave::Blocked => self.quantum_left[t] = None,
+        }
+    }
+
+    fn is_preemptive(&self) -> bool {
+        true
+    }
+
+    fn preemptions_per_instant(&self, cores: usize) -> usize {
+        // A preempted thread may in turn preempt a lower one elsewhere.
+        4 * cores + 8
+    }
+
+    fn preemption_victim(&mut self, running: &[Running], _tasks: &TaskView) -> Option<usize> {
+        let pri = |t: TaskId| self.ts.sched_pri(t as usize);
+        let min_running = running.iter().map(|r| pri(r.task)).min()?;
+        let mut found = None;
+        let mut examined = 0u64;
+        for &(Reverse(p), _, t) in &self.queue {
+            if p < min_running {
+                break;
+            }
+            examined += 1;
+            let mut best: Option<(u8, usize, usize)> = None;
+            for (i, r) in running.iter().enumerate() {
+                let rp = pri(r.task);
+                if self.may_run(t as usize, r.core) && self.ts.preempts(p, rp, r.first_timeslice) {
+                    let rank = self.rank.get(r.core).copied().unwrap_or(r.core);
+                    if best.is_none_or(|(bp, br, _)| (rp, rank) < (bp, br)) {
+                        best = Some((rp, rank, i));
+                    }
+                }
+            }
+            if let Some((_, _, i)) = best {
+                found = Some((i, t));
+                break;
+            }
+        }
+        // Each examined thread was checked against every running core (the
+        // page's work budget for scenarios counts it).
+        let _ = crate::qos::budget::charge(examined * running.len() as u64);
+        let (i, t) = found?;
+        self.chosen = Some((running[i].core, t));
+        Some(i)
+    }
+
+    fn next_timer(&self) -> Option<f64> {
+        Some(self.next_sample().min(self.next_tick()))
+    }
+
+    /// The load sample (`compute_sched_load`), then the tick
+    /// (`compute_averages` and aging), with running threads' usage charged
+    /// up to now first.
+    fn on_timer(&mut self, now: f64, running: &[Running]) {
+        for r in running {
+            self.charge_to(r.task as usize, r.ran);
+        }
+        if self.next_sample() <= now {
+            let mut runnable = vec![false; self.qos.len()];
+            for &(_, _, t) in &self.queue {
+                runnable[t as usize] = true;
+            }
+            for r in running {
+                runnable[r.task as usize] = true;
+            }
+            self.ts.sample_load(&runnable);
+            self.samples += 1;
+        }
+        if self.next_tick() <= now {
+            self.ts.tick();
+            self.requeue_all();
+            self.ticks += 1;
+        }
+    }
+
+    /// A quantum expires in the timer interrupt of its own core, before a
+    /// wakeup at the same instant reaches the run queue.
+    fn expired_first(&self) -> bool {
+        true
+    }
+
+    fn priority(&self, task: TaskId) -> Option<u8> {
+        Some(self.ts.sched_pri(task as usize))
+    }
+}

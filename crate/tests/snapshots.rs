@@ -48,6 +48,12 @@ corpus! {
     policies_table_three_cores_zh: "simulate --policies srpt,mlfq,sjf --cores 3 --tasks 200 --lang zh",
     sjf_alone: "simulate --json --policies sjf --tasks 250 --seed 3",
     srpt_poisson_two_cores: "simulate --json --policies srpt,fifo --arrivals poisson:0.8 --tasks 300 --cores 2",
+    // Any class on any machine (the one loop): XNU on the study, on an A10
+    // and an M1 with QoS per class; round-robin and MLFQ on P/E machines.
+    xnu_study_one_core: "simulate --json --policies fifo,rr,xnu",
+    xnu_a10_qos_mix: "simulate --policies fifo,rr,xnu --machine a10 --mix 85:1-8@userInitiated,12:10-40@utility,3:80-200@utility",
+    xnu_m1_background_json: "simulate --json --policies rr,mlfq,xnu --machine m1 --mix 85:1-8@userInitiated,12:10-40@utility,3:80-200@background --tasks 300",
+    rr_custom_machine_poisson: "simulate --json --policies fifo,rr,srpt --machine 2p+2e --arrivals poisson:0.8 --tasks 300",
     // Switch costs.
     switch_cost_rr_small_quantum: "simulate --json --switch-cost 0.5 --quantum 4 --tasks 300",
     switch_cost_four_cores_poisson: "simulate --json --policies fifo,rr,srpt,mlfq --switch-cost 0.25 --cores 4 --arrivals poisson:0.95 --tasks 400",

@@ -3,9 +3,7 @@
 //! the rest of the crate (and its users) have always called
 //! `engine::simulate`; the loop itself lives in `crate::sim::core`.
 
-pub use crate::sim::{
-    EngineConfig, EngineError, Schedule, Segment, TaskOutcome, DONE_EPSILON,
-};
+pub use crate::sim::{EngineConfig, EngineError, Schedule, Segment, TaskOutcome, DONE_EPSILON};
 
 use crate::policy::Policy;
 use crate::sim::{simulate_on, Machine, NoRecord, Tasks};
@@ -27,5 +25,11 @@ pub fn simulate_machine<P: Policy + ?Sized>(
     policy: &mut P,
     config: &EngineConfig,
 ) -> Result<Schedule, EngineError> {
-    simulate_on(&mut Tasks::new(workload), machine, policy, &mut NoRecord, config)
+    simulate_on(
+        &mut Tasks::new(workload),
+        machine,
+        policy,
+        &mut NoRecord,
+        config,
+    )
 }

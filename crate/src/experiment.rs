@@ -11,8 +11,8 @@ use crate::metrics::{self, Summary};
 use crate::mix::{Mix, DEFAULT_MIX};
 use crate::policy::{ClassParams, MlfqParams, PolicyKind};
 use crate::qos::thread::Qos;
-use crate::sim::machine::{Machine, M1_EP_RATIO};
 use crate::rng::{RngKind, MAX_SEED};
+use crate::sim::machine::{Machine, M1_EP_RATIO};
 use crate::workload::{Arrivals, Workload, WorkloadSpec};
 
 /// Largest quantum, switch cost and threshold accepted, in ms.
@@ -235,7 +235,10 @@ impl Experiment {
                 .collect::<Vec<_>>()
                 .join(","),
             Param::Cores => self.cores.to_string(),
-            Param::Machine => self.machine.as_ref().map_or_else(String::new, |m| m.name.clone()),
+            Param::Machine => self
+                .machine
+                .as_ref()
+                .map_or_else(String::new, |m| m.name.clone()),
             Param::SwitchCost => fmt_number(self.switch_cost),
             Param::Rng => self.rng.name().to_string(),
             Param::Within => fmt_number(self.within),
@@ -427,7 +430,8 @@ impl Experiment {
         } else if policy == PolicyKind::Xnu {
             // Its load sample and tick: 1/15 + 1/125 per ms of the run.
             let span = last_arrival + total_work / self.core_count() as f64;
-            span * (1.0 / crate::qos::timeshare::LOAD_SAMPLE_MS + 1.0 / crate::qos::timeshare::TICK_MS)
+            span * (1.0 / crate::qos::timeshare::LOAD_SAMPLE_MS
+                + 1.0 / crate::qos::timeshare::TICK_MS)
                 + 2.0
         } else {
             0.0

@@ -333,20 +333,4 @@ impl PolicyKind {
     }
 }
 
-/// `f64` with a total order, for run-queue heaps keyed by time or work.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Key(pub f64);
-
-impl Eq for Key {}
-
-impl PartialOrd for Key {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Key {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
+pub(crate) use crate::sim::time::Key;

@@ -29,8 +29,7 @@ use crate::sim::{CoreKind, Machine};
 /// the up-front guard on slice counts.
 pub const MIN_SLICE_MS: f64 = crate::qos::timeshare::BG_QUANTUM_MS;
 
-/// A quantum left over after a preemption shorter than this is not kept.
-const EPS: f64 = 1e-9;
+use crate::sim::time::SAME_INSTANT_MS as EPS;
 
 /// The class's state.
 #[derive(Clone, Debug)]

@@ -18,14 +18,13 @@ use serde::Serialize;
 use super::machine::{CoreKind, Machine};
 use super::thread::{ItemId, PoolId, Program, Step, ThreadId, Workload};
 use super::timeshare::Timeshare;
-use crate::policy::{Key, Policy, TaskView, Xnu};
+use crate::policy::{Policy, TaskView, Xnu};
 use crate::sim::record::Recorder;
 use crate::sim::threads::{Next, Threads};
+use crate::sim::time::{Key, SAME_INSTANT_MS as EPS};
 use crate::sim::{simulate_on, EngineConfig};
 
 pub use crate::sim::trace::{Interval, PriSeries, Segment, State};
-
-const EPS: f64 = 1e-9;
 
 /// How long to run and what to keep.
 #[derive(Clone, Debug, PartialEq)]
@@ -567,13 +566,7 @@ impl<'a> ThreadRecorder<'a> {
 
     /// Ends every open state interval at `end`, with the class's final
     /// priorities, and gathers the result.
-    fn finish(
-        mut self,
-        w: &Workload,
-        programs: Programs,
-        class: &Xnu,
-        end: f64,
-    ) -> RunResult {
+    fn finish(mut self, w: &Workload, programs: Programs, class: &Xnu, end: f64) -> RunResult {
         for t in 0..self.state.len() {
             let (state, since) = (self.state[t], self.since[t]);
             self.totals[t][state.index()] += end - since;
@@ -664,7 +657,9 @@ impl Recorder for ThreadRecorder<'_> {
             }
         }
         for s in &mut self.pri {
-            let Some(p) = priority(s.thread) else { continue };
+            let Some(p) = priority(s.thread) else {
+                continue;
+            };
             if s.points.last().is_none_or(|&(_, last)| last != p) {
                 s.points.push((now, p));
             }

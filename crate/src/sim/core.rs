@@ -45,11 +45,11 @@ use std::collections::BinaryHeap;
 use super::machine::Machine;
 use super::record::Recorder;
 use super::threads::{Next, Threads};
+use super::time::Key;
 use super::trace::{Segment, State};
-use crate::policy::{Enqueue, Key, Leave, Policy, Running, TaskId, TaskView};
+use crate::policy::{Enqueue, Leave, Policy, Running, TaskId, TaskView};
 
-/// Work below this is "done", as in the study's `rem[i] <= 1e-9`.
-pub const DONE_EPSILON: f64 = 1e-9;
+pub use super::time::DONE_EPSILON;
 
 /// Recording and safety settings for one run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -752,11 +752,12 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
 
     // The run ends with threads on cores (a time limit, a stop condition):
     // charge what they did and close their segments there.
-    for c in 0..cores {
-        if core[c].task.is_some() {
-            let since = core[c].slice_start.min(end_time);
-            let (task, _) = e.stop(&mut core[c], &mut tally, c, end_time);
-            e.recorder.off_core(task, c, since, end_time, State::Running);
+    for (c, st) in core.iter_mut().enumerate() {
+        if st.task.is_some() {
+            let since = st.slice_start.min(end_time);
+            let (task, _) = e.stop(st, &mut tally, c, end_time);
+            e.recorder
+                .off_core(task, c, since, end_time, State::Running);
         }
     }
 

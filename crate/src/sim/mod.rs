@@ -10,6 +10,7 @@
 //!   CPU steps, waits and dependencies (`crate::qos::engine`);
 //! - [`core`]: the event loop and its one-core fast path;
 //! - [`record`]: per-thread state recording for timelines;
+//! - [`time`]: the order of times in heaps and the shared tolerances;
 //! - [`trace`]: the one vocabulary of what a run leaves behind (segments,
 //!   state intervals, priority series).
 
@@ -17,11 +18,10 @@ pub mod core;
 pub mod machine;
 pub mod record;
 pub mod threads;
+pub mod time;
 pub mod trace;
 
-pub use self::core::{
-    simulate_on, EngineConfig, EngineError, Schedule, TaskOutcome, DONE_EPSILON,
-};
+pub use self::core::{simulate_on, EngineConfig, EngineError, Schedule, TaskOutcome, DONE_EPSILON};
 pub use machine::{Core, CoreKind, Machine};
 pub use record::{NoRecord, Recorder};
 pub use threads::{Next, Tasks, Threads};

@@ -29,6 +29,10 @@ pub enum Next {
 pub trait Threads {
     fn len(&self) -> usize;
 
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// What a policy may read about each thread (see
     /// `crate::policy::TaskView`): when it last became runnable and the
     /// work of its current CPU step.
@@ -46,7 +50,12 @@ pub trait Threads {
     /// [`Threads::same_instant`]), in order, having
     /// set its CPU work in `remaining`, with what a class may read of the
     /// threads then.
-    fn wake_due<F: FnMut(ThreadId, &TaskView)>(&mut self, now: f64, remaining: &mut [f64], enqueue: F);
+    fn wake_due<F: FnMut(ThreadId, &TaskView)>(
+        &mut self,
+        now: f64,
+        remaining: &mut [f64],
+        enqueue: F,
+    );
 
     /// Thread `t` finished its CPU step at `now`.
     fn step_done(&mut self, t: ThreadId, now: f64) -> Next;
@@ -124,9 +133,7 @@ impl Threads for Tasks<'_> {
         remaining: &mut [f64],
         mut enqueue: F,
     ) {
-        let due_end = self
-            .order
-            .due_end(self.next, now, &self.workload.arrival);
+        let due_end = self.order.due_end(self.next, now, &self.workload.arrival);
         let view = TaskView {
             arrival: &self.workload.arrival,
             work: &self.workload.work,

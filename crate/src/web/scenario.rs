@@ -440,13 +440,14 @@ impl ScenarioRun {
             meta.main_thread = r.threads.iter().position(|t| t.group == "main");
             for s in &r.segments {
                 // QoS 0 marks "other system work" (drawn grey).
-                let system = r.threads.get(s.thread).is_some_and(|t| t.group == "system");
+                let thread = s.task as usize;
+                let system = r.threads.get(thread).is_some_and(|t| t.group == "system");
                 packed.extend_from_slice(&[
                     s.core as f64,
-                    if system { 0.0 } else { s.qos as f64 },
+                    if system { 0.0 } else { r.segment_qos(s) as f64 },
                     s.start,
                     s.end,
-                    s.thread as f64,
+                    thread as f64,
                 ]);
             }
             meta.segments = r.segments.len();

@@ -93,7 +93,30 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
     set(&obj, "rows", &table(outcome));
     set(&obj, "within", &exp.within.into());
     set(&obj, "quantum", &exp.quantum.into());
-    set(&obj, "cores", &(exp.cores as u32).into());
+    set(&obj, "cores", &(exp.core_count() as u32).into());
+    // The machine, for the Gantt's lanes: its description when one was
+    // named, and each core's kind (P or E).
+    let machine = exp.machine();
+    let named = exp.machine.is_some();
+    set(
+        &obj,
+        "machine",
+        &(if named {
+            machine.describe(true)
+        } else {
+            String::new()
+        })
+        .into(),
+    );
+    let kinds: String = machine
+        .cores
+        .iter()
+        .map(|c| match c.kind {
+            crate::sim::CoreKind::Performance => 'P',
+            crate::sim::CoreKind::Efficiency => 'E',
+        })
+        .collect();
+    set(&obj, "core_kinds", &kinds.into());
     set(&obj, "gantt", &recorded.into());
     set(&obj, "classes", &to_js(&w.class_labels));
     set(&obj, "work", &Float64Array::from(&w.work[..]).into());

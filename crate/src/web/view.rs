@@ -70,6 +70,11 @@ pub struct View {
     pub(crate) class: Vec<u16>,
     pub(crate) classes: Vec<String>,
     pub(crate) cores: usize,
+    /// The named machine ("m1 (4 P + 4 E cores at 0.3×)"), or empty for
+    /// identical cores.
+    machine: String,
+    /// Per core: an efficiency core (its lane is marked).
+    efficiency: Vec<bool>,
     pub(crate) gantt: bool,
     /// The class drawn as "long" (largest mean work), from the worker.
     pub(crate) long_class: Option<u16>,
@@ -173,6 +178,13 @@ impl View {
             .map(|v| v.as_string().unwrap_or_default())
             .collect();
         let cores = num(&result, "cores")?.max(1.0) as usize;
+        let machine = get(&result, "machine")?.as_string().unwrap_or_default();
+        let efficiency: Vec<bool> = get(&result, "core_kinds")?
+            .as_string()
+            .unwrap_or_default()
+            .chars()
+            .map(|k| k == 'E')
+            .collect();
         let gantt = get(&result, "gantt")?.as_bool().unwrap_or(false);
         let f64a = |obj: &JsValue, key: &str| -> Result<Float64Array, JsError> {
             get(obj, key)?
@@ -233,6 +245,8 @@ impl View {
             class,
             classes,
             cores,
+            machine,
+            efficiency,
             gantt,
             long_class,
             hist,
@@ -518,7 +532,9 @@ impl View {
             ctx.set_fill_style_str(&palette::policy(b).css());
             ctx.fill_rect(x0, top + 5.0 * dpr, 8.0 * dpr, 8.0 * dpr);
             ctx.set_fill_style_str(&theme.fg.css());
-            let title = if self.cores > 1 {
+            let title = if !self.machine.is_empty() {
+                format!("{} · {}", run.policy.to_ascii_uppercase(), self.machine)
+            } else if self.cores > 1 {
                 super::labels::fill(
                     &words.gantt_cores,
                     &[
@@ -559,6 +575,23 @@ impl View {
                 plot_w,
                 self.lane_h() * dpr * self.cores as f64,
             );
+            // P and E lanes: a mark in the left margin, solid for a
+            // performance core, pale for an efficiency core.
+            if self.efficiency.iter().any(|&e| e) {
+                let lane_h = self.lane_h() * dpr;
+                for (c, &e) in self.efficiency.iter().enumerate() {
+                    let colour = if e { &theme.muted } else { &theme.fg };
+                    ctx.set_fill_style_str(&colour.css());
+                    ctx.set_global_alpha(if e { 0.45 } else { 0.8 });
+                    ctx.fill_rect(
+                        x0 - 5.0 * dpr,
+                        lanes_top + c as f64 * lane_h,
+                        3.0 * dpr,
+                        (lane_h - dpr).max(1.0),
+                    );
+                }
+                ctx.set_global_alpha(1.0);
+            }
         }
         Ok(())
     }
@@ -793,7 +826,14 @@ impl View {
                     ),
                 ),
                 ("policy", &run.policy.to_ascii_uppercase()),
-                ("core", &core.to_string()),
+                (
+                    "core",
+                    &match self.efficiency.get(core) {
+                        Some(true) => format!("{core} (E)"),
+                        Some(false) if !self.machine.is_empty() => format!("{core} (P)"),
+                        _ => core.to_string(),
+                    },
+                ),
                 ("start", &f(run.seg_start[seg])),
                 ("end", &f(run.seg_end[seg])),
             ],

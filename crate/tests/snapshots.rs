@@ -123,6 +123,8 @@ corpus! {
     // Bad input: one line naming the flag, exit code 2.
     error_quantum: "simulate --quantum 0",
     error_mix: "simulate --mix 1:9-2",
+    error_mix_qos: "simulate --mix 85:1-8@fast",
+    error_machine: "simulate --machine 65p --policies xnu",
     error_arrivals: "simulate --arrivals poisson:3",
     error_policies: "simulate --policies fifo,fifo",
     error_tasks_file_conflict: "simulate --tasks-file {corpus}/durations.txt --seed 3",

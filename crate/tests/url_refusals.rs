@@ -123,3 +123,40 @@ fn the_drawn_workload_is_sized_not_the_mix_mean() {
     assert!(err.allowed.contains("longest"), "{err}");
     assert!(e.check_drawn_size(&w, &Limits::WEB).is_ok());
 }
+
+/// The machine and QoS keys of the one core (issue 9): a good link opens
+/// the study on an A10 under XNU, written back as it came; bad values are
+/// refused under their key and the rest of the link still loads.
+#[test]
+fn machine_and_qos_links_round_trip_and_bad_ones_fall_back() {
+    let mix = "85:1-8@userInitiated,12:10-40@utility,3:80-200@utility";
+    let (e, errors) = parse(&[("p", "fifo,rr,xnu"), ("machine", "a10"), ("mix", mix)]);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(e.core_count(), 2);
+    let q = e.to_query();
+    assert!(q.contains(&("machine", "a10".to_string())), "{q:?}");
+    assert!(q.contains(&("mix", mix.to_string())), "{q:?}");
+    assert!(q.contains(&("p", "fifo,rr,xnu".to_string())), "{q:?}");
+    // An old link (no machine key) keeps meaning identical cores.
+    let (old, _) = parse(&[("cores", "4")]);
+    assert!(old.machine.is_none());
+    assert_eq!(old.core_count(), 4);
+
+    let (e, errors) = parse(&[("machine", "65p"), ("mix", "85:1-8@fast"), ("seed", "7")]);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert_eq!(errors[0].field, "machine");
+    assert!(
+        errors[0].allowed.contains("1 to 64 cores"),
+        "{}",
+        errors[0].allowed
+    );
+    assert_eq!(errors[1].field, "mix");
+    assert!(
+        errors[1].allowed.contains("userInitiated"),
+        "{}",
+        errors[1].allowed
+    );
+    assert!(e.machine.is_none());
+    assert!(!e.mix.has_qos());
+    assert_eq!(e.seed, 7);
+}

@@ -288,13 +288,12 @@ fn output<R: serde::Serialize + Clone>(
 
 fn header(exp: &Experiment, what: &str) -> String {
     format!(
-        "{what}: {} tasks, mix {}, arrivals {}, policies {}, {} core{}, switch cost {} ms\n",
+        "{what}: {} tasks, mix {}, arrivals {}, policies {}, {}, switch cost {} ms\n",
         exp.tasks,
         exp.mix,
         exp.arrivals,
         exp.get(Param::Policies),
-        exp.cores,
-        if exp.cores == 1 { "" } else { "s" },
+        exp.machine().describe(exp.machine.is_some()),
         exp.switch_cost
     )
 }

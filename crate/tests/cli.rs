@@ -223,3 +223,34 @@ fn help_lists_sweep() {
     let o = tailslice(&["help"]);
     assert!(stdout(&o).contains("tailslice sweep"));
 }
+
+/// `tailslice sweep ... | head -1`: the reader goes away early. The CLI
+/// must not panic (no backtrace on stderr); it exits as a Unix tool killed
+/// by SIGPIPE does.
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tailslice"))
+        .args(["sweep", "--seeds", "1-400", "--csv"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tailslice runs");
+    // Read one byte, then hang up.
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 1];
+    out.read_exact(&mut first).unwrap();
+    drop(out);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(!err.contains("panicked"), "stderr: {err}");
+    assert!(err.is_empty(), "stderr: {err}");
+    assert_ne!(status.code(), Some(101), "a panic's exit code");
+}

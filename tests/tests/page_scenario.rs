@@ -627,7 +627,10 @@ async fn the_panel_is_built_from_the_registry_in_both_languages() -> Result<()> 
         .await?;
     assert_eq!(en[0], "Band limit (priority floor)");
     assert!(
-        en[1].as_str().unwrap().starts_with("Whitelist versus default"),
+        en[1]
+            .as_str()
+            .unwrap()
+            .starts_with("Whitelist versus default"),
         "{en}"
     );
     assert_eq!(updates(&b).await?, before);

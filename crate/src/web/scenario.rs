@@ -43,7 +43,7 @@ pub const SCENARIO_KEY: &str = "s";
 pub const RUN_KEY: &str = "run";
 
 /// A parsed scenario query.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct ScenarioQuery {
     pub name: Option<&'static str>,
     /// The scenario `name` names, from the registry.
@@ -105,17 +105,6 @@ pub fn parse(query: &str) -> ScenarioQuery {
     }
     q.run = run.unwrap_or_else(|| q.default_run());
     q
-}
-
-impl std::fmt::Debug for ScenarioQuery {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ScenarioQuery")
-            .field("name", &self.name)
-            .field("knobs", &self.knobs)
-            .field("run", &self.run)
-            .field("errors", &self.errors)
-            .finish()
-    }
 }
 
 impl ScenarioQuery {

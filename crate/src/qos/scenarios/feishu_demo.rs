@@ -25,6 +25,7 @@ use crate::qos::thread::{Program, Qos, ThreadSpec, Workload};
 use crate::qos::timeshare::Timeshare;
 
 /// The scenario in the registry.
+#[derive(Debug)]
 pub struct FeishuDemo;
 
 impl Scenario for FeishuDemo {

@@ -32,6 +32,7 @@ use crate::qos::timeshare::Timeshare;
 /// The queues the first refresh needs, found by hand (reading code and
 /// Instruments traces, as the study did first).
 /// The scenario in the registry.
+#[derive(Debug)]
 pub struct FeishuStartup;
 
 impl Scenario for FeishuStartup {

@@ -29,6 +29,7 @@ use crate::qos::thread::{Pool, Program, Qos, ThreadSpec, Workload};
 use crate::qos::timeshare::Timeshare;
 
 /// The scenario in the registry.
+#[derive(Debug)]
 pub struct M1Compress;
 
 impl Scenario for M1Compress {

@@ -6,8 +6,8 @@
 //! `web/scenario.rs`, `web/scenario_catalog.rs`) only ever read
 //! [`REGISTRY`]; none of them knows any scenario by name.
 //!
-//! Adding a scenario: write its file (a unit struct implementing
-//! [`Scenario`], a result type implementing [`Outcome`] and
+//! Adding a scenario: write its file (a unit struct deriving `Debug` and
+//! implementing [`Scenario`], a result type implementing [`Outcome`] and
 //! `serde::Serialize`), then add one line to the `registry!` table below.
 
 use serde::Serialize;
@@ -18,7 +18,7 @@ use crate::explain::Lang;
 use crate::qos::engine::PriSeries;
 
 /// One scenario. Implemented by a unit struct in the scenario's own file.
-pub trait Scenario: Sync {
+pub trait Scenario: Sync + std::fmt::Debug {
     /// As typed on the CLI (`tailslice scenario <name>`) and in URLs
     /// (`s=<name>`): a public contract.
     fn name(&self) -> &'static str;

@@ -2,32 +2,23 @@
 // tables, the Gantt chart by QoS, the thread-state timeline, sched_pri over
 // time and the model's notes. Rust validates the URL (parseScenarioQuery:
 // the CLI's own knob parser), runs the scenario in a Web Worker
-// (worker.js, message "scenario") and draws (ScenarioView). This file only
+// (worker.js, message "scenario") and draws (ScenarioView). The picker and
+// the knob panel are built from Rust's scenario registry (scenarioCatalog:
+// names, titles, knobs with ranges, defaults and help in both languages);
+// every sentence made from a result (reading, the study's figures, notes,
+// calibration) comes from Rust in both languages too. This file only
 // moves data and handles events; text from the URL or the model is only
 // ever set with textContent.
-import { parseScenarioQuery, ScenarioView, qosColor, mainThreadColor, stateColor, priColor } from './tailslice.js';
+import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor, mainThreadColor, stateColor, priColor } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 
 const $ = (sel) => document.querySelector(sel);
-// The studies' wording of measured figures comes from Rust in English; its
-// translations are looked up by that English text (as gettext does), and
-// anything unknown is shown as it is.
-const MEASURED_TEXT = {
-  '5.6–6.6 s at any QoS': 'sc.m.any',
-  'normal time (5.6–6.6 s)': 'sc.m.normal',
-  'about as fast as any higher QoS; no figure given': 'sc.m.nofig',
-  'first screen sooner, first refresh later (no figures given)': 'sc.m.allutility',
-};
-const measuredText = (text) => (text && MEASURED_TEXT[text] ? t(MEASURED_TEXT[text]) : text);
-const SCENARIOS = ['feishu-demo', 'feishu-startup', 'm1-compress'];
-/** Knobs shown per scenario (the URL accepts every knob, as the CLI does). */
-const KNOBS_FOR = {
-  'feishu-demo': ['bl', 'nq', 'groups', 'm', 'ep', 'sys', 'secs', 'tl'],
-  'feishu-startup': ['bl', 'm', 'ep', 'sys', 'tl'],
-  'm1-compress': ['bl', 'm', 'ep', 'sys', 'tl'],
-};
-const ALL_KNOBS = ['bl', 'nq', 'groups', 'm', 'ep', 'sys', 'secs', 'tl'];
-const QOS_NAMES = { 33: 'userInteractive', 25: 'userInitiated', 21: 'default', 17: 'utility', 9: 'background', 5: 'maintenance' };
+/** Rust's scenario registry (see crate/src/web/scenario_catalog.rs); read at mount. */
+let catalog = null;
+/** A `{en, zh}` text from Rust in the page's language. */
+const tr = (text) => (text ? text[lang()] || text.en : '');
+const scenarioEntry = (name) => catalog.scenarios.find((e) => e.name === name) || null;
+const knobKeys = () => catalog.knobs.map((k) => k.key);
 
 const sc = {
   ctx: null,
@@ -43,7 +34,21 @@ const sc = {
   workerMs: 0,
   drawMs: 0,
   dark: matchMedia('(prefers-color-scheme: dark)'),
+  // Elements showing a Rust `{en, zh}` text: [{el, text, attr}], redone on a language switch.
+  texts: [],
 };
+
+/** Shows a Rust `{en, zh}` text on `e` (its textContent, or attribute `attr`), now and after every language switch. */
+function bilingual(e, text, attr = null) {
+  sc.texts.push({ el: e, text, attr });
+  if (attr) e.setAttribute(attr, tr(text)); else e.textContent = tr(text);
+  return e;
+}
+function relabel() {
+  for (const { el: e, text, attr } of sc.texts) {
+    if (attr) e.setAttribute(attr, tr(text)); else e.textContent = tr(text);
+  }
+}
 
 function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
@@ -58,26 +63,51 @@ function el(tag, props = {}, ...children) {
   return e;
 }
 const fmt1 = (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? '—' : Number(v).toFixed(1));
-const signed = (v) => (Number.isFinite(v) ? `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(0)}` : '—');
 
 // ---------------------------------------------------------------- DOM
 
-function field(id, labelKey, input, hintKey) {
-  const f = el('div', { className: 'field sc-knob', dataset: { knob: id.replace('sc-', '') } });
-  f.append(el('label', { htmlFor: id, i18n: labelKey }), input);
-  if (hintKey) {
-    const hint = el('small', { className: 'hint', id: `${id}-hint`, i18n: hintKey });
+/** One knob's control, built from its catalog entry (range, labels, help). */
+function knobInput(knob) {
+  const id = `sc-${knob.key}`;
+  const r = knob.range;
+  if (r.kind === 'switch') {
+    const s = el('select', { id });
+    if (r.unset) s.append(bilingual(el('option', { value: '' }), r.unset));
+    s.append(bilingual(el('option', { value: 'on' }), r.on), bilingual(el('option', { value: 'off' }), r.off));
+    return [s];
+  }
+  if (r.kind === 'number') {
+    return [el('input', {
+      id, type: 'number', min: String(r.min), max: String(r.max), step: String(r.step),
+      inputMode: r.integer ? 'numeric' : 'decimal',
+    })];
+  }
+  const input = el('input', { id, type: 'text', spellcheck: false, autocomplete: 'off' });
+  if (r.placeholder) bilingual(input, r.placeholder, 'placeholder');
+  if (!r.examples.length) return [input];
+  const list = el('datalist', { id: `${id}-examples` });
+  for (const v of r.examples) list.append(el('option', { value: v }));
+  input.setAttribute('list', list.id);
+  return [input, list];
+}
+
+function knobField(knob) {
+  const id = `sc-${knob.key}`;
+  const [input, ...extra] = knobInput(knob);
+  const f = el('div', { className: 'field sc-knob', dataset: { knob: knob.key } });
+  f.append(bilingual(el('label', { htmlFor: id }), knob.label), input, ...extra);
+  if (knob.help) {
+    const hint = bilingual(el('small', { className: 'hint', id: `${id}-hint` }), knob.help);
     input.setAttribute('aria-describedby', hint.id);
     f.append(hint);
   }
   return f;
 }
 
-function switchSelect(id, defaultKey, onKey, offKey) {
-  const s = el('select', { id });
-  if (defaultKey) s.append(el('option', { value: '', i18n: defaultKey }));
-  s.append(el('option', { value: 'on', i18n: onKey }), el('option', { value: 'off', i18n: offKey }));
-  return s;
+function field(id, labelKey, input) {
+  const f = el('div', { className: 'field sc-knob', dataset: { knob: id.replace('sc-', '') } });
+  f.append(el('label', { htmlFor: id, i18n: labelKey }), input);
+  return f;
 }
 
 function buildControls() {
@@ -88,36 +118,24 @@ function buildControls() {
   if (presetField && presetField.nextElementSibling !== slot) presetField.after(slot);
   const pick = el('select', { id: 'scenario' });
   pick.append(el('option', { value: '', i18n: 'sc.none' }));
-  for (const s of SCENARIOS) pick.append(el('option', { value: s, i18n: `sc.name.${s}` }));
+  for (const s of catalog.scenarios) pick.append(bilingual(el('option', { value: s.name }), s.title));
   slot.append(field('scenario', 'sc.picker', pick));
 
   const knobs = el('fieldset', { id: 'scenario-knobs', className: 'field scenario-knobs', hidden: true });
   knobs.append(el('legend', { i18n: 'sc.knobs' }));
-  const datalist = el('datalist', { id: 'sc-machines' });
-  for (const m of ['a10', 'm1', 'xeon-w', '2p+4e']) datalist.append(el('option', { value: m }));
   knobs.append(
-    field('sc-bl', 'sc.knob.bl', switchSelect('sc-bl', 'sc.knob.bl.default', 'sc.knob.bl.on', 'sc.knob.bl.off')),
-    field('sc-nq', 'sc.knob.nq', el('input', { id: 'sc-nq', type: 'number', min: '1', max: '1000', step: '1', inputMode: 'numeric' })),
-    field('sc-groups', 'sc.knob.groups', el('input', { id: 'sc-groups', type: 'text', spellcheck: false, autocomplete: 'off' }), 'sc.knob.groups.hint'),
-    field('sc-m', 'sc.knob.m', el('input', { id: 'sc-m', type: 'text', spellcheck: false, autocomplete: 'off', list: 'sc-machines' }), 'sc.knob.m.hint'),
-    datalist,
-    field('sc-ep', 'sc.knob.ep', el('input', { id: 'sc-ep', type: 'number', min: '0.05', max: '4', step: '0.01', inputMode: 'decimal' }), 'sc.knob.ep.hint'),
-    field('sc-sys', 'sc.knob.sys', switchSelect('sc-sys', 'sc.default', 'sc.on', 'sc.off')),
-    field('sc-secs', 'sc.knob.secs', el('input', { id: 'sc-secs', type: 'number', min: '0.5', max: '60', step: '0.5', inputMode: 'decimal' })),
-    field('sc-tl', 'sc.knob.tl', switchSelect('sc-tl', null, 'sc.on', 'sc.off')),
+    ...catalog.knobs.map(knobField),
     field('sc-run', 'sc.run', el('select', { id: 'sc-run' })),
     el('p', { id: 'scenario-form-error', className: 'form-error', hidden: true, 'aria-live': 'polite' }),
   );
   slot.append(knobs);
-  const mEl = $('#sc-m');
-  mEl.placeholder = t('sc.knob.m.default');
 
   pick.addEventListener('change', () => {
     const name = pick.value;
     if (!name) { exit(); sc.ctx.restoreNormal(); return; }
-    setScenario(parseScenarioQuery(`s=${name}`), { fill: true });
+    setScenario(parseScenarioQuery(`${catalog.key}=${encodeURIComponent(name)}`), { fill: true });
   });
-  for (const k of ALL_KNOBS) {
+  for (const k of knobKeys()) {
     const input = $(`#sc-${k}`);
     input.addEventListener(input.tagName === 'SELECT' ? 'change' : 'input', onKnobEdit);
   }
@@ -131,13 +149,14 @@ function buildResults() {
   const box = el('div', { id: 'scenario-results', className: 'scenario-results', hidden: true, dataset: { state: 'idle', updates: '0' } });
   const section = (id, headingKey, ...children) => {
     const s = el('section', { 'aria-labelledby': `${id}-h` });
-    s.append(el('h2', { id: `${id}-h`, i18n: headingKey }), ...children);
+    // A null heading key: the heading is set per scenario (from Rust).
+    s.append(el('h2', headingKey ? { id: `${id}-h`, i18n: headingKey } : { id: `${id}-h` }), ...children);
     return s;
   };
   const canvas = (id, labelKey) => el('canvas', { id, role: 'img', 'data-i18n-attr': `aria-label:${labelKey}`, 'aria-label': t(labelKey) });
   box.append(
     el('div', { className: 'status', 'aria-live': 'polite' }, el('progress', { id: 'scenario-progress', hidden: true }), el('span', { id: 'scenario-status' })),
-    section('sc-table', 'sc.heading.table.feishu-demo',
+    section('sc-table', null,
       el('div', { className: 'table-wrap' }, el('table', { id: 'scenario-table', className: 'scenario-table' }, el('thead'), el('tbody'))),
       el('p', { id: 'scenario-reading', className: 'reading' })),
     section('sc-gantt', 'sc.heading.gantt',
@@ -166,12 +185,15 @@ function buildResults() {
 
 function fillKnobs(parsed) {
   const k = parsed.knobs;
-  for (const key of ALL_KNOBS) {
-    const input = $(`#sc-${key}`);
-    input.value = key === 'tl' ? (k.tl || 'on') : k[key] ?? '';
+  for (const knob of catalog.knobs) {
+    const input = $(`#sc-${knob.key}`);
+    // A switch that is always set (no "default" choice) shows the page's default.
+    const always = knob.range.kind === 'switch' && !knob.range.unset;
+    input.value = (always ? k[knob.key] || knob.default : k[knob.key]) ?? '';
     input.removeAttribute('aria-invalid');
   }
-  const show = KNOBS_FOR[parsed.scenario] || [];
+  const entry = scenarioEntry(parsed.scenario);
+  const show = entry ? entry.knobs : [];
   for (const f of document.querySelectorAll('#scenario-knobs .sc-knob')) {
     const knob = f.dataset.knob;
     f.hidden = knob !== 'run' && !show.includes(knob);
@@ -185,15 +207,15 @@ function fillKnobs(parsed) {
 /** The query the knob controls describe (serialisation only: Rust validates). */
 function knobsQuery() {
   const p = new URLSearchParams();
-  p.set('s', sc.parsed.scenario);
-  for (const key of ALL_KNOBS) {
+  p.set(catalog.key, sc.parsed.scenario);
+  for (const key of knobKeys()) {
     const v = $(`#sc-${key}`).value.trim();
     if (v !== '') p.set(key, v);
   }
   // The run picker applies while the runs stay the same; other edits show
   // the new scenario's default run.
   const run = $('#sc-run').value;
-  if (run !== '' && parseScenarioQuery(p.toString()).key === sc.parsed.key) p.set('run', run);
+  if (run !== '' && parseScenarioQuery(p.toString()).key === sc.parsed.key) p.set(catalog.run_key, run);
   return p.toString();
 }
 
@@ -206,7 +228,7 @@ function onKnobEdit() {
     if (!sc.parsed) return;
     const parsed = parseScenarioQuery(knobsQuery());
     const err = $('#scenario-form-error');
-    for (const key of ALL_KNOBS) $(`#sc-${key}`).removeAttribute('aria-invalid');
+    for (const key of knobKeys()) $(`#sc-${key}`).removeAttribute('aria-invalid');
     if (parsed.errors.length) {
       for (const e of parsed.errors) {
         const input = document.getElementById(`sc-${e.field}`);
@@ -376,11 +398,12 @@ function renderTable() {
   const thead = table.querySelector('thead');
   const tbody = table.querySelector('tbody');
   const heading = $('#sc-table-h');
-  heading.dataset.i18n = `sc.heading.table.${sc.parsed.scenario}`;
-  heading.textContent = t(heading.dataset.i18n);
+  const entry = scenarioEntry(sc.parsed.scenario);
+  heading.textContent = entry ? tr(entry.table_title) : sc.parsed.scenario;
   table.dataset.scenario = sc.parsed.scenario;
+  // Sentences made from the result, in the page's language, from Rust.
+  const page = (s.page && (s.page[lang()] || s.page.en)) || { reading: '', measured: [] };
   const rows = [];
-  let reading = '';
   if (s.groups) {
     thead.replaceChildren(headRow(['sc.col.group', 'sc.col.running', 'sc.col.runnable', 'sc.col.preempted', 'sc.col.waiting', 'sc.col.measured_pct', 'sc.col.min_pri']));
     for (const g of s.groups) {
@@ -398,7 +421,6 @@ function renderTable() {
         td('main_min_pri', String(g.main_min_pri)));
       rows.push(tr);
     }
-    reading = `${s.machine} · ${s.queues} × ${s.seconds} s · ${t(s.band_limit ? 'sc.band.on' : 'sc.band.off')}`;
   } else if (s.configs) {
     thead.replaceChildren(headRow(['sc.col.config', 'sc.col.first_screen', 'sc.col.first_refresh', 'sc.col.whitelist']));
     for (const c of s.configs) {
@@ -409,10 +431,6 @@ function renderTable() {
         td('whitelist', c.whitelist ? c.whitelist.join(', ') : '—', { className: 'wl' }));
       rows.push(tr);
     }
-    reading = t('sc.startup.gain', {
-      fs: signed(s.model_first_screen_gain_ms), fr: signed(s.model_first_refresh_gain_ms),
-      utility: s.measured ? measuredText(s.measured.all_utility) : '',
-    });
   } else if (s.cases) {
     thead.replaceChildren(headRow(['sc.col.machine', 'sc.col.case', 'sc.col.qos', 'sc.col.seconds', 'sc.col.measured_seconds', 'sc.col.measured_text', 'sc.col.e_share', 'sc.col.cores']));
     const seen = new Map();
@@ -429,7 +447,7 @@ function renderTable() {
         tr.append(el('th', { scope: 'row', text: c.machine }), el('td', { text: c.case }), q,
           td('seconds', fmt1(j.seconds)),
           td('measured_seconds', fmt1(j.measured_seconds), { className: 'measured' }),
-          td('measured', measuredText(j.measured) || t('sc.measured.none'), { className: 'wl' }),
+          td('measured', page.measured[rows.length] ?? '', { className: 'wl' }),
           td('efficiency_core_share', `${(100 * j.efficiency_core_share).toFixed(0)} %`),
           td('cores_used', String(j.cores_used)));
         rows.push(tr);
@@ -437,7 +455,7 @@ function renderTable() {
     }
   }
   tbody.replaceChildren(...rows);
-  $('#scenario-reading').textContent = reading;
+  $('#scenario-reading').textContent = page.reading;
 }
 
 /** The model's notes and calibration in the page's language: Rust sends
@@ -479,7 +497,8 @@ function renderLegends() {
   trunc.textContent = trunc.hidden ? '' : t('sc.truncated', { ms: Math.round(v.horizon()) });
   if (timeline) {
     if (v.hasMainThread()) gantt.append(swatch(mainThreadColor(), t('sc.legend.main')));
-    for (const q of v.qosPresent()) gantt.append(swatch(qosColor(q), q ? `${QOS_NAMES[q] || q} (${q})` : t('sc.legend.system')));
+    const qosName = (q) => (catalog.qos.find((e) => e.number === q) || { name: String(q) }).name;
+    for (const q of v.qosPresent()) gantt.append(swatch(qosColor(q), q ? `${qosName(q)} (${q})` : t('sc.legend.system')));
     ['running', 'runnable', 'preempted'].forEach((s, i) => states.append(swatch(stateColor(i), t(`sc.state.${s}`))));
     states.append(swatch(null, t('sc.legend.blocked'), 'hollow'));
   }
@@ -536,6 +555,7 @@ function drawAll() {
  */
 export function mountScenario(ctx) {
   sc.ctx = ctx;
+  catalog = scenarioCatalog();
   buildControls();
   buildResults();
   applyI18n($('#scenario-slot'));
@@ -548,7 +568,7 @@ export function mountScenario(ctx) {
   }).observe($('#scenario-results'));
   sc.dark.addEventListener('change', drawAll);
   onLangChange(() => {
-    $('#sc-m').placeholder = t('sc.knob.m.default');
+    relabel();
     if (!sc.summary || !sc.parsed) return;
     renderTable();
     renderNotes();

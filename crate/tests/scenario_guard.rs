@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use tailslice::qos::budget::{metered, Progress};
-use tailslice::qos::scenarios::{self, Knob, Knobs, ScenarioResult, SCENARIOS, WEB_WORK_BUDGET};
+use tailslice::qos::scenarios::{self, Knob, Knobs, ScenarioResult, WEB_WORK_BUDGET};
 
 fn knobs(pairs: &[(&str, &str)]) -> Knobs {
     let mut k = Knobs::default();
@@ -18,7 +18,7 @@ fn knobs(pairs: &[(&str, &str)]) -> Knobs {
 
 #[test]
 fn every_scenario_at_its_defaults_fits_the_browser_budget() {
-    for name in SCENARIOS {
+    for name in scenarios::names() {
         let (r, used) = metered(u64::MAX, None, || scenarios::run(name, &Knobs::default()));
         assert!(r.is_ok(), "{name}");
         assert!(

@@ -62,3 +62,57 @@ fn run_summary_and_timeline_round_trip() {
     assert!((view.horizon() - 1000.0).abs() < 1.0);
     assert!(web::run_scenario("s=feishu-demo&nq=0", wasm_bindgen::JsValue::UNDEFINED).is_err());
 }
+
+#[wasm_bindgen_test]
+fn the_catalog_lists_every_registered_scenario_and_knob() {
+    use tailslice::qos::scenarios::{Knob, REGISTRY};
+    let c = json(&web::scenario_catalog());
+    assert_eq!(c["key"], "s");
+    let scenarios = c["scenarios"].as_array().unwrap();
+    assert_eq!(scenarios.len(), REGISTRY.len());
+    for (entry, s) in scenarios.iter().zip(REGISTRY) {
+        assert_eq!(entry["name"], s.name());
+        assert_eq!(entry["title"]["zh"], s.title().zh);
+        let keys: Vec<&str> = s.knobs().iter().map(|k| k.url_key()).collect();
+        assert_eq!(entry["knobs"], serde_json::json!(keys));
+    }
+    let knobs = c["knobs"].as_array().unwrap();
+    assert_eq!(knobs.len(), Knob::ALL.len());
+    let by_key = |k: &str| knobs.iter().find(|e| e["key"] == k).unwrap().clone();
+    // The page's defaults: timelines on, machine left to the scenario.
+    assert_eq!(by_key("tl")["default"], "on");
+    assert_eq!(by_key("m")["default"], "");
+    assert_eq!(by_key("nq")["range"]["kind"], "number");
+    assert_eq!(by_key("nq")["range"]["max"], 1000.0);
+    assert_eq!(by_key("bl")["range"]["kind"], "switch");
+    assert!(by_key("m")["range"]["examples"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!("m1")));
+    assert_eq!(c["qos"].as_array().unwrap().len(), 6);
+}
+
+#[wasm_bindgen_test]
+fn the_summary_carries_the_page_sentences_in_both_languages() {
+    let run = web::run_scenario("s=m1-compress&tl=off", JsValue::UNDEFINED).unwrap();
+    let s = json(&run.summary());
+    let rows: usize = s["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["jobs"].as_array().unwrap().len())
+        .sum();
+    let en = s["page"]["en"]["measured"].as_array().unwrap();
+    let zh = s["page"]["zh"]["measured"].as_array().unwrap();
+    assert_eq!((en.len(), zh.len()), (rows, rows));
+    assert_eq!(en[0], "5.6–6.6 s at any QoS");
+    assert_eq!(zh[0], "任意 QoS 下 5.6–6.6 秒");
+    let run = web::run_scenario("s=feishu-startup&tl=off", JsValue::UNDEFINED).unwrap();
+    let s = json(&run.summary());
+    let reading = s["page"]["zh"]["reading"].as_str().unwrap();
+    assert!(reading.contains("实测 −100 毫秒"), "{reading}");
+    assert!(s["page"]["en"]["reading"]
+        .as_str()
+        .unwrap()
+        .starts_with("Whitelist versus default"));
+}

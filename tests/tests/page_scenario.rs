@@ -565,3 +565,82 @@ async fn switching_back_to_the_preset_restores_the_normal_view() -> Result<()> {
     );
     b.finish().await
 }
+
+/// The scenario panel is built from Rust's registry: the picker lists what
+/// `tailslice scenario --help` lists, each scenario shows only its own
+/// knobs, and every label and sentence from Rust follows the language.
+#[tokio::test]
+async fn the_panel_is_built_from_the_registry_in_both_languages() -> Result<()> {
+    let help = run_cli(["scenario", "--help"])?;
+    let names: Vec<String> = help
+        .lines()
+        .find_map(|l| l.strip_prefix("Scenarios: "))
+        .ok_or("--help has a Scenarios: line")?
+        .split(", ")
+        .map(String::from)
+        .collect();
+    let b = Browser::start().await?;
+    b.set_window_size(1400, 2600).await?;
+    b.open("/?s=feishu-startup&tl=off&lang=zh").await?;
+    wait_scenario(&b, 1).await?;
+    let picker = b
+        .eval_js(
+            "return [...document.querySelectorAll('#scenario option')].map(o => o.value).filter(Boolean);",
+        )
+        .await?;
+    assert_eq!(picker, serde_json::json!(names));
+    let shown_knobs = "return [...document.querySelectorAll('#scenario-knobs .sc-knob')]\
+         .filter(f => !f.hidden && f.dataset.knob !== 'run').map(f => f.dataset.knob);";
+    // feishu-startup has no queue count or simulated span of its own.
+    let knobs = b.eval_js(shown_knobs).await?;
+    assert_eq!(knobs, serde_json::json!(["bl", "m", "ep", "sys", "tl"]));
+    // In Chinese: the scenario's title, the knobs' labels and placeholder,
+    // the reading under the table, all from Rust.
+    let zh = b
+        .eval_js(
+            "return [document.querySelector('#scenario').selectedOptions[0].textContent, \
+             document.querySelector('label[for=sc-bl]').textContent, \
+             document.querySelector('#sc-m').placeholder, \
+             document.querySelector('#scenario-reading').textContent, \
+             document.querySelector('#sc-table-h').textContent];",
+        )
+        .await?;
+    for v in zh.as_array().unwrap() {
+        let s = v.as_str().unwrap_or("");
+        assert!(has_han(s), "zh: {s:?}");
+    }
+    assert!(zh[3].as_str().unwrap().contains("实测 −100 毫秒"), "{zh}");
+    // Switching to English relabels them without a new run.
+    let before = updates(&b).await?;
+    b.eval_js(
+        "const s = document.querySelector('#lang'); s.value = 'en'; \
+         s.dispatchEvent(new Event('change')); return true;",
+    )
+    .await?;
+    b.wait_js("document.documentElement.lang === 'en'", T)
+        .await?;
+    let en = b
+        .eval_js(
+            "return [document.querySelector('label[for=sc-bl]').textContent, \
+             document.querySelector('#scenario-reading').textContent];",
+        )
+        .await?;
+    assert_eq!(en[0], "Band limit (priority floor)");
+    assert!(
+        en[1]
+            .as_str()
+            .unwrap()
+            .starts_with("Whitelist versus default"),
+        "{en}"
+    );
+    assert_eq!(updates(&b).await?, before);
+    // feishu-demo shows its own knobs too.
+    set_control(&b, "#scenario", "feishu-demo", "change").await?;
+    wait_scenario(&b, before + 1).await?;
+    let knobs = b.eval_js(shown_knobs).await?;
+    assert_eq!(
+        knobs,
+        serde_json::json!(["bl", "nq", "groups", "m", "ep", "sys", "secs", "tl"])
+    );
+    b.finish().await
+}

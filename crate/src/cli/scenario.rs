@@ -9,14 +9,15 @@ use std::io::Write;
 
 use tailslice::error::ParamError;
 use tailslice::explain::Lang;
-use tailslice::qos::scenarios::{self, Knob, Knobs, SCENARIOS};
+use tailslice::qos::scenarios::{self, Knob, Knobs};
 
 use super::{fail, flag_value};
 
 fn usage() -> String {
-    let mut s = String::from(
+    let mut s = format!(
         "Usage: tailslice scenario <name> [--json] [--lang en|zh] [knobs]\n\n\
-         Scenarios: feishu-demo, feishu-startup, m1-compress\n\nKnobs:\n",
+         Scenarios: {}\n\nKnobs:\n",
+        scenarios::names().join(", ")
     );
     for k in Knob::ALL {
         s.push_str(&format!("  {:<14} {}\n", k.flag(), k.help()));
@@ -73,12 +74,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
             }
             Value(v) if name.is_none() => {
                 let v = v.to_string_lossy().into_owned();
-                if !SCENARIOS.contains(&v.as_str()) {
-                    let e = ParamError::new(
-                        "scenario",
-                        &v,
-                        "feishu-demo, feishu-startup or m1-compress",
-                    );
+                if scenarios::find(&v).is_none() {
+                    let e = ParamError::new("scenario", &v, scenarios::allowed_names());
                     return fail(&e.to_string());
                 }
                 name = Some(v);
@@ -87,7 +84,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
     }
     let Some(name) = name else {
-        return fail("missing scenario name: expected feishu-demo, feishu-startup or m1-compress");
+        return fail(&format!(
+            "missing scenario name: expected {}",
+            scenarios::allowed_names()
+        ));
     };
     let result = match scenarios::run(&name, &knobs) {
         Ok(r) => r,

@@ -23,10 +23,10 @@ use super::result::{set, to_js};
 use crate::error::ParamError;
 use crate::qos::engine::{PriSeries, RunResult, State};
 use crate::qos::machine::CoreKind;
-use crate::qos::scenarios::{self, Knob, Knobs, RunView, ScenarioResult, SCENARIOS};
+use crate::qos::scenarios::{self, Knob, Knobs, PageText, RunView, Scenario, ScenarioResult};
 use crate::qos::thread::BASEPRI_FOREGROUND;
 
-/// Segments and state intervals kept per run (each). Enough for feishu-demo's
+/// Segments and state intervals kept per run (each). Enough for the Feishu demo's
 /// 10 s on two cores; longer runs are cut and say so on the page.
 pub const PAGE_MAX_RECORDS: usize = 20_000;
 
@@ -42,12 +42,12 @@ pub const SCENARIO_KEY: &str = "s";
 /// The URL key of the run the charts show (page only; not a CLI flag).
 pub const RUN_KEY: &str = "run";
 
-const SCENARIO_ALLOWED: &str = "feishu-demo, feishu-startup or m1-compress";
-
 /// A parsed scenario query.
 #[derive(Clone, Debug)]
 pub struct ScenarioQuery {
     pub name: Option<&'static str>,
+    /// The scenario `name` names, from the registry.
+    pub scenario: Option<&'static dyn Scenario>,
     pub knobs: Knobs,
     /// Which run the Gantt chart and the timelines show.
     pub run: usize,
@@ -55,36 +55,11 @@ pub struct ScenarioQuery {
 }
 
 /// The page's knob defaults: the CLI's, except that timelines are on.
-fn page_defaults() -> Knobs {
+pub fn page_defaults() -> Knobs {
     Knobs {
         timeline: true,
         max_records: PAGE_MAX_RECORDS,
         ..Knobs::default()
-    }
-}
-
-fn switch(b: bool) -> String {
-    if b { "on" } else { "off" }.to_string()
-}
-
-/// A knob's value as URL text (`None`: the scenario's default).
-fn knob_text(knobs: &Knobs, knob: Knob) -> Option<String> {
-    match knob {
-        Knob::BandLimit => knobs.band_limit.map(switch),
-        Knob::SystemWork => knobs.system_work.map(switch),
-        Knob::Timeline => Some(switch(knobs.timeline)),
-        Knob::Queues => Some(knobs.queues.to_string()),
-        Knob::Groups => Some(
-            knobs
-                .groups
-                .iter()
-                .map(|q| q.name())
-                .collect::<Vec<_>>()
-                .join(","),
-        ),
-        Knob::Machine => knobs.machine.clone(),
-        Knob::EpRatio => Some(crate::error::fmt_number(knobs.ep_ratio)),
-        Knob::Seconds => Some(crate::error::fmt_number(knobs.seconds)),
     }
 }
 
@@ -93,6 +68,7 @@ fn knob_text(knobs: &Knobs, knob: Knob) -> Option<String> {
 pub fn parse(query: &str) -> ScenarioQuery {
     let mut q = ScenarioQuery {
         name: None,
+        scenario: None,
         knobs: page_defaults(),
         run: 0,
         errors: Vec::new(),
@@ -100,11 +76,14 @@ pub fn parse(query: &str) -> ScenarioQuery {
     let mut run = None;
     for (k, v) in decode_pairs(query) {
         if k == SCENARIO_KEY {
-            match SCENARIOS.iter().find(|s| **s == v.trim()) {
-                Some(s) => q.name = Some(s),
+            match scenarios::find(v.trim()) {
+                Some(s) => {
+                    q.name = Some(s.name());
+                    q.scenario = Some(s);
+                }
                 None => q
                     .errors
-                    .push(ParamError::new(SCENARIO_KEY, &v, SCENARIO_ALLOWED).into()),
+                    .push(ParamError::new(SCENARIO_KEY, &v, scenarios::allowed_names()).into()),
             }
         } else if k == RUN_KEY {
             match v.trim().parse::<usize>() {
@@ -124,24 +103,16 @@ pub fn parse(query: &str) -> ScenarioQuery {
             }
         }
     }
-    q.run = run.unwrap_or_else(|| default_run(q.name, &q.knobs));
+    q.run = run.unwrap_or_else(|| q.default_run());
     q
 }
 
-/// The run the charts show by default: the first, except for m1-compress,
-/// whose most telling run is the M1 under contention (QoS 9 kept on the E
-/// cores while QoS 33 uses all eight).
-fn default_run(name: Option<&str>, knobs: &Knobs) -> usize {
-    match (name, &knobs.machine) {
-        // Runs per machine: alone at 4 QoS, contention, two-background;
-        // without a machine knob xeon-w comes first.
-        (Some("m1-compress"), None) => 6 + 4,
-        (Some("m1-compress"), Some(_)) => 4,
-        _ => 0,
-    }
-}
-
 impl ScenarioQuery {
+    /// The run the charts show by default (the scenario's choice).
+    fn default_run(&self) -> usize {
+        self.scenario.map_or(0, |s| s.default_run(&self.knobs))
+    }
+
     /// The canonical scenario part of the URL (no `v`, no `embed`): `s`,
     /// then every knob that differs from the page's default in
     /// [`Knob::ALL`] order, then `run`. Empty without a scenario.
@@ -152,13 +123,13 @@ impl ScenarioQuery {
         let defaults = page_defaults();
         let mut parts = vec![format!("{SCENARIO_KEY}={name}")];
         for knob in Knob::ALL {
-            let v = knob_text(&self.knobs, knob);
-            if v.is_some() && v != knob_text(&defaults, knob) {
+            let v = self.knobs.text(knob);
+            if v.is_some() && v != defaults.text(knob) {
                 let v = v.unwrap_or_default();
                 parts.push(format!("{}={}", knob.url_key(), percent_encode(&v)));
             }
         }
-        if self.run != default_run(self.name, &self.knobs) {
+        if self.run != self.default_run() {
             parts.push(format!("{RUN_KEY}={}", self.run));
         }
         parts.join("&")
@@ -168,7 +139,7 @@ impl ScenarioQuery {
     /// keyed by).
     pub fn run_key(&self) -> String {
         ScenarioQuery {
-            run: default_run(self.name, &self.knobs),
+            run: self.default_run(),
             ..self.clone()
         }
         .canonical()
@@ -197,7 +168,7 @@ pub fn parse_scenario_query(query: &str) -> JsValue {
     let q = parse(query);
     let knobs = Knob::ALL
         .into_iter()
-        .map(|k| (k.url_key(), knob_text(&q.knobs, k).unwrap_or_default()))
+        .map(|k| (k.url_key(), q.knobs.text(k).unwrap_or_default()))
         .collect();
     to_js(&ParsedScenario {
         scenario: q.name,
@@ -213,7 +184,7 @@ pub fn parse_scenario_query(query: &str) -> JsValue {
 /// costs no new simulation.
 #[wasm_bindgen]
 pub struct ScenarioRun {
-    name: &'static str,
+    scenario: &'static dyn Scenario,
     /// The result without its recorded runs (those are in `runs`), so the
     /// summary serialises only what the tables need.
     result: ScenarioResult,
@@ -233,9 +204,10 @@ pub fn run_scenario(query: &str, progress: JsValue) -> Result<ScenarioRun, JsErr
     if let Some(e) = q.errors.first() {
         return Err(JsError::new(&e.message));
     }
-    let name = q
-        .name
+    let scenario = q
+        .scenario
         .ok_or_else(|| JsError::new("no scenario in the query (s=...)"))?;
+    let name = scenario.name();
     let hook: Option<Box<dyn FnMut(crate::qos::budget::Progress)>> =
         progress.dyn_into::<js_sys::Function>().ok().map(|f| {
             Box::new(move |p: crate::qos::budget::Progress| {
@@ -257,22 +229,19 @@ pub fn run_scenario(query: &str, progress: JsValue) -> Result<ScenarioRun, JsErr
         });
     let mut result = scenarios::run_metered(name, &q.knobs, scenarios::WEB_WORK_BUDGET, hook)
         .map_err(|e| JsError::new(&e.to_string()))?;
-    let runs = std::mem::take(match &mut result {
-        ScenarioResult::FeishuDemo(r) => &mut r.runs,
-        ScenarioResult::FeishuStartup(r) => &mut r.runs,
-        ScenarioResult::M1Compress(r) => &mut r.runs,
-    });
-    Ok(ScenarioRun { name, result, runs })
+    let runs = std::mem::take(result.outcome_mut().runs_mut());
+    Ok(ScenarioRun {
+        scenario,
+        result,
+        runs,
+    })
 }
 
 /// Threads whose states are drawn: the main thread and the first few of
-/// each other group (queues, workers), never the "system work" threads.
-fn key_threads(name: &str, run: &RunResult) -> Vec<usize> {
-    let per_group = match name {
-        "feishu-demo" => 3,
-        "feishu-startup" => 5,
-        _ => 2,
-    };
+/// each other group (queues, workers), as many per group as the scenario
+/// asks, never the "system work" threads.
+fn key_threads(scenario: &dyn Scenario, run: &RunResult) -> Vec<usize> {
+    let per_group = scenario.lanes_per_group();
     let mut seen: HashMap<&str, usize> = HashMap::new();
     let mut out = Vec::new();
     for (i, t) in run.threads.iter().enumerate() {
@@ -338,18 +307,27 @@ struct TimelineMeta {
 }
 
 fn band_limit_of(result: &ScenarioResult, runs: &[RunView]) -> bool {
-    match result {
-        ScenarioResult::FeishuDemo(r) => r.band_limit,
-        ScenarioResult::FeishuStartup(r) => r.band_limit,
-        ScenarioResult::M1Compress(_) => runs.first().is_some_and(|v| v.machine.band_limit),
-    }
+    result
+        .outcome()
+        .band_limit()
+        .unwrap_or_else(|| runs.first().is_some_and(|v| v.machine.band_limit))
+}
+
+/// The page's sentences in both languages (the page switches language
+/// without a new run).
+#[derive(Serialize)]
+struct PageTexts {
+    en: PageText,
+    zh: PageText,
 }
 
 #[wasm_bindgen]
 impl ScenarioRun {
     /// The scenario's result as the CLI's `--json` prints it, with `runs`
     /// empty (each is sent by `timeline`), plus `run_labels`: one label per
-    /// run the charts can show.
+    /// run the charts can show, and `page`: `{en, zh}`, each `{reading,
+    /// measured}` (the line under the table and the study's figures in
+    /// words, one per row).
     pub fn summary(&self) -> JsValue {
         // Straight to a JS object (no serde_json::Value on the way: less code
         // in the wasm); `runs` is empty here, they were taken at the start.
@@ -360,6 +338,12 @@ impl ScenarioRun {
         }
         if let Some(obj) = v.dyn_ref::<Object>() {
             set(obj, "run_labels", &labels);
+            let outcome = self.result.outcome();
+            let page = PageTexts {
+                en: outcome.page_text(crate::explain::Lang::En),
+                zh: outcome.page_text(crate::explain::Lang::Zh),
+            };
+            set(obj, "page", &to_js(&page));
         }
         v
     }
@@ -370,15 +354,8 @@ impl ScenarioRun {
         if !self.runs.is_empty() {
             return self.runs.iter().map(|r| r.label.clone()).collect();
         }
-        match &self.result {
-            // Priorities are traced even without timelines.
-            ScenarioResult::FeishuDemo(r) => r
-                .pri_series
-                .iter()
-                .map(|p| format!("{} queues", p.qos))
-                .collect(),
-            _ => Vec::new(),
-        }
+        // Some scenarios trace priorities even without timelines.
+        self.result.outcome().pri_labels()
     }
 
     /// One run's timeline: `{meta, packed}` where `packed` is a
@@ -398,7 +375,7 @@ impl ScenarioRun {
         let view = self.runs.get(run);
         let mut packed: Vec<f64> = Vec::new();
         let mut meta = TimelineMeta {
-            scenario: self.name,
+            scenario: self.scenario.name(),
             run,
             label: labels[run].clone(),
             machine: view.map(|v| v.machine.name.clone()).unwrap_or_default(),
@@ -451,7 +428,7 @@ impl ScenarioRun {
                 ]);
             }
             meta.segments = r.segments.len();
-            let keys = key_threads(self.name, r);
+            let keys = key_threads(self.scenario, r);
             let lane_of: HashMap<usize, usize> =
                 keys.iter().enumerate().map(|(l, &t)| (t, l)).collect();
             for i in &r.intervals {
@@ -464,14 +441,11 @@ impl ScenarioRun {
             meta.lane_qos = keys.iter().map(|&t| r.threads[t].qos).collect();
             meta.main_lane = keys.iter().position(|&t| r.threads[t].group == "main");
         }
-        let series: Vec<&PriSeries> = match &self.result {
-            ScenarioResult::FeishuDemo(r) => r
-                .pri_series
-                .get(run)
-                .map(|g| vec![&g.main, &g.worker])
-                .unwrap_or_default(),
-            _ => view.map(|v| v.run.pri.iter().collect()).unwrap_or_default(),
-        };
+        let series: Vec<&PriSeries> = self
+            .result
+            .outcome()
+            .pri_series(run)
+            .unwrap_or_else(|| view.map(|v| v.run.pri.iter().collect()).unwrap_or_default());
         for s in &series {
             for &(t, p) in &s.points {
                 packed.extend_from_slice(&[t, p as f64]);
@@ -484,9 +458,9 @@ impl ScenarioRun {
                 meta.horizon = s.points.last().map(|p| p.0).unwrap_or(0.0);
             }
         }
-        if let ScenarioResult::FeishuDemo(r) = &self.result {
+        if let Some(ms) = self.result.outcome().simulated_ms() {
             if meta.horizon == 0.0 || view.is_none() {
-                meta.horizon = r.seconds * 1000.0;
+                meta.horizon = ms;
             }
         }
         if meta.band_limit && !series.is_empty() {

@@ -19,7 +19,7 @@ use tailslice::import::{self, ImportError, MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
 use tailslice::mix::{Mix, MAX_CLASSES, MAX_TASK_MS};
 use tailslice::policy::PolicyKind;
 use tailslice::qos::machine::{Machine, M1_EP_RATIO};
-use tailslice::qos::scenarios::{Knob, Knobs, SCENARIOS};
+use tailslice::qos::scenarios::{find, Knob, Knobs};
 use tailslice::query_string::{decode_pairs, percent_encode};
 use tailslice::sweep::{parse_quanta, parse_quanta_spec, parse_seed_range, SweepLimits};
 use tailslice::workload::{Arrivals, Workload};
@@ -318,7 +318,7 @@ pub fn check_scenario_query(query: &str) {
     let mut knobs = Knobs::default();
     for (k, v) in decode_pairs(query) {
         if k == "s" {
-            let _ = SCENARIOS.iter().find(|s| **s == v.trim());
+            let _ = find(v.trim());
         } else if let Some(knob) = Knob::from_url_key(&k) {
             check_knob(&mut knobs, knob, &k, &v);
         }

@@ -16,12 +16,59 @@
 
 use serde::Serialize;
 
-use super::{Knobs, RunView};
+use super::knob::{Knob, Text};
+use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
 use crate::explain::Lang;
 use crate::qos::engine::{simulate, PriSeries, RunConfig, RunResult};
 use crate::qos::machine::Machine;
 use crate::qos::thread::{Program, Qos, ThreadSpec, Workload};
 use crate::qos::timeshare::Timeshare;
+
+/// The scenario in the registry.
+#[derive(Debug)]
+pub struct FeishuDemo;
+
+impl Scenario for FeishuDemo {
+    fn name(&self) -> &'static str {
+        "feishu-demo"
+    }
+
+    fn title(&self) -> Text {
+        Text::new(
+            "Feishu demo: 100 spinning queues vs the main thread (A10)",
+            "飞书演示：100 个空转队列与主线程（A10）",
+        )
+    }
+
+    fn table_title(&self) -> Text {
+        Text::new(
+            "Main thread time by queue group (%)",
+            "按队列组统计的主线程时间（%）",
+        )
+    }
+
+    fn knobs(&self) -> &'static [Knob] {
+        &[
+            Knob::BandLimit,
+            Knob::Queues,
+            Knob::Groups,
+            Knob::Machine,
+            Knob::EpRatio,
+            Knob::SystemWork,
+            Knob::Seconds,
+            Knob::Timeline,
+        ]
+    }
+
+    fn run(&self, knobs: &Knobs) -> ScenarioResult {
+        run(knobs).into()
+    }
+
+    /// The main thread and the first two queues.
+    fn lanes_per_group(&self) -> usize {
+        3
+    }
+}
 
 /// The study's four groups, in its order.
 pub const STUDY_GROUPS: [Qos; 4] = [
@@ -167,7 +214,7 @@ pub fn run(knobs: &Knobs) -> FeishuDemoResult {
         }
     }
     FeishuDemoResult {
-        scenario: "feishu-demo",
+        scenario: FeishuDemo.name(),
         machine: machine.name.clone(),
         band_limit,
         queues: knobs.queues,
@@ -237,8 +284,8 @@ fn notes(groups: &[GroupResult], lang: Lang) -> Vec<String> {
     ]
 }
 
-impl FeishuDemoResult {
-    pub fn to_text(&self, lang: Lang) -> String {
+impl Outcome for FeishuDemoResult {
+    fn to_text(&self, lang: Lang) -> String {
         let mut s = format!(
             "feishu-demo: {} spinning queues + spinning main thread on {}, \
              band limit {}, {} s simulated, other system work {}\n\n",
@@ -264,5 +311,51 @@ impl FeishuDemoResult {
         }
         super::push_notes(&mut s, &self.notes, &self.notes_zh, lang);
         s
+    }
+
+    fn runs_mut(&mut self) -> &mut Vec<RunView> {
+        &mut self.runs
+    }
+
+    fn page_text(&self, lang: Lang) -> PageText {
+        let band = match (lang, self.band_limit) {
+            (Lang::En, true) => "band limit on",
+            (Lang::En, false) => "band limit off",
+            (Lang::Zh, true) => "band limit 开",
+            (Lang::Zh, false) => "band limit 关",
+        };
+        PageText {
+            reading: format!(
+                "{} · {} × {} s · {band}",
+                self.machine, self.queues, self.seconds
+            ),
+            measured: Vec::new(),
+        }
+    }
+
+    fn band_limit(&self) -> Option<bool> {
+        Some(self.band_limit)
+    }
+
+    /// The main thread's and the traced queue's, per group: traced even
+    /// without timelines.
+    fn pri_series(&self, run: usize) -> Option<Vec<&PriSeries>> {
+        Some(
+            self.pri_series
+                .get(run)
+                .map(|g| vec![&g.main, &g.worker])
+                .unwrap_or_default(),
+        )
+    }
+
+    fn pri_labels(&self) -> Vec<String> {
+        self.pri_series
+            .iter()
+            .map(|p| format!("{} queues", p.qos))
+            .collect()
+    }
+
+    fn simulated_ms(&self) -> Option<f64> {
+        Some(self.seconds * 1000.0)
     }
 }

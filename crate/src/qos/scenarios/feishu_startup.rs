@@ -21,7 +21,8 @@
 
 use serde::Serialize;
 
-use super::{Knobs, RunView};
+use super::knob::{Knob, Text};
+use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
 use crate::explain::Lang;
 use crate::qos::engine::{simulate, RunConfig};
 use crate::qos::machine::Machine;
@@ -30,6 +31,53 @@ use crate::qos::timeshare::Timeshare;
 
 /// The queues the first refresh needs, found by hand (reading code and
 /// Instruments traces, as the study did first).
+/// The scenario in the registry.
+#[derive(Debug)]
+pub struct FeishuStartup;
+
+impl Scenario for FeishuStartup {
+    fn name(&self) -> &'static str {
+        "feishu-startup"
+    }
+
+    fn title(&self) -> Text {
+        Text::new(
+            "Feishu start-up: QoS whitelist for the first refresh",
+            "飞书启动：首次刷新的 QoS 白名单",
+        )
+    }
+
+    fn table_title(&self) -> Text {
+        Text::new("Start-up milestones (ms)", "启动里程碑（毫秒）")
+    }
+
+    fn knobs(&self) -> &'static [Knob] {
+        &[
+            Knob::BandLimit,
+            Knob::Machine,
+            Knob::EpRatio,
+            Knob::SystemWork,
+            Knob::Timeline,
+        ]
+    }
+
+    fn run(&self, knobs: &Knobs) -> ScenarioResult {
+        run(knobs).into()
+    }
+
+    /// The main thread and the first few start-up workers of each queue.
+    fn lanes_per_group(&self) -> usize {
+        5
+    }
+}
+
+/// The study's remark on the all-utility configuration (it gives no
+/// figures), in English and Chinese.
+pub const ALL_UTILITY_MEASURED: Text = Text::new(
+    "first screen sooner, first refresh later (no figures given)",
+    "首屏更早，首次刷新更晚（原文未给出数字）",
+);
+
 pub const HAND_WHITELIST: [&str; 4] = ["account", "db", "net-callback", "network"];
 
 /// Measured gains of the whitelist over the default, ms.
@@ -252,6 +300,9 @@ pub struct Measured {
     pub first_screen_gain_ms: f64,
     pub first_refresh_gain_ms: f64,
     pub all_utility: &'static str,
+    /// `all_utility` in Simplified Chinese (page only).
+    #[serde(skip)]
+    pub all_utility_zh: &'static str,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -320,7 +371,7 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
     }
     let gain = |f: fn(&ConfigResult) -> f64| f(&configs[2]) - f(&configs[0]);
     FeishuStartupResult {
-        scenario: "feishu-startup",
+        scenario: FeishuStartup.name(),
         machine: machine.name.clone(),
         band_limit,
         model_first_screen_gain_ms: gain(|c| c.first_screen_ms),
@@ -331,7 +382,8 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
         measured: Measured {
             first_screen_gain_ms: -MEASURED_FIRST_SCREEN_GAIN_MS,
             first_refresh_gain_ms: -MEASURED_FIRST_REFRESH_GAIN_MS,
-            all_utility: "first screen sooner, first refresh later (no figures given)",
+            all_utility: ALL_UTILITY_MEASURED.en,
+            all_utility_zh: ALL_UTILITY_MEASURED.zh,
         },
         runs,
     }
@@ -394,8 +446,17 @@ fn notes(c: &[ConfigResult], lang: Lang) -> Vec<String> {
     ]
 }
 
-impl FeishuStartupResult {
-    pub fn to_text(&self, lang: Lang) -> String {
+/// A whole number of ms with its sign (`−` for sooner), `—` when the
+/// milestone was never reached.
+fn signed_ms(v: f64) -> String {
+    if !v.is_finite() {
+        return "—".into();
+    }
+    format!("{}{:.0}", if v < 0.0 { '−' } else { '+' }, v.abs())
+}
+
+impl Outcome for FeishuStartupResult {
+    fn to_text(&self, lang: Lang) -> String {
         let mut s = format!(
             "feishu-startup: synthetic start-up on {}, band limit {}\n\n\
              config           first screen  first refresh  whitelist\n",
@@ -420,5 +481,36 @@ impl FeishuStartupResult {
         ));
         super::push_notes(&mut s, &self.notes, &self.notes_zh, lang);
         s
+    }
+
+    fn runs_mut(&mut self) -> &mut Vec<RunView> {
+        &mut self.runs
+    }
+
+    fn page_text(&self, lang: Lang) -> PageText {
+        let fs = signed_ms(self.model_first_screen_gain_ms);
+        let fr = signed_ms(self.model_first_refresh_gain_ms);
+        let m_fs = signed_ms(self.measured.first_screen_gain_ms);
+        let m_fr = signed_ms(self.measured.first_refresh_gain_ms);
+        let reading = match lang {
+            Lang::En => format!(
+                "Whitelist versus default: first screen {fs} ms (measured {m_fs} ms), \
+                 first refresh {fr} ms (measured {m_fr} ms). All utility: {}.",
+                self.measured.all_utility
+            ),
+            Lang::Zh => format!(
+                "白名单相对默认：首屏 {fs} 毫秒（实测 {m_fs} 毫秒），首次刷新 {fr} 毫秒\
+                 （实测 {m_fr} 毫秒）。全部 utility：{}。",
+                self.measured.all_utility_zh
+            ),
+        };
+        PageText {
+            reading,
+            measured: Vec::new(),
+        }
+    }
+
+    fn band_limit(&self) -> Option<bool> {
+        Some(self.band_limit)
     }
 }

@@ -20,12 +20,61 @@
 
 use serde::Serialize;
 
-use super::{Knobs, RunView};
+use super::knob::{Knob, Text};
+use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
 use crate::explain::Lang;
 use crate::qos::engine::{simulate, RunConfig, RunResult};
 use crate::qos::machine::Machine;
 use crate::qos::thread::{Pool, Program, Qos, ThreadSpec, Workload};
 use crate::qos::timeshare::Timeshare;
+
+/// The scenario in the registry.
+#[derive(Debug)]
+pub struct M1Compress;
+
+impl Scenario for M1Compress {
+    fn name(&self) -> &'static str {
+        "m1-compress"
+    }
+
+    fn title(&self) -> Text {
+        Text::new(
+            "M1 vs Intel: compressing at QoS 9 to 33",
+            "M1 与 Intel：以 QoS 9 到 33 压缩",
+        )
+    }
+
+    fn table_title(&self) -> Text {
+        Text::new("Job times (s)", "任务耗时（秒）")
+    }
+
+    fn knobs(&self) -> &'static [Knob] {
+        &[
+            Knob::BandLimit,
+            Knob::Machine,
+            Knob::EpRatio,
+            Knob::SystemWork,
+            Knob::Timeline,
+        ]
+    }
+
+    fn run(&self, knobs: &Knobs) -> ScenarioResult {
+        run(knobs).into()
+    }
+
+    /// The most telling run: the M1 under contention (QoS 9 kept on the E
+    /// cores while QoS 33 uses all eight). Each machine has its alone runs,
+    /// then contention, then two-background; without a machine knob
+    /// xeon-w's come first.
+    fn default_run(&self, knobs: &Knobs) -> usize {
+        let contention = ALONE_QOS.len();
+        let runs_per_machine = ALONE_QOS.len() + 2;
+        match knobs.machine {
+            None => runs_per_machine + contention,
+            Some(_) => contention,
+        }
+    }
+}
 
 /// Chunks per job (10 GB in 64 MB chunks).
 pub const CHUNKS: u32 = 160;
@@ -59,6 +108,9 @@ pub struct JobResult {
     pub measured_seconds: Option<f64>,
     /// The measured range or remark, when the study gives one.
     pub measured: Option<&'static str>,
+    /// `measured` in Simplified Chinese (page only).
+    #[serde(skip)]
+    pub measured_zh: Option<&'static str>,
     /// Share of its CPU time spent on efficiency cores.
     pub efficiency_core_share: f64,
     /// Distinct cores its workers ran on.
@@ -126,26 +178,35 @@ pub fn run_jobs(machine: &Machine, jobs: &[Qos], band_limit: bool, knobs: &Knobs
     simulate(&w, machine, &mut policy, &cfg)
 }
 
-fn measured(
-    machine: &str,
-    case: &str,
-    job: usize,
-    qos: Qos,
-) -> (Option<f64>, Option<&'static str>) {
+/// The study's figure (s) and its wording, for one job of one case.
+fn measured(machine: &str, case: &str, job: usize, qos: Qos) -> (Option<f64>, Option<Text>) {
+    let text = Text::new;
     match (machine, case, job, qos) {
-        ("xeon-w", "alone", _, _) => (Some(6.1), Some("5.6–6.6 s at any QoS")),
-        ("xeon-w", "contention", _, Qos::Background) => (Some(24.0), Some("24 s")),
-        ("xeon-w", "contention", _, _) => (Some(6.1), Some("normal time (5.6–6.6 s)")),
-        ("m1", "alone", _, Qos::Background) => (Some(40.5), Some("38–43 s")),
+        ("xeon-w", "alone", _, _) => (
+            Some(6.1),
+            Some(text("5.6–6.6 s at any QoS", "任意 QoS 下 5.6–6.6 秒")),
+        ),
+        ("xeon-w", "contention", _, Qos::Background) => (Some(24.0), Some(text("24 s", "24 秒"))),
+        ("xeon-w", "contention", _, _) => (
+            Some(6.1),
+            Some(text("normal time (5.6–6.6 s)", "正常耗时（5.6–6.6 秒）")),
+        ),
+        ("m1", "alone", _, Qos::Background) => (Some(40.5), Some(text("38–43 s", "38–43 秒"))),
         ("m1", "alone", _, _) => (
             None,
-            Some("about as fast as any higher QoS; no figure given"),
+            Some(text(
+                "about as fast as any higher QoS; no figure given",
+                "与其他较高 QoS 一样快；原文未给出数字",
+            )),
         ),
-        ("m1", "two-background", 0, _) => (Some(40.0), Some("40 s")),
-        ("m1", "two-background", _, _) => (Some(77.0), Some("77 s")),
+        ("m1", "two-background", 0, _) => (Some(40.0), Some(text("40 s", "40 秒"))),
+        ("m1", "two-background", _, _) => (Some(77.0), Some(text("77 s", "77 秒"))),
         _ => (None, None),
     }
 }
+
+/// What the page's "the study" column says when the study gives nothing.
+const NO_FIGURE: Text = Text::new("no figure", "无数据");
 
 pub fn run(knobs: &Knobs) -> M1CompressResult {
     let machines: Vec<Machine> = match &knobs.machine {
@@ -182,7 +243,8 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
                         seconds: r.pools_done[j].unwrap_or(r.end) / 1000.0,
                         unfinished: r.pools_done[j].is_none(),
                         measured_seconds: ms,
-                        measured: text,
+                        measured: text.map(|t| t.en),
+                        measured_zh: text.map(|t| t.zh),
                         efficiency_core_share: if total > 0.0 { on_e / total } else { 0.0 },
                         cores_used: mask.count_ones(),
                     }
@@ -240,7 +302,7 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
         notes
     };
     M1CompressResult {
-        scenario: "m1-compress",
+        scenario: M1Compress.name(),
         cases,
         calibration: CALIBRATION,
         notes: with_unfinished(notes(Lang::En), Lang::En),
@@ -290,8 +352,8 @@ fn notes(lang: Lang) -> Vec<String> {
     ]
 }
 
-impl M1CompressResult {
-    pub fn to_text(&self, lang: Lang) -> String {
+impl Outcome for M1CompressResult {
+    fn to_text(&self, lang: Lang) -> String {
         let mut s = String::from(
             "m1-compress: chunks on an operation queue, concurrency = core count\n\n\
              machine  case            QoS  simulated  measured              E-core share  cores\n",
@@ -322,5 +384,30 @@ impl M1CompressResult {
         s.push_str(&format!("\n{label}{calibration}\n"));
         super::push_notes(&mut s, &self.notes, &self.notes_zh, lang);
         s
+    }
+
+    fn runs_mut(&mut self) -> &mut Vec<RunView> {
+        &mut self.runs
+    }
+
+    /// One measured wording per job row, in the table's order (cases, then
+    /// their jobs).
+    fn page_text(&self, lang: Lang) -> PageText {
+        let measured = self
+            .cases
+            .iter()
+            .flat_map(|c| &c.jobs)
+            .map(|j| {
+                let text = match lang {
+                    Lang::En => j.measured,
+                    Lang::Zh => j.measured_zh,
+                };
+                text.unwrap_or(NO_FIGURE.get(lang)).to_string()
+            })
+            .collect();
+        PageText {
+            reading: String::new(),
+            measured,
+        }
     }
 }

@@ -1,0 +1,238 @@
+//! The scenario registry (`qos::scenarios::registry`): every scenario is
+//! reachable by its name from the library and the CLI, its knobs' defaults
+//! lie in their ranges, its page text has both languages, and no front end
+//! (Rust or JavaScript) knows a scenario by name.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use tailslice::explain::Lang;
+use tailslice::qos::machine::Machine;
+use tailslice::qos::scenarios::{
+    self, find, names, Knob, KnobRange, Knobs, REGISTRY, WEB_WORK_BUDGET,
+};
+
+#[test]
+fn names_are_unique_and_each_finds_its_scenario() {
+    let all = names();
+    assert!(!all.is_empty());
+    let unique: HashSet<_> = all.iter().collect();
+    assert_eq!(unique.len(), all.len(), "duplicate names in {all:?}");
+    for s in REGISTRY {
+        let found = find(s.name()).expect("registered name is found");
+        assert_eq!(found.name(), s.name());
+        // Names are typed in shells and URLs: lower-case words and dashes.
+        assert!(
+            s.name()
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+            "{}",
+            s.name()
+        );
+        for t in [s.title(), s.table_title()] {
+            assert!(!t.en.is_empty() && !t.zh.is_empty(), "{}", s.name());
+            assert_ne!(t.en, t.zh, "{}: untranslated title", s.name());
+        }
+    }
+    assert!(find("feishu").is_none());
+    assert!(find("").is_none());
+}
+
+#[test]
+fn the_allowed_names_list_every_scenario() {
+    let allowed = scenarios::allowed_names();
+    for n in names() {
+        assert!(allowed.contains(n), "{allowed}");
+    }
+    let last = names().last().copied().unwrap();
+    assert!(allowed.ends_with(&format!(" or {last}")), "{allowed}");
+    let e = scenarios::run("no-such-scenario", &Knobs::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("invalid scenario 'no-such-scenario': expected {allowed}")
+    );
+}
+
+/// A knob's default as text, checked against the knob's range.
+fn check_default_in_range(knob: Knob, text: &str) {
+    match knob.spec().range {
+        KnobRange::Switch { unset, .. } => {
+            assert!(
+                text == "on" || text == "off" || (text.is_empty() && unset.is_some()),
+                "{knob:?} default {text:?}"
+            );
+        }
+        KnobRange::Number {
+            min,
+            max,
+            step,
+            integer,
+        } => {
+            let v: f64 = text.parse().expect("a number");
+            assert!(
+                (min..=max).contains(&v),
+                "{knob:?} {v} outside {min}..={max}"
+            );
+            assert!(step > 0.0 && step <= max - min, "{knob:?} step {step}");
+            if integer {
+                assert_eq!(v.fract(), 0.0, "{knob:?} {v}");
+            }
+        }
+        KnobRange::Text { examples, .. } => {
+            for e in examples {
+                Knobs::default()
+                    .set(knob, knob.url_key(), e)
+                    .unwrap_or_else(|err| panic!("{knob:?} example {e}: {err}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn every_knob_default_is_in_its_range_and_read_back_by_set() {
+    let defaults = Knobs::default();
+    for knob in Knob::ALL {
+        let spec = knob.spec();
+        assert!(!spec.label.en.is_empty() && !spec.label.zh.is_empty());
+        match defaults.text(knob) {
+            Some(text) => {
+                check_default_in_range(knob, &text);
+                let mut k = Knobs::default();
+                k.set(knob, knob.url_key(), &text)
+                    .unwrap_or_else(|e| panic!("{knob:?} default {text}: {e}"));
+                assert_eq!(k, defaults, "{knob:?}: default text reads back the same");
+            }
+            // "The scenario's default": the control must offer that choice.
+            None => assert!(
+                matches!(
+                    spec.range,
+                    KnobRange::Switch { unset: Some(_), .. }
+                        | KnobRange::Text {
+                            placeholder: Some(_),
+                            ..
+                        }
+                ),
+                "{knob:?} has no default and no way to say so"
+            ),
+        }
+        // Just outside a number range is refused, with the field named.
+        if let KnobRange::Number { min, max, .. } = spec.range {
+            for bad in [min - 1.0, max + 1.0] {
+                let e = Knobs::default()
+                    .set(knob, knob.flag(), &bad.to_string())
+                    .unwrap_err();
+                assert!(e.to_string().contains(knob.flag()), "{e}");
+            }
+        }
+    }
+    for m in scenarios::MACHINE_EXAMPLES {
+        Machine::parse("m", m, 0.3).unwrap();
+    }
+}
+
+#[test]
+fn each_scenario_lists_known_knobs_once() {
+    for s in REGISTRY {
+        let knobs = s.knobs();
+        assert!(!knobs.is_empty(), "{}", s.name());
+        let unique: HashSet<_> = knobs.iter().map(|k| k.url_key()).collect();
+        assert_eq!(unique.len(), knobs.len(), "{}", s.name());
+        assert!(knobs.iter().all(|k| Knob::ALL.contains(k)));
+        assert!(s.lanes_per_group() >= 1);
+    }
+}
+
+#[test]
+fn each_scenario_runs_and_its_page_text_has_both_languages() {
+    for s in REGISTRY {
+        let knobs = Knobs {
+            timeline: true,
+            ..Knobs::default()
+        };
+        let mut r = scenarios::run_metered(s.name(), &knobs, WEB_WORK_BUDGET, None)
+            .unwrap_or_else(|e| panic!("{}: {e}", s.name()));
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["scenario"], s.name());
+        let (en, zh) = (
+            r.outcome().page_text(Lang::En),
+            r.outcome().page_text(Lang::Zh),
+        );
+        assert_eq!(en.measured.len(), zh.measured.len(), "{}", s.name());
+        assert_eq!(en.reading.is_empty(), zh.reading.is_empty(), "{}", s.name());
+        if !en.reading.is_empty() {
+            assert_ne!(en.reading, zh.reading, "{}: untranslated reading", s.name());
+        }
+        assert!(!r.to_text(Lang::En).is_empty());
+        // The default run the page charts is one that was recorded.
+        let runs = r.outcome_mut().runs_mut().len();
+        assert!(runs > 0, "{}: timeline on records runs", s.name());
+        assert!(s.default_run(&knobs) < runs, "{}", s.name());
+        let on_m1 = Knobs {
+            machine: Some("m1".into()),
+            ..knobs.clone()
+        };
+        let mut r = s.run(&on_m1);
+        assert!(s.default_run(&on_m1) < r.outcome_mut().runs_mut().len());
+    }
+}
+
+fn tailslice(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tailslice"))
+        .args(args)
+        .output()
+        .expect("run tailslice");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_cli_runs_every_registered_scenario_and_lists_it() {
+    let (code, help, _) = tailslice(&["scenario", "--help"]);
+    assert_eq!(code, 0);
+    for name in names() {
+        assert!(help.contains(name), "--help lists {name}");
+        let (code, out, err) = tailslice(&["scenario", name, "--json"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        assert_eq!(v["scenario"], name);
+    }
+    let (code, _, err) = tailslice(&["scenario"]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&scenarios::allowed_names()), "{err}");
+}
+
+fn sources(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            sources(&p, ext, out);
+        } else if p.extension().is_some_and(|x| x == ext) {
+            out.push(p);
+        }
+    }
+}
+
+/// The registry is the only place that knows scenarios: the CLI, the
+/// wasm bindings and the page read it.
+#[test]
+fn no_front_end_knows_a_scenario_by_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    sources(&root.join("src/cli"), "rs", &mut files);
+    sources(&root.join("src/web"), "rs", &mut files);
+    files.push(root.join("../www/scenario.js"));
+    files.push(root.join("../www/strings/scenario.js"));
+    let mut words: Vec<String> = names().iter().map(|n| n.to_string()).collect();
+    // Per-scenario tables the page used to keep.
+    words.extend(["KNOBS_FOR", "ALL_KNOBS", "QOS_NAMES", "ScenarioResult::"].map(String::from));
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for w in &words {
+            assert!(!text.contains(w.as_str()), "{} mentions {w}", f.display());
+        }
+    }
+}

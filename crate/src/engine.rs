@@ -227,6 +227,22 @@ impl<P: Policy + ?Sized> Steps<'_, P> {
         let Some(task) = self.policy.pick_next(&view) else {
             return Ok(None);
         };
+        if let Some(next) = self.policy.upcoming(PREFETCH_AHEAD) {
+            prefetch(self.remaining.get(next as usize));
+        }
+        self.start_slice(st, tally, now, task).map(Some)
+    }
+
+    /// Puts `task` (just picked) on free core `st` at `now`; returns when
+    /// its slice will end.
+    #[inline(always)]
+    fn start_slice(
+        &mut self,
+        st: &mut CoreState,
+        tally: &mut Tally,
+        now: f64,
+        task: TaskId,
+    ) -> Result<f64, EngineError> {
         tally.slices += 1;
         if tally.slices > self.config.max_slices {
             return Err(EngineError::TooManySlices {
@@ -240,9 +256,6 @@ impl<P: Policy + ?Sized> Steps<'_, P> {
             tally.switch_time += self.config.switch_cost;
             tally.context_switches += 1;
         }
-        if let Some(next) = self.policy.upcoming(PREFETCH_AHEAD) {
-            prefetch(self.remaining.get(next as usize));
-        }
         let amount = self.remaining[i].min(self.policy.time_slice(task));
         st.task = Some(task);
         st.last = Some(task);
@@ -254,7 +267,7 @@ impl<P: Policy + ?Sized> Steps<'_, P> {
             }
             o.slices += 1;
         }
-        Ok(Some(start + amount))
+        Ok(start + amount)
     }
 
     /// The slice on core `c` (state `st`) ran to its end at `t`. Returns the
@@ -390,12 +403,33 @@ fn run_alone<P: Policy + ?Sized>(
         segments,
     };
     let (mut st, mut t) = (*core, *tally);
-    let result = loop {
+    let result = 'run: loop {
         if end >= horizon {
             break Ok(Some(end));
         }
         if let Some(task) = steps.finish_slice(&mut st, &mut t, c, end) {
             steps.enqueue(task, Enqueue::Expired);
+        }
+        if let Some((first, stop)) = steps.policy.front_stretch() {
+            // The policy's next picks are `first..stop` in order (the
+            // study's tasks at t = 0, and round-robin's first round): the
+            // same steps as below, without asking it for each.
+            let mut next = first;
+            while next < stop {
+                match steps.start_slice(&mut st, &mut t, end, next) {
+                    Ok(slice_end) => end = slice_end,
+                    Err(e) => break 'run Err(e),
+                }
+                next += 1;
+                if end >= horizon {
+                    steps.policy.take_front(next - first);
+                    break 'run Ok(Some(end));
+                }
+                if let Some(task) = steps.finish_slice(&mut st, &mut t, c, end) {
+                    steps.enqueue(task, Enqueue::Expired);
+                }
+            }
+            steps.policy.take_front(stop - first);
         }
         match steps.dispatch(&mut st, &mut t, end) {
             Ok(Some(next_end)) => end = next_end,
@@ -492,9 +526,13 @@ pub fn simulate<P: Policy + ?Sized>(
         let due_end = order.due_end(next_arrival, now, &workload.arrival);
         match &order {
             ArrivalOrder::Identity(_) => {
-                for i in next_arrival..due_end {
-                    e.enqueue(i as TaskId, Enqueue::Arrived);
-                }
+                let view = task_view(e.workload, e.remaining);
+                e.policy.enqueue_range(
+                    next_arrival as TaskId,
+                    due_end as TaskId,
+                    Enqueue::Arrived,
+                    &view,
+                );
             }
             ArrivalOrder::Sorted(ids) => {
                 for &i in &ids[next_arrival..due_end] {

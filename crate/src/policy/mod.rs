@@ -67,6 +67,15 @@ pub trait Policy {
     /// A task becomes runnable.
     fn enqueue(&mut self, task: TaskId, why: Enqueue, tasks: &TaskView);
 
+    /// Tasks `start..end` become runnable, in that order, as `end - start`
+    /// calls of [`Policy::enqueue`] would say (a batch of arrivals: the
+    /// study's million tasks at t = 0).
+    fn enqueue_range(&mut self, start: TaskId, end: TaskId, why: Enqueue, tasks: &TaskView) {
+        for task in start..end {
+            self.enqueue(task, why, tasks);
+        }
+    }
+
     /// Removes and returns the task to run next on a free core.
     fn pick_next(&mut self, tasks: &TaskView) -> Option<TaskId>;
 
@@ -81,6 +90,20 @@ pub trait Policy {
     fn upcoming(&self, _ahead: usize) -> Option<TaskId> {
         None
     }
+
+    /// The next picks when they are a stretch of consecutive ids
+    /// `start..end` that [`Policy::pick_next`] would return one after
+    /// another whatever is enqueued or descheduled meanwhile (the front of a
+    /// first-in-first-out queue; the study's million tasks at t = 0 are one
+    /// such stretch). The one-core fast path then dispatches them in order
+    /// without asking, and reports how many with [`Policy::take_front`].
+    fn front_stretch(&self) -> Option<(TaskId, TaskId)> {
+        None
+    }
+
+    /// The first `count` ids of [`Policy::front_stretch`] were dispatched,
+    /// as `count` calls of [`Policy::pick_next`] would have returned them.
+    fn take_front(&mut self, _count: TaskId) {}
 
     /// How much work `task` may do before the core returns to the policy;
     /// `f64::INFINITY` runs it to completion.

@@ -230,13 +230,14 @@ impl<P: Policy + ?Sized> Steps<'_, P> {
         if let Some(next) = self.policy.upcoming(PREFETCH_AHEAD) {
             prefetch(self.remaining.get(next as usize));
         }
-        self.start_slice(st, tally, now, task).map(Some)
+        self.start_slice::<true>(st, tally, now, task).map(Some)
     }
 
     /// Puts `task` (just picked) on free core `st` at `now`; returns when
-    /// its slice will end.
+    /// its slice will end. `RECORD` false compiles the step for a run that
+    /// keeps no segments or outcomes (the checks for them are then gone).
     #[inline(always)]
-    fn start_slice(
+    fn start_slice<const RECORD: bool>(
         &mut self,
         st: &mut CoreState,
         tally: &mut Tally,
@@ -261,7 +262,9 @@ impl<P: Policy + ?Sized> Steps<'_, P> {
         st.last = Some(task);
         st.run_start = start;
         st.run_amount = amount;
-        if let Some(o) = self.outcomes.get_mut(i) {
+        if !RECORD {
+            debug_assert!(self.outcomes.is_empty());
+        } else if let Some(o) = self.outcomes.get_mut(i) {
             if o.slices == 0 {
                 o.first_start = start;
             }
@@ -272,9 +275,9 @@ impl<P: Policy + ?Sized> Steps<'_, P> {
 
     /// The slice on core `c` (state `st`) ran to its end at `t`. Returns the
     /// task if it still has work (its slice expired) so the caller can
-    /// enqueue it.
+    /// enqueue it. `RECORD` as for [`Steps::start_slice`].
     #[inline(always)]
-    fn finish_slice(
+    fn finish_slice<const RECORD: bool>(
         &mut self,
         st: &mut CoreState,
         tally: &mut Tally,
@@ -286,7 +289,7 @@ impl<P: Policy + ?Sized> Steps<'_, P> {
         let i = task as usize;
         self.remaining[i] -= ran;
         tally.busy_time += ran;
-        if self.config.record_segments {
+        if RECORD && self.config.record_segments {
             self.segments.push(Segment {
                 core: c as u32,
                 task,
@@ -296,7 +299,9 @@ impl<P: Policy + ?Sized> Steps<'_, P> {
         }
         if self.remaining[i] <= DONE_EPSILON {
             self.remaining[i] = t;
-            if let Some(o) = self.outcomes.get_mut(i) {
+            if !RECORD {
+                debug_assert!(self.outcomes.is_empty());
+            } else if let Some(o) = self.outcomes.get_mut(i) {
                 o.completion = t;
             }
             tally.makespan = tally.makespan.max(t);
@@ -403,33 +408,42 @@ fn run_alone<P: Policy + ?Sized>(
         segments,
     };
     let (mut st, mut t) = (*core, *tally);
-    let result = 'run: loop {
+    let result = loop {
         if end >= horizon {
             break Ok(Some(end));
         }
-        if let Some(task) = steps.finish_slice(&mut st, &mut t, c, end) {
+        if let Some(task) = steps.finish_slice::<true>(&mut st, &mut t, c, end) {
             steps.enqueue(task, Enqueue::Expired);
         }
         if let Some((first, stop)) = steps.policy.front_stretch() {
             // The policy's next picks are `first..stop` in order (the
-            // study's tasks at t = 0, and round-robin's first round): the
-            // same steps as below, without asking it for each.
-            let mut next = first;
-            while next < stop {
-                match steps.start_slice(&mut st, &mut t, end, next) {
-                    Ok(slice_end) => end = slice_end,
-                    Err(e) => break 'run Err(e),
-                }
-                next += 1;
-                if end >= horizon {
-                    steps.policy.take_front(next - first);
-                    break 'run Ok(Some(end));
-                }
-                if let Some(task) = steps.finish_slice(&mut st, &mut t, c, end) {
-                    steps.enqueue(task, Enqueue::Expired);
-                }
+            // study's tasks at t = 0, and round-robin's first round).
+            // Without recording, the stretch's steps compile without the
+            // recording's checks (and its calls, which cost registers).
+            let stretch = if steps.config.record_segments || !steps.outcomes.is_empty() {
+                run_stretch::<P, true>
+            } else {
+                run_stretch::<P, false>
+            };
+            let state = (
+                &mut *steps.policy,
+                &mut *steps.remaining,
+                &mut *steps.outcomes,
+                &mut *steps.segments,
+            );
+            match stretch(
+                steps.workload,
+                state,
+                steps.config,
+                &mut st,
+                &mut t,
+                (c, end, horizon),
+                (first, stop),
+            ) {
+                Ok(Stretch::Ran(last_end)) => end = last_end,
+                Ok(Stretch::Reached(slice_end)) => break Ok(Some(slice_end)),
+                Err(e) => break Err(e),
             }
-            steps.policy.take_front(stop - first);
         }
         match steps.dispatch(&mut st, &mut t, end) {
             Ok(Some(next_end)) => end = next_end,
@@ -437,6 +451,69 @@ fn run_alone<P: Policy + ?Sized>(
             Err(e) => break Err(e),
         }
     };
+    (*core, *tally) = (st, t);
+    result
+}
+
+/// How [`run_stretch`] ended.
+enum Stretch {
+    /// Every task of the stretch ran; the last slice ended at this time
+    /// and was finished (the core is free).
+    Ran(f64),
+    /// A slice reaches the horizon at this time; its task is on the core.
+    Reached(f64),
+}
+
+/// Dispatches `first..stop`, the policy's next picks (see
+/// [`Policy::front_stretch`]), one after another from `now` on free core
+/// `c`, with exactly the steps of [`run_alone`]'s loop but no pick per task,
+/// then tells the policy how many it took. A function of its own, over
+/// separate references (as [`run_alone`], for the same reason) and with the
+/// core and the counters as locals, so they stay in registers.
+#[inline(never)]
+#[allow(clippy::type_complexity)]
+fn run_stretch<P: Policy + ?Sized, const RECORD: bool>(
+    workload: &Workload,
+    (policy, remaining, outcomes, segments): (
+        &mut P,
+        &mut [f64],
+        &mut [TaskOutcome],
+        &mut Vec<Segment>,
+    ),
+    config: &EngineConfig,
+    core: &mut CoreState,
+    tally: &mut Tally,
+    (c, mut now, horizon): (usize, f64, f64),
+    (first, stop): (TaskId, TaskId),
+) -> Result<Stretch, EngineError> {
+    let mut steps = Steps {
+        workload,
+        policy,
+        config,
+        remaining,
+        outcomes,
+        segments,
+    };
+    let (mut st, mut t) = (*core, *tally);
+    let mut next = first;
+    let result = loop {
+        if next == stop {
+            break Ok(Stretch::Ran(now));
+        }
+        let end = match steps.start_slice::<RECORD>(&mut st, &mut t, now, next) {
+            Ok(end) => end,
+            Err(e) => break Err(e),
+        };
+        next += 1;
+        if end >= horizon {
+            break Ok(Stretch::Reached(end));
+        }
+        if let Some(task) = steps.finish_slice::<RECORD>(&mut st, &mut t, c, end) {
+            steps.enqueue(task, Enqueue::Expired);
+        }
+        now = end;
+    };
+    steps.policy.take_front(next - first);
     (*core, *tally) = (st, t);
     result
 }
@@ -517,7 +594,7 @@ pub fn simulate<P: Policy + ?Sized>(
             if gen != core[c].generation {
                 continue;
             }
-            expired.extend(e.finish_slice(&mut core[c], &mut tally, c, t));
+            expired.extend(e.finish_slice::<true>(&mut core[c], &mut tally, c, t));
             idle.push(Reverse(c));
         }
 

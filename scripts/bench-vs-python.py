@@ -7,14 +7,16 @@ study's mix, CPython RNG, FIFO and 16 ms round-robin, one core):
   tailslice   `target/release/tailslice simulate --json` (the product)
   bare loop   `target/release/examples/bare_loop` (crate/examples/bare_loop.rs:
               the same workload, FIFO as a prefix sum, RR as a bare queue
-              loop; no engine; the floor a special case can reach)
+              loop; no engine; the floor a special case can reach; the same
+              threads and the same allocator as tailslice)
   python      `tests/reference/article_sim.py` (the study's simulator)
 
 Each is run as a whole process, interleaved (one of each per round, so load
-from elsewhere hits all three alike), and measured by wall time and peak
-memory (max RSS from wait4). It prints medians with the spread (min-max), the
-ratios tailslice / bare loop (goals: 1.3x wall, 1.5x memory) and the speed-up
-over article_sim.py, then the general event loop's slices per second on a
+from elsewhere hits all three alike), and measured by wall time, peak memory
+(max RSS from wait4), CPU time and page faults. It prints medians with the
+spread (min-max), the ratios tailslice / bare loop (goals: 1.3x wall, 1.5x
+memory) and the speed-up over article_sim.py, then the general event loop's
+slices per second on a
 multi-core Poisson workload (`tailslice bench --cores 8 --arrivals
 poisson:0.9`, where the one-core fast path does not apply).
 
@@ -40,9 +42,9 @@ def reference_path():
 
 
 def measure(cmd):
-    """(wall seconds, peak RSS in KiB, stdout, CPU seconds) of one run of cmd;
-    the child is reaped with wait4 so its own rusage (not the maximum over all
-    children) is read."""
+    """(wall seconds, peak RSS in KiB, stdout, CPU seconds, page faults) of
+    one run of cmd; the child is reaped with wait4 so its own rusage (not the
+    maximum over all children) is read."""
     t = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out = p.stdout.read()
@@ -52,7 +54,7 @@ def measure(cmd):
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({p.returncode}): {err.decode(errors='replace')}")
-    return wall, ru.ru_maxrss, out.decode(), ru.ru_utime + ru.ru_stime
+    return wall, ru.ru_maxrss, out.decode(), ru.ru_utime + ru.ru_stime, ru.ru_minflt + ru.ru_majflt
 
 
 def spread(xs, scale):
@@ -100,16 +102,18 @@ def main():
     walls = {k: [] for k in cmds}
     peaks = {k: [] for k in cmds}
     cpus = {k: [] for k in cmds}
+    faults = {k: [] for k in cmds}
     outs = {}
     for i in range(a.runs):
         order = ["tailslice", "bare"] if i % 2 == 0 else ["bare", "tailslice"]
         if i < a.python_runs:
             order.append("python")
         for k in order:
-            w, m, out, cpu = measure(cmds[k])
+            w, m, out, cpu, flt = measure(cmds[k])
             walls[k].append(w)
             peaks[k].append(m)
             cpus[k].append(cpu)
+            faults[k].append(flt)
             outs[k] = out
     check_agreement(outs["tailslice"], outs["bare"], json.loads(outs["python"]))
 
@@ -123,8 +127,9 @@ def main():
         mm, mlo, mhi = spread(peaks[k], 1 / 1024)
         med[k] = (wm, mm)
         cm = statistics.median(cpus[k]) * 1e3
+        fm = statistics.median(faults[k])
         print(f"  {names[k]:<32} {wm:8.1f} ms ({wlo:.1f}-{whi:.1f})   peak {mm:6.1f} MB ({mlo:.1f}-{mhi:.1f})"
-              f"   CPU {cm:.1f} ms")
+              f"   CPU {cm:.1f} ms   {fm:.0f} page faults")
     # Ratios per round (tailslice and the bare loop ran back to back), then
     # their median: steadier than a ratio of medians on a shared machine.
     wall_ratios = sorted(t / b for t, b in zip(walls["tailslice"], walls["bare"]))

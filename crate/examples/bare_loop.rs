@@ -18,6 +18,11 @@
 
 use rand_mt::Mt;
 
+// The same allocator as `tailslice` (large blocks on 2 MB pages where the
+// system allows), so the two processes differ only in the work they do.
+#[global_allocator]
+static ALLOCATOR: tailslice::huge_pages::HugePageHint = tailslice::huge_pages::HugePageHint;
+
 /// The study's mix: (cumulative weight bound, lo, hi) per class.
 const MIX: [(f64, f64, f64); 3] = [(85.0, 1.0, 8.0), (12.0, 10.0, 40.0), (3.0, 80.0, 200.0)];
 /// "Done within" threshold, ms (the CLI's default).

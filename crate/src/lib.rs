@@ -20,6 +20,8 @@ pub mod experiment;
 pub mod explain;
 pub mod export;
 pub mod figures;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod huge_pages;
 pub mod import;
 pub mod metrics;
 pub mod mix;

@@ -2,6 +2,10 @@
 
 mod cli;
 
+// Large blocks on 2 MB pages where the system allows (see the module).
+#[global_allocator]
+static ALLOCATOR: tailslice::huge_pages::HugePageHint = tailslice::huge_pages::HugePageHint;
+
 fn main() {
     quiet_on_closed_pipe();
     std::process::exit(cli::main());

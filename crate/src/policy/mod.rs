@@ -84,6 +84,15 @@ pub trait Policy {
     /// A task becomes runnable.
     fn enqueue(&mut self, task: TaskId, why: Enqueue, tasks: &TaskView);
 
+    /// Tasks `start..end` become runnable, in that order, as `end - start`
+    /// calls of [`Policy::enqueue`] would say (a batch of arrivals: the
+    /// study's million tasks at t = 0).
+    fn enqueue_range(&mut self, start: TaskId, end: TaskId, why: Enqueue, tasks: &TaskView) {
+        for task in start..end {
+            self.enqueue(task, why, tasks);
+        }
+    }
+
     /// Removes and returns the thread to run next on free core `core`
     /// (classes that place threads by core kind look at it; the others
     /// ignore it).
@@ -100,6 +109,20 @@ pub trait Policy {
     fn upcoming(&self, _ahead: usize) -> Option<TaskId> {
         None
     }
+
+    /// The next picks when they are a stretch of consecutive ids
+    /// `start..end` that [`Policy::pick_next`] would return one after
+    /// another whatever is enqueued or descheduled meanwhile (the front of a
+    /// first-in-first-out queue; the study's million tasks at t = 0 are one
+    /// such stretch). The one-core fast path then dispatches them in order
+    /// without asking, and reports how many with [`Policy::take_front`].
+    fn front_stretch(&self) -> Option<(TaskId, TaskId)> {
+        None
+    }
+
+    /// The first `count` ids of [`Policy::front_stretch`] were dispatched,
+    /// as `count` calls of [`Policy::pick_next`] would have returned them.
+    fn take_front(&mut self, _count: TaskId) {}
 
     /// How long (ms) `task` may run before the core returns to the class;
     /// `f64::INFINITY` runs it to completion. On a speed-1 core that is

@@ -27,6 +27,10 @@ impl Policy for RoundRobin {
         self.queue.push_back(task);
     }
 
+    fn enqueue_range(&mut self, start: TaskId, end: TaskId, _why: Enqueue, _tasks: &TaskView) {
+        self.queue.push_back_range(start, end);
+    }
+
     fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<TaskId> {
         self.queue.pop_front()
     }
@@ -37,6 +41,14 @@ impl Policy for RoundRobin {
 
     fn upcoming(&self, ahead: usize) -> Option<TaskId> {
         self.queue.upcoming(ahead)
+    }
+
+    fn front_stretch(&self) -> Option<(TaskId, TaskId)> {
+        self.queue.front_stretch()
+    }
+
+    fn take_front(&mut self, count: TaskId) {
+        self.queue.take_front(count);
     }
 
     fn time_slice(&self, _task: TaskId) -> f64 {

@@ -46,6 +46,18 @@ impl RunQueue {
         self.runs.push((task, task + 1));
     }
 
+    /// Pushes `start..end` in order, as `end - start` calls of
+    /// [`RunQueue::push_back`] would (one entry, or one longer one).
+    pub fn push_back_range(&mut self, start: TaskId, end: TaskId) {
+        if start >= end {
+            return;
+        }
+        self.push_back(start);
+        if let Some(back) = self.runs.last_mut() {
+            back.1 = end;
+        }
+    }
+
     #[inline]
     pub fn pop_front(&mut self) -> Option<TaskId> {
         let front = self.runs.get_mut(self.head)?;
@@ -69,6 +81,28 @@ impl RunQueue {
             return None;
         }
         self.runs.get(self.head + ahead).map(|r| r.0)
+    }
+
+    /// The front entry `start..end` when it holds more than one id: the
+    /// next `end - start` pops return them in order, whatever is pushed
+    /// meanwhile (pushes go behind it).
+    #[inline]
+    pub fn front_stretch(&self) -> Option<(TaskId, TaskId)> {
+        let &(start, end) = self.runs.get(self.head)?;
+        (end - start > 1).then_some((start, end))
+    }
+
+    /// Removes the first `count` ids of [`RunQueue::front_stretch`], as
+    /// `count` pops would. The front entry stays at `runs[head]` while ids
+    /// are pushed (a push never empties or compacts past a live entry).
+    #[inline]
+    pub fn take_front(&mut self, count: TaskId) {
+        let front = &mut self.runs[self.head];
+        debug_assert!(count <= front.1 - front.0);
+        front.0 += count;
+        if front.0 == front.1 {
+            self.head += 1;
+        }
     }
 
     #[inline]
@@ -147,6 +181,66 @@ mod tests {
         assert_eq!(q.upcoming(0), Some(40));
         assert_eq!(q.upcoming(2), Some(90));
         assert_eq!(q.upcoming(3), None);
+    }
+
+    #[test]
+    fn taking_the_front_stretch_is_popping_it() {
+        // Pushes between the look and the take (round-robin re-queueing
+        // the stretch's own tasks) go behind it, as they would between pops.
+        let mut plain: VecDeque<TaskId> = VecDeque::new();
+        let mut runs = RunQueue::default();
+        for t in 0..3000 {
+            plain.push_back(t);
+            runs.push_back(t);
+        }
+        let mut r = crate::rng::PyRandom::new(5);
+        use crate::rng::UniformSource;
+        while let Some((start, end)) = runs.front_stretch() {
+            let count = 1 + (r.random() * f64::from(end - start)) as TaskId;
+            let count = count.min(end - start);
+            for k in start..start + count {
+                assert_eq!(plain.pop_front(), Some(k));
+                if k % 3 == 0 {
+                    plain.push_back(k);
+                    runs.push_back(k);
+                }
+            }
+            runs.take_front(count);
+            while runs.front_stretch().is_none() {
+                let (a, b) = (plain.pop_front(), runs.pop_front());
+                assert_eq!(a, b);
+                if a.is_none() {
+                    return;
+                }
+            }
+        }
+        while let Some(t) = plain.pop_front() {
+            assert_eq!(Some(t), runs.pop_front());
+        }
+        assert!(runs.is_empty());
+    }
+
+    #[test]
+    fn pushing_a_range_is_pushing_its_ids() {
+        for (before, range) in [
+            (vec![], (0, 5)),
+            (vec![3], (4, 9)),
+            (vec![3], (7, 9)),
+            (vec![1, 2], (2, 3)),
+            (vec![8], (8, 8)),
+        ] {
+            let (mut one, mut bulk) = (RunQueue::default(), RunQueue::default());
+            for &t in &before {
+                one.push_back(t);
+                bulk.push_back(t);
+            }
+            for t in range.0..range.1 {
+                one.push_back(t);
+            }
+            bulk.push_back_range(range.0, range.1);
+            let drain = |q: &mut RunQueue| std::iter::from_fn(|| q.pop_front()).collect::<Vec<_>>();
+            assert_eq!(drain(&mut one), drain(&mut bulk), "{before:?} {range:?}");
+        }
     }
 
     #[test]

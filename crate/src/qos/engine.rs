@@ -395,7 +395,12 @@ impl Threads for Programs<'_> {
         self.timers.peek().map(|Reverse((Key(t), _))| *t)
     }
 
-    fn wake_due<F: FnMut(u32, &TaskView)>(&mut self, now: f64, remaining: &mut [f64], mut f: F) {
+    fn wake_due<F: FnMut(std::ops::Range<u32>, &TaskView)>(
+        &mut self,
+        now: f64,
+        remaining: &mut [f64],
+        mut f: F,
+    ) {
         // Timers due now (I/O completions, period starts, releases) add to
         // the threads made runnable since the last instant.
         while let Some(&Reverse((Key(t), timer))) = self.timers.peek() {
@@ -419,7 +424,7 @@ impl Threads for Programs<'_> {
             remaining,
         };
         for &(t, _) in &pending {
-            f(t as u32, &view);
+            f(t as u32..t as u32 + 1, &view);
         }
     }
 

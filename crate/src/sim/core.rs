@@ -317,6 +317,25 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
         let Some(task) = self.policy.pick_next(c, &view) else {
             return Ok(None);
         };
+        if let Some(next) = self.policy.upcoming(PREFETCH_AHEAD) {
+            prefetch(self.remaining.get(next as usize));
+        }
+        self.start_slice::<true>(st, tally, c, now, task).map(Some)
+    }
+
+    /// Puts `task` (just picked) on free core `c` (state `st`) at `now`;
+    /// returns when its slice will end. `RECORD` false compiles the step
+    /// for a run that keeps no segments or outcomes (the checks for them
+    /// are then gone).
+    #[inline(always)]
+    fn start_slice<const RECORD: bool>(
+        &mut self,
+        st: &mut CoreState,
+        tally: &mut Tally,
+        c: usize,
+        now: f64,
+        task: TaskId,
+    ) -> Result<f64, EngineError> {
         tally.slices += 1;
         if tally.slices > self.config.max_slices {
             return Err(EngineError::TooManySlices {
@@ -330,9 +349,6 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
             tally.switch_time += self.config.switch_cost;
             tally.context_switches += 1;
         }
-        if let Some(next) = self.policy.upcoming(PREFETCH_AHEAD) {
-            prefetch(self.remaining.get(next as usize));
-        }
         let slice = self.policy.time_slice(task);
         st.first_timeslice = st.expired != Some((task, now));
         st.expired = None;
@@ -342,21 +358,29 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
         st.slice_len = slice;
         st.slice_ran = 0.0;
         let end = self.run_step(st, c, start, slice);
-        if let Some(o) = self.outcomes.get_mut(i) {
+        if !RECORD {
+            debug_assert!(self.outcomes.is_empty());
+        } else if let Some(o) = self.outcomes.get_mut(i) {
             if o.slices == 0 {
                 o.first_start = start;
             }
             o.slices += 1;
         }
         self.recorder.on_core(task, c, start);
-        Ok(Some(end))
+        Ok(end)
     }
 
     /// Keeps the segment core `c` ran its thread in, from its slice start
     /// to `end`.
     #[inline(always)]
-    fn record_segment(&mut self, st: &CoreState, c: usize, task: TaskId, end: f64) {
-        if self.config.record_segments {
+    fn record_segment<const RECORD: bool>(
+        &mut self,
+        st: &CoreState,
+        c: usize,
+        task: TaskId,
+        end: f64,
+    ) {
+        if RECORD && self.config.record_segments {
             self.segments.push(Segment {
                 core: c as u32,
                 task,
@@ -366,9 +390,16 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
         }
     }
 
-    /// The step on core `c` (state `st`) ran to its end at `t`.
+    /// The step on core `c` (state `st`) ran to its end at `t`. `RECORD`
+    /// as for [`Steps::start_slice`].
     #[inline(always)]
-    fn finish_slice(&mut self, st: &mut CoreState, tally: &mut Tally, c: usize, t: f64) -> Ended {
+    fn finish_slice<const RECORD: bool>(
+        &mut self,
+        st: &mut CoreState,
+        tally: &mut Tally,
+        c: usize,
+        t: f64,
+    ) -> Ended {
         let task = st.task.expect("a finishing core has a thread");
         let ran = st.run_amount;
         let i = task as usize;
@@ -386,9 +417,11 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
             match self.threads.step_done(task, t) {
                 Next::Exit => {
                     st.task = None;
-                    self.record_segment(st, c, task, t);
+                    self.record_segment::<RECORD>(st, c, task, t);
                     self.remaining[i] = t;
-                    if let Some(o) = self.outcomes.get_mut(i) {
+                    if !RECORD {
+                        debug_assert!(self.outcomes.is_empty());
+                    } else if let Some(o) = self.outcomes.get_mut(i) {
                         o.completion = t;
                     }
                     tally.makespan = tally.makespan.max(t);
@@ -400,7 +433,7 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
                 }
                 Next::Block => {
                     st.task = None;
-                    self.record_segment(st, c, task, t);
+                    self.record_segment::<RECORD>(st, c, task, t);
                     self.remaining[i] = 0.0;
                     self.policy.on_descheduled(task, slice_ran, Leave::Blocked);
                     self.recorder
@@ -418,7 +451,7 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
             }
         }
         st.task = None;
-        self.record_segment(st, c, task, t);
+        self.record_segment::<RECORD>(st, c, task, t);
         st.expired = Some((task, t));
         self.policy.on_descheduled(task, slice_ran, Leave::Expired);
         self.recorder
@@ -441,7 +474,7 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
         tally.busy_time += time;
         self.recorder.ran(task, c, time, work);
         if now > st.slice_start {
-            self.record_segment(st, c, task, now);
+            self.record_segment::<true>(st, c, task, now);
         }
         let slice_ran = if st.slice_ran == 0.0 {
             time
@@ -527,12 +560,46 @@ fn run_alone<P: Policy + ?Sized, W: Threads, R: Recorder>(
         if end >= horizon {
             break Ok(Some(end));
         }
-        match steps.finish_slice(&mut st, &mut t, c, end) {
+        match steps.finish_slice::<true>(&mut st, &mut t, c, end) {
             Ended::Left => {}
             Ended::Expired(task) => steps.enqueue(task, Enqueue::Expired),
             Ended::Continues(next_end) => {
                 end = next_end;
                 continue;
+            }
+        }
+        if let Some((first, stop)) = steps.policy.front_stretch() {
+            // The class's next picks are `first..stop` in order (the
+            // study's tasks at t = 0, and round-robin's first round).
+            // Without recording, the stretch's steps compile without the
+            // recording's checks (and its calls, which cost registers).
+            let stretch = if steps.config.record_segments || !steps.outcomes.is_empty() {
+                run_stretch::<P, W, R, true>
+            } else {
+                run_stretch::<P, W, R, false>
+            };
+            let parts = (
+                &mut *steps.threads,
+                &mut *steps.policy,
+                &mut *steps.recorder,
+                steps.config,
+            );
+            let state = (
+                &mut *steps.remaining,
+                &mut *steps.outcomes,
+                &mut *steps.segments,
+            );
+            match stretch(
+                parts,
+                state,
+                &mut st,
+                &mut t,
+                (c, end, horizon),
+                (first, stop),
+            ) {
+                Ok(Stretch::Ran(last_end)) => end = last_end,
+                Ok(Stretch::Reached(slice_end)) => break Ok(Some(slice_end)),
+                Err(e) => break Err(e),
             }
         }
         match steps.dispatch(&mut st, &mut t, c, end) {
@@ -541,6 +608,73 @@ fn run_alone<P: Policy + ?Sized, W: Threads, R: Recorder>(
             Err(e) => break Err(e),
         }
     };
+    (*core, *tally) = (st, t);
+    result
+}
+
+/// How [`run_stretch`] ended.
+enum Stretch {
+    /// Every thread of the stretch ran; the last slice ended at this time
+    /// and was finished (the core is free).
+    Ran(f64),
+    /// A slice reaches the horizon at this time; its thread is on the core.
+    Reached(f64),
+}
+
+/// Dispatches `first..stop`, the class's next picks (see
+/// [`Policy::front_stretch`]), one after another from `now` on free core
+/// `c`, with exactly the steps of [`run_alone`]'s loop but no pick per
+/// thread, then tells the class how many it took. A function of its own
+/// (as [`run_alone`], for the same reason), with the core and the counters
+/// as locals, so they stay in registers.
+#[inline(never)]
+#[allow(clippy::type_complexity)]
+fn run_stretch<P: Policy + ?Sized, W: Threads, R: Recorder, const RECORD: bool>(
+    (threads, policy, recorder, config): (&mut W, &mut P, &mut R, &EngineConfig),
+    (remaining, outcomes, segments): (&mut [f64], &mut [TaskOutcome], &mut Vec<Segment>),
+    core: &mut CoreState,
+    tally: &mut Tally,
+    (c, mut now, horizon): (usize, f64, f64),
+    (first, stop): (TaskId, TaskId),
+) -> Result<Stretch, EngineError> {
+    let mut steps = Steps {
+        threads,
+        policy,
+        recorder,
+        config,
+        speeds: &[],
+        remaining,
+        outcomes,
+        segments,
+    };
+    let (mut st, mut t) = (*core, *tally);
+    let mut next = first;
+    let result = loop {
+        if next == stop {
+            break Ok(Stretch::Ran(now));
+        }
+        let end = match steps.start_slice::<RECORD>(&mut st, &mut t, c, now, next) {
+            Ok(end) => end,
+            Err(e) => break Err(e),
+        };
+        next += 1;
+        if end >= horizon {
+            break Ok(Stretch::Reached(end));
+        }
+        match steps.finish_slice::<RECORD>(&mut st, &mut t, c, end) {
+            Ended::Left => {}
+            Ended::Expired(task) => steps.enqueue(task, Enqueue::Expired),
+            // A thread going on with its next step keeps the core: the
+            // stretch ends here and the caller's loop carries on with it.
+            Ended::Continues(next_end) => {
+                steps.policy.take_front(next - first);
+                (*core, *tally) = (st, t);
+                return Ok(Stretch::Reached(next_end));
+            }
+        }
+        now = end;
+    };
+    steps.policy.take_front(next - first);
     (*core, *tally) = (st, t);
     result
 }
@@ -633,7 +767,7 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
             if gen != core[c].generation {
                 continue;
             }
-            match e.finish_slice(&mut core[c], &mut tally, c, now) {
+            match e.finish_slice::<true>(&mut core[c], &mut tally, c, now) {
                 Ended::Left => idle.push(Reverse(c)),
                 Ended::Expired(task) => {
                     expired.push(task);
@@ -659,9 +793,16 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
                 remaining,
                 ..
             } = &mut e;
-            threads.wake_due(now + tol, remaining, |t, view| {
-                recorder.woke(t, now);
-                policy.enqueue(t, Enqueue::Arrived, view);
+            threads.wake_due(now + tol, remaining, |ids, view| {
+                for t in ids.clone() {
+                    recorder.woke(t, now);
+                }
+                if ids.len() == 1 {
+                    policy.enqueue(ids.start, Enqueue::Arrived, view);
+                } else {
+                    // A batch of arrivals (the study's tasks at t = 0).
+                    policy.enqueue_range(ids.start, ids.end, Enqueue::Arrived, view);
+                }
             });
         }
         for task in expired.drain(..) {

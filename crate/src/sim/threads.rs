@@ -8,6 +8,8 @@
 //! (`crate::qos::engine`: serial queues of work items with I/O waits and
 //! dependencies, chunk pools, spinning and periodic threads).
 
+use std::ops::Range;
+
 use super::trace::ThreadId;
 use crate::policy::TaskView;
 use crate::workload::Workload;
@@ -46,11 +48,12 @@ pub trait Threads {
     /// a release), if ever.
     fn next_wake(&self) -> Option<f64>;
 
-    /// Calls `enqueue` for every thread runnable by `now` (within
-    /// [`Threads::same_instant`]), in order, having
-    /// set its CPU work in `remaining`, with what a class may read of the
+    /// Calls `enqueue` with the threads runnable by `now` (within
+    /// [`Threads::same_instant`]), in order and as ranges of consecutive
+    /// ids where it can (a million tasks at t = 0 are one call), having set
+    /// their CPU work in `remaining`, with what a class may read of the
     /// threads then.
-    fn wake_due<F: FnMut(ThreadId, &TaskView)>(
+    fn wake_due<F: FnMut(Range<ThreadId>, &TaskView)>(
         &mut self,
         now: f64,
         remaining: &mut [f64],
@@ -127,7 +130,7 @@ impl Threads for Tasks<'_> {
 
     /// Arrivals in arrival order, ties by id.
     #[inline]
-    fn wake_due<F: FnMut(ThreadId, &TaskView)>(
+    fn wake_due<F: FnMut(Range<ThreadId>, &TaskView)>(
         &mut self,
         now: f64,
         remaining: &mut [f64],
@@ -141,13 +144,13 @@ impl Threads for Tasks<'_> {
         };
         match &self.order {
             ArrivalOrder::Identity(_) => {
-                for i in self.next..due_end {
-                    enqueue(i as ThreadId, &view);
+                if due_end > self.next {
+                    enqueue(self.next as ThreadId..due_end as ThreadId, &view);
                 }
             }
             ArrivalOrder::Sorted(ids) => {
                 for &i in &ids[self.next..due_end] {
-                    enqueue(i, &view);
+                    enqueue(i..i + 1, &view);
                 }
             }
         }

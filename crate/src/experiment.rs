@@ -199,6 +199,9 @@ impl Experiment {
             Param::Quantum => self.quantum = QUANTUM_RANGE.parse(name, value)?,
             Param::Policies => self.policies = PolicyKind::parse_list(name, value)?,
             Param::Cores => self.cores = parse_count(name, value, 1, MAX_CORES)? as usize,
+            // Empty: no machine, `cores` identical cores (what an
+            // experiment file without a machine writes).
+            Param::Machine if value.trim().is_empty() => self.machine = None,
             Param::Machine => self.machine = Some(Machine::parse(name, value, M1_EP_RATIO)?),
             Param::SwitchCost => self.switch_cost = SWITCH_COST_RANGE.parse(name, value)?,
             Param::Rng => self.rng = RngKind::parse_named(name, value)?,

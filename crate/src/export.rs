@@ -517,5 +517,19 @@ mod tests {
         let back = parse_experiment_json(&experiment_json(&exp, None, None), &Limits::CLI).unwrap();
         assert_eq!(back.experiment, exp);
         assert_eq!(back.tasks, None);
+        // With a machine, a QoS mix and xnu.
+        let mut exp = Experiment::default();
+        let limits = Limits::CLI;
+        exp.set(Param::Machine, "machine", "m1", &limits).unwrap();
+        exp.set(
+            Param::Mix,
+            "mix",
+            "85:1-8@utility,15:10-40@background",
+            &limits,
+        )
+        .unwrap();
+        exp.set(Param::Policies, "p", "rr,xnu", &limits).unwrap();
+        let back = parse_experiment_json(&experiment_json(&exp, None, None), &limits).unwrap();
+        assert_eq!(back.experiment, exp);
     }
 }

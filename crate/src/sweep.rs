@@ -125,15 +125,25 @@ pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec
 /// collapsed into duplicates and then into 0).
 pub const MIN_RANGE_QUANTUM_MS: f64 = 0.001;
 
-/// The page's quanta field: `LO-HI` (log-spaced, `steps` values, as
-/// [`log_quanta`]) or a comma-separated list (as [`parse_quanta`]).
+/// Quanta in a log-spaced range when none are given (the page's
+/// `#sweep-steps` starts here, the CLI's `--steps` defaults to it).
+pub const DEFAULT_RANGE_STEPS: u32 = 25;
+
+/// Whether a quanta text is a `LO-HI` range rather than a list.
+pub fn is_quanta_range(text: &str) -> bool {
+    !text.contains(',') && text.contains('-')
+}
+
+/// The one quanta syntax of the page's field and the CLI's `--quanta`:
+/// `LO-HI` (log-spaced, `steps` values, as [`log_quanta`]) or a
+/// comma-separated list (as [`parse_quanta`]).
 pub fn parse_quanta_spec(
     field: &str,
     text: &str,
     steps: u32,
     limits: &SweepLimits,
 ) -> Result<Vec<f64>, ParamError> {
-    if text.contains(',') || !text.contains('-') {
+    if !is_quanta_range(text) {
         return parse_quanta(field, text, limits);
     }
     let allowed = format!(

@@ -7,11 +7,14 @@
 //!   Python when asked);
 //! - [`policy`]: how it is scheduled, one policy per file behind one trait;
 //! - [`engine`]: the discrete-event loop over N cores;
-//! - [`metrics`]: the study's percentiles and friends;
+//! - [`metrics`]: the study's percentiles and friends; [`metric`]: the
+//!   reported figures named once;
+//! - [`catalog`]: every parameter, policy, figure and limit, for the page;
 //! - [`experiment`]: parameters, validation, the JSON report;
 //! - [`figures`]: that report alone, keeping nothing per task it does not need;
 //! - [`trace`]: a browser performance trace's main thread as a workload.
 
+pub mod catalog;
 pub mod engine;
 pub mod error;
 pub mod experiment;
@@ -19,6 +22,7 @@ pub mod explain;
 pub mod export;
 pub mod figures;
 pub mod import;
+pub mod metric;
 pub mod metrics;
 pub mod mix;
 pub mod policy;

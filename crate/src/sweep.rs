@@ -21,6 +21,7 @@ use crate::error::ParamError;
 use crate::experiment::{
     Experiment, Limits, PolicyReport, MAX_QUANTUM_MS, MIN_TIME_MS, QUANTUM_RANGE,
 };
+use crate::metric::Metric;
 use crate::metrics::{self, change_pct, percentile};
 use crate::policy::PolicyKind;
 use crate::rng::MAX_SEED;
@@ -462,21 +463,11 @@ pub fn distribution(values: &[f64], bins: usize) -> Distribution {
 }
 
 /// The figures a sweep summarises, in the order tables show them.
-pub const METRICS: [&str; 5] = ["mean", "p50", "p95", "p99", "max"];
+pub const METRICS: [&str; 5] = crate::metric::names(Metric::SWEPT);
 
+/// A figure of one policy's report, by name (see [`Metric::of`]).
 fn metric(r: &PolicyReport, name: &str) -> f64 {
-    let s = &r.summary;
-    match name {
-        "mean" => s.mean,
-        "p50" => s.p50,
-        "p90" => s.p90,
-        "p95" => s.p95,
-        "p99" => s.p99,
-        "max" => s.max,
-        "mean_wait" => s.mean_wait,
-        "makespan" => s.makespan,
-        _ => f64::NAN,
-    }
+    Metric::from_name(name).map_or(f64::NAN, |m| m.of(&r.summary))
 }
 
 /// One metric of one policy over all seeds.
@@ -600,6 +591,8 @@ pub struct BestQuantum {
     /// run gave the same figures.
     pub depends_on_quantum: bool,
     pub best_p95: Best,
+    /// The median's best quantum (the page plots p50 against the quantum).
+    pub best_p50: Best,
     pub best_mean: Best,
     pub best_p99: Best,
     /// True when the best p95 is at neither end of the swept range (a real
@@ -607,7 +600,7 @@ pub struct BestQuantum {
     pub p95_interior: bool,
 }
 
-/// The best quantum per policy for p95, p99 and mean (ties go to the
+/// The best quantum per policy for p95, p50, p99 and mean (ties go to the
 /// quantum listed first).
 pub fn best_quanta(runs: &[QuantumRun]) -> Vec<BestQuantum> {
     let Some(first) = runs.first() else {
@@ -645,6 +638,7 @@ pub fn best_quanta(runs: &[QuantumRun]) -> Vec<BestQuantum> {
                 depends_on_quantum: depends,
                 p95_interior: depends && i95 != lo && i95 != hi,
                 best_p95,
+                best_p50: best("p50").1,
                 best_mean: best("mean").1,
                 best_p99: best("p99").1,
             }

@@ -12,6 +12,7 @@
 //!   chart, the latency CDF and the duration histogram, and answers hover
 //!   hit-tests.
 
+mod catalog;
 mod io;
 mod labels;
 mod palette;
@@ -28,10 +29,11 @@ mod view;
 
 use wasm_bindgen::prelude::*;
 
+use crate::catalog::BROWSER_LIMITS;
 use crate::experiment::{Experiment, Limits, PolicyRun};
-use crate::metrics;
 use crate::workload::Workload;
 
+pub use catalog::catalog;
 pub use io::{check_tasks, export_file, open_experiment};
 pub use labels::set_labels;
 pub use panic::{last_panic, panic_for_test};
@@ -42,39 +44,13 @@ pub use scenario_view::ScenarioView;
 pub use sweep::{QuantumSweep, SeedSweep};
 pub use view::View;
 
-/// Above this many estimated slices the worker does not keep segments: the
-/// Gantt chart is replaced by a note, memory stays O(tasks).
-pub const GANTT_MAX_SLICES: f64 = 3_000_000.0;
-
-/// At most this many slices (over all policies) run on the page's main
-/// thread: the study is about 1 000, well under a millisecond, and a round
-/// trip to the worker costs more. Larger runs go to the worker.
-pub const INLINE_MAX_SLICES: f64 = 20_000.0;
+/// The page's thresholds are [`crate::catalog::BrowserLimits`].
+/// Above this many slices the worker keeps no segments: the Gantt chart is
+/// replaced by a note, memory stays O(tasks).
+pub const GANTT_MAX_SLICES: f64 = BROWSER_LIMITS.gantt_max_slices;
 /// Runs above this many slices are "large": the worker reports progress and
-/// the next edit cancels them (terminating the worker) instead of waiting.
-pub const LARGE_SLICES: f64 = 300_000.0;
-
-#[derive(serde::Serialize)]
-struct BrowserLimits {
-    inline_max_slices: f64,
-    large_slices: f64,
-    gantt_max_slices: f64,
-    max_slices: u64,
-    max_tasks: u64,
-}
-
-/// The page's thresholds, named once here: `{inline_max_slices,
-/// large_slices, gantt_max_slices, max_slices, max_tasks}`.
-#[wasm_bindgen(js_name = browserLimits)]
-pub fn browser_limits() -> JsValue {
-    result::to_js(&BrowserLimits {
-        inline_max_slices: INLINE_MAX_SLICES,
-        large_slices: LARGE_SLICES,
-        gantt_max_slices: GANTT_MAX_SLICES,
-        max_slices: Limits::WEB.max_slices,
-        max_tasks: Limits::WEB.max_tasks,
-    })
-}
+/// the next edit cancels them.
+pub const LARGE_SLICES: f64 = BROWSER_LIMITS.large_slices;
 
 /// Parses a page query string (with or without `?`). Returns
 /// `{query, experiment, embed, values, mix, policies, errors, estimated_slices}`
@@ -84,12 +60,6 @@ pub fn browser_limits() -> JsValue {
 pub fn parse_query(query: &str) -> JsValue {
     let (_, page) = query::parse(query, &Limits::WEB);
     result::to_js(&page)
-}
-
-/// The default experiment's values, as `parseQuery("")` returns them.
-#[wasm_bindgen(js_name = defaultQuery)]
-pub fn default_query() -> JsValue {
-    parse_query("")
 }
 
 /// Colour of the `i`-th task class (CSS colour text), for legends.
@@ -263,10 +233,4 @@ pub fn report_json(query: &str) -> Result<String, JsError> {
         .run(&Limits::WEB, false)
         .map_err(|e| JsError::new(&e.to_string()))?;
     serde_json::to_string(&outcome.report()).map_err(|e| JsError::new(&e.to_string()))
-}
-
-/// Relative change in %, re-exported for the page's summary sentence.
-#[wasm_bindgen(js_name = changePct)]
-pub fn change_pct(base: f64, value: f64) -> Option<f64> {
-    metrics::change_pct(base, value)
 }

@@ -10,12 +10,12 @@ use serde::Serialize;
 
 use crate::error::ParamError;
 use crate::experiment::{Experiment, Limits, Param};
+use crate::explain::Lang;
 use crate::mix::Dist;
 pub use crate::query_string::{decode_pairs, percent_encode};
 use crate::realrun::{RealParam, RealSettings};
 
-/// The URL format version written by this page.
-pub const URL_VERSION: &str = "1";
+pub use crate::query_string::URL_VERSION;
 
 /// A rejected value, as the banner shows it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -68,6 +68,9 @@ pub struct PageQuery {
     /// in `experiment`) with their current values, defaults included, so
     /// the page can carry them through edits of the experiment.
     pub real_values: std::collections::BTreeMap<&'static str, String>,
+    /// The language the link asks for (`lang=`), `null` when it names
+    /// none or a bad one (then the browser's language is used).
+    pub lang: Option<&'static str>,
 }
 
 /// Parses a page URL's query (untrusted input): bad values are reported and
@@ -76,8 +79,19 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
     let pairs = decode_pairs(query);
     let mut errors: Vec<BadParam> = Vec::new();
     let mut embed = false;
+    let mut lang: Option<Lang> = None;
+    let mut lang_seen = false;
     for (k, v) in &pairs {
         match k.as_str() {
+            // The page's language is a parameter like any other: the same
+            // parser and refusal as the CLI's `--lang`.
+            "lang" if !lang_seen => {
+                lang_seen = true;
+                match Lang::parse("lang", v) {
+                    Ok(l) => lang = Some(l),
+                    Err(e) => errors.push(e.into()),
+                }
+            }
             "v" if v != URL_VERSION => errors.push(
                 ParamError::new(
                     "v",
@@ -101,6 +115,7 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
         RealSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     errors.extend(real_errs.into_iter().map(BadParam::from));
     let mut page = describe(&exp, embed, errors);
+    page.lang = lang.map(Lang::code);
     with_real(&mut page, real);
     (exp, page)
 }
@@ -185,5 +200,6 @@ pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQue
         errors,
         estimated_slices: exp.estimated_slices(),
         real_values: Default::default(),
+        lang: None,
     }
 }

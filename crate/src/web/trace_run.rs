@@ -6,7 +6,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::result::{set, table_with, to_js};
+use super::result::{reading_with, set, table_with, to_js};
 use super::Runner;
 use crate::experiment::{Experiment, Outcome};
 use crate::trace::recorded;
@@ -37,5 +37,6 @@ pub(crate) fn add_recorded(obj: &JsValue, exp: &Experiment, outcome: &Outcome, s
     let o = obj.unchecked_ref();
     set(o, "report", &to_js(&recorded::report(outcome, &rec)));
     set(o, "rows", &table_with(outcome, Some(&rec)));
+    set(o, "reading", &reading_with(outcome, Some(&rec)));
     set(o, "recorded", &true.into());
 }

@@ -805,10 +805,4 @@ impl View {
     pub fn clear_highlight(&mut self) {
         self.highlight = None;
     }
-
-    /// Number of segments over all policies (for the status line).
-    #[wasm_bindgen(js_name = segmentCount)]
-    pub fn segment_count(&self) -> usize {
-        self.runs.iter().map(|r| r.seg_start.len()).sum()
-    }
 }

@@ -13,7 +13,8 @@
 //   fmtNumber(x, d)    Intl.NumberFormat of the current locale, d decimals
 //
 // The language comes from `lang=zh|en` in the URL, else navigator.language
-// (zh* → zh, anything else → en). Test hooks (td[data-metric]) never go
+// (zh* → zh, anything else → en). A bad `lang=` is refused by Rust's
+// parseQuery (Lang::parse, as the CLI's --lang) and shown in the banner. Test hooks (td[data-metric]) never go
 // through fmtNumber: they stay plain one-decimal numbers.
 import page from './strings/page.js';
 import sweep from './strings/sweep.js';
@@ -44,13 +45,6 @@ export function locale() { return LOCALES[current]; }
 
 /** The language chosen in the URL or with the switch (null: the browser's). */
 export function explicitLang() { return explicit; }
-
-/** A `{field, value, allowed, message}` error for a bad `lang=` (as Rust's parseQuery reports), or null. */
-export function langParamError() {
-  if (urlValue === null || explicit) return null;
-  const shown = urlValue.length > 40 ? `${urlValue.slice(0, 40)}…` : urlValue;
-  return { field: 'lang', value: shown, allowed: 'en or zh', message: `invalid lang '${shown}': expected en or zh` };
-}
 
 /** `query` (canonical, no `?`) with `lang=` added when the language was chosen explicitly. */
 export function withLang(query) {

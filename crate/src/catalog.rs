@@ -17,7 +17,7 @@ use crate::experiment::{
     Experiment, Limits, Param, MAX_CORES, MAX_MLFQ_LEVELS, MLFQ_BOOST_RANGE, QUANTUM_RANGE,
     SWITCH_COST_RANGE, WITHIN_RANGE,
 };
-use crate::explain::{Lang, SAME_PCT};
+use crate::explain::{policy_title, Lang, RECORDED_TITLE, SAME_PCT};
 use crate::metric::Metric;
 use crate::mix::MAX_CLASSES;
 use crate::policy::PolicyKind;
@@ -122,6 +122,9 @@ pub struct BrowserLimits {
     pub max_tasks: u64,
     /// Results with more tasks are shown in two tasks (table, then charts).
     pub large_result_tasks: u32,
+    /// An imported list of more tasks runs as a large run (progress,
+    /// cancelled by the next edit) whatever its estimate.
+    pub large_import_tasks: u32,
     /// Segments drawn per drawing task (a few ms each).
     pub gantt_part_segments: u32,
     /// A pasted task list longer than this is not kept in the text box.
@@ -144,6 +147,7 @@ pub const BROWSER_LIMITS: BrowserLimits = BrowserLimits {
     max_slices: Limits::WEB.max_slices,
     max_tasks: Limits::WEB.max_tasks,
     large_result_tasks: 50_000,
+    large_import_tasks: 50_000,
     gantt_part_segments: 150_000,
     paste_max_chars: 200_000,
     page_max_policies: 4,
@@ -160,6 +164,8 @@ pub struct Catalog {
     /// The page's own keys (`v`, `embed`, `lang`).
     pub page_params: Vec<ParamEntry>,
     pub policies: Vec<PolicyEntry>,
+    /// The heading of a trace's "as recorded" row (first in its table).
+    pub recorded_title: Words,
     /// Policies compared at most in one experiment (CLI and URL).
     pub max_compared: usize,
     pub metrics: Vec<MetricEntry>,
@@ -367,13 +373,14 @@ pub fn catalog(limits: &Limits) -> Catalog {
             .into_iter()
             .map(|p| PolicyEntry {
                 name: p.name(),
-                title: p.name().to_ascii_uppercase(),
+                title: policy_title(p.name(), Lang::En),
                 describe: p.describe(),
                 // The core's own test: a policy whose shortest slice is
                 // the quantum depends on it.
                 uses_quantum: p.min_slice(1.0).is_finite(),
             })
             .collect(),
+        recorded_title: words(RECORDED_TITLE.0, RECORDED_TITLE.1),
         max_compared: PolicyKind::MAX_COMPARED,
         metrics: Metric::ALL
             .into_iter()

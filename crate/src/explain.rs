@@ -478,11 +478,15 @@ fn load_note(exp: &Experiment, runs: &[PolicyRun], lang: Lang) -> Option<String>
     }
 }
 
-/// A policy's (or the "as recorded" row's) name in headings and sentences.
+/// The heading of a trace's "as recorded" row, in English and Chinese.
+pub const RECORDED_TITLE: (&str, &str) = ("as recorded", "按记录");
+
+/// A policy's (or the "as recorded" row's) name in headings and sentences:
+/// the CLI name in capitals.
 pub fn policy_title(name: &str, lang: Lang) -> String {
     match (name, lang) {
-        (crate::trace::recorded::RECORDED, Lang::En) => "as recorded".to_string(),
-        (crate::trace::recorded::RECORDED, Lang::Zh) => "按记录".to_string(),
+        (crate::trace::recorded::RECORDED, Lang::En) => RECORDED_TITLE.0.to_string(),
+        (crate::trace::recorded::RECORDED, Lang::Zh) => RECORDED_TITLE.1.to_string(),
         _ => name.to_ascii_uppercase(),
     }
 }

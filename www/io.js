@@ -6,7 +6,7 @@
 // experiment file, which "Open experiment" restores to the same view.
 // Files are computed in the jobs worker (www/worker-calls.js) and handed to
 // the browser as Blob downloads.
-import { openExperiment } from './tailslice.js';
+import { openExperiment, fileTooLarge } from './tailslice.js';
 import { t, lang, onLangChange } from './i18n.js';
 import { limits } from './catalog.js';
 import { job } from './worker-calls.js';
@@ -139,7 +139,8 @@ async function readFile(input) {
   const f = input.files && input.files[0];
   input.value = '';
   if (!f) return null;
-  if (f.size > 20 * 1024 * 1024) return { name: f.name, error: `the file is ${f.size} bytes; at most 20971520 bytes (20 MiB) are accepted` };
+  const tooLarge = fileTooLarge(f.size);
+  if (tooLarge) return { name: f.name, error: tooLarge };
   return { name: f.name, text: await f.text() };
 }
 

@@ -24,6 +24,7 @@ use crate::policy::PolicyKind;
 use crate::qos::machine::{CoreKind, Machine, M1_EP_RATIO};
 use crate::qos::scenarios::{Knob, SCENARIOS};
 use crate::qos::thread::Qos;
+use crate::realrun::settings::YieldKind;
 use crate::rng::MAX_SEED;
 use crate::sweep::DEFAULT_RANGE_STEPS;
 
@@ -176,6 +177,8 @@ pub struct Catalog {
     /// and in the generated sentences alike.
     pub same_pct: f64,
     pub langs: Vec<&'static str>,
+    /// "Run for real"'s yield primitives (`real_yield=`), in menu order.
+    pub real_yields: Vec<&'static str>,
     pub qos: Vec<QosEntry>,
     pub machines: Vec<MachineEntry>,
     pub scenarios: Vec<&'static str>,
@@ -398,6 +401,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
         quantum_sweep_metrics: Metric::QUANTUM_PICK.into_iter().map(Metric::name).collect(),
         same_pct: SAME_PCT,
         langs: vec![Lang::En.code(), Lang::Zh.code()],
+        real_yields: YieldKind::ALL.into_iter().map(YieldKind::name).collect(),
         qos: Qos::ALL
             .into_iter()
             .map(|q| QosEntry {

@@ -14,3 +14,12 @@ use crate::experiment::Limits;
 pub fn catalog() -> JsValue {
     to_js(&crate::catalog::catalog(&Limits::WEB))
 }
+
+/// The refusal of a file of `bytes` bytes too large to read (before the
+/// page reads it), or `undefined` when it may be read.
+#[wasm_bindgen(js_name = fileTooLarge)]
+pub fn file_too_large(bytes: f64) -> Option<String> {
+    crate::import::check_bytes("the file", bytes as usize)
+        .err()
+        .map(|e| e.to_string())
+}

@@ -80,18 +80,32 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
     let mut errors: Vec<BadParam> = Vec::new();
     let mut embed = false;
     let mut lang: Option<Lang> = None;
-    let mut lang_seen = false;
+    let mut lang_first: Option<&str> = None;
     for (k, v) in &pairs {
         match k.as_str() {
             // The page's language is a parameter like any other: the same
-            // parser and refusal as the CLI's `--lang`.
-            "lang" if !lang_seen => {
-                lang_seen = true;
-                match Lang::parse("lang", v) {
-                    Ok(l) => lang = Some(l),
-                    Err(e) => errors.push(e.into()),
+            // parser and refusal as the CLI's `--lang`, and a repeat is
+            // reported like any repeated key.
+            "lang" => match lang_first {
+                Some(first) => errors.push(
+                    ParamError::new(
+                        "lang",
+                        v,
+                        format!(
+                            "lang only once; the link gives it again, and its first value '{}' is used",
+                            ParamError::new("lang", first, "").value
+                        ),
+                    )
+                    .into(),
+                ),
+                None => {
+                    lang_first = Some(v);
+                    match Lang::parse("lang", v) {
+                        Ok(l) => lang = Some(l),
+                        Err(e) => errors.push(e.into()),
+                    }
                 }
-            }
+            },
             "v" if v != URL_VERSION => errors.push(
                 ParamError::new(
                     "v",

@@ -41,10 +41,6 @@ let current = explicit || normalize(navigator.language) || 'en';
 const listeners = [];
 
 export function lang() { return current; }
-export function locale() { return LOCALES[current]; }
-
-/** The language chosen in the URL or with the switch (null: the browser's). */
-export function explicitLang() { return explicit; }
 
 /** `query` (canonical, no `?`) with `lang=` added when the language was chosen explicitly. */
 export function withLang(query) {
@@ -62,9 +58,6 @@ export function t(key, vars) {
   if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
   return s;
 }
-
-/** True when the key exists (in English at least). */
-export function has(key) { return key in TABLES.en; }
 
 export function applyI18n(root = document) {
   const scope = root.querySelectorAll ? root : document;

@@ -82,10 +82,13 @@ fn direction(base: f64, value: f64) -> i8 {
 
 /// What the policy does to the order of work, for "X changes who finishes
 /// first".
+/// A policy whose shortest slice is the quantum slices (the core's one
+/// test of "uses the quantum", `PolicyKind::min_slice`).
 fn mechanism(p: PolicyKind, lang: Lang) -> &'static str {
+    let slices = p.min_slice(1.0).is_finite();
     match (p, lang) {
-        (PolicyKind::Rr | PolicyKind::Mlfq, Lang::En) => "slicing",
-        (PolicyKind::Rr | PolicyKind::Mlfq, Lang::Zh) => "时间片轮转",
+        (_, Lang::En) if slices => "slicing",
+        (_, Lang::Zh) if slices => "时间片轮转",
         (PolicyKind::Srpt, Lang::En) => "preemption",
         (PolicyKind::Srpt, Lang::Zh) => "抢占",
         (_, Lang::En) => "reordering",

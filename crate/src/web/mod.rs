@@ -1,14 +1,16 @@
 //! Browser bindings (compiled on wasm32 only).
 //!
 //! The page is split the way the Game of Life tutorial splits it: state and
-//! computation in Rust, the JavaScript glue (`www/app.js`, `www/worker.js`)
-//! only moves messages and handles events.
+//! computation in Rust, the JavaScript glue (`www/main.js` and its one-job
+//! modules, `www/worker.js`) only moves messages and handles events.
 //!
+//! - For **building the page**: [`catalog`] (every parameter, policy,
+//!   figure and threshold, from the core's tables).
 //! - In the **worker**: [`Runner`] (or the one-shot [`run`]) simulates an
 //!   experiment given as a query string and builds a transferable result.
 //! - On the **main thread**: [`parse_query`] turns untrusted URL text into a
 //!   validated experiment (the same rules as the CLI's flags, via
-//!   [`Experiment::from_query`]); [`View`] keeps a result and draws the Gantt
+//!   [`crate::experiment::Experiment::from_query`]); [`View`] keeps a result and draws the Gantt
 //!   chart, the latency CDF and the duration histogram, and answers hover
 //!   hit-tests.
 

@@ -13,7 +13,8 @@
 //   fmtNumber(x, d)    Intl.NumberFormat of the current locale, d decimals
 //
 // The language comes from `lang=zh|en` in the URL, else navigator.language
-// (zh* → zh, anything else → en). Test hooks (td[data-metric]) never go
+// (zh* → zh, anything else → en). A bad `lang=` is refused by Rust's
+// parseQuery (Lang::parse, as the CLI's --lang) and shown in the banner. Test hooks (td[data-metric]) never go
 // through fmtNumber: they stay plain one-decimal numbers.
 import page from './strings/page.js';
 import sweep from './strings/sweep.js';
@@ -40,17 +41,6 @@ let current = explicit || normalize(navigator.language) || 'en';
 const listeners = [];
 
 export function lang() { return current; }
-export function locale() { return LOCALES[current]; }
-
-/** The language chosen in the URL or with the switch (null: the browser's). */
-export function explicitLang() { return explicit; }
-
-/** A `{field, value, allowed, message}` error for a bad `lang=` (as Rust's parseQuery reports), or null. */
-export function langParamError() {
-  if (urlValue === null || explicit) return null;
-  const shown = urlValue.length > 40 ? `${urlValue.slice(0, 40)}…` : urlValue;
-  return { field: 'lang', value: shown, allowed: 'en or zh', message: `invalid lang '${shown}': expected en or zh` };
-}
 
 /** `query` (canonical, no `?`) with `lang=` added when the language was chosen explicitly. */
 export function withLang(query) {
@@ -68,9 +58,6 @@ export function t(key, vars) {
   if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
   return s;
 }
-
-/** True when the key exists (in English at least). */
-export function has(key) { return key in TABLES.en; }
 
 export function applyI18n(root = document) {
   const scope = root.querySelectorAll ? root : document;

@@ -4,20 +4,16 @@
 // Imported tasks are NOT in the URL (a link cannot carry a megabyte of
 // durations): the page says so next to the table and offers the
 // experiment file, which "Open experiment" restores to the same view.
-// Files are computed in the jobs worker (www/jobs-worker.js) and handed to
+// Files are computed in the jobs worker (www/worker-calls.js) and handed to
 // the browser as Blob downloads.
-import { openExperiment } from './tailslice.js';
+import { openExperiment, fileTooLarge } from './tailslice.js';
 import { t, lang, onLangChange } from './i18n.js';
+import { limits } from './catalog.js';
+import { job } from './worker-calls.js';
 
 const $ = (sel) => document.querySelector(sel);
 let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
 let tasks = null;     // {text, source, count, starts}: starts (Float64Array) for a trace's tasks
-let worker = null;
-let nextId = 1;
-const pending = new Map();
-
-/** Pasted text longer than this is not put into the text box (see initIo). */
-const PASTE_MAX_CHARS = 200000;
 /** A large pasted list, kept aside instead of in the text box. */
 let pastedAside = null;
 
@@ -28,34 +24,7 @@ export function importedTrace() { return tasks && tasks.starts ? tasks.starts : 
 /** Identity of the imported list, for "has the workload changed". */
 export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length}` : ''; }
 /** Imported lists get progress and cancel-on-edit when large. */
-export function tasksLarge() { return !!tasks && tasks.count > 50000; }
-
-function jobs() {
-  if (!worker) {
-    worker = new Worker(new URL('./jobs-worker.js', import.meta.url), { type: 'module' });
-    worker.onmessage = (e) => {
-      const msg = e.data;
-      const p = pending.get(msg.id);
-      if (!p || msg.type === 'progress') return;
-      pending.delete(msg.id);
-      if (msg.type === 'error') p.reject(new Error(msg.message));
-      else p.resolve(msg);
-    };
-    worker.onerror = (e) => {
-      for (const p of pending.values()) p.reject(new Error(e.message || 'worker error'));
-      pending.clear();
-    };
-  }
-  return worker;
-}
-
-function job(msg) {
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    jobs().postMessage({ ...msg, id });
-  });
-}
+export function tasksLarge() { return !!tasks && tasks.count > limits().large_import_tasks; }
 
 /** Offers `blob` as a download named `name` (Blob + object URL + <a download>). */
 export function download(blob, name) {
@@ -170,7 +139,8 @@ async function readFile(input) {
   const f = input.files && input.files[0];
   input.value = '';
   if (!f) return null;
-  if (f.size > 20 * 1024 * 1024) return { name: f.name, error: `the file is ${f.size} bytes; at most 20971520 bytes (20 MiB) are accepted` };
+  const tooLarge = fileTooLarge(f.size);
+  if (tooLarge) return { name: f.name, error: tooLarge };
   return { name: f.name, text: await f.text() };
 }
 
@@ -194,13 +164,13 @@ export function openExperimentText(text) {
 
 export function initIo(context) {
   ctx = context;
-  // A pasted list larger than PASTE_MAX_CHARS is kept out of the text box
+  // A pasted list larger than limits().paste_max_chars is kept out of the text box
   // (a textarea holding a million lines froze the tab for 40 s) and used
   // as it is by "Use these tasks".
   const area = $('#tasks-text');
   area.addEventListener('paste', (e) => {
     const text = e.clipboardData ? e.clipboardData.getData('text') : '';
-    if (text.length <= PASTE_MAX_CHARS) return;
+    if (text.length <= limits().paste_max_chars) return;
     e.preventDefault();
     pastedAside = text;
     area.value = '';

@@ -8,12 +8,12 @@
 import { parseQuery, RealRunPlan, realRunText } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n } from './i18n.js';
 import { download } from './io.js';
+import { catalog, metricTitle, policyTitle } from './catalog.js';
 import { available, resolveYield, clockStep, createControl, runPlan, addPass, report } from './realrun-runner.js';
 
 const $ = (sel) => document.querySelector(sel);
-const METRICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'max', 'done_within'];
-const YIELDS = ['auto', 'scheduler', 'message', 'timeout', 'raf'];
-const POLICY_TITLES = { fifo: 'FIFO', rr: 'RR' };
+// The table's figures and the yield primitives are Rust's (catalog()).
+const metricNames = () => catalog().metrics.map((m) => m.name);
 
 const rr = {
   ctx: null,
@@ -44,7 +44,7 @@ const na = () => pick(rr.text && rr.text.na);
 function build(section) {
   const avail = available();
   const yieldSel = el('select', { id: 'real-yield' });
-  for (const y of YIELDS) {
+  for (const y of catalog().real_yields) {
     const ok = y === 'auto' || avail[y];
     yieldSel.append(el('option', { value: y, disabled: !ok, dataset: { available: String(ok) } }));
   }
@@ -66,12 +66,14 @@ function build(section) {
     el('p', { id: 'real-status', className: 'status', dataset: { state: 'idle' }, 'aria-live': 'polite' }),
     el('div', { className: 'table-wrap' }, el('table', { id: 'real-results' },
       el('thead', {}, el('tr', {}, el('th', { scope: 'col', i18n: 'real.col.row' }),
-        ...METRICS.map((m) => el('th', { scope: 'col', i18n: m === 'done_within' ? 'real.col.within' : `col.${m}` })))),
+        ...metricNames().map((m) => (m === 'done_within'
+          ? el('th', { scope: 'col', i18n: 'real.col.within' })
+          : el('th', { scope: 'col', text: metricTitle(m), dataset: { metricTitle: m } }))))),
       el('tbody'))),
     el('p', { id: 'real-yield-cost', className: 'reading' }),
     el('div', { className: 'table-wrap' }, el('table', { id: 'real-compare' },
       el('thead', {}, el('tr', {}, el('th', { scope: 'col', i18n: 'real.col.what' }),
-        el('th', { scope: 'col', text: 'FIFO' }), el('th', { scope: 'col', i18n: 'real.col.sliced' }))),
+        el('th', { scope: 'col', text: policyTitle('fifo') }), el('th', { scope: 'col', i18n: 'real.col.sliced' }))),
       el('tbody'))),
     el('p', { id: 'real-reading', className: 'explanation' }),
     el('div', { className: 'actions' },
@@ -177,7 +179,7 @@ async function start() {
       yieldName: page().real_values.real_yield,
       control,
       onPass: (done, total, policy) => setState('running', t('real.progress', {
-        pass: done + 1, total, policy: policy === 'fifo' ? 'FIFO' : t('real.col.sliced'),
+        pass: done + 1, total, policy: policy === 'fifo' ? policyTitle('fifo') : t('real.col.sliced'),
       })),
     });
     performance.measure('tailslice:realrun', 'tailslice:realrun:start');
@@ -221,8 +223,8 @@ function render() {
   const frag = document.createDocumentFragment();
   for (const row of r.rows) {
     const tr = el('tr', { dataset: { policy: row.policy, kind: row.kind } });
-    tr.append(el('th', { scope: 'row', text: `${POLICY_TITLES[row.policy]} · ${t(`real.kind.${row.kind}`)}` }));
-    for (const m of METRICS) {
+    tr.append(el('th', { scope: 'row', text: `${policyTitle(row.policy)} · ${t(`real.kind.${row.kind}`)}` }));
+    for (const m of metricNames()) {
       const v = row.values[m];
       const td = el('td', { dataset: { metric: m }, text: v === undefined ? '—' : (m === 'done_within' ? String(v) : num(v)) });
       const sp = row.spread[m];
@@ -325,7 +327,13 @@ export function initRealRun(ctx) {
   $('#real-stop').addEventListener('click', () => { if (rr.running) rr.running.control.halt(); });
   $('#real-use-cost').addEventListener('click', useCost);
   $('#real-download').addEventListener('click', save);
-  onLangChange(() => { applyI18n(section); labelYields(); renderNotes(); render(); });
+  onLangChange(() => {
+    applyI18n(section);
+    for (const th of section.querySelectorAll('[data-metric-title]')) th.textContent = metricTitle(th.dataset.metricTitle);
+    labelYields();
+    renderNotes();
+    render();
+  });
   // A new experiment (or new real_* settings): new notes. Coalesced, off the edit's own frame.
   let queued = 0;
   new MutationObserver(() => {

@@ -7,24 +7,15 @@
 import { drawSeedHistogram, drawQuantumChart } from './tailslice.js';
 import { t, fmtNumber, onLangChange } from './i18n.js';
 import { exportPng } from './io.js';
+import { catalog, limits, policyTitle as title } from './catalog.js';
+import { postSweep, cancelSweepWorker, onSweepMessages, warmSweepWorker } from './worker-calls.js';
 
 const $ = (sel) => document.querySelector(sel);
-const SEED_METRICS = ['p95', 'p50', 'p99', 'mean', 'max'];
-const QUANTUM_METRICS = ['p95', 'p50', 'p99', 'mean'];
-const TITLES = { fifo: 'FIFO', rr: 'RR', sjf: 'SJF', srpt: 'SRPT', mlfq: 'MLFQ' };
-const title = (p) => TITLES[p] || p;
 
 let ctx = null;     // {query(), tasks(), dark()}
-let worker = null;
 let running = null; // {id, kind, t0}
 let nextId = 1;
 const state = { seeds: null, quanta: null };
-
-function spawn() {
-  worker = new Worker(new URL('./jobs-worker.js', import.meta.url), { type: 'module' });
-  worker.onmessage = onMessage;
-  worker.onerror = (e) => fail(e.message || 'worker error');
-}
 
 function setRunning(on) {
   $('#sweep-cancel').hidden = !on;
@@ -52,23 +43,21 @@ function start(kind) {
     msg.range = $('#sweep-seeds').value.trim();
   } else {
     msg.range = $('#sweep-quanta').value.trim();
-    msg.steps = Math.round(Number($('#sweep-steps').value) || 25);
+    msg.steps = Math.round(Number($('#sweep-steps').value) || limits().sweep_steps);
     msg.tasks = ctx.tasks();
   }
-  if (!worker) spawn();
   msg.id = nextId++;
   running = { id: msg.id, kind, t0: performance.now() };
   performance.mark('tailslice:sweep:start');
   setRunning(true);
   $('#sweep-progress').removeAttribute('value');
   $('#sweep-status-text').textContent = t('sweep.progress', { what: t(`sweep.what.${kind}`), done: 0, total: '…' });
-  worker.postMessage(msg);
+  postSweep(msg);
 }
 
 function cancel() {
   if (!running) return;
-  worker.terminate();
-  worker = null;
+  cancelSweepWorker();
   running = null;
   setRunning(false);
   document.body.dataset.sweep = 'cancelled';
@@ -132,7 +121,7 @@ function renderSeeds() {
   const box = $('#seed-result');
   box.hidden = false;
   const select = $('#sweep-metric');
-  fillMetricSelect(select, SEED_METRICS, sum);
+  fillMetricSelect(select, catalog().seed_sweep_metrics, sum);
   const m = select.value;
   const mi = sum.metrics.indexOf(m);
   const change = sum.summary.changes[0];
@@ -181,20 +170,12 @@ function renderQuanta() {
   const sum = s.summary;
   $('#quantum-result').hidden = false;
   const select = $('#sweep-qmetric');
-  if (!select.options.length) fillMetricSelect(select, QUANTUM_METRICS, null);
+  if (!select.options.length) fillMetricSelect(select, catalog().quantum_sweep_metrics, null);
   const m = select.value;
   const canvas = $('#sweep-quanta-chart');
   const dpr = sizeCanvas(canvas, 280);
-  const key = { p95: 'best_p95', p99: 'best_p99', mean: 'best_mean' }[m];
-  const best = sum.best.map((b, k) => {
-    if (!b.depends_on_quantum) return null;
-    if (key) return b[key].quantum;
-    // p50: the lowest point, first on ties (as sweep::best_quanta does).
-    const v = sum.series[k].p50;
-    let bi = 0;
-    v.forEach((x, i) => { if (x < v[bi]) bi = i; });
-    return sum.quanta[bi];
-  });
+  // Rust's sweep::best_quanta names each figure's best `best_<metric>`.
+  const best = sum.best.map((b) => (b.depends_on_quantum ? b[`best_${m}`].quantum : null));
   drawQuantumChart(canvas, dpr, ctx.dark(), {
     quanta: sum.quanta,
     policies: sum.policies,
@@ -238,6 +219,7 @@ export function redrawSweeps() {
 
 export function initSweep(context) {
   ctx = context;
+  onSweepMessages({ onMessage, fail });
   $('#sweep-seeds-run').addEventListener('click', () => start('seeds'));
   $('#sweep-quanta-run').addEventListener('click', () => start('quanta'));
   $('#sweep-cancel').addEventListener('click', cancel);
@@ -250,7 +232,7 @@ export function initSweep(context) {
   }
   onLangChange(() => {
     const s = $('#sweep-metric');
-    if (state.seeds) fillMetricSelect(s, SEED_METRICS, state.seeds.summary);
+    if (state.seeds) fillMetricSelect(s, catalog().seed_sweep_metrics, state.seeds.summary);
     redrawSweeps();
   });
   let queued = false;
@@ -263,6 +245,6 @@ export function initSweep(context) {
   // Warm the jobs worker once the page has drawn, so the first sweep does
   // not wait for its wasm to compile.
   // (Not in the embed view, which has no sweeps panel.)
-  if (!document.body.classList.contains('embed')) setTimeout(() => { if (!worker) spawn(); }, 1500);
+  if (!document.body.classList.contains('embed')) setTimeout(warmSweepWorker, 1500);
   Object.assign(window.tailslice, { startSweep: start, cancelSweep: cancel });
 }

@@ -20,6 +20,8 @@ pub const MAX_QUANTUM_MS: f64 = 100_000.0;
 pub const MAX_SWITCH_COST_MS: f64 = 1_000.0;
 pub const MAX_WITHIN_MS: f64 = 1e9;
 pub const MAX_CORES: u64 = 256;
+/// Most levels an MLFQ may have.
+pub const MAX_MLFQ_LEVELS: u64 = 8;
 /// Smallest quantum, non-zero switch cost and threshold, in ms: 1 µs.
 /// Below that nothing a scheduler does is measurable, and values such as
 /// 1e-308 only made links hundreds of characters long.
@@ -207,7 +209,9 @@ impl Experiment {
             Param::Rng => self.rng = RngKind::parse_named(name, value)?,
             Param::Within => self.within = WITHIN_RANGE.parse(name, value)?,
             Param::Arrivals => self.arrivals = Arrivals::parse(name, value)?,
-            Param::MlfqLevels => self.mlfq.levels = parse_count(name, value, 1, 8)? as u8,
+            Param::MlfqLevels => {
+                self.mlfq.levels = parse_count(name, value, 1, MAX_MLFQ_LEVELS)? as u8
+            }
             Param::MlfqBoost => {
                 self.mlfq.boost = if value.trim() == "off" {
                     f64::INFINITY

@@ -9,6 +9,7 @@
 
 use crate::error::ParamError;
 use crate::experiment::{Experiment, Outcome, PolicyRun};
+use crate::metric::Metric;
 use crate::metrics::{change_pct, Summary};
 use crate::policy::PolicyKind;
 use crate::workload::Arrivals;
@@ -49,7 +50,7 @@ impl Lang {
 }
 
 /// Below this relative change (in %), a figure counts as unchanged.
-const SAME_PCT: f64 = 0.5;
+pub const SAME_PCT: f64 = 0.5;
 
 fn ms(v: f64) -> String {
     if v.abs() >= 100.0 {
@@ -81,10 +82,13 @@ fn direction(base: f64, value: f64) -> i8 {
 
 /// What the policy does to the order of work, for "X changes who finishes
 /// first".
+/// A policy whose shortest slice is the quantum slices (the core's one
+/// test of "uses the quantum", `PolicyKind::min_slice`).
 fn mechanism(p: PolicyKind, lang: Lang) -> &'static str {
+    let slices = p.min_slice(1.0).is_finite();
     match (p, lang) {
-        (PolicyKind::Rr | PolicyKind::Mlfq, Lang::En) => "slicing",
-        (PolicyKind::Rr | PolicyKind::Mlfq, Lang::Zh) => "时间片轮转",
+        (_, Lang::En) if slices => "slicing",
+        (_, Lang::Zh) if slices => "时间片轮转",
         (PolicyKind::Srpt, Lang::En) => "preemption",
         (PolicyKind::Srpt, Lang::Zh) => "抢占",
         (_, Lang::En) => "reordering",
@@ -477,6 +481,96 @@ fn load_note(exp: &Experiment, runs: &[PolicyRun], lang: Lang) -> Option<String>
     }
 }
 
+/// The heading of a trace's "as recorded" row, in English and Chinese.
+pub const RECORDED_TITLE: (&str, &str) = ("as recorded", "按记录");
+
+/// A policy's (or the "as recorded" row's) name in headings and sentences:
+/// the CLI name in capitals.
+pub fn policy_title(name: &str, lang: Lang) -> String {
+    match (name, lang) {
+        (crate::trace::recorded::RECORDED, Lang::En) => RECORDED_TITLE.0.to_string(),
+        (crate::trace::recorded::RECORDED, Lang::Zh) => RECORDED_TITLE.1.to_string(),
+        _ => name.to_ascii_uppercase(),
+    }
+}
+
+/// A relative change as the table shows it: `−28 %`, `+3.1 %`, or `±0 %`
+/// below [`SAME_PCT`] (the threshold the sentences use too).
+pub fn change_text(pct: f64) -> String {
+    let a = pct.abs();
+    if a < SAME_PCT {
+        return "±0 %".to_string();
+    }
+    let digits = if a >= 9.95 { 0 } else { 1 };
+    let sign = if pct < 0.0 { '−' } else { '+' };
+    format!("{sign}{a:.digits$} %")
+}
+
+/// Whether a change of `metric` by `pct` % is `better`, `worse` or `same`
+/// (a table cell's class).
+pub fn verdict(metric: Metric, pct: f64) -> &'static str {
+    if pct.abs() < SAME_PCT {
+        "same"
+    } else if (pct < 0.0) == metric.lower_is_better() {
+        "better"
+    } else {
+        "worse"
+    }
+}
+
+/// The table's reading: one sentence per row against the first (mean, p50
+/// and p95 moves, and whether the slowest task moved). `rows` are
+/// `(policy name, figures)`, baseline first.
+pub fn comparison(rows: &[(&str, &Summary)], lang: Lang) -> String {
+    let Some(((base_name, base), rest)) = rows.split_first() else {
+        return String::new();
+    };
+    let base_title = policy_title(base_name, lang);
+    let change = |m: Metric, s: &Summary| change_pct(m.of(base), m.of(s));
+    let text = |c: Option<f64>| match (c, lang) {
+        (Some(p), _) => change_text(p),
+        (None, Lang::En) => "n/a".to_string(),
+        (None, Lang::Zh) => "无".to_string(),
+    };
+    rest.iter()
+        .map(|(name, s)| {
+            let parts: Vec<String> = [Metric::Mean, Metric::P50, Metric::P95]
+                .into_iter()
+                .map(|m| {
+                    let title = match lang {
+                        Lang::En => m.title().0,
+                        Lang::Zh => m.title().1,
+                    };
+                    format!("{title} {}", text(change(m, s)))
+                })
+                .collect();
+            let max = change(Metric::Max, s);
+            let same = max.is_some_and(|p| p.abs() < SAME_PCT);
+            let name = policy_title(name, lang);
+            match lang {
+                Lang::En => {
+                    let tail = if same {
+                        "max does not move: the last task still finishes when all the work is done."
+                            .to_string()
+                    } else {
+                        format!("max {}.", text(max))
+                    };
+                    format!("{name} vs {base_title}: {}; {tail}", parts.join(", "))
+                }
+                Lang::Zh => {
+                    let tail = if same {
+                        "最大值不变：最后一个任务仍要等所有工作做完才结束。".to_string()
+                    } else {
+                        format!("最大值 {}。", text(max))
+                    };
+                    format!("{name} 对比 {base_title}：{}；{tail}", parts.join("，"))
+                }
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -484,6 +578,41 @@ mod tests {
 
     fn run(exp: &Experiment) -> Outcome {
         exp.run(&Limits::CLI, false).unwrap()
+    }
+
+    #[test]
+    fn the_tables_reading_of_the_study() {
+        let o = run(&Experiment::default());
+        let rows: Vec<(&str, &Summary)> = o
+            .runs
+            .iter()
+            .map(|r| (r.policy.name(), &r.summary))
+            .collect();
+        let en = comparison(&rows, Lang::En);
+        assert!(
+            en.starts_with("RR vs FIFO: mean −41 %, p50 −49 %, p95 −28 %; "),
+            "{en}"
+        );
+        assert!(en.contains("max does not move"), "{en}");
+        let zh = comparison(&rows, Lang::Zh);
+        assert!(
+            zh.starts_with("RR 对比 FIFO：平均 −41 %，p50 −49 %，p95 −28 %；"),
+            "{zh}"
+        );
+        assert!(zh.contains("最大值不变"), "{zh}");
+        assert_eq!(comparison(&rows[..1], Lang::En), "");
+    }
+
+    #[test]
+    fn one_same_threshold_for_cells_and_sentences() {
+        assert_eq!(change_text(0.49), "±0 %");
+        assert_eq!(change_text(-0.5), "−0.5 %");
+        assert_eq!(change_text(9.94), "+9.9 %");
+        assert_eq!(change_text(-27.9), "−28 %");
+        assert_eq!(verdict(Metric::P95, -0.4), "same");
+        assert_eq!(verdict(Metric::P95, -3.0), "better");
+        assert_eq!(verdict(Metric::DoneWithin, -3.0), "worse");
+        assert_eq!(verdict(Metric::DoneWithin, 3.0), "better");
     }
 
     #[test]

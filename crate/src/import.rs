@@ -123,14 +123,20 @@ fn is_header(fields: &[&str]) -> bool {
     }
 }
 
-/// Parses a task list (see the module documentation for the format).
-pub fn parse_task_list(text: &str, limits: &Limits) -> Result<Workload, ImportError> {
-    if text.len() > MAX_IMPORT_BYTES {
+/// Refuses a list (or a file, `what`) of more than [`MAX_IMPORT_BYTES`]
+/// before anything reads it.
+pub fn check_bytes(what: &str, bytes: usize) -> Result<(), ImportError> {
+    if bytes > MAX_IMPORT_BYTES {
         return Err(ImportError::whole(format!(
-            "the task list is {} bytes; at most {MAX_IMPORT_BYTES} bytes (20 MiB) are accepted",
-            text.len()
+            "{what} is {bytes} bytes; at most {MAX_IMPORT_BYTES} bytes (20 MiB) are accepted"
         )));
     }
+    Ok(())
+}
+
+/// Parses a task list (see the module documentation for the format).
+pub fn parse_task_list(text: &str, limits: &Limits) -> Result<Workload, ImportError> {
+    check_bytes("the task list", text.len())?;
     let max_tasks = (limits.max_tasks as usize).min(MAX_IMPORT_TASKS);
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut format: Option<Format> = None;

@@ -9,11 +9,14 @@
 //!   (fifo, rr, sjf, srpt, mlfq, xnu);
 //! - [`sim`]: the one discrete-event loop over any machine and any workload
 //!   of threads ([`engine`] is the study's entry point into it);
-//! - [`metrics`]: the study's percentiles and friends;
+//! - [`metrics`]: the study's percentiles and friends; [`metric`]: the
+//!   reported figures named once;
+//! - [`catalog`]: every parameter, policy, figure and limit, for the page;
 //! - [`experiment`]: parameters, validation, the JSON report;
 //! - [`figures`]: that report alone, keeping nothing per task it does not need;
 //! - [`trace`]: a browser performance trace's main thread as a workload.
 
+pub mod catalog;
 pub mod engine;
 pub mod error;
 pub mod experiment;
@@ -23,6 +26,7 @@ pub mod figures;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod huge_pages;
 pub mod import;
+pub mod metric;
 pub mod metrics;
 pub mod mix;
 pub mod policy;

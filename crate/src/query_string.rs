@@ -3,6 +3,9 @@
 //! (`web::query`) reads its address bar through [`decode_pairs`] and writes
 //! it back through [`percent_encode`].
 
+/// The URL format version the page writes (`v=1`).
+pub const URL_VERSION: &str = "1";
+
 /// Splits `a=1&b=x%20y` (a leading `?` is ignored) into decoded pairs.
 /// `+` is a space, as in HTML forms; bad escapes are kept as written.
 pub fn decode_pairs(query: &str) -> Vec<(String, String)> {

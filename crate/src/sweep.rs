@@ -21,6 +21,7 @@ use crate::error::ParamError;
 use crate::experiment::{
     Experiment, Limits, PolicyReport, MAX_QUANTUM_MS, MIN_TIME_MS, QUANTUM_RANGE,
 };
+use crate::metric::Metric;
 use crate::metrics::{self, change_pct, percentile};
 use crate::policy::PolicyKind;
 use crate::rng::MAX_SEED;
@@ -125,15 +126,25 @@ pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec
 /// collapsed into duplicates and then into 0).
 pub const MIN_RANGE_QUANTUM_MS: f64 = 0.001;
 
-/// The page's quanta field: `LO-HI` (log-spaced, `steps` values, as
-/// [`log_quanta`]) or a comma-separated list (as [`parse_quanta`]).
+/// Quanta in a log-spaced range when none are given (the page's
+/// `#sweep-steps` starts here, the CLI's `--steps` defaults to it).
+pub const DEFAULT_RANGE_STEPS: u32 = 25;
+
+/// Whether a quanta text is a `LO-HI` range rather than a list.
+pub fn is_quanta_range(text: &str) -> bool {
+    !text.contains(',') && text.contains('-')
+}
+
+/// The one quanta syntax of the page's field and the CLI's `--quanta`:
+/// `LO-HI` (log-spaced, `steps` values, as [`log_quanta`]) or a
+/// comma-separated list (as [`parse_quanta`]).
 pub fn parse_quanta_spec(
     field: &str,
     text: &str,
     steps: u32,
     limits: &SweepLimits,
 ) -> Result<Vec<f64>, ParamError> {
-    if text.contains(',') || !text.contains('-') {
+    if !is_quanta_range(text) {
         return parse_quanta(field, text, limits);
     }
     let allowed = format!(
@@ -458,21 +469,11 @@ pub fn distribution(values: &[f64], bins: usize) -> Distribution {
 }
 
 /// The figures a sweep summarises, in the order tables show them.
-pub const METRICS: [&str; 5] = ["mean", "p50", "p95", "p99", "max"];
+pub const METRICS: [&str; 5] = crate::metric::names(Metric::SWEPT);
 
+/// A figure of one policy's report, by name (see [`Metric::of`]).
 fn metric(r: &PolicyReport, name: &str) -> f64 {
-    let s = &r.summary;
-    match name {
-        "mean" => s.mean,
-        "p50" => s.p50,
-        "p90" => s.p90,
-        "p95" => s.p95,
-        "p99" => s.p99,
-        "max" => s.max,
-        "mean_wait" => s.mean_wait,
-        "makespan" => s.makespan,
-        _ => f64::NAN,
-    }
+    Metric::from_name(name).map_or(f64::NAN, |m| m.of(&r.summary))
 }
 
 /// One metric of one policy over all seeds.
@@ -596,6 +597,8 @@ pub struct BestQuantum {
     /// run gave the same figures.
     pub depends_on_quantum: bool,
     pub best_p95: Best,
+    /// The median's best quantum (the page plots p50 against the quantum).
+    pub best_p50: Best,
     pub best_mean: Best,
     pub best_p99: Best,
     /// True when the best p95 is at neither end of the swept range (a real
@@ -603,7 +606,7 @@ pub struct BestQuantum {
     pub p95_interior: bool,
 }
 
-/// The best quantum per policy for p95, p99 and mean (ties go to the
+/// The best quantum per policy for p95, p50, p99 and mean (ties go to the
 /// quantum listed first).
 pub fn best_quanta(runs: &[QuantumRun]) -> Vec<BestQuantum> {
     let Some(first) = runs.first() else {
@@ -641,6 +644,7 @@ pub fn best_quanta(runs: &[QuantumRun]) -> Vec<BestQuantum> {
                 depends_on_quantum: depends,
                 p95_interior: depends && i95 != lo && i95 != hi,
                 best_p95,
+                best_p50: best("p50").1,
                 best_mean: best("mean").1,
                 best_p99: best("p99").1,
             }

@@ -83,6 +83,24 @@ fn run_gives_the_studys_numbers() {
     assert_eq!(fifo["change"], Value::Null);
     assert!(rr["change"]["max"].as_f64().unwrap().abs() < 1e-9);
     assert_eq!(rr["change"]["p95"].as_f64().unwrap().round(), -28.0);
+    // The cells' change texts and verdicts, and the table's reading, are Rust's.
+    assert_eq!(fifo["change_text"], Value::Null);
+    assert_eq!(rr["change_text"]["p95"], "−28 %");
+    assert_eq!(rr["change_text"]["max"], "±0 %");
+    assert_eq!(rr["verdict"]["p95"], "better");
+    assert_eq!(rr["verdict"]["max"], "same");
+    let reading = json(&get(&r, "reading"));
+    assert!(
+        reading["en"]
+            .as_str()
+            .unwrap()
+            .starts_with("RR vs FIFO: mean −41 %"),
+        "{reading}"
+    );
+    assert!(
+        reading["zh"].as_str().unwrap().contains("最大值不变"),
+        "{reading}"
+    );
     // The report is the CLI's JSON object.
     let report = json(&get(&r, "report"));
     assert_eq!(report["tasks"], 400);
@@ -175,4 +193,62 @@ fn view_draws_and_hit_tests() {
     let hist = canvas(600, 300);
     view.draw_histogram(&hist, 2.0, false).unwrap();
     assert!(ink(&hist) > 2000, "histogram drawn");
+}
+
+#[wasm_bindgen_test]
+fn the_catalog_is_the_cores_tables() {
+    let c = json(&web::catalog());
+    let keys: Vec<_> = c["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "seed",
+            "n",
+            "mix",
+            "q",
+            "p",
+            "cores",
+            "cs",
+            "rng",
+            "within",
+            "arrivals",
+            "mlfq_levels",
+            "mlfq_boost"
+        ]
+    );
+    assert_eq!(c["params"][1]["max"], 1_000_000.0);
+    assert_eq!(c["policies"][4]["name"], "mlfq");
+    assert_eq!(c["policies"][4]["uses_quantum"], true);
+    assert_eq!(c["policies"][2]["uses_quantum"], false);
+    assert_eq!(c["metrics"].as_array().unwrap().len(), 7);
+    assert_eq!(c["limits"]["inline_max_slices"], 20_000.0);
+    assert_eq!(c["limits"]["max_classes"], 16);
+    assert!(web::file_too_large(20.0 * 1024.0 * 1024.0).is_none());
+    let too = web::file_too_large(20.0 * 1024.0 * 1024.0 + 1.0).unwrap();
+    assert!(too.starts_with("the file is 20971521 bytes"), "{too}");
+}
+
+#[wasm_bindgen_test]
+fn lang_is_a_parameter_like_any_other() {
+    let p = json(&web::parse_query("lang=zh-CN&seed=7"));
+    assert_eq!(p["lang"], "zh");
+    assert_eq!(p["errors"], serde_json::json!([]));
+    let p = json(&web::parse_query("lang=fr"));
+    assert_eq!(p["lang"], Value::Null);
+    assert_eq!(p["errors"][0]["field"], "lang");
+    assert_eq!(
+        p["errors"][0]["message"],
+        "invalid lang 'fr': expected en or zh"
+    );
+    let p = json(&web::parse_query("lang=en&lang=zh"));
+    assert_eq!(p["lang"], "en");
+    assert!(p["errors"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("lang only once"));
 }

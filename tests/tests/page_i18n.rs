@@ -136,6 +136,28 @@ async fn bad_lang_shows_the_banner() -> Result<()> {
     // Falls back to the browser's language (English here); the rest applies.
     assert_eq!(b.text("#h-table").await?, "Latency (ms) by policy");
     assert_eq!(b.current_url().await?.query(), Some("v=1&seed=7"));
+    // The refusal is Rust's (Lang::parse, as the CLI's --lang says it).
+    let cli = match tailslice_e2e::run_cli(["simulate", "--lang", "fr"]) {
+        Ok(out) => return Err(format!("--lang fr was accepted: {out}").into()),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        cli.contains("invalid --lang 'fr': expected en or zh"),
+        "{cli}"
+    );
+    assert!(
+        banner.contains("invalid lang 'fr': expected en or zh"),
+        "{banner}"
+    );
+    // A region tag is a language like the CLI's (zh-CN is Chinese), and a
+    // repeated lang= keeps its first value and says so.
+    open_ready(&b, "/?lang=zh-CN&lang=en").await?;
+    assert_eq!(b.text("#h-table").await?, "各策略的延迟（毫秒）");
+    let banner = b.text("#error").await?;
+    assert!(
+        banner.contains("lang only once") && banner.contains("'zh-CN' is used"),
+        "{banner}"
+    );
     // Hostile values are text only.
     open_ready(
         &b,

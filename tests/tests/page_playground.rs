@@ -67,6 +67,157 @@ async fn default_page_shows_the_studys_numbers() -> Result<()> {
     tokio::time::sleep(Duration::from_millis(300)).await;
     b.screenshot("page-360px").await?;
     assert_no_sideways_scroll(&b).await?;
+    // On a phone the result comes first: the whole table is above the
+    // fold, the settings are one tap away, and the DOM order is the
+    // visual order (toggle, settings, results).
+    let phone = b
+        .eval_js(
+            "const q = (s) => document.querySelector(s); \
+             const before = (a, b) => !!(q(a).compareDocumentPosition(q(b)) & Node.DOCUMENT_POSITION_FOLLOWING); \
+             return {table: q('#percentiles').getBoundingClientRect().bottom, fold: innerHeight, \
+               controls: q('#controls').offsetParent !== null, toggle: q('#controls-toggle').offsetParent !== null, \
+               expanded: q('#controls-toggle').getAttribute('aria-expanded'), \
+               order: before('#controls-toggle', '#controls') && before('#controls', '#percentiles')};",
+        )
+        .await?;
+    assert!(
+        phone["table"].as_f64() <= phone["fold"].as_f64(),
+        "the table ends below the fold: {phone}"
+    );
+    assert_eq!(phone["controls"], Value::Bool(false), "{phone}");
+    assert_eq!(phone["toggle"], Value::Bool(true), "{phone}");
+    assert_eq!(phone["expanded"], Value::from("false"), "{phone}");
+    assert_eq!(phone["order"], Value::Bool(true), "{phone}");
+    b.click("#controls-toggle").await?;
+    let open = b
+        .eval_js(
+            "return [document.querySelector('#seed').offsetParent !== null, \
+             document.querySelector('#controls-toggle').getAttribute('aria-expanded'), \
+             document.querySelector('#controls').contains(document.activeElement)];",
+        )
+        .await?;
+    assert_eq!(open, serde_json::json!([true, "true", true]));
+    assert_no_sideways_scroll(&b).await?;
+    b.screenshot("page-360px-settings").await?;
+    b.click("#controls-toggle").await?;
+    assert_eq!(
+        b.eval_js("return document.querySelector('#seed').offsetParent === null;")
+            .await?,
+        Value::Bool(true)
+    );
+    // Wide again: the settings are always shown, the toggle is not.
+    b.set_window_size(1280, 900).await?;
+    assert_eq!(
+        b.eval_js(
+            "return [document.querySelector('#seed').offsetParent !== null, \
+             document.querySelector('#controls-toggle').offsetParent === null];"
+        )
+        .await?,
+        serde_json::json!([true, true])
+    );
+    b.finish().await
+}
+
+#[tokio::test]
+async fn controls_are_built_from_the_catalog() -> Result<()> {
+    let b = Browser::start().await?;
+    open_ready(&b, "/?p=fifo,mlfq").await?;
+    // The policy checkboxes are the core's policies: the same list the
+    // CLI's own refusal names.
+    let refusal = match tailslice_e2e::run_cli(["simulate", "--policies", "nope"]) {
+        Ok(out) => return Err(format!("--policies nope was accepted: {out}").into()),
+        Err(e) => e.to_string(),
+    };
+    let listed = refusal
+        .split(" from ")
+        .nth(1)
+        .and_then(|s| s.split(" joined").next())
+        .ok_or_else(|| format!("no policy list in {refusal}"))?
+        .replace(' ', "");
+    let boxes = b
+        .eval_js(
+            "return [...document.querySelectorAll('#policy-boxes input')].map((i) => i.value).join(',');",
+        )
+        .await?;
+    assert_eq!(boxes, Value::from(listed));
+    // The table's columns are the core's figures, headed in the page's language.
+    let heads = b
+        .eval_js(
+            "return [...document.querySelectorAll('#percentiles thead th')].map((t) => t.textContent);",
+        )
+        .await?;
+    assert_eq!(
+        heads,
+        serde_json::json!([
+            "policy",
+            "mean",
+            "p50",
+            "p90",
+            "p95",
+            "p99",
+            "max",
+            "done < 100 ms"
+        ])
+    );
+    // Labels, help and ranges are the catalog's (the parser's words).
+    let quantum = b
+        .eval_js(
+            "const q = document.querySelector('#quantum'); \
+             return [document.querySelector('label[for=quantum]').textContent, q.min, q.max, q.title];",
+        )
+        .await?;
+    assert_eq!(quantum[0], Value::from("Quantum (ms)"));
+    assert_eq!(quantum[1], Value::from("0.001"));
+    assert_eq!(quantum[2], Value::from("100000"));
+    assert!(
+        quantum[3]
+            .as_str()
+            .unwrap_or("")
+            .contains("a number of ms from 0.001 to 100000"),
+        "{quantum}"
+    );
+    // A parameter the markup has no place for (the MLFQ knobs) gets an
+    // input of its own, which edits the experiment like any other.
+    let n = updates(&b).await?;
+    b.eval_js(
+        "const i = document.querySelector('#controls [data-param=mlfq_levels]'); i.value = '5'; \
+         i.dispatchEvent(new Event('input', {bubbles: true})); return 1;",
+    )
+    .await?;
+    wait_ready(&b, n + 1).await?;
+    b.wait_js("location.search.includes('mlfq_levels=5')", T)
+        .await?;
+    assert_eq!(
+        table(&b).await?,
+        cli_table(&["--policies", "fifo,mlfq", "--mlfq-levels", "5"])?
+    );
+    // A bad value there is refused in Rust's words, and marked.
+    b.eval_js(
+        "const i = document.querySelector('#controls [data-param=mlfq_levels]'); i.value = '9'; \
+         i.dispatchEvent(new Event('input', {bubbles: true})); return 1;",
+    )
+    .await?;
+    b.wait_js("!document.querySelector('#form-error').hidden", T)
+        .await?;
+    assert!(b
+        .text("#form-error")
+        .await?
+        .contains("invalid mlfq_levels '9': expected a whole number from 1 to 8"));
+    assert_eq!(
+        b.attr("#controls [data-param=mlfq_levels]", "aria-invalid")
+            .await?
+            .as_deref(),
+        Some("true")
+    );
+    // In Chinese, the labels and headings are the catalog's Chinese.
+    open_ready(&b, "/?lang=zh").await?;
+    let zh = b
+        .eval_js(
+            "return [document.querySelector('label[for=seed]').textContent, \
+             document.querySelector('#percentiles thead th[id=within-head]').textContent];",
+        )
+        .await?;
+    assert_eq!(zh, serde_json::json!(["随机种子", "100 毫秒内完成"]));
     b.finish().await
 }
 

@@ -162,6 +162,20 @@ async fn quantum_sweep_best_quantum_matches_the_cli() -> Result<()> {
         "{quanta}"
     );
 
+    // One quanta syntax: the CLI given the page's own field and steps
+    // sweeps exactly the quanta the page swept.
+    let same = run_cli([
+        "sweep", "--quanta", "0.5-500", "--steps", "16", "--tasks", "10", "--json",
+    ])?;
+    let same: Value = serde_json::from_str(&same)?;
+    let cli_quanta: Vec<String> = same["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["quantum"].as_f64().unwrap().to_string())
+        .collect();
+    assert_eq!(cli_quanta.join(","), quanta);
+
     let out = run_cli([
         "sweep",
         "--quanta",
@@ -202,6 +216,18 @@ async fn quantum_sweep_best_quantum_matches_the_cli() -> Result<()> {
     assert!(fifo.contains("does not use the quantum"), "{fifo}");
     let share = ink(&b, "#sweep-quanta-chart").await?;
     assert!(share > 0.01, "the quantum chart looks blank ({share})");
+    // The pickers are the catalog's figures; p50's best quantum is Rust's
+    // (best_p50), not recomputed on the page.
+    let picks = b
+        .eval_js(
+            "const s = document.querySelector('#sweep-qmetric'); \
+             const names = [...s.options].map((o) => o.value).join(','); \
+             s.value = 'p50'; s.dispatchEvent(new Event('change')); return names;",
+        )
+        .await?;
+    assert_eq!(picks, Value::from("p95,p50,p99,mean"));
+    let share = ink(&b, "#sweep-quanta-chart").await?;
+    assert!(share > 0.01, "the p50 quantum chart looks blank ({share})");
     b.eval_js("document.querySelector('#quantum-result').scrollIntoView(); return true;")
         .await?;
     b.screenshot("sweep-quanta").await?;

@@ -11,7 +11,7 @@ async fn page_loads_without_console_errors() -> Result<()> {
     b.open("/").await?;
     b.wait_for("body", Duration::from_secs(10)).await?;
     // The page's own loader fetches tailslice_bg.wasm (however it is
-    // wired: Trunk's inline loader or an app.js module).
+    // wired: Trunk's inline loader or a module script such as main.js).
     b.wait_js(
         "document.readyState === 'complete' && performance.getEntriesByType('resource')\
          .some(e => e.name.split('?')[0].endsWith('.wasm'))",

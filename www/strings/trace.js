@@ -17,7 +17,6 @@ export default {
     'trace.unnamed': 'unnamed',
     'trace.t0': 'all at t = 0 (instead of each task at its recorded start)',
     'trace.found': 'What was found in the trace',
-    'policy.recorded': 'as recorded',
   },
   zh: {
     'trace.open': '打开 trace…',
@@ -35,6 +34,5 @@ export default {
     'trace.unnamed': '未命名',
     'trace.t0': '全部在 t = 0（而不是每个任务在其记录的开始时间）',
     'trace.found': 'trace 中找到的内容',
-    'policy.recorded': '按记录',
   },
 };

@@ -8,6 +8,7 @@ use std::ffi::OsString;
 use std::fmt::Write;
 
 use tailslice::engine::EngineError;
+use tailslice::error::parse_count;
 use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::export::policy_label;
 use tailslice::import;
@@ -25,8 +26,11 @@ tailslice sweep — run one experiment over many seeds or many quanta
                       the spread of every figure and of each policy's change
                       against the first
   --quanta LIST       quanta in ms joined by commas, at most 200 (e.g.
-                      0.5,1,2,4,8,16,32,64,128,256,500): one workload, every
-                      quantum, the best quantum per policy (switch cost included)
+                      0.5,1,2,4,8,16,32,64,128,256,500), or LO-HI for --steps
+                      log-spaced values (e.g. 0.5-500, as on the page): one
+                      workload, every quantum, the best quantum per policy
+                      (switch cost included)
+  --steps N           with --quanta LO-HI: how many quanta, 2 to 200 (25)
   --tasks-file PATH   with --quanta: sweep your own tasks (see simulate --help)
   --trace-in FILE     with --quanta: sweep a browser trace's main-thread tasks
   --thread PID:TID    with --trace-in: the thread (see simulate --help)
@@ -42,7 +46,9 @@ most 2000000000 estimated slices in all.
 
 enum Mode {
     Seeds(std::ops::RangeInclusive<u64>, String),
-    Quanta(Vec<f64>),
+    /// The `--quanta` text, read once every flag is known (`--steps` may
+    /// come after it).
+    Quanta(String),
 }
 
 pub fn run(args: Vec<OsString>) -> i32 {
@@ -55,6 +61,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut tasks_file: Option<String> = None;
     let mut trace_flags = TraceFlags::default();
     let mut given: Vec<Param> = Vec::new();
+    let mut steps: Option<u32> = None;
     let mut parser = lexopt::Parser::from_args(args);
     loop {
         let arg = match parser.next() {
@@ -65,6 +72,16 @@ pub fn run(args: Vec<OsString>) -> i32 {
         match arg {
             lexopt::Arg::Long("json") => json = true,
             lexopt::Arg::Long("csv") => csv = true,
+            lexopt::Arg::Long("steps") => {
+                let value = match flag_value(&mut parser, "--steps") {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                match parse_count("--steps", &value, 2, sweep_limits.max_quanta as u64) {
+                    Ok(n) => steps = Some(n as u32),
+                    Err(e) => return fail(&e.to_string()),
+                }
+            }
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
                 print!("{HELP}");
                 return 0;
@@ -94,7 +111,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 let parsed = match name.as_str() {
                     "seeds" => sweep::parse_seed_range(&flag, &value, &sweep_limits)
                         .map(|r| Mode::Seeds(r, value.clone())),
-                    "quanta" => sweep::parse_quanta(&flag, &value, &sweep_limits).map(Mode::Quanta),
+                    "quanta" => Ok(Mode::Quanta(value.clone())),
                     _ => {
                         tasks_file = Some(value);
                         continue;
@@ -123,6 +140,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
     };
     match mode {
         Mode::Seeds(seeds, text) => {
+            if let Some(n) = steps {
+                return fail(&format!(
+                    "invalid --steps '{n}': expected --quanta LO-HI with it (--seeds has no steps)"
+                ));
+            }
             if given.contains(&Param::Seed) {
                 return fail(&format!(
                     "invalid --seed '{}': cannot be combined with --seeds (the sweep sets the seed)",
@@ -162,7 +184,24 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 seed_summary(&exp, &text, &runs)
             })
         }
-        Mode::Quanta(quanta) => {
+        Mode::Quanta(text) => {
+            // One parser for the page's field and this flag: a list, or
+            // LO-HI log-spaced over --steps values.
+            let quanta = match sweep::parse_quanta_spec(
+                "--quanta",
+                &text,
+                steps.unwrap_or(sweep::DEFAULT_RANGE_STEPS),
+                &sweep_limits,
+            ) {
+                Ok(q) => q,
+                Err(e) => return fail(&e.to_string()),
+            };
+            if steps.is_some() && !sweep::is_quanta_range(&text) {
+                return fail(&format!(
+                    "invalid --steps '{}': expected --quanta LO-HI with it (a list gives its own quanta)",
+                    steps.unwrap_or_default()
+                ));
+            }
             if given.contains(&Param::Quantum) {
                 return fail(&format!(
                     "invalid --quantum '{}': cannot be combined with --quanta (the sweep sets the quantum)",

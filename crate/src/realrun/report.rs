@@ -49,7 +49,7 @@ impl RunState {
 }
 
 /// The table's columns, in order.
-pub const METRICS: [&str; 7] = ["mean", "p50", "p90", "p95", "p99", "max", "done_within"];
+pub const METRICS: [&str; 7] = crate::metric::names(crate::metric::Metric::ALL);
 
 /// One row of `table#real-results`; arrays are indexed like [`METRICS`].
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! Your own tasks, exports and the generated reading, for the page.
 //!
-//! - [`Runner::with_tasks`]: the worker runs an experiment on a pasted or
-//!   uploaded task list (`import::parse_task_list`) instead of drawing one.
+//! - [`tasks_for`]: a pasted or uploaded task list (`import::parse_task_list`)
+//!   sized for the browser, for `Runner::with_tasks` (`runner.rs`).
 //! - [`check_tasks`]: the page validates a list before sending it, so a bad
 //!   line is reported with its number at once.
 //! - [`export_file`]: Chrome trace, per-task CSV and experiment JSON, as
@@ -19,7 +19,6 @@ use wasm_bindgen::prelude::*;
 
 use super::query;
 use super::result::{set, to_js};
-use super::Runner;
 
 use crate::experiment::{Experiment, Limits, Outcome};
 use crate::explain::{explain, Lang};
@@ -36,7 +35,7 @@ pub(crate) fn add_explanation(obj: &JsValue, exp: &Experiment, outcome: &Outcome
 }
 
 /// The experiment of a canonical query; the page only sends valid ones.
-fn experiment(query_text: &str) -> Result<Experiment, JsError> {
+pub(crate) fn experiment(query_text: &str) -> Result<Experiment, JsError> {
     let (exp, page) = query::parse(query_text, &Limits::WEB);
     if !page.errors.is_empty() {
         let msgs: Vec<String> = page.errors.into_iter().map(|e| e.message).collect();
@@ -50,22 +49,11 @@ fn import_error(e: ImportError) -> JsError {
 }
 
 /// Parses `text` and checks the run's size against the browser's limit.
-fn tasks_for(exp: &Experiment, text: &str) -> Result<(Experiment, Workload), JsError> {
+pub(crate) fn tasks_for(exp: &Experiment, text: &str) -> Result<(Experiment, Workload), JsError> {
     let w = import::parse_task_list(text, &Limits::WEB).map_err(import_error)?;
     let exp = import::experiment_for(exp, &w);
     import::check_size(&exp, &w, &Limits::WEB).map_err(|e| JsError::new(&e.to_string()))?;
     Ok((exp, w))
-}
-
-#[wasm_bindgen]
-impl Runner {
-    /// A runner for the experiment of `query` on the task list `tasks`
-    /// (seed, task count, mix and arrivals of the query are not used).
-    #[wasm_bindgen(js_name = withTasks)]
-    pub fn with_tasks(query: &str, tasks: &str) -> Result<Runner, JsError> {
-        let (exp, w) = tasks_for(&experiment(query)?, tasks)?;
-        Runner::with_workload(exp, w)
-    }
 }
 
 #[derive(Serialize)]

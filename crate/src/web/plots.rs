@@ -8,8 +8,9 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
+use super::canvas::{context, nice_step};
 use super::palette::{self, Theme};
-use super::view::{context, nice_step, View};
+use super::view::View;
 use crate::metrics::percentile;
 
 /// Bins of the duration histogram.

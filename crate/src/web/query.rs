@@ -10,12 +10,12 @@ use serde::Serialize;
 
 use crate::error::ParamError;
 use crate::experiment::{Experiment, Limits, Param};
+use crate::explain::Lang;
 use crate::mix::Dist;
 pub use crate::query_string::{decode_pairs, percent_encode};
 use crate::realrun::{RealParam, RealSettings};
 
-/// The URL format version written by this page.
-pub const URL_VERSION: &str = "1";
+pub use crate::query_string::URL_VERSION;
 
 /// A rejected value, as the banner shows it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -45,7 +45,8 @@ pub struct MixRow {
     /// `Some` for `LO-HI` classes (the ones the page edits as two numbers).
     pub lo: Option<f64>,
     pub hi: Option<f64>,
-    /// The class's distribution in the mix syntax, e.g. `exp(5)`.
+    /// The class's distribution in the mix syntax, e.g. `exp(5)`, with its
+    /// QoS if it has one (`1-8@utility`).
     pub dist: String,
 }
 
@@ -68,6 +69,9 @@ pub struct PageQuery {
     /// in `experiment`) with their current values, defaults included, so
     /// the page can carry them through edits of the experiment.
     pub real_values: std::collections::BTreeMap<&'static str, String>,
+    /// The language the link asks for (`lang=`), `null` when it names
+    /// none or a bad one (then the browser's language is used).
+    pub lang: Option<&'static str>,
 }
 
 /// Parses a page URL's query (untrusted input): bad values are reported and
@@ -76,8 +80,33 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
     let pairs = decode_pairs(query);
     let mut errors: Vec<BadParam> = Vec::new();
     let mut embed = false;
+    let mut lang: Option<Lang> = None;
+    let mut lang_first: Option<&str> = None;
     for (k, v) in &pairs {
         match k.as_str() {
+            // The page's language is a parameter like any other: the same
+            // parser and refusal as the CLI's `--lang`, and a repeat is
+            // reported like any repeated key.
+            "lang" => match lang_first {
+                Some(first) => errors.push(
+                    ParamError::new(
+                        "lang",
+                        v,
+                        format!(
+                            "lang only once; the link gives it again, and its first value '{}' is used",
+                            ParamError::new("lang", first, "").value
+                        ),
+                    )
+                    .into(),
+                ),
+                None => {
+                    lang_first = Some(v);
+                    match Lang::parse("lang", v) {
+                        Ok(l) => lang = Some(l),
+                        Err(e) => errors.push(e.into()),
+                    }
+                }
+            },
             "v" if v != URL_VERSION => errors.push(
                 ParamError::new(
                     "v",
@@ -101,6 +130,7 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
         RealSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     errors.extend(real_errs.into_iter().map(BadParam::from));
     let mut page = describe(&exp, embed, errors);
+    page.lang = lang.map(Lang::code);
     with_real(&mut page, real);
     (exp, page)
 }
@@ -170,14 +200,19 @@ pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQue
             .iter()
             .map(|c| {
                 let (lo, hi) = match c.dist {
-                    Dist::Uniform { lo, hi } => (Some(lo), Some(hi)),
+                    // A class with a QoS is edited as text, so the page
+                    // writes its `@QOS` back.
+                    Dist::Uniform { lo, hi } if c.qos.is_none() => (Some(lo), Some(hi)),
                     _ => (None, None),
                 };
                 MixRow {
                     weight: c.weight,
                     lo,
                     hi,
-                    dist: c.dist.to_string(),
+                    dist: match c.qos {
+                        Some(q) => format!("{}@{}", c.dist, q.name()),
+                        None => c.dist.to_string(),
+                    },
                 }
             })
             .collect(),
@@ -185,5 +220,6 @@ pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQue
         errors,
         estimated_slices: exp.estimated_slices(),
         real_values: Default::default(),
+        lang: None,
     }
 }

@@ -7,6 +7,10 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use crate::experiment::{Experiment, Outcome};
+use std::collections::BTreeMap;
+
+use crate::explain::{self, Lang};
+use crate::metric::Metric;
 use crate::metrics::{self, change_pct};
 
 /// At most this many points per CDF line (a polyline of more is invisible).
@@ -31,18 +35,24 @@ struct Row<'a> {
     summary: &'a metrics::Summary,
     /// % change of each metric versus the first policy (`null` for it, or
     /// where the base is 0).
-    change: Option<Change>,
+    change: Option<BTreeMap<&'static str, Option<f64>>>,
+    /// The change as the cell shows it (`−28 %`, `±0 %`), and whether it
+    /// is `better`, `worse` or `same`: one threshold, `explain::SAME_PCT`.
+    change_text: Option<BTreeMap<&'static str, String>>,
+    verdict: Option<BTreeMap<&'static str, &'static str>>,
 }
 
-#[derive(Serialize)]
-struct Change {
-    mean: Option<f64>,
-    p50: Option<f64>,
-    p90: Option<f64>,
-    p95: Option<f64>,
-    p99: Option<f64>,
-    max: Option<f64>,
-    done_within: Option<f64>,
+/// The table's rows as `(policy, figures)`: an "as recorded" row first (a
+/// trace's tasks as they ran) when given, the baseline of every change.
+fn entries<'a>(
+    outcome: &'a Outcome,
+    recorded: Option<&'a metrics::Summary>,
+) -> Vec<(&'a str, &'a metrics::Summary)> {
+    recorded
+        .map(|s| (crate::trace::recorded::RECORDED, s))
+        .into_iter()
+        .chain(outcome.runs.iter().map(|r| (r.policy.name(), &r.summary)))
+        .collect()
 }
 
 /// The page's table, as plain data.
@@ -50,39 +60,52 @@ pub fn table(outcome: &Outcome) -> JsValue {
     table_with(outcome, None)
 }
 
-/// The table with an "as recorded" row first (a trace's tasks as they ran),
-/// the baseline of every change.
+/// The table with an "as recorded" row first.
 pub fn table_with(outcome: &Outcome, recorded: Option<&metrics::Summary>) -> JsValue {
-    let all: Vec<(&str, &metrics::Summary)> = recorded
-        .map(|s| (crate::trace::recorded::RECORDED, s))
-        .into_iter()
-        .chain(outcome.runs.iter().map(|r| (r.policy.name(), &r.summary)))
-        .collect();
+    let all = entries(outcome, recorded);
     let base = all.first().map(|r| r.1);
     let rows: Vec<Row> = all
         .iter()
         .enumerate()
         .map(|(i, &(policy, s))| {
-            let change = (i > 0).then(|| {
+            let changes: Option<Vec<(Metric, Option<f64>)>> = (i > 0).then(|| {
                 let b = base.expect("a first run exists");
-                Change {
-                    mean: change_pct(b.mean, s.mean),
-                    p50: change_pct(b.p50, s.p50),
-                    p90: change_pct(b.p90, s.p90),
-                    p95: change_pct(b.p95, s.p95),
-                    p99: change_pct(b.p99, s.p99),
-                    max: change_pct(b.max, s.max),
-                    done_within: change_pct(b.done_within as f64, s.done_within as f64),
-                }
+                Metric::ALL
+                    .into_iter()
+                    .map(|m| (m, change_pct(m.of(b), m.of(s))))
+                    .collect()
             });
+            let shown = |f: &dyn Fn(Metric, f64) -> String| {
+                changes.as_ref().map(|c| {
+                    c.iter()
+                        .filter_map(|&(m, p)| Some((m.name(), f(m, p?))))
+                        .collect::<BTreeMap<_, _>>()
+                })
+            };
             Row {
                 policy,
                 summary: s,
-                change,
+                change_text: shown(&|_, p| explain::change_text(p)),
+                verdict: changes.as_ref().map(|c| {
+                    c.iter()
+                        .filter_map(|&(m, p)| Some((m.name(), explain::verdict(m, p?))))
+                        .collect()
+                }),
+                change: changes.map(|c| c.into_iter().map(|(m, p)| (m.name(), p)).collect()),
             }
         })
         .collect();
     to_js(&rows)
+}
+
+/// The table's reading (`explain::comparison`) in both languages:
+/// `{en, zh}`.
+pub fn reading_with(outcome: &Outcome, recorded: Option<&metrics::Summary>) -> JsValue {
+    let all = entries(outcome, recorded);
+    let o = Object::new();
+    set(&o, "en", &explain::comparison(&all, Lang::En).into());
+    set(&o, "zh", &explain::comparison(&all, Lang::Zh).into());
+    o.into()
 }
 
 /// The full result object (see `www/worker.js` for its use).
@@ -91,6 +114,7 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
     let obj = Object::new();
     set(&obj, "report", &to_js(&outcome.report()));
     set(&obj, "rows", &table(outcome));
+    set(&obj, "reading", &reading_with(outcome, None));
     set(&obj, "within", &exp.within.into());
     set(&obj, "quantum", &exp.quantum.into());
     set(&obj, "cores", &(exp.core_count() as u32).into());

@@ -14,8 +14,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
+use super::canvas::{context, fmt_ms, nice_step};
 use super::palette::{Rgb, Theme};
-use super::view::{context, fmt_ms, nice_step};
 
 /// Layout in CSS pixels.
 const PAD_L: f64 = 112.0;

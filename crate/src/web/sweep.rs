@@ -19,6 +19,7 @@ use super::result::to_js;
 use crate::error::ParamError;
 use crate::experiment::{Experiment, Limits};
 use crate::import;
+use crate::metric::Metric;
 use crate::metrics::change_pct;
 use crate::sweep::{self as core, QuantumRun, SeedRun, SweepLimits};
 use crate::workload::Workload;
@@ -98,14 +99,7 @@ impl SeedSweep {
                 .map_err(|e| JsError::new(&e.to_string()))?,
         };
         let metric = |r: &crate::experiment::PolicyReport, m: &str| -> f64 {
-            let s = &r.summary;
-            match m {
-                "mean" => s.mean,
-                "p50" => s.p50,
-                "p95" => s.p95,
-                "p99" => s.p99,
-                _ => s.max,
-            }
+            Metric::from_name(m).map_or(f64::NAN, |m| m.of(&r.summary))
         };
         let values: Vec<Vec<f64>> = own
             .results

@@ -1,0 +1,449 @@
+//! Everything the page must know about the core, in one value: every
+//! parameter (URL key, CLI flag, default, range, label and help in English
+//! and Chinese), every policy (title, whether it uses the quantum), the
+//! reported figures, the QoS classes, the machine presets, the scenarios'
+//! names and knobs, and the browser's limits.
+//!
+//! Each entry is read off the core's own tables (`Param::ALL`,
+//! `PolicyKind::ALL`, `Metric::ALL`, `Qos::ALL`, the machine presets,
+//! `Knob::ALL`), never copied: a new policy, figure or knob shows up on the
+//! page without touching its JavaScript. The wasm export is
+//! `crate::web::catalog`.
+
+use serde::Serialize;
+
+use crate::error::NumberRange;
+use crate::experiment::{
+    Experiment, Limits, Param, MAX_CORES, MAX_MLFQ_LEVELS, MLFQ_BOOST_RANGE, QUANTUM_RANGE,
+    SWITCH_COST_RANGE, WITHIN_RANGE,
+};
+use crate::explain::{policy_title, Lang, RECORDED_TITLE, SAME_PCT};
+use crate::metric::Metric;
+use crate::mix::MAX_CLASSES;
+use crate::policy::PolicyKind;
+use crate::qos::machine::{CoreKind, Machine, M1_EP_RATIO};
+use crate::qos::scenarios::{self, Knob};
+use crate::qos::thread::Qos;
+use crate::realrun::settings::YieldKind;
+use crate::rng::MAX_SEED;
+use crate::sweep::DEFAULT_RANGE_STEPS;
+
+/// English and Chinese of one text.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Words {
+    pub en: &'static str,
+    pub zh: &'static str,
+}
+
+const fn words(en: &'static str, zh: &'static str) -> Words {
+    Words { en, zh }
+}
+
+/// One experiment parameter.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParamEntry {
+    /// The URL key (`q`), a public contract.
+    pub key: &'static str,
+    /// The CLI flag (`--quantum`), `None` for page-only keys (`lang` has
+    /// one, `embed` does not).
+    pub flag: Option<&'static str>,
+    /// The default as text, in the syntax the parser reads.
+    pub default: String,
+    /// What the parser accepts, in the words of its own refusal.
+    pub allowed: String,
+    /// Numeric bounds where the value is one number (inputs' `min`/`max`).
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    /// Whole numbers only (`step="1"`).
+    pub integer: bool,
+    pub label: Words,
+    pub help: Words,
+}
+
+/// One policy.
+#[derive(Clone, Debug, Serialize)]
+pub struct PolicyEntry {
+    pub name: &'static str,
+    /// Its name in headings: the CLI name in capitals (FIFO, RR, …).
+    pub title: String,
+    pub describe: &'static str,
+    /// Whether its schedule depends on the quantum (the table shows the
+    /// quantum beside it; a quantum sweep finds it a best quantum).
+    pub uses_quantum: bool,
+}
+
+/// One reported figure.
+#[derive(Clone, Debug, Serialize)]
+pub struct MetricEntry {
+    pub name: &'static str,
+    /// Column heading; `{ms}` stands for the threshold.
+    pub title: Words,
+    pub lower_is_better: bool,
+    /// `ms` or `tasks`.
+    pub unit: &'static str,
+}
+
+/// One QoS class.
+#[derive(Clone, Debug, Serialize)]
+pub struct QosEntry {
+    pub name: &'static str,
+    pub number: u8,
+}
+
+/// One named machine (`--machine` / `m=`).
+#[derive(Clone, Debug, Serialize)]
+pub struct MachineEntry {
+    pub name: String,
+    pub p_cores: usize,
+    pub e_cores: usize,
+    pub band_limit: bool,
+}
+
+/// One scenario knob (the scenarios' own table: `Knob::ALL`).
+#[derive(Clone, Debug, Serialize)]
+pub struct KnobEntry {
+    pub key: &'static str,
+    pub flag: &'static str,
+    pub help: &'static str,
+}
+
+/// The page's thresholds, named once.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct BrowserLimits {
+    /// At most this many slices (over all policies) run on the page's main
+    /// thread: the study is about 1 000, well under a millisecond, and a
+    /// round trip to the worker costs more.
+    pub inline_max_slices: f64,
+    /// Above this many slices a run is "large": progress, and the next
+    /// edit cancels it instead of waiting.
+    pub large_slices: f64,
+    /// Above this many slices the worker keeps no segments (no Gantt).
+    pub gantt_max_slices: f64,
+    pub max_slices: u64,
+    pub max_tasks: u64,
+    /// Results with more tasks are shown in two tasks (table, then charts).
+    pub large_result_tasks: u32,
+    /// An imported list of more tasks runs as a large run (progress,
+    /// cancelled by the next edit) whatever its estimate.
+    pub large_import_tasks: u32,
+    /// Segments drawn per drawing task (a few ms each).
+    pub gantt_part_segments: u32,
+    /// A pasted task list longer than this is not kept in the text box.
+    pub paste_max_chars: u32,
+    /// Policies the page compares at once (checkboxes beyond are disabled).
+    pub page_max_policies: usize,
+    /// Classes the mix editor allows (the mix parser's own limit).
+    pub max_classes: usize,
+    /// The quantum slider's range in ms (the number box takes any quantum).
+    pub quantum_slider: (f64, f64),
+    /// The quantum sweep's default number of log-spaced quanta.
+    pub sweep_steps: u32,
+}
+
+/// See [`BrowserLimits`].
+pub const BROWSER_LIMITS: BrowserLimits = BrowserLimits {
+    inline_max_slices: 20_000.0,
+    large_slices: 300_000.0,
+    gantt_max_slices: 3_000_000.0,
+    max_slices: Limits::WEB.max_slices,
+    max_tasks: Limits::WEB.max_tasks,
+    large_result_tasks: 50_000,
+    large_import_tasks: 50_000,
+    gantt_part_segments: 150_000,
+    paste_max_chars: 200_000,
+    page_max_policies: 4,
+    max_classes: MAX_CLASSES,
+    quantum_slider: (1.0, 200.0),
+    sweep_steps: DEFAULT_RANGE_STEPS,
+};
+
+/// The whole catalog (see the module's documentation).
+#[derive(Clone, Debug, Serialize)]
+pub struct Catalog {
+    /// The experiment's parameters, in `Param::ALL` order.
+    pub params: Vec<ParamEntry>,
+    /// The page's own keys (`v`, `embed`, `lang`).
+    pub page_params: Vec<ParamEntry>,
+    pub policies: Vec<PolicyEntry>,
+    /// The heading of a trace's "as recorded" row (first in its table).
+    pub recorded_title: Words,
+    /// Policies compared at most in one experiment (CLI and URL).
+    pub max_compared: usize,
+    pub metrics: Vec<MetricEntry>,
+    /// Figures the seed sweep and the quantum sweep can plot.
+    pub seed_sweep_metrics: Vec<&'static str>,
+    pub quantum_sweep_metrics: Vec<&'static str>,
+    /// Below this change (in %) a figure counts as unchanged, in the table
+    /// and in the generated sentences alike.
+    pub same_pct: f64,
+    pub langs: Vec<&'static str>,
+    /// "Run for real"'s yield primitives (`real_yield=`), in menu order.
+    pub real_yields: Vec<&'static str>,
+    pub qos: Vec<QosEntry>,
+    pub machines: Vec<MachineEntry>,
+    pub scenarios: Vec<&'static str>,
+    pub knobs: Vec<KnobEntry>,
+    pub limits: BrowserLimits,
+}
+
+/// Numeric bounds and whole-number-ness of a parameter, where it is one
+/// number.
+fn bounds(p: Param, limits: &Limits) -> (Option<f64>, Option<f64>, bool) {
+    let range = |r: NumberRange| (Some(if r.zero { 0.0 } else { r.min }), Some(r.max), false);
+    let count = |lo: u64, hi: u64| (Some(lo as f64), Some(hi as f64), true);
+    match p {
+        Param::Seed => count(0, MAX_SEED),
+        Param::Tasks => count(1, limits.max_tasks),
+        Param::Quantum => range(QUANTUM_RANGE),
+        Param::Cores => count(1, MAX_CORES),
+        Param::SwitchCost => range(SWITCH_COST_RANGE),
+        Param::Within => range(WITHIN_RANGE),
+        Param::MlfqLevels => count(1, MAX_MLFQ_LEVELS),
+        Param::MlfqBoost => range(MLFQ_BOOST_RANGE),
+        Param::Mix | Param::Policies | Param::Rng | Param::Arrivals | Param::Machine => {
+            (None, None, false)
+        }
+    }
+}
+
+/// A parameter's label (a control's name) and one line of help.
+fn texts(p: Param) -> (Words, Words) {
+    match p {
+        Param::Seed => (
+            words("Seed", "随机种子"),
+            words(
+                "Workload seed: the same seed draws the same tasks.",
+                "工作负载的种子：同一种子抽出同样的任务。",
+            ),
+        ),
+        Param::Tasks => (
+            words("Tasks", "任务数"),
+            words("Number of tasks to draw.", "要抽取的任务数量。"),
+        ),
+        Param::Mix => (
+            words("Task mix", "任务构成"),
+            words(
+                "WEIGHT:DIST[@QOS] classes joined by commas; DIST is LO-HI, fixed(MS), exp(MEAN), lognormal(MU,SIGMA) or pareto(XM,ALPHA); QOS (for xnu) e.g. userInitiated, utility, background.",
+                "以逗号分隔的 权重:分布[@QOS] 类；分布为 LO-HI、fixed(MS)、exp(MEAN)、lognormal(MU,SIGMA) 或 pareto(XM,ALPHA)；QOS（xnu 使用）如 userInitiated、utility、background。",
+            ),
+        ),
+        Param::Quantum => (
+            words("Quantum (ms)", "时间片（毫秒）"),
+            words(
+                "Time slice of round-robin and MLFQ's top level, in ms.",
+                "轮转调度与 MLFQ 最高级的时间片（毫秒）。",
+            ),
+        ),
+        Param::Policies => (
+            words("Policies", "策略"),
+            words(
+                "Policies to compare, comma-separated; the first is the baseline.",
+                "要比较的策略，以逗号分隔；第一个为基准。",
+            ),
+        ),
+        Param::Cores => (
+            words("Cores", "核数"),
+            words("Identical cores sharing the tasks.", "共同执行任务的相同核心数。"),
+        ),
+        Param::Machine => (
+            words("Machine", "机器"),
+            words(
+                "a10, m1, xeon-w or <P>p+<E>e (E cores at 0.30× a P core) instead of identical cores; empty: identical cores.",
+                "a10、m1、xeon-w 或 <P>p+<E>e（E 核速度为 P 核的 0.30 倍），代替相同核心；留空则为相同核心。",
+            ),
+        ),
+        Param::SwitchCost => (
+            words("Switch cost (ms)", "切换开销（毫秒）"),
+            words(
+                "Charged each time a core changes task, in ms.",
+                "核心每次切换任务时付出的开销（毫秒）。",
+            ),
+        ),
+        Param::Rng => (
+            words("Random numbers", "随机数"),
+            words(
+                "python is bit-exact with the study's CPython random; fast is quicker.",
+                "python 与研究所用的 CPython random 逐位一致；fast 更快。",
+            ),
+        ),
+        Param::Within => (
+            words("Done within (ms)", "完成时限（毫秒）"),
+            words(
+                "The \"done within\" column counts latencies below this, in ms.",
+                "“限时内完成”一列统计延迟低于此值（毫秒）的任务。",
+            ),
+        ),
+        Param::Arrivals => (
+            words("Arrivals", "到达方式"),
+            words(
+                "t0 (all at once), poisson:LOAD or burst:COUNT@PERIOD.",
+                "t0（同时到达）、poisson:负载 或 burst:数量@周期。",
+            ),
+        ),
+        Param::MlfqLevels => (
+            words("MLFQ levels", "MLFQ 级数"),
+            words("Priority levels of the multi-level feedback queue.", "多级反馈队列的优先级数。"),
+        ),
+        Param::MlfqBoost => (
+            words("MLFQ boost (ms)", "MLFQ 提升周期（毫秒）"),
+            words(
+                "Period of MLFQ's priority boost in ms, or off.",
+                "MLFQ 优先级提升的周期（毫秒），或 off。",
+            ),
+        ),
+    }
+}
+
+/// What `set` refuses with: the parser's own words, never a copy.
+fn allowed(p: Param, limits: &Limits) -> String {
+    Experiment::default()
+        .set(p, p.url_key(), "\u{1}", limits)
+        .err()
+        .map(|e| e.allowed)
+        .unwrap_or_default()
+}
+
+fn param_entry(p: Param, limits: &Limits) -> ParamEntry {
+    let (min, max, integer) = bounds(p, limits);
+    let (label, help) = texts(p);
+    ParamEntry {
+        key: p.url_key(),
+        flag: Some(p.flag()),
+        default: Experiment::default().get(p),
+        allowed: allowed(p, limits),
+        min,
+        max,
+        integer,
+        label,
+        help,
+    }
+}
+
+/// The page's own keys, parsed in `web::query` (`lang` also by the CLI).
+fn page_params() -> Vec<ParamEntry> {
+    let plain = |key, flag, default: &str, allowed: String, label, help| ParamEntry {
+        key,
+        flag,
+        default: default.to_string(),
+        allowed,
+        min: None,
+        max: None,
+        integer: false,
+        label,
+        help,
+    };
+    vec![
+        plain(
+            "v",
+            None,
+            crate::query_string::URL_VERSION,
+            format!(
+                "{} (the only URL version so far)",
+                crate::query_string::URL_VERSION
+            ),
+            words("URL version", "链接格式版本"),
+            words("The link format's version.", "链接格式的版本。"),
+        ),
+        plain(
+            "embed",
+            None,
+            "0",
+            "1 or 0".to_string(),
+            words("Embed view", "嵌入视图"),
+            words(
+                "1: the compact view for blog posts.",
+                "1：用于博客文章的紧凑视图。",
+            ),
+        ),
+        plain(
+            "lang",
+            Some("--lang"),
+            Lang::En.code(),
+            Lang::parse("lang", "\u{1}")
+                .err()
+                .map(|e| e.allowed)
+                .unwrap_or_default(),
+            words("Language", "语言"),
+            words(
+                "Language of the page and its generated text (default: the browser's).",
+                "页面及生成文字的语言（默认：浏览器的语言）。",
+            ),
+        ),
+    ]
+}
+
+/// Builds the catalog for a front end's limits (the page: `Limits::WEB`).
+pub fn catalog(limits: &Limits) -> Catalog {
+    let machines = [Machine::a10(), Machine::m1(M1_EP_RATIO), Machine::xeon_w()];
+    Catalog {
+        params: Param::ALL
+            .into_iter()
+            .map(|p| param_entry(p, limits))
+            .collect(),
+        page_params: page_params(),
+        policies: PolicyKind::ALL
+            .into_iter()
+            .map(|p| PolicyEntry {
+                name: p.name(),
+                title: policy_title(p.name(), Lang::En),
+                describe: p.describe(),
+                // The core's own test: a policy whose shortest slice is
+                // the quantum depends on it.
+                uses_quantum: p.min_slice(1.0).is_finite(),
+            })
+            .collect(),
+        recorded_title: words(RECORDED_TITLE.0, RECORDED_TITLE.1),
+        max_compared: PolicyKind::MAX_COMPARED,
+        metrics: Metric::ALL
+            .into_iter()
+            .map(|m| {
+                let (en, zh) = m.title();
+                MetricEntry {
+                    name: m.name(),
+                    title: words(en, zh),
+                    lower_is_better: m.lower_is_better(),
+                    unit: if m.is_ms() { "ms" } else { "tasks" },
+                }
+            })
+            .collect(),
+        seed_sweep_metrics: Metric::SEED_PICK.into_iter().map(Metric::name).collect(),
+        quantum_sweep_metrics: Metric::QUANTUM_PICK.into_iter().map(Metric::name).collect(),
+        same_pct: SAME_PCT,
+        langs: vec![Lang::En.code(), Lang::Zh.code()],
+        real_yields: YieldKind::ALL.into_iter().map(YieldKind::name).collect(),
+        qos: Qos::ALL
+            .into_iter()
+            .map(|q| QosEntry {
+                name: q.name(),
+                number: q.number(),
+            })
+            .collect(),
+        machines: machines
+            .iter()
+            .map(|m| MachineEntry {
+                name: m.name.clone(),
+                p_cores: m
+                    .cores
+                    .iter()
+                    .filter(|c| c.kind == CoreKind::Performance)
+                    .count(),
+                e_cores: m
+                    .cores
+                    .iter()
+                    .filter(|c| c.kind != CoreKind::Performance)
+                    .count(),
+                band_limit: m.band_limit,
+            })
+            .collect(),
+        scenarios: scenarios::names(),
+        knobs: Knob::ALL
+            .into_iter()
+            .map(|k| KnobEntry {
+                key: k.url_key(),
+                flag: k.flag(),
+                help: k.help(),
+            })
+            .collect(),
+        limits: BROWSER_LIMITS,
+    }
+}

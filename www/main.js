@@ -1,0 +1,134 @@
+// tailslice page start-up and routing. State and computation live in Rust
+// (tailslice.js): parseQuery validates the URL exactly like the CLI
+// validates flags, catalog() says what the controls are, the worker runs
+// the simulation, View draws. This file loads the wasm, builds the page
+// from the catalog, routes a query to the controls, the URL and a run,
+// and publishes the test hooks (window.tailslice). The other files each
+// have one job: see www/README.md.
+import init, { parseQuery } from './tailslice.js';
+import { t, lang, setLang, onLangChange, applyI18n } from './i18n.js';
+import { $ } from './dom.js';
+import { loadCatalog, limits } from './catalog.js';
+import { app, setState } from './state.js';
+import { showBanner, showRunError, onMainThreadError } from './banner.js';
+import { initControls, fillControls, matchPreset, setWithinHead } from './controls.js';
+import { writeUrl } from './url.js';
+import { request, spawnWorker, crashWorker } from './worker-calls.js';
+import { renderHead } from './table.js';
+import { drawGantt, drawPlots, wireGantt } from './gantt.js';
+import { wireSharing, startEmbed, postHeight } from './embed.js';
+import { relabel, pushCanvasWords } from './relabel.js';
+import { initPanel } from './panel.js';
+import { initIo, importedTasks, tasksLarge } from './io.js';
+import { initTrace } from './trace.js';
+import { initSweep, redrawSweeps } from './sweep.js';
+import { mountScenario } from './scenario.js';
+import { initRealRun } from './realrun.js';
+
+// A read-only window for tests and the benchmark.
+window.tailslice = {
+  get updates() { return app.updates; },
+  get longTasks() { return app.longTasks; },
+  get longestTask() { return app.longestTask; },
+  /** The longest main-thread task (ms) that started at or after `t` (a performance.now() time). */
+  longestTaskSince(t) { return app.longTaskLog.filter(([s]) => s >= t).reduce((m, [, d]) => Math.max(m, d), 0); },
+  /** When the shown result was requested (performance.now() time). */
+  get requestedAt() { return app.shownT0; },
+  get longTaskLog() { return app.longTaskLog; },
+  /** Shows the experiment of a query string as if its link were opened,
+   * without reloading (tests measure a warm page with it). */
+  load(query) { setPage(parseQuery(query), { fill: true }); },
+  get workerRestarts() { return app.workerRestarts; },
+  /** Makes the simulation worker's wasm panic (the recovery path's test hook). */
+  crashWorker,
+  get query() { return app.page ? app.page.query : null; },
+  /** Slices (segments) of the drawn schedules, all policies. */
+  get segments() { return app.result ? app.result.runs.reduce((n, r) => n + r.seg_start.length, 0) : 0; },
+};
+
+/** Shows `page`: its values in the controls (`fill`), its query in the
+ * address bar, and its run. */
+function setPage(page, { fill }) {
+  app.page = page;
+  if (fill) {
+    fillControls(page);
+    $('#form-error').hidden = true;
+  } else {
+    setWithinHead(page);
+    matchPreset(page);
+  }
+  writeUrl(page);
+  $('#embed-snippet').hidden = true;
+  request(page.experiment, page.estimated_slices > limits().large_slices || tasksLarge(), page.estimated_slices);
+}
+
+addEventListener('error', onMainThreadError);
+addEventListener('unhandledrejection', onMainThreadError);
+
+async function main() {
+  if ('PerformanceObserver' in window && PerformanceObserver.supportedEntryTypes?.includes('longtask')) {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        app.longTasks++;
+        app.longestTask = Math.max(app.longestTask, e.duration);
+        if (app.longTaskLog.length < 200) app.longTaskLog.push([e.startTime, e.duration]);
+      }
+    }).observe({ type: 'longtask', buffered: true });
+  }
+  // The worker compiles its copy of the wasm while the page compiles its own.
+  app.worker = spawnWorker();
+  await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
+  loadCatalog();
+  applyI18n(document);
+  pushCanvasWords();
+  $('#lang').value = lang();
+  $('#lang').addEventListener('change', () => setLang($('#lang').value));
+  onLangChange(relabel);
+  const page = parseQuery(location.search);
+  renderHead(page.values.within);
+  initControls({ setPage });
+  initPanel();
+  wireSharing();
+  wireGantt();
+  if (page.embed) startEmbed();
+  // Apple QoS scenarios (s=<name> and its knobs): www/scenario.js.
+  const scenario = mountScenario({
+    embed: page.embed, showRunError, postHeight,
+    restoreNormal: () => { showBanner(app.urlErrors); setPage(app.page, { fill: true }); },
+  });
+  for (const e of page.errors) if (e.field in page.values) e.used = page.values[e.field];
+  app.urlErrors = page.errors.concat(scenario.errors);
+  showBanner(app.urlErrors);
+  setPage(page, { fill: true });
+  scenario.start();
+  // Your own tasks and exports (www/io.js), sweeps (www/sweep.js).
+  const context = {
+    query: () => app.page.experiment,
+    page: () => app.page,
+    tasks: () => importedTasks(),
+    dark: () => app.dark.matches,
+    rerun: () => setPage(app.page, { fill: false }),
+    setQuery: (q, ui) => {
+      // The file's language only if it differs (so the URL gains no lang= for nothing).
+      if (ui && ui.lang && ui.lang !== lang()) setLang(ui.lang);
+      setPage(parseQuery(q + (app.page.embed ? '&embed=1' : '')), { fill: true });
+    },
+  };
+  initIo(context);
+  initTrace();
+  initSweep(context);
+  initRealRun(context);
+
+  let resizeQueued = false;
+  new ResizeObserver(() => {
+    if (resizeQueued) return;
+    resizeQueued = true;
+    requestAnimationFrame(() => { resizeQueued = false; drawGantt(); drawPlots(); });
+  }).observe($('.results'));
+  app.dark.addEventListener('change', () => { drawGantt(); drawPlots(); redrawSweeps(); });
+}
+
+main().catch((err) => {
+  showRunError(t('banner.start', { message: err && err.message ? err.message : err }));
+  setState('error');
+});

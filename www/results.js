@@ -1,0 +1,70 @@
+// Showing one result: a new View (keeping the zoom while only a value
+// changes), the table first, then the charts (in the next task for a large
+// result, so neither task blocks the page for long), the User Timing
+// measures and the state hooks (body[data-updates], data-query).
+import { View, parseQuery } from './tailslice.js';
+import { limits } from './catalog.js';
+import { app, setState } from './state.js';
+import { clearRunError } from './banner.js';
+import { renderTable, renderLegend, renderStatus } from './table.js';
+import { drawGantt, drawPlots, loadSegmentsLater } from './gantt.js';
+import { tasksKey } from './io.js';
+import { postHeight } from './embed.js';
+
+export function show(result, query, workerMs, t0, received) {
+  const start = performance.now();
+  app.shownT0 = t0;
+  const large = result.report.tasks > limits().large_result_tasks;
+  const key = JSON.stringify([result.report.tasks, result.cores, result.runs.map((r) => r.policy)]);
+  const old = app.view;
+  app.view = new View(result);
+  // Segments move into wasm memory a chunk per task (millions would block
+  // the main thread); the Gantt is drawn again once all are there.
+  if (large || !app.view.loadSegments()) loadSegmentsLater(app.view);
+  const tView = performance.now();
+  if (old) {
+    if (key === app.viewKey && (old.t0 > 0 || old.t1 < old.horizon() * 0.999)) app.view.setWindow(old.t0, old.t1);
+    old.free();
+  }
+  app.viewKey = key;
+  app.result = result;
+  clearRunError();
+  renderTable(result);
+  const values = parseQuery(query).values;
+  const workload = JSON.stringify(['seed', 'n', 'mix', 'rng', 'arrivals', 'cores'].map((k) => values[k]).concat(tasksKey()));
+  const newWorkload = workload !== app.workloadKey;
+  app.workloadKey = workload;
+  if (newWorkload) renderLegend(result);
+  const tTable = performance.now();
+  // A large result: the table now, the charts in the next task, so that
+  // neither task blocks the main thread for long (the Gantt itself is
+  // drawn in parts). A small one is drawn at once (slider edits).
+  const view = app.view;
+  if (large) {
+    setTimeout(() => { if (view === app.view) finishShow(query, workerMs, t0, start, tTable, newWorkload); }, 0);
+  } else {
+    finishShow(query, workerMs, t0, start, tTable, newWorkload);
+  }
+  performance.measure('tailslice:render:view', { start, end: tView });
+  performance.measure('tailslice:render:table', { start: tView, end: tTable });
+  void received;
+}
+
+function finishShow(query, workerMs, t0, start, tTable, newWorkload) {
+  drawGantt();
+  const tGantt = performance.now();
+  drawPlots({ histogram: newWorkload });
+  const end = performance.now();
+  // Finer measures, for DevTools and the benchmark.
+  performance.measure('tailslice:render:gantt', { start: tTable, end: tGantt });
+  performance.measure('tailslice:render:plots', { start: tGantt, end });
+  performance.measure('tailslice:render', { start, end });
+  performance.measure('tailslice:update', { start: t0, end });
+  app.timing = { workerMs, drawMs: end - start };
+  renderStatus();
+  document.body.dataset.query = query;
+  app.updates++;
+  document.body.dataset.updates = String(app.updates);
+  setState('ready');
+  if (app.page && app.page.embed) postHeight();
+}

@@ -299,177 +299,174 @@ pub(crate) fn histogram(work: &[f64], class: &[u16], classes: usize) -> (f64, bo
     (hi, max > hi, counts)
 }
 
-#[wasm_bindgen]
-impl View {
-    /// Latency CDF of every policy on shared axes, p50 and p95 marked.
-    #[wasm_bindgen(js_name = drawCdf)]
-    pub fn draw_cdf(
-        &self,
-        canvas: &HtmlCanvasElement,
-        dpr: f64,
-        dark: bool,
-    ) -> Result<(), JsError> {
-        let kit = ChartKit::begin(canvas, dpr, dark)?;
-        let muted = kit.muted;
-        let px = |v: f64| kit.px(v);
-        let words = super::labels::get();
-        let root = Canvas::new(canvas)?.into_drawing_area();
-        let xmax = nice_ceil(
-            self.runs
-                .iter()
-                .filter_map(|r| r.cdf_x.last().copied())
-                .fold(0.0, f64::max)
-                .max(1e-6),
-        );
-        // Room for "100 %" beside the axis title, and for the last x label
-        // (it is centred on the right edge).
-        let mut chart = ChartBuilder::on(&root)
-            .margin(px(10.0))
-            .margin_right(px(24.0))
-            .x_label_area_size(px(34.0))
-            .y_label_area_size(px(58.0))
-            .build_cartesian_2d(0f64..xmax, 0f64..1f64)
-            .map_err(err)?;
-        kit.style_mesh(&mut chart.configure_mesh())
-            .x_labels(6)
-            .y_labels(6)
-            .x_desc(words.cdf_x.as_str())
-            .y_desc(words.cdf_y.as_str())
-            .y_label_formatter(&|v| format!("{:.0} %", v * 100.0))
-            .x_label_formatter(&|v| format!("{v}"))
-            .draw()
-            .map_err(err)?;
-        // p50 / p95 guides.
-        for (y, name) in [(0.5, "p50"), (0.95, "p95")] {
-            chart
-                .draw_series(LineSeries::new(
-                    vec![(0.0, y), (xmax, y)],
-                    muted.mix(0.6).stroke_width(px(1.0).max(1)),
-                ))
-                .map_err(err)?;
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    name.to_string(),
-                    (xmax * 0.005, y - 0.015),
-                    (FontFamily::SansSerif, 11.0 * dpr)
-                        .into_font()
-                        .color(&muted)
-                        .pos(plotters::style::text_anchor::Pos::new(
-                            plotters::style::text_anchor::HPos::Left,
-                            plotters::style::text_anchor::VPos::Bottom,
-                        )),
-                )))
-                .map_err(err)?;
-        }
-        for (i, r) in self.runs.iter().enumerate() {
-            let color = palette::policy(i).plotters();
-            let mut pts = Vec::with_capacity(r.cdf_x.len() * 2);
-            // Steps: horizontal then vertical.
-            let mut prev_y = 0.0;
-            for (&x, &y) in r.cdf_x.iter().zip(&r.cdf_y) {
-                pts.push((x, prev_y));
-                pts.push((x, y));
-                prev_y = y;
-            }
-            let style = color.stroke_width(px(2.0).max(1));
-            chart
-                .draw_series(LineSeries::new(pts, style))
-                .map_err(err)?;
-            let radius = px(4.0) as i32;
-            chart
-                .draw_series(
-                    [(r.p50, 0.5), (r.p95, 0.95)]
-                        .into_iter()
-                        .map(|(x, y)| Circle::new((x, y), radius, color.filled())),
-                )
-                .map_err(err)?;
-        }
-        let items: Vec<(String, RGBColor, bool)> = self
-            .runs
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                (
-                    r.policy.to_ascii_uppercase(),
-                    palette::policy(i).plotters(),
-                    true,
-                )
-            })
-            .collect();
-        legend(&root, canvas, &items, dpr, &kit.theme, Corner::LowerRight)?;
-        root.present().map_err(err)?;
-        Ok(())
-    }
+// The View's CDF and histogram (its wasm methods are in `view.rs`).
 
-    /// Histogram of task durations, stacked by class (the Gantt's legend),
-    /// from the bins the worker counted ([`histogram`]).
-    #[wasm_bindgen(js_name = drawHistogram)]
-    pub fn draw_histogram(
-        &self,
-        canvas: &HtmlCanvasElement,
-        dpr: f64,
-        dark: bool,
-    ) -> Result<(), JsError> {
-        let kit = ChartKit::begin(canvas, dpr, dark)?;
-        let px = |v: f64| kit.px(v);
-        let words = super::labels::get();
-        let hi = self.hist.hi;
-        let width = hi / BINS as f64;
-        let k = self.classes.len().max(1);
-        let counts = &self.hist.counts;
-        if counts.len() != k * BINS {
-            return Err(JsError::new("histogram counts do not match the classes"));
-        }
-        let ymax = (0..BINS)
-            .map(|b| (0..k).map(|c| counts[c * BINS + b]).sum::<u32>())
-            .max()
-            .unwrap_or(1)
-            .max(1) as f64
-            * 1.08;
-        let root = Canvas::new(canvas)?.into_drawing_area();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(px(10.0))
-            .x_label_area_size(px(34.0))
-            .y_label_area_size(px(44.0))
-            .build_cartesian_2d(0f64..hi, 0f64..ymax)
+/// Latency CDF of every policy on shared axes, p50 and p95 marked.
+pub(crate) fn draw_cdf(
+    view: &View,
+    canvas: &HtmlCanvasElement,
+    dpr: f64,
+    dark: bool,
+) -> Result<(), JsError> {
+    let kit = ChartKit::begin(canvas, dpr, dark)?;
+    let muted = kit.muted;
+    let px = |v: f64| kit.px(v);
+    let words = super::labels::get();
+    let root = Canvas::new(canvas)?.into_drawing_area();
+    let xmax = nice_ceil(
+        view.runs
+            .iter()
+            .filter_map(|r| r.cdf_x.last().copied())
+            .fold(0.0, f64::max)
+            .max(1e-6),
+    );
+    // Room for "100 %" beside the axis title, and for the last x label
+    // (it is centred on the right edge).
+    let mut chart = ChartBuilder::on(&root)
+        .margin(px(10.0))
+        .margin_right(px(24.0))
+        .x_label_area_size(px(34.0))
+        .y_label_area_size(px(58.0))
+        .build_cartesian_2d(0f64..xmax, 0f64..1f64)
+        .map_err(err)?;
+    kit.style_mesh(&mut chart.configure_mesh())
+        .x_labels(6)
+        .y_labels(6)
+        .x_desc(words.cdf_x.as_str())
+        .y_desc(words.cdf_y.as_str())
+        .y_label_formatter(&|v| format!("{:.0} %", v * 100.0))
+        .x_label_formatter(&|v| format!("{v}"))
+        .draw()
+        .map_err(err)?;
+    // p50 / p95 guides.
+    for (y, name) in [(0.5, "p50"), (0.95, "p95")] {
+        chart
+            .draw_series(LineSeries::new(
+                vec![(0.0, y), (xmax, y)],
+                muted.mix(0.6).stroke_width(px(1.0).max(1)),
+            ))
             .map_err(err)?;
-        kit.style_mesh(&mut chart.configure_mesh())
-            .disable_x_mesh()
-            .x_labels(6)
-            .y_labels(5)
-            .x_desc(if self.hist.cut {
-                words.hist_x_cut.as_str()
-            } else {
-                words.hist_x.as_str()
-            })
-            .y_desc(words.hist_y.as_str())
-            .y_label_formatter(&|v| format!("{v:.0}"))
-            .x_label_formatter(&|v| format!("{v}"))
-            .draw()
+        chart
+            .draw_series(std::iter::once(Text::new(
+                name.to_string(),
+                (xmax * 0.005, y - 0.015),
+                (FontFamily::SansSerif, 11.0 * dpr)
+                    .into_font()
+                    .color(&muted)
+                    .pos(plotters::style::text_anchor::Pos::new(
+                        plotters::style::text_anchor::HPos::Left,
+                        plotters::style::text_anchor::VPos::Bottom,
+                    )),
+            )))
             .map_err(err)?;
-        let mut base = [0u32; BINS];
-        for c in 0..k {
-            let color = palette::class(c).plotters();
-            let bars: Vec<_> = (0..BINS)
-                .filter(|&b| counts[c * BINS + b] > 0)
-                .map(|b| {
-                    let (x0, x1) = (b as f64 * width, (b + 1) as f64 * width);
-                    let y0 = base[b] as f64;
-                    let y1 = y0 + counts[c * BINS + b] as f64;
-                    base[b] += counts[c * BINS + b];
-                    Rectangle::new([(x0, y0), (x1 - width * 0.08, y1)], color.filled())
-                })
-                .collect();
-            chart.draw_series(bars).map_err(err)?;
+    }
+    for (i, r) in view.runs.iter().enumerate() {
+        let color = palette::policy(i).plotters();
+        let mut pts = Vec::with_capacity(r.cdf_x.len() * 2);
+        // Steps: horizontal then vertical.
+        let mut prev_y = 0.0;
+        for (&x, &y) in r.cdf_x.iter().zip(&r.cdf_y) {
+            pts.push((x, prev_y));
+            pts.push((x, y));
+            prev_y = y;
         }
-        let items: Vec<(String, RGBColor, bool)> = (0..k)
-            .map(|c| {
-                let label = self.classes.get(c).cloned().unwrap_or_default();
-                (format!("{label} ms"), palette::class(c).plotters(), false)
+        let style = color.stroke_width(px(2.0).max(1));
+        chart
+            .draw_series(LineSeries::new(pts, style))
+            .map_err(err)?;
+        let radius = px(4.0) as i32;
+        chart
+            .draw_series(
+                [(r.p50, 0.5), (r.p95, 0.95)]
+                    .into_iter()
+                    .map(|(x, y)| Circle::new((x, y), radius, color.filled())),
+            )
+            .map_err(err)?;
+    }
+    let items: Vec<(String, RGBColor, bool)> = view
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            (
+                r.policy.to_ascii_uppercase(),
+                palette::policy(i).plotters(),
+                true,
+            )
+        })
+        .collect();
+    legend(&root, canvas, &items, dpr, &kit.theme, Corner::LowerRight)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// Histogram of task durations, stacked by class (the Gantt's legend),
+/// from the bins the worker counted ([`histogram`]).
+pub(crate) fn draw_histogram(
+    view: &View,
+    canvas: &HtmlCanvasElement,
+    dpr: f64,
+    dark: bool,
+) -> Result<(), JsError> {
+    let kit = ChartKit::begin(canvas, dpr, dark)?;
+    let px = |v: f64| kit.px(v);
+    let words = super::labels::get();
+    let hi = view.hist.hi;
+    let width = hi / BINS as f64;
+    let k = view.classes.len().max(1);
+    let counts = &view.hist.counts;
+    if counts.len() != k * BINS {
+        return Err(JsError::new("histogram counts do not match the classes"));
+    }
+    let ymax = (0..BINS)
+        .map(|b| (0..k).map(|c| counts[c * BINS + b]).sum::<u32>())
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64
+        * 1.08;
+    let root = Canvas::new(canvas)?.into_drawing_area();
+    let mut chart = ChartBuilder::on(&root)
+        .margin(px(10.0))
+        .x_label_area_size(px(34.0))
+        .y_label_area_size(px(44.0))
+        .build_cartesian_2d(0f64..hi, 0f64..ymax)
+        .map_err(err)?;
+    kit.style_mesh(&mut chart.configure_mesh())
+        .disable_x_mesh()
+        .x_labels(6)
+        .y_labels(5)
+        .x_desc(if view.hist.cut {
+            words.hist_x_cut.as_str()
+        } else {
+            words.hist_x.as_str()
+        })
+        .y_desc(words.hist_y.as_str())
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .x_label_formatter(&|v| format!("{v}"))
+        .draw()
+        .map_err(err)?;
+    let mut base = [0u32; BINS];
+    for c in 0..k {
+        let color = palette::class(c).plotters();
+        let bars: Vec<_> = (0..BINS)
+            .filter(|&b| counts[c * BINS + b] > 0)
+            .map(|b| {
+                let (x0, x1) = (b as f64 * width, (b + 1) as f64 * width);
+                let y0 = base[b] as f64;
+                let y1 = y0 + counts[c * BINS + b] as f64;
+                base[b] += counts[c * BINS + b];
+                Rectangle::new([(x0, y0), (x1 - width * 0.08, y1)], color.filled())
             })
             .collect();
-        legend(&root, canvas, &items, dpr, &kit.theme, Corner::UpperRight)?;
-        root.present().map_err(err)?;
-        Ok(())
+        chart.draw_series(bars).map_err(err)?;
     }
+    let items: Vec<(String, RGBColor, bool)> = (0..k)
+        .map(|c| {
+            let label = view.classes.get(c).cloned().unwrap_or_default();
+            (format!("{label} ms"), palette::class(c).plotters(), false)
+        })
+        .collect();
+    legend(&root, canvas, &items, dpr, &kit.theme, Corner::UpperRight)?;
+    root.present().map_err(err)?;
+    Ok(())
 }

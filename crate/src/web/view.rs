@@ -796,6 +796,29 @@ impl View {
         ))
     }
 
+    /// Latency CDF of every policy on shared axes, p50 and p95 marked
+    /// (drawn by `plots::draw_cdf`).
+    #[wasm_bindgen(js_name = drawCdf)]
+    pub fn draw_cdf(
+        &self,
+        canvas: &HtmlCanvasElement,
+        dpr: f64,
+        dark: bool,
+    ) -> Result<(), JsError> {
+        super::plots::draw_cdf(self, canvas, dpr, dark)
+    }
+
+    /// Histogram of task durations stacked by class (`plots::draw_histogram`).
+    #[wasm_bindgen(js_name = drawHistogram)]
+    pub fn draw_histogram(
+        &self,
+        canvas: &HtmlCanvasElement,
+        dpr: f64,
+        dark: bool,
+    ) -> Result<(), JsError> {
+        super::plots::draw_histogram(self, canvas, dpr, dark)
+    }
+
     /// Removes the hover highlight.
     #[wasm_bindgen(js_name = clearHighlight)]
     pub fn clear_highlight(&mut self) {

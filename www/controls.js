@@ -126,6 +126,7 @@ export function fillControls(page) {
   for (const [key, input] of fields()) {
     if (document.activeElement !== input || input.value === '') input.value = v[key];
     input.removeAttribute('aria-invalid');
+    input.disabled = page.inert.includes(key);
   }
   $('#quantum-slider').value = sliderValue(v.q);
   policyOrder = [...page.policies];

@@ -389,7 +389,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
                 describe: p.describe(),
                 // The core's own test: a policy whose shortest slice is
                 // the quantum depends on it.
-                uses_quantum: p.min_slice(1.0).is_finite(),
+                uses_quantum: p.uses_quantum(),
             })
             .collect(),
         recorded_title: words(RECORDED_TITLE.0, RECORDED_TITLE.1),

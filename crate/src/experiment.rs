@@ -362,6 +362,16 @@ impl Experiment {
             .unwrap_or_else(|| Machine::identical(self.cores))
     }
 
+    /// Parameters that change nothing in this experiment as it stands:
+    /// `cores` when a machine is named (the page greys its control out).
+    pub fn inert(&self) -> Vec<Param> {
+        let mut out = Vec::new();
+        if self.machine.is_some() {
+            out.push(Param::Cores);
+        }
+        out
+    }
+
     /// How many cores that machine has.
     pub fn core_count(&self) -> usize {
         self.machine.as_ref().map_or(self.cores, |m| m.cores.len())

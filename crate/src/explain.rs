@@ -82,8 +82,8 @@ fn direction(base: f64, value: f64) -> i8 {
 
 /// What the policy does to the order of work, for "X changes who finishes
 /// first".
-/// A policy whose shortest slice is the quantum slices (the core's one
-/// test of "uses the quantum", `PolicyKind::min_slice`).
+/// A policy with a finite shortest slice slices (`PolicyKind::min_slice`:
+/// rr and mlfq by the quantum, xnu by its own 10 ms quanta).
 fn mechanism(p: PolicyKind, lang: Lang) -> &'static str {
     let slices = p.min_slice(1.0).is_finite();
     match (p, lang) {

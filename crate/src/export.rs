@@ -74,7 +74,7 @@ fn selected(
 
 /// How a policy is named in exports: `rr 16ms`, `fifo`.
 pub fn policy_label(p: PolicyKind, quantum: f64) -> String {
-    if p.min_slice(quantum).is_finite() {
+    if p.uses_quantum() {
         format!("{} {}ms", p.name(), quantum)
     } else {
         p.name().to_string()

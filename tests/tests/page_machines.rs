@@ -60,12 +60,13 @@ async fn an_m1_marks_p_and_e_lanes_and_identical_cores_none() -> Result<()> {
     let query = "/?p=rr,xnu&machine=m1&n=200&mix=85:1-8@userInitiated,15:10-40@background";
     open_ready(&b, query).await?;
     b.wait_js(
-        "return document.querySelector('#gantt') && document.querySelector('#gantt').width > 2;",
+        "document.querySelector('#gantt') && document.querySelector('#gantt').width > 2",
         Duration::from_secs(20),
     )
     .await?;
     // Let a large Gantt's later parts land.
     tokio::time::sleep(Duration::from_millis(500)).await;
+    b.screenshot("machines_m1").await?;
     let marks = lane_marks(&b, 8).await?;
     assert_eq!(marks.len(), 8);
     let (p, e) = (&marks[..4], &marks[4..]);

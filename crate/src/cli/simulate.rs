@@ -439,8 +439,5 @@ fn table(
 }
 
 fn label(p: PolicyKind, exp: &Experiment) -> String {
-    match p {
-        PolicyKind::Rr | PolicyKind::Mlfq => format!("{} {}ms", p.name(), exp.quantum),
-        _ => p.name().to_string(),
-    }
+    export::policy_label(p, exp.quantum)
 }

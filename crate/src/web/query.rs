@@ -63,6 +63,9 @@ pub struct PageQuery {
     pub values: std::collections::BTreeMap<&'static str, String>,
     pub mix: Vec<MixRow>,
     pub policies: Vec<&'static str>,
+    /// URL keys of parameters that change nothing as the experiment stands
+    /// (`cores` once a machine is named): their controls are disabled.
+    pub inert: Vec<&'static str>,
     pub errors: Vec<BadParam>,
     pub estimated_slices: f64,
     /// The "Run for real" panel's settings (`real_*` keys; in `query`, not
@@ -217,6 +220,7 @@ pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQue
             })
             .collect(),
         policies: exp.policies.iter().map(|p| p.name()).collect(),
+        inert: exp.inert().into_iter().map(|p| p.url_key()).collect(),
         errors,
         estimated_slices: exp.estimated_slices(),
         real_values: Default::default(),

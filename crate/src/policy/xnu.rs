@@ -294,6 +294,9 @@ impl Policy for Xnu {
         for r in running {
             self.charge_to(r.task as usize, r.ran);
         }
+        // A sample or tick visits every thread (the page's work budget for
+        // scenarios counts it).
+        let _ = crate::qos::budget::charge(self.qos.len() as u64);
         if self.next_sample() <= now {
             let mut runnable = vec![false; self.qos.len()];
             for &(_, _, t) in &self.queue {

@@ -188,7 +188,6 @@ struct Programs<'a> {
     /// current step's work.
     arrival: Vec<f64>,
     work: Vec<f64>,
-    samples_metered: u64,
 }
 
 impl<'a> Programs<'a> {
@@ -217,7 +216,6 @@ impl<'a> Programs<'a> {
             pools_done: vec![None; w.pools.len()],
             arrival: vec![0.0; n],
             work: vec![0.0; n],
-            samples_metered: 0,
         };
         p.start();
         p
@@ -479,16 +477,10 @@ impl Threads for Programs<'_> {
         self.cfg.until
     }
 
-    /// The work an instant costs grows with the cores scanned and, at a
-    /// load sample or tick, with the threads (see `super::budget`).
-    fn meter(&mut self, now: f64, cores: usize, threads: usize) -> bool {
-        let mut units = cores as u64 + 1;
-        let samples = (now / super::timeshare::LOAD_SAMPLE_MS) as u64;
-        if samples > self.samples_metered {
-            self.samples_metered = samples;
-            units += threads as u64;
-        }
-        super::budget::charge_at(units, now / self.cfg.until)
+    /// The work an instant costs grows with the cores scanned (the class
+    /// charges its own timers' work: see `Xnu::on_timer`).
+    fn meter(&mut self, now: f64, cores: usize, _threads: usize) -> bool {
+        super::budget::charge_at(cores as u64 + 1, now / self.cfg.until)
     }
 }
 

@@ -2,8 +2,9 @@
 // parseQuery validates the URL exactly like the CLI validates flags, the
 // worker runs the simulation, View draws. This file moves data between them
 // and handles events. User-supplied text is only ever set via textContent.
-import init, { parseQuery, View, Runner, classColor, policyColor, setLabels, browserLimits, lastPanic } from './tailslice.js';
+import init, { parseQuery, View, classColor, policyColor, setLabels, browserLimits, lastPanic } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n, fmtNumber, langParamError, withLang } from './i18n.js';
+import { lane, onFailure, workerRestarts, workersStarted, liveJobs } from './client.js';
 import { initIo, importedTasks, importedTrace, tasksKey, tasksLarge } from './io.js';
 import { initTrace } from './trace.js';
 import { initSweep, redrawSweeps } from './sweep.js';
@@ -36,16 +37,10 @@ const app = {
   viewKey: '',       // experiment shape of the shown view (keeps zoom while tuning)
   workloadKey: '',   // workload of the shown view (the histogram only changes with it)
   result: null,
-  worker: null,
-  busy: null,        // {id, query, large, t0}
-  pending: null,
-  nextId: 1,
   updates: 0,
   longTasks: 0,
   longestTask: 0,    // ms, the longest main-thread task seen (Long Tasks API)
   longTaskLog: [],   // [startTime, duration] of the first 200 long tasks
-  workerFailures: 0, // worker failures since its last good answer
-  workerRestarts: 0, // workers replaced after a failure (for tests)
   panicked: false,   // the main thread's wasm instance panicked
   urlErrors: [],     // bad URL values, shown in #error until the page is reloaded
   runError: false,   // #error currently shows a failed run
@@ -64,9 +59,12 @@ window.tailslice = {
   /** Shows the experiment of a query string as if its link were opened,
    * without reloading (tests measure a warm page with it). */
   load(query) { setPage(parseQuery(query), { fill: true }); },
-  get workerRestarts() { return app.workerRestarts; },
+  get workerRestarts() { return workerRestarts(); },
+  get workersStarted() { return workersStarted(); },
+  /** Jobs sent to the worker and not yet answered. */
+  get workerJobs() { return liveJobs(); },
   /** Makes the simulation worker's wasm panic (the recovery path's test hook). */
-  crashWorker() { app.busy = { id: app.nextId++, query: app.page.experiment, large: false, t0: performance.now() }; app.worker.postMessage({ type: 'panic', id: app.busy.id }); },
+  crashWorker() { send(app.page.experiment, false, { job: 'panic' }); },
   get query() { return app.page ? app.page.query : null; },
   /** Slices (segments) of the drawn schedules, all policies. */
   get segments() { return app.result ? app.result.runs.reduce((n, r) => n + r.seg_start.length, 0) : 0; },
@@ -359,153 +357,78 @@ async function copy(text, done) {
 
 // ---------------------------------------------------------------- worker
 
-function spawnWorker() {
-  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  w.onmessage = onWorkerMessage;
-  // The worker itself failed (e.g. "WebAssembly.instantiate(): Out of
-  // memory"): start a new one and retry once; then say what to do.
-  w.onerror = (e) => { e.preventDefault?.(); recoverWorker(e.message || 'unknown error'); };
-  return w;
+// The run lane of the page's one worker client (www/client.js): only the
+// newest edit's run matters; small runs are computed inline through it.
+const runs = lane();
+
+function showProgress() {
+  $('#progress').hidden = false;
+  $('#progress').removeAttribute('value');
+  $('#status-text').textContent = t('status.simulating');
 }
 
-/** Replaces a broken worker and retries the job it had, once. */
-function recoverWorker(message) {
-  const job = app.busy;
-  app.worker.terminate();
-  app.worker = spawnWorker();
-  app.busy = null;
-  app.workerFailures++;
-  app.workerRestarts++;
-  if (app.workerFailures <= 1 && job) {
+function onRunProgress(p) {
+  if (p.sized) {
+    // The drawn workload's true size: a large run is cancelled by the next
+    // edit rather than waited for (the client marks it long).
+    if (p.large) showProgress();
+    return;
+  }
+  const bar = $('#progress');
+  bar.hidden = false;
+  bar.max = p.total;
+  bar.value = p.done;
+  $('#status-text').textContent = t('status.step', { label: p.label, step: p.done + 1, total: p.total });
+}
+
+function request(query, large, slices) {
+  const inline = !large && slices <= LIMITS.inline_max_slices && !importedTasks();
+  send(query, large, { inline: inline ? { maxSlices: LIMITS.inline_max_slices } : null });
+}
+
+function send(query, large, opts = {}) {
+  const t0 = performance.now();
+  const args = { query, large, tasks: importedTasks(), starts: importedTrace() };
+  if (!opts.inline) {
+    setState('running');
+    if (large) showProgress();
+  }
+  const job = runs.request(opts.job || 'run', opts.job ? {} : args, {
+    inline: opts.inline, onProgress: onRunProgress, retry: opts.job ? { job: 'run', args } : null, replace: !!opts.job,
+  });
+  // A run the client moved from inline to the worker is "running" now.
+  if (opts.inline && !job.inline) setState('running');
+  job.done.then((out) => onRunDone(out, query, t0));
+}
+
+function onRunDone(out, query, t0) {
+  if (out.status === 'cancelled') return;
+  const received = performance.now();
+  if (!runs.busy) $('#progress').hidden = true;
+  if (out.status === 'error') {
+    // A worker that failed twice: the client's failure hook has shown the
+    // banner with Reload.
+    if (!out.fatal) showRunError(out.message);
+    setState('error');
+    return;
+  }
+  performance.measure('tailslice:simulate', { start: t0, end: received });
+  show(out.value, query, out.ms, t0, received);
+}
+
+/** The worker failed: it has been replaced; say so (the client retries once). */
+function onWorkerFailure({ message, retrying }) {
+  if (retrying) {
     showRunError(t('banner.worker.retry', { message }));
-    send(job.query, job.large);
     return;
   }
   showRunError(t('banner.worker.failed', { message }), { reload: true });
   setState('error');
 }
 
-function request(query, large, slices) {
-  if (!large && slices <= LIMITS.inline_max_slices && !importedTasks()) {
-    // A small run: cancel whatever the worker was doing for an older edit
-    // and answer now.
-    if (app.busy) {
-      app.worker.terminate();
-      app.worker = spawnWorker();
-      app.busy = null;
-    }
-    app.pending = null;
-    runInline(query);
-    return;
-  }
-  if (app.busy) {
-    if (app.busy.large) {
-      // Cancel: a large run would make the user wait for a stale answer.
-      app.worker.terminate();
-      app.worker = spawnWorker();
-      app.busy = null;
-    } else {
-      app.pending = { query, large };
-      return;
-    }
-  }
-  send(query, large);
-}
-
-function send(query, large) {
-  const id = app.nextId++;
-  app.busy = { id, query, large, t0: performance.now() };
-  setState('running');
-  if (large) {
-    $('#progress').hidden = false;
-    $('#progress').removeAttribute('value');
-    $('#status-text').textContent = t('status.simulating');
-  }
-  app.worker.postMessage({ type: 'run', id, query, large, tasks: importedTasks(), starts: importedTrace() });
-}
-
-/** Runs a small experiment on the main thread (see LIMITS.inline_max_slices). */
-function runInline(query) {
-  const t0 = performance.now();
-  let result;
-  try {
-    const runner = new Runner(query);
-    try {
-      // The first step draws the workload: if the draw is far larger than
-      // the mix's mean promised, hand the run to the worker instead.
-      runner.step();
-      const slices = runner.slices();
-      if (slices > LIMITS.inline_max_slices) {
-        send(query, slices > LIMITS.large_slices);
-        return;
-      }
-      while (runner.step()) { /* one step per policy */ }
-      result = runner.finish();
-    } finally {
-      runner.free();
-    }
-  } catch (err) {
-    showRunError(String((err && err.message) || err));
-    setState('error');
-    return;
-  }
-  const received = performance.now();
-  performance.measure('tailslice:simulate', { start: t0, end: received });
-  show(result, query, received - t0, t0, received);
-}
-
-function onWorkerMessage(event) {
-  const msg = event.data;
-  if (!app.busy || msg.id !== app.busy.id) return;
-  if (msg.type === 'sized') {
-    // The drawn workload's true size: a large run is cancelled by the next
-    // edit rather than waited for.
-    if (msg.large && !app.busy.large) {
-      app.busy.large = true;
-      $('#progress').hidden = false;
-      $('#progress').removeAttribute('value');
-      $('#status-text').textContent = t('status.simulating');
-    }
-    return;
-  }
-  if (msg.type === 'progress') {
-    const p = $('#progress');
-    p.hidden = false;
-    p.max = msg.total;
-    p.value = msg.done;
-    $('#status-text').textContent = t('status.step', { label: msg.label, step: msg.done + 1, total: msg.total });
-    return;
-  }
-  const job = app.busy;
-  app.busy = null;
-  const received = performance.now();
-  $('#progress').hidden = true;
-  if (msg.type === 'error' && msg.fatal) {
-    // The worker's wasm panicked: never reuse that instance; retry the
-    // newest request on a new one.
-    app.busy = app.pending || job;
-    app.pending = null;
-    recoverWorker(msg.message);
-    return;
-  }
-  if (app.pending) {
-    const next = app.pending;
-    app.pending = null;
-    send(next.query, next.large);
-  }
-  if (msg.type === 'error') {
-    showRunError(msg.message);
-    setState('error');
-    return;
-  }
-  app.workerFailures = 0;
-  performance.measure('tailslice:simulate', { start: job.t0, end: received });
-  show(msg.result, msg.query, msg.ms, job.t0, received);
-}
-
 function setState(s) {
   // "ready" only when nothing newer is queued or running.
-  document.body.dataset.state = (s === 'ready' && (app.busy || app.pending)) ? 'running' : s;
+  document.body.dataset.state = (s === 'ready' && runs.busy) ? 'running' : s;
 }
 
 // ---------------------------------------------------------------- results
@@ -880,8 +803,7 @@ async function main() {
       }
     }).observe({ type: 'longtask', buffered: true });
   }
-  // The worker compiles its copy of the wasm while the page compiles its own.
-  app.worker = spawnWorker();
+  onFailure(onWorkerFailure);
   await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
   LIMITS = browserLimits();
   applyI18n(document);

@@ -4,17 +4,15 @@
 // Imported tasks are NOT in the URL (a link cannot carry a megabyte of
 // durations): the page says so next to the table and offers the
 // experiment file, which "Open experiment" restores to the same view.
-// Files are computed in the jobs worker (www/jobs-worker.js) and handed to
-// the browser as Blob downloads.
+// Files are computed in the page's worker (www/client.js, job exportFile)
+// and handed to the browser as Blob downloads.
 import { openExperiment } from './tailslice.js';
 import { t, lang, onLangChange } from './i18n.js';
+import { request, lane } from './client.js';
 
 const $ = (sel) => document.querySelector(sel);
 let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
 let tasks = null;     // {text, source, count, starts}: starts (Float64Array) for a trace's tasks
-let worker = null;
-let nextId = 1;
-const pending = new Map();
 
 /** Pasted text longer than this is not put into the text box (see initIo). */
 const PASTE_MAX_CHARS = 200000;
@@ -30,31 +28,14 @@ export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${ta
 /** Imported lists get progress and cancel-on-edit when large. */
 export function tasksLarge() { return !!tasks && tasks.count > 50000; }
 
-function jobs() {
-  if (!worker) {
-    worker = new Worker(new URL('./jobs-worker.js', import.meta.url), { type: 'module' });
-    worker.onmessage = (e) => {
-      const msg = e.data;
-      const p = pending.get(msg.id);
-      if (!p || msg.type === 'progress') return;
-      pending.delete(msg.id);
-      if (msg.type === 'error') p.reject(new Error(msg.message));
-      else p.resolve(msg);
-    };
-    worker.onerror = (e) => {
-      for (const p of pending.values()) p.reject(new Error(e.message || 'worker error'));
-      pending.clear();
-    };
-  }
-  return worker;
-}
+/** The import lane: a newer list replaces an older one still being read. */
+const imports = lane();
 
-function job(msg) {
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    jobs().postMessage({ ...msg, id });
-  });
+/** A job's value, or throws its message (cancelled: `null`). */
+async function job(name, args) {
+  const out = await request(name, args).done;
+  if (out.status === 'error') throw new Error(out.message);
+  return out.status === 'done' ? out.value : null;
 }
 
 /** Offers `blob` as a download named `name` (Blob + object URL + <a download>). */
@@ -86,7 +67,7 @@ async function exportText(kind, name, type) {
   status(t('export.working', { name }));
   try {
     const ui = JSON.stringify({ lang: lang() });
-    const msg = await job({ type: 'export', kind, query: ctx.query(), tasks: importedTasks(), ui });
+    const msg = await job('exportFile', { kind, query: ctx.query(), tasks: importedTasks(), ui });
     download(new Blob([msg.text], { type }), name);
     status(t('export.done', { name }));
   } catch (err) {
@@ -132,23 +113,27 @@ function renderNote() {
 }
 
 /**
- * Uses `text` as the task list (source: a file name, or '' when pasted).
- * Resolves to true when accepted. A list is checked in the jobs worker (a
+ * Uses a task list: `text`, or `file` (a File, read in the worker), from
+ * `source` (a file name, or '' when pasted). Resolves to true when
+ * accepted. The list is read and checked by Rust's parser in the worker (a
  * million lines parsed on the main thread froze the tab for seconds). A
  * trace's tasks come with their recorded `starts` and their `count`: Rust
  * made that list in the trace worker, so it is not checked again.
  */
-export async function useTasks(text, source = '', starts = null, count = null) {
+export async function useTasks(text, source = '', starts = null, count = null, file = null) {
   showTasksError(null);
   let check = { ok: true, tasks: count };
   if (count === null) {
     $('#tasks-use').disabled = true;
+    document.body.dataset.importing = '1';
     try {
-      check = (await job({ type: 'check', query: ctx.query(), tasks: text })).check;
-    } catch (err) {
-      check = { ok: false, line: null, message: err.message };
+      const out = await imports.request('importTasks', { query: ctx.query(), text: file ? null : text, file }).done;
+      if (out.status === 'cancelled') return false;
+      check = out.status === 'done' ? out.value : { ok: false, line: null, message: out.message };
+      if (file && check.ok) text = check.text;
     } finally {
       $('#tasks-use').disabled = false;
+      delete document.body.dataset.importing;
     }
   }
   if (!check.ok) { showTasksError(check); return false; }
@@ -166,11 +151,15 @@ export function clearTasks() {
   ctx.rerun();
 }
 
+/** Files larger than this are refused before reading (import::MAX_BYTES). */
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+const tooLarge = (f) => `the file is ${f.size} bytes; at most 20971520 bytes (20 MiB) are accepted`;
+
 async function readFile(input) {
   const f = input.files && input.files[0];
   input.value = '';
   if (!f) return null;
-  if (f.size > 20 * 1024 * 1024) return { name: f.name, error: `the file is ${f.size} bytes; at most 20971520 bytes (20 MiB) are accepted` };
+  if (f.size > MAX_FILE_BYTES) return { name: f.name, error: tooLarge(f) };
   return { name: f.name, text: await f.text() };
 }
 
@@ -212,11 +201,13 @@ export function initIo(context) {
     if (!text.trim()) { showTasksError({ line: null, message: t('io.empty') }); return; }
     useTasks(text, '');
   });
-  $('#tasks-file').addEventListener('change', async (e) => {
-    const f = await readFile(e.target);
+  $('#tasks-file').addEventListener('change', (e) => {
+    const f = e.target.files && e.target.files[0];
+    e.target.value = '';
     if (!f) return;
-    if (f.error) { showTasksError({ line: null, message: f.error }); return; }
-    useTasks(f.text, f.name);
+    if (f.size > MAX_FILE_BYTES) { showTasksError({ line: null, message: tooLarge(f) }); return; }
+    // The worker reads and parses the file; the page only hands it over.
+    useTasks(null, f.name, null, null, f);
   });
   $('#tasks-clear').addEventListener('click', clearTasks);
   $('#experiment-file').addEventListener('change', async (e) => {
@@ -233,5 +224,5 @@ export function initIo(context) {
   }
   onLangChange(() => { renderNote(); });
   // Test hooks.
-  Object.assign(window.tailslice, { useTasks, clearTasks, openExperimentText, importedTasks });
+  Object.assign(window.tailslice, { useTasks, useTasksFile: (file) => useTasks(null, file.name, null, null, file), clearTasks, openExperimentText, importedTasks });
 }

@@ -167,8 +167,18 @@ async fn bench_page() -> Result<()> {
             .trim()
             .parse()
             .unwrap_or(0);
-        // The trace reader's module is fetched only when a trace is opened.
-        if name.starts_with("tailslice-trace-web") {
+        // Fetched only when used: the trace reader's module (a trace is
+        // opened) and the worker with its module (the first large run,
+        // scenario, sweep, import or export).
+        if [
+            "tailslice-trace-web",
+            "tailslice-worker-web",
+            "worker.js",
+            "trace-worker.js",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
+        {
             println!("  {name:<20} {raw:>8} B  {gz:>8} B gz (on demand, not in the total)");
             continue;
         }

@@ -57,6 +57,7 @@ fn tasks_for(exp: &Experiment, text: &str) -> Result<(Experiment, Workload), JsE
     Ok((exp, w))
 }
 
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl Runner {
     /// A runner for the experiment of `query` on the task list `tasks`
@@ -81,6 +82,7 @@ struct TasksCheck<'a> {
 
 /// Checks a task list against the experiment of `query`:
 /// `{ok, tasks, classes, total_work_ms}` or `{ok: false, line, message}`.
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = checkTasks)]
 pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
     let exp = experiment(query)?;
@@ -116,6 +118,7 @@ pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
 /// policy), `csv` (one row per task and policy) or `experiment` (the file
 /// "open experiment" reads; `ui` is the page's own state as JSON text).
 /// `tasks` is the imported task list, if any.
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = exportFile)]
 pub fn export_file(
     kind: &str,

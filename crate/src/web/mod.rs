@@ -12,6 +12,9 @@
 //!   chart, the latency CDF and the duration histogram, and answers hover
 //!   hit-tests.
 
+// Under `page` (the main thread's wasm) the worker-only exports of these
+// modules are left out; the helpers only they use are then unused.
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod io;
 mod labels;
 mod palette;
@@ -20,9 +23,12 @@ mod plots;
 mod query;
 mod realrun;
 mod result;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod scenario;
 mod scenario_view;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod sweep;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod trace_run;
 mod view;
 
@@ -32,13 +38,18 @@ use crate::experiment::{Experiment, Limits, PolicyRun};
 use crate::metrics;
 use crate::workload::Workload;
 
-pub use io::{check_tasks, export_file, open_experiment};
+pub use io::open_experiment;
+#[cfg(not(feature = "page"))]
+pub use io::{check_tasks, export_file};
 pub use labels::set_labels;
 pub use panic::{last_panic, panic_for_test};
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
 pub use realrun::{real_run_text, RealRunPlan};
-pub use scenario::{parse as parse_scenario, run_scenario, ScenarioQuery, ScenarioRun};
+pub use scenario::{parse as parse_scenario, ScenarioQuery};
+#[cfg(not(feature = "page"))]
+pub use scenario::{run_scenario, ScenarioRun};
 pub use scenario_view::ScenarioView;
+#[cfg(not(feature = "page"))]
 pub use sweep::{QuantumSweep, SeedSweep};
 pub use view::View;
 
@@ -225,6 +236,7 @@ impl Runner {
     }
 
     /// A runner whose workload is given (an imported list): sized at once.
+    #[cfg_attr(feature = "page", allow(dead_code))]
     pub(crate) fn with_workload(exp: Experiment, w: Workload) -> Result<Runner, JsError> {
         let mut r = Runner::for_experiment(exp);
         r.size_to(w)?;

@@ -11,6 +11,7 @@ use super::Runner;
 use crate::experiment::{Experiment, Outcome};
 use crate::trace::recorded;
 
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl Runner {
     /// A runner for the experiment of `query` on a trace's tasks (`tasks`,

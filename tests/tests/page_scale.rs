@@ -149,7 +149,7 @@ async fn cancel_stops_a_job_in_the_same_worker() -> Result<()> {
     let b = Browser::start().await?;
     open_ready(&b, "/?v=1").await?;
     b.eval_js(
-        "document.querySelector('#sweep-seeds').value = '1-200000'; \
+        "document.querySelector('#sweep-seeds').value = '1-60000'; \
          window.tailslice.startSweep('seeds'); return 0;",
     )
     .await?;

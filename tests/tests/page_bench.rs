@@ -30,7 +30,7 @@ fn pct(sorted: &[f64], p: f64) -> f64 {
 
 async fn measures(b: &Browser) -> Result<Value> {
     b.eval_js(
-        "const m = {}; for (const n of ['simulate', 'render', 'update']) \
+        "const m = {}; for (const n of ['simulate', 'render', 'update', 'render:view', 'render:table', 'render:gantt', 'render:plots']) \
          m[n] = performance.getEntriesByName('tailslice:' + n).map(e => e.duration); return m;",
     )
     .await
@@ -57,7 +57,16 @@ fn report(label: &str, all: &[(String, Vec<f64>)]) {
 }
 
 fn collect(into: &mut Vec<(String, Vec<f64>)>, v: &Value, skip_first: bool) {
-    for name in ["simulate", "render", "update"] {
+    // The render's parts too: which one a slow first update spends its time in.
+    for name in [
+        "simulate",
+        "render",
+        "update",
+        "render:view",
+        "render:table",
+        "render:gantt",
+        "render:plots",
+    ] {
         let vals: Vec<f64> = v[name]
             .as_array()
             .map(|a| a.iter().filter_map(Value::as_f64).collect())

@@ -19,12 +19,13 @@ const PASTE_MAX_CHARS = 200000;
 /** A large pasted list, kept aside instead of in the text box. */
 let pastedAside = null;
 
-/** The imported task list (text), or null for generated tasks. */
+/** The imported task list (text, or the uploaded File: the worker reads
+ * it), or null for generated tasks. */
 export function importedTasks() { return tasks ? tasks.text : null; }
 /** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
 export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
 /** Identity of the imported list, for "has the workload changed". */
-export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length}` : ''; }
+export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length ?? tasks.text.size}` : ''; }
 /** Imported lists get progress and cancel-on-edit when large. */
 export function tasksLarge() { return !!tasks && tasks.count > 50000; }
 
@@ -130,7 +131,8 @@ export async function useTasks(text, source = '', starts = null, count = null, f
       const out = await imports.request('importTasks', { query: ctx.query(), text: file ? null : text, file }).done;
       if (out.status === 'cancelled') return false;
       check = out.status === 'done' ? out.value : { ok: false, line: null, message: out.message };
-      if (file && check.ok) text = check.text;
+      // An upload stays a File: the worker reads it for every job.
+      if (file) text = file;
     } finally {
       $('#tasks-use').disabled = false;
       delete document.body.dataset.importing;

@@ -101,17 +101,31 @@ export function* sweep(wasm, args, ctx) {
 }
 
 /**
+ * Before any job: an uploaded task list travels as its File (a handle, not
+ * megabytes of text through the main thread) and is read here, once per
+ * file (the last one stays in `ctx.cache`).
+ */
+export async function prepare(args, ctx) {
+  if (args && typeof File !== 'undefined' && args.tasks instanceof File) args.tasks = await fileText(args.tasks, ctx.cache);
+}
+
+async function fileText(file, cache) {
+  const key = `${file.name}:${file.size}:${file.lastModified}`;
+  if (!cache.file || cache.file.key !== key) cache.file = { key, text: await file.text() };
+  return cache.file.text;
+}
+
+/**
  * A task list to import, checked by Rust's parser (`import::parse_task_list`)
  * off the main thread: `{query, text}` or `{query, file}` (a File: read
- * here, so the page never holds or parses it). Value: `checkTasks`'
- * `{ok, tasks, classes, total_work_ms}` or `{ok: false, line, message}`,
- * plus `text` (the list, for the runs that follow) when read from a file.
+ * here, so the page never holds or parses it; later jobs get the same File
+ * as `tasks`, see `prepare`). Value: `checkTasks`'
+ * `{ok, tasks, classes, total_work_ms}` or `{ok: false, line, message}`.
  */
-export async function* importTasks(wasm, { query, text = null, file = null }) {
-  const list = file ? await file.text() : text;
+export async function* importTasks(wasm, { query, text = null, file = null }, ctx) {
+  const list = file ? await fileText(file, ctx.cache) : text;
   yield;
-  const check = wasm.checkTasks(query, list);
-  return { value: file ? { ...check, text: list } : check };
+  return { value: wasm.checkTasks(query, list) };
 }
 
 /** An export's text: `{kind, query, tasks, ui}` (see Rust's `exportFile`). Value: `{text}`. */

@@ -183,7 +183,9 @@ async fn bench_page() -> Result<()> {
             "tailslice-trace-web",
             "tailslice-worker-web",
             "worker.js",
+            "worker-loop.js",
             "trace-worker.js",
+            "trace-jobs.js",
         ]
         .iter()
         .any(|p| name.starts_with(p))

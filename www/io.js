@@ -4,12 +4,12 @@
 // Imported tasks are NOT in the URL (a link cannot carry a megabyte of
 // durations): the page says so next to the table and offers the
 // experiment file, which "Open experiment" restores to the same view.
-// Files are computed in the jobs worker (www/worker-calls.js) and handed to
-// the browser as Blob downloads.
+// Files are computed in the page's worker (www/client.js, job exportFile)
+// and handed to the browser as Blob downloads.
 import { openExperiment, fileTooLarge } from './tailslice.js';
 import { t, lang, onLangChange } from './i18n.js';
 import { limits } from './catalog.js';
-import { job } from './worker-calls.js';
+import { request, lane } from './client.js';
 
 const $ = (sel) => document.querySelector(sel);
 let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
@@ -17,14 +17,25 @@ let tasks = null;     // {text, source, count, starts}: starts (Float64Array) fo
 /** A large pasted list, kept aside instead of in the text box. */
 let pastedAside = null;
 
-/** The imported task list (text), or null for generated tasks. */
+/** The imported task list (text, or the uploaded File: the worker reads
+ * it), or null for generated tasks. */
 export function importedTasks() { return tasks ? tasks.text : null; }
 /** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
 export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
 /** Identity of the imported list, for "has the workload changed". */
-export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length}` : ''; }
+export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length ?? tasks.text.size}` : ''; }
 /** Imported lists get progress and cancel-on-edit when large. */
 export function tasksLarge() { return !!tasks && tasks.count > limits().large_import_tasks; }
+
+/** The import lane: a newer list replaces an older one still being read. */
+const imports = lane();
+
+/** A job's value, or throws its message (cancelled: `null`). */
+async function job(name, args) {
+  const out = await request(name, args).done;
+  if (out.status === 'error') throw new Error(out.message);
+  return out.status === 'done' ? out.value : null;
+}
 
 /** Offers `blob` as a download named `name` (Blob + object URL + <a download>). */
 export function download(blob, name) {
@@ -55,7 +66,7 @@ async function exportText(kind, name, type) {
   status(t('export.working', { name }));
   try {
     const ui = JSON.stringify({ lang: lang() });
-    const msg = await job({ type: 'export', kind, query: ctx.query(), tasks: importedTasks(), ui });
+    const msg = await job('exportFile', { kind, query: ctx.query(), tasks: importedTasks(), ui });
     download(new Blob([msg.text], { type }), name);
     status(t('export.done', { name }));
   } catch (err) {
@@ -101,23 +112,28 @@ function renderNote() {
 }
 
 /**
- * Uses `text` as the task list (source: a file name, or '' when pasted).
- * Resolves to true when accepted. A list is checked in the jobs worker (a
+ * Uses a task list: `text`, or `file` (a File, read in the worker), from
+ * `source` (a file name, or '' when pasted). Resolves to true when
+ * accepted. The list is read and checked by Rust's parser in the worker (a
  * million lines parsed on the main thread froze the tab for seconds). A
  * trace's tasks come with their recorded `starts` and their `count`: Rust
  * made that list in the trace worker, so it is not checked again.
  */
-export async function useTasks(text, source = '', starts = null, count = null) {
+export async function useTasks(text, source = '', starts = null, count = null, file = null) {
   showTasksError(null);
   let check = { ok: true, tasks: count };
   if (count === null) {
     $('#tasks-use').disabled = true;
+    document.body.dataset.importing = '1';
     try {
-      check = (await job({ type: 'check', query: ctx.query(), tasks: text })).check;
-    } catch (err) {
-      check = { ok: false, line: null, message: err.message };
+      const out = await imports.request('importTasks', { query: ctx.query(), text: file ? null : text, file }).done;
+      if (out.status === 'cancelled') return false;
+      check = out.status === 'done' ? out.value : { ok: false, line: null, message: out.message };
+      // An upload stays a File: the worker reads it for every job.
+      if (file) text = file;
     } finally {
       $('#tasks-use').disabled = false;
+      delete document.body.dataset.importing;
     }
   }
   if (!check.ok) { showTasksError(check); return false; }
@@ -182,11 +198,14 @@ export function initIo(context) {
     if (!text.trim()) { showTasksError({ line: null, message: t('io.empty') }); return; }
     useTasks(text, '');
   });
-  $('#tasks-file').addEventListener('change', async (e) => {
-    const f = await readFile(e.target);
+  $('#tasks-file').addEventListener('change', (e) => {
+    const f = e.target.files && e.target.files[0];
+    e.target.value = '';
     if (!f) return;
-    if (f.error) { showTasksError({ line: null, message: f.error }); return; }
-    useTasks(f.text, f.name);
+    const tooLarge = fileTooLarge(f.size);
+    if (tooLarge) { showTasksError({ line: null, message: tooLarge }); return; }
+    // The worker reads and parses the file; the page only hands it over.
+    useTasks(null, f.name, null, null, f);
   });
   $('#tasks-clear').addEventListener('click', clearTasks);
   $('#experiment-file').addEventListener('change', async (e) => {
@@ -203,5 +222,5 @@ export function initIo(context) {
   }
   onLangChange(() => { renderNote(); });
   // Test hooks.
-  Object.assign(window.tailslice, { useTasks, clearTasks, openExperimentText, importedTasks });
+  Object.assign(window.tailslice, { useTasks, useTasksFile: (file) => useTasks(null, file.name, null, null, file), clearTasks, openExperimentText, importedTasks });
 }

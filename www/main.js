@@ -13,7 +13,8 @@ import { app, setState } from './state.js';
 import { showBanner, showRunError, onMainThreadError } from './banner.js';
 import { initControls, fillControls, matchPreset, setWithinHead } from './controls.js';
 import { writeUrl } from './url.js';
-import { request, spawnWorker, crashWorker } from './worker-calls.js';
+import { request, crashWorker, onWorkerFailure } from './worker-calls.js';
+import { onFailure, workerRestarts, workersStarted, liveJobs } from './client.js';
 import { renderHead } from './table.js';
 import { drawGantt, drawPlots, wireGantt } from './gantt.js';
 import { wireSharing, startEmbed, postHeight } from './embed.js';
@@ -38,7 +39,10 @@ window.tailslice = {
   /** Shows the experiment of a query string as if its link were opened,
    * without reloading (tests measure a warm page with it). */
   load(query) { setPage(parseQuery(query), { fill: true }); },
-  get workerRestarts() { return app.workerRestarts; },
+  get workerRestarts() { return workerRestarts(); },
+  get workersStarted() { return workersStarted(); },
+  /** Jobs sent to the worker and not yet answered. */
+  get workerJobs() { return liveJobs(); },
   /** Makes the simulation worker's wasm panic (the recovery path's test hook). */
   crashWorker,
   get query() { return app.page ? app.page.query : null; },
@@ -75,8 +79,8 @@ async function main() {
       }
     }).observe({ type: 'longtask', buffered: true });
   }
-  // The worker compiles its copy of the wasm while the page compiles its own.
-  app.worker = spawnWorker();
+  // The worker starts on first need (its wasm is not in the first download).
+  onFailure(onWorkerFailure);
   await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
   loadCatalog();
   applyI18n(document);

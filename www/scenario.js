@@ -11,6 +11,7 @@
 // ever set with textContent.
 import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor, mainThreadColor, stateColor, priColor } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
+import { lane } from './client.js';
 
 const $ = (sel) => document.querySelector(sel);
 /** Rust's scenario registry (see crate/src/web/scenario_catalog.rs); read at mount. */
@@ -23,10 +24,6 @@ const knobKeys = () => catalog.knobs.map((k) => k.key);
 const sc = {
   ctx: null,
   parsed: null,     // parseScenarioQuery() of the shown scenario (null: not in scenario mode)
-  worker: null,
-  busy: null,       // {id, key, run, t0}
-  pending: null,    // {key, run}
-  nextId: 1,
   summary: null,
   timelineMeta: null,
   view: null,
@@ -264,7 +261,7 @@ function setScenario(parsed, { fill }) {
 
 function exit() {
   sc.parsed = null;
-  sc.pending = null;
+  runs.cancel();
   document.body.classList.remove('scenario-mode');
   $('#scenario-knobs').hidden = true;
   $('#scenario-results').hidden = true;
@@ -274,73 +271,41 @@ function exit() {
 
 // ---------------------------------------------------------------- worker
 
-function spawnWorker() {
-  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  w.onmessage = onWorkerMessage;
-  w.onerror = (e) => runError(e.message || 'unknown error');
-  return w;
-}
-
-/** A scenario run that has reported progress (it is long) or run this
- * many ms is cancelled by the next request instead of waited for. */
-const CANCEL_AFTER_MS = 200;
+// The scenario lane of the page's one worker client (www/client.js): a
+// long run (it reported progress, or ran 200 ms) is cancelled by the next
+// request, a short one is waited for and only the newest request follows.
+const runs = lane();
 
 function request(key, run) {
-  if (!sc.worker) sc.worker = spawnWorker();
-  if (sc.busy) {
-    const long = sc.busy.progressed || performance.now() - sc.busy.t0 > CANCEL_AFTER_MS;
-    if (!long) { sc.pending = { key, run }; return; }
-    // Cancel: terminating the worker is the only way to stop a wasm call.
-    sc.worker.terminate();
-    sc.worker = spawnWorker();
-    sc.busy = null;
-    sc.pending = null;
-  }
-  send(key, run);
-}
-
-function send(key, run) {
-  const id = sc.nextId++;
-  sc.busy = { id, key, run, t0: performance.now() };
+  const t0 = performance.now();
   $('#scenario-results').dataset.state = 'running';
   $('#scenario-status').textContent = t('sc.status.running');
-  sc.worker.postMessage({ type: 'scenario', id, key, run });
+  const job = runs.request('scenario', { key, run }, { onProgress });
+  job.done.then((out) => {
+    if (out.status === 'cancelled') return;
+    if (!runs.busy) $('#scenario-progress').hidden = true;
+    if (!sc.parsed) return;
+    if (out.status === 'error') { runError(out.message); return; }
+    performance.measure('tailslice:scenario:simulate', { start: t0, end: performance.now() });
+    sc.workerMs = out.ms;
+    show({ ...out.value, ms: out.ms });
+  });
 }
 
 function runError(message) {
-  sc.busy = null;
   $('#scenario-progress').hidden = true;
   $('#scenario-results').dataset.state = 'error';
   sc.ctx.showRunError(t('sc.error.worker', { message }));
 }
 
-function onWorkerMessage(event) {
-  const msg = event.data;
-  if (!sc.busy || msg.id !== sc.busy.id) return;
-  if (msg.type === 'scenario-progress') {
-    sc.busy.progressed = true;
-    const p = $('#scenario-progress');
-    p.hidden = false;
-    p.max = 1;
-    p.value = msg.frac;
-    $('#scenario-status').textContent = t('sc.status.progress', {
-      run: msg.run, pct: Math.round(msg.frac * 100), work: Math.round((100 * msg.units) / msg.budget),
-    });
-    return;
-  }
-  const job = sc.busy;
-  sc.busy = null;
-  $('#scenario-progress').hidden = true;
-  if (sc.pending) {
-    const next = sc.pending;
-    sc.pending = null;
-    send(next.key, next.run);
-  }
-  if (!sc.parsed) return;
-  if (msg.type === 'error') { runError(msg.message); return; }
-  performance.measure('tailslice:scenario:simulate', { start: job.t0, end: performance.now() });
-  sc.workerMs = msg.ms;
-  show(msg);
+function onProgress(p) {
+  const bar = $('#scenario-progress');
+  bar.hidden = false;
+  bar.max = 1;
+  bar.value = p.frac;
+  $('#scenario-status').textContent = t('sc.status.progress', {
+    run: p.run, pct: Math.round(p.frac * 100), work: Math.round((100 * p.units) / p.budget),
+  });
 }
 
 // ---------------------------------------------------------------- results
@@ -364,7 +329,7 @@ function show(msg) {
   box.dataset.ms = msg.ms.toFixed(1);
   sc.updates++;
   box.dataset.updates = String(sc.updates);
-  box.dataset.state = (sc.busy || sc.pending) ? 'running' : 'ready';
+  box.dataset.state = runs.busy ? 'running' : 'ready';
   if (sc.ctx.embed) sc.ctx.postHeight();
 }
 

@@ -1,6 +1,10 @@
 // The page's shared state: what is shown, what is running, what the tests
 // read. One object, owned by no single file; `setState` is the one writer
-// of `body[data-state]`.
+// of `body[data-state]`. `runs` is the experiment's lane of the page's one
+// worker client (www/client.js): what is running or waiting.
+import { lane } from './client.js';
+
+export const runs = lane();
 
 export const app = {
   page: null,        // parseQuery() of the current state
@@ -10,16 +14,10 @@ export const app = {
   result: null,
   timing: null,      // {workerMs, drawMs} of the shown result
   shownT0: 0,        // when the shown result was requested
-  worker: null,
-  busy: null,        // {id, query, large, t0}
-  pending: null,
-  nextId: 1,
   updates: 0,
   longTasks: 0,
   longestTask: 0,    // ms, the longest main-thread task seen (Long Tasks API)
   longTaskLog: [],   // [startTime, duration] of the first 200 long tasks
-  workerFailures: 0, // worker failures since its last good answer
-  workerRestarts: 0, // workers replaced after a failure (for tests)
   panicked: false,   // the main thread's wasm instance panicked
   urlErrors: [],     // bad URL values, shown in #error until the page is reloaded
   runError: false,   // #error currently shows a failed run
@@ -28,5 +26,5 @@ export const app = {
 
 export function setState(s) {
   // "ready" only when nothing newer is queued or running.
-  document.body.dataset.state = (s === 'ready' && (app.busy || app.pending)) ? 'running' : s;
+  document.body.dataset.state = (s === 'ready' && runs.busy) ? 'running' : s;
 }

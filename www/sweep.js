@@ -1,20 +1,19 @@
 // tailslice sweeps panel: a seed sweep (histogram of a figure or of its
 // change versus the first policy, p5/p50/p95 and this seed marked) and a
 // quantum sweep (each policy's figure against the quantum on a log axis,
-// best quantum marked). Both run in the jobs worker a chunk at a time with
-// progress; Cancel terminates that worker. Charts are drawn by the wasm
+// best quantum marked). Both run in the page's worker (www/client.js) a
+// chunk at a time with progress; Cancel stops them between chunks. Charts are drawn by the wasm
 // (plotters), like the page's other plots.
 import { drawSeedHistogram, drawQuantumChart } from './tailslice.js';
 import { t, fmtNumber, onLangChange } from './i18n.js';
 import { exportPng } from './io.js';
 import { catalog, limits, policyTitle as title } from './catalog.js';
-import { postSweep, cancelSweepWorker, onSweepMessages, warmSweepWorker } from './worker-calls.js';
+import { request, warm } from './client.js';
 
 const $ = (sel) => document.querySelector(sel);
 
 let ctx = null;     // {query(), tasks(), dark()}
-let running = null; // {id, kind, t0}
-let nextId = 1;
+let running = null; // {job, kind}: the sweep under way
 const state = { seeds: null, quanta: null };
 
 function setRunning(on) {
@@ -37,55 +36,54 @@ function fail(message) {
 
 function start(kind) {
   $('#sweep-error').hidden = true;
-  const msg = { type: kind, query: ctx.query() };
+  const args = { kind, query: ctx.query() };
   if (kind === 'seeds') {
     if (ctx.tasks()) { fail(t('sweep.no.tasks')); return; }
-    msg.range = $('#sweep-seeds').value.trim();
+    args.range = $('#sweep-seeds').value.trim();
   } else {
-    msg.range = $('#sweep-quanta').value.trim();
-    msg.steps = Math.round(Number($('#sweep-steps').value) || limits().sweep_steps);
-    msg.tasks = ctx.tasks();
+    args.range = $('#sweep-quanta').value.trim();
+    args.steps = Math.round(Number($('#sweep-steps').value) || limits().sweep_steps);
+    args.tasks = ctx.tasks();
   }
-  msg.id = nextId++;
-  running = { id: msg.id, kind, t0: performance.now() };
+  const t0 = performance.now();
   performance.mark('tailslice:sweep:start');
   setRunning(true);
   $('#sweep-progress').removeAttribute('value');
   $('#sweep-status-text').textContent = t('sweep.progress', { what: t(`sweep.what.${kind}`), done: 0, total: '…' });
-  postSweep(msg);
+  const job = request('sweep', args, { onProgress: (p) => onProgress(kind, p) });
+  running = { job, kind };
+  job.done.then((out) => {
+    if (running && running.job === job) running = null;
+    if (out.status === 'cancelled') return;
+    if (out.status === 'error') { fail(out.message); return; }
+    const end = performance.now();
+    const ms = end - t0;
+    performance.measure(`tailslice:sweep:${kind}`, { start: t0, end });
+    setRunning(false);
+    state[kind] = { summary: out.value.summary, ms, total: out.value.total };
+    document.body.dataset.sweepMs = ms.toFixed(1);
+    if (kind === 'seeds') renderSeeds(); else renderQuanta();
+    document.body.dataset.sweep = 'done';
+    document.body.dataset.sweepKind = kind;
+  });
 }
 
+/** Cancel: the worker stops the sweep before its next chunk. */
 function cancel() {
   if (!running) return;
-  cancelSweepWorker();
+  running.job.cancel();
   running = null;
   setRunning(false);
   document.body.dataset.sweep = 'cancelled';
   $('#sweep-status-text').textContent = t('sweep.cancelled');
 }
 
-function onMessage(e) {
-  const msg = e.data;
-  if (!running || msg.id !== running.id) return;
-  if (msg.type === 'progress') {
-    const p = $('#sweep-progress');
-    p.max = msg.total;
-    p.value = msg.done;
-    $('#sweep-status-text').textContent = t('sweep.progress', { what: t(`sweep.what.${running.kind}`), done: msg.done, total: msg.total });
-    return;
-  }
-  if (msg.type === 'error') { fail(msg.message); return; }
-  const job = running;
-  running = null;
-  const end = performance.now();
-  const ms = end - job.t0;
-  performance.measure(`tailslice:sweep:${job.kind}`, { start: job.t0, end });
-  setRunning(false);
-  state[job.kind] = { summary: msg.summary, ms, total: msg.total };
-  document.body.dataset.sweepMs = ms.toFixed(1);
-  if (job.kind === 'seeds') renderSeeds(); else renderQuanta();
-  document.body.dataset.sweep = 'done';
-  document.body.dataset.sweepKind = job.kind;
+function onProgress(kind, p) {
+  if (!running) return;
+  const bar = $('#sweep-progress');
+  bar.max = p.total;
+  bar.value = p.done;
+  $('#sweep-status-text').textContent = t('sweep.progress', { what: t(`sweep.what.${kind}`), done: p.done, total: p.total });
 }
 
 function sizeCanvas(canvas, cssHeight) {
@@ -219,7 +217,6 @@ export function redrawSweeps() {
 
 export function initSweep(context) {
   ctx = context;
-  onSweepMessages({ onMessage, fail });
   $('#sweep-seeds-run').addEventListener('click', () => start('seeds'));
   $('#sweep-quanta-run').addEventListener('click', () => start('quanta'));
   $('#sweep-cancel').addEventListener('click', cancel);
@@ -242,9 +239,9 @@ export function initSweep(context) {
     requestAnimationFrame(() => { queued = false; redrawSweeps(); });
   }).observe($('#sweeps'));
   document.body.dataset.sweep = 'idle';
-  // Warm the jobs worker once the page has drawn, so the first sweep does
-  // not wait for its wasm to compile.
-  // (Not in the embed view, which has no sweeps panel.)
-  if (!document.body.classList.contains('embed')) setTimeout(warmSweepWorker, 1500);
+  // Start the worker (its wasm is not in the page's first download) when
+  // the visitor reaches for the panel, so the first sweep does not wait
+  // for it to compile.
+  for (const type of ['pointerover', 'focusin']) $('#sweeps').addEventListener(type, warm, { once: true });
   Object.assign(window.tailslice, { startSweep: start, cancelSweep: cancel });
 }

@@ -1,18 +1,17 @@
 // tailslice: open a browser performance trace (file picker or drop on the
-// page). The trace worker (www/trace-worker.js) reads and parses it, with
-// progress and a cancel button; Rust finds the main thread, its tasks and
-// the summary (sentences included, English and Chinese). This file only
+// page). The trace worker (www/trace-worker.js, through www/client.js's
+// traceClient) reads and parses it, with progress and a cancel button;
+// Rust finds the main thread, its tasks and the summary (sentences included, English and Chinese). This file only
 // moves messages and draws: the summary before the results, the thread
 // picker, the "all at t = 0" switch. The tasks then run like any imported
 // task list (www/io.js), with the "as recorded" row first. The trace never
 // leaves the browser and is not put into the URL.
 import { t, lang, onLangChange } from './i18n.js';
 import { useTasks, importedTrace } from './io.js';
+import { traceClient } from './client.js';
 
 const $ = (sel) => document.querySelector(sel);
-let worker = null;
-let nextId = 1;
-let current = null;   // {id, name}
+let current = null;   // {name}: the read or selection under way
 let shown = null;     // {sel, name}: the selection in use
 
 function setState(s) { document.body.dataset.trace = s; }
@@ -39,48 +38,48 @@ function showError(message) {
 
 function mb(bytes) { return (bytes / 1048576).toFixed(1); }
 
-function spawn() {
-  if (worker) worker.terminate();
-  worker = new Worker(new URL('./trace-worker.js', import.meta.url), { type: 'module' });
-  worker.onmessage = (e) => {
-    const msg = e.data;
-    if (!current || msg.id !== current.id) return;
-    if (msg.type === 'progress') {
-      status(msg.gzip ? t('trace.inflating', { mb: mb(msg.read) }) : t('trace.reading', { mb: mb(msg.read), total: mb(msg.size) }), msg.gzip ? undefined : msg.read / Math.max(1, msg.size));
-    } else if (msg.type === 'parsing') {
-      status(t('trace.parsing', { mb: mb(msg.read) }));
-    } else if (msg.type === 'error') {
-      done();
-      showError(msg.message);
-      setState('error');
-      current = null;
-    } else if (msg.type === 'selected') {
-      done();
-      use(msg.sel, current.name);
-    }
-  };
-  worker.onerror = (e) => {
-    done();
-    showError(e.message || 'worker error');
-    setState('error');
-    current = null;
-  };
+// The trace reader's lane (its own worker and wasm, the page's protocol:
+// www/client.js): a newer trace or selection replaces the one under way.
+const reads = traceClient.lane();
+
+function onProgress(p) {
+  if (p.parsing) status(t('trace.parsing', { mb: mb(p.read) }));
+  else status(p.gzip ? t('trace.inflating', { mb: mb(p.read) }) : t('trace.reading', { mb: mb(p.read), total: mb(p.size) }), p.gzip ? undefined : p.read / Math.max(1, p.size));
 }
 
-/** Reads `file` as a trace (in the worker). */
+/** Sends a job to the trace worker; shows its selection or its error. */
+function send(job, args, name) {
+  const me = { name };
+  current = me;
+  // A new trace replaces the one under way at once (reading is long).
+  const h = reads.request(job, args, { onProgress, replace: true });
+  h.done.then((out) => {
+    if (current !== me) return;
+    if (out.status === 'cancelled') return;
+    done();
+    current = null;
+    if (out.status === 'error') {
+      showError(out.message);
+      setState('error');
+      return;
+    }
+    use(out.value, name);
+  });
+}
+
+/** Reads `file` as a trace (in the trace worker). */
 export function openTrace(file) {
   if (!file) return;
-  spawn();
   showError(null);
   $('#tasks-panel').open = true;
-  current = { id: nextId++, name: file.name };
   setState('reading');
   status(t('trace.reading', { mb: '0.0', total: mb(file.size) }), 0);
-  worker.postMessage({ type: 'open', id: current.id, file });
+  send('openTrace', { file }, file.name);
 }
 
+/** Cancel: the trace worker stops before its next chunk. */
 function cancel() {
-  if (worker) { worker.terminate(); worker = null; }
+  reads.cancel();
   current = null;
   done();
   showError(t('trace.cancelled'));
@@ -88,11 +87,10 @@ function cancel() {
 }
 
 function select() {
-  if (!shown || !worker) return;
-  current = { id: nextId++, name: shown.name };
+  if (!shown) return;
   setState('reading');
   status(t('trace.selecting'));
-  worker.postMessage({ type: 'select', id: current.id, thread: $('#trace-thread').value, t0: $('#trace-t0').checked });
+  send('selectTrace', { thread: $('#trace-thread').value, t0: $('#trace-t0').checked }, shown.name);
 }
 
 async function use(sel, name) {

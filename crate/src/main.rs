@@ -2,7 +2,9 @@
 
 mod cli;
 
-// Large blocks on 2 MB pages where the system allows (see the module).
+// Large blocks on 2 MB pages where the system allows (see the module; not
+// on wasm32, where the bin is only built by `cargo test --target wasm32-…`).
+#[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static ALLOCATOR: tailslice::huge_pages::HugePageHint = tailslice::huge_pages::HugePageHint;
 

@@ -218,7 +218,8 @@ fn the_catalog_is_the_cores_tables() {
             "within",
             "arrivals",
             "mlfq_levels",
-            "mlfq_boost"
+            "mlfq_boost",
+            "machine"
         ]
     );
     assert_eq!(c["params"][1]["max"], 1_000_000.0);

@@ -30,7 +30,7 @@ fn pct(sorted: &[f64], p: f64) -> f64 {
 
 async fn measures(b: &Browser) -> Result<Value> {
     b.eval_js(
-        "const m = {}; for (const n of ['simulate', 'render', 'update']) \
+        "const m = {}; for (const n of ['simulate', 'render', 'update', 'render:view', 'render:table', 'render:gantt', 'render:plots']) \
          m[n] = performance.getEntriesByName('tailslice:' + n).map(e => e.duration); return m;",
     )
     .await
@@ -57,7 +57,16 @@ fn report(label: &str, all: &[(String, Vec<f64>)]) {
 }
 
 fn collect(into: &mut Vec<(String, Vec<f64>)>, v: &Value, skip_first: bool) {
-    for name in ["simulate", "render", "update"] {
+    // The render's parts too: which one a slow first update spends its time in.
+    for name in [
+        "simulate",
+        "render",
+        "update",
+        "render:view",
+        "render:table",
+        "render:gantt",
+        "render:plots",
+    ] {
         let vals: Vec<f64> = v[name]
             .as_array()
             .map(|a| a.iter().filter_map(Value::as_f64).collect())
@@ -167,8 +176,20 @@ async fn bench_page() -> Result<()> {
             .trim()
             .parse()
             .unwrap_or(0);
-        // The trace reader's module is fetched only when a trace is opened.
-        if name.starts_with("tailslice-trace-web") {
+        // Fetched only when used: the trace reader's module (a trace is
+        // opened) and the worker with its module (the first large run,
+        // scenario, sweep, import or export).
+        if [
+            "tailslice-trace-web",
+            "tailslice-worker-web",
+            "worker.js",
+            "worker-loop.js",
+            "trace-worker.js",
+            "trace-jobs.js",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
+        {
             println!("  {name:<20} {raw:>8} B  {gz:>8} B gz (on demand, not in the total)");
             continue;
         }

@@ -69,6 +69,7 @@ struct TasksCheck<'a> {
 
 /// Checks a task list against the experiment of `query`:
 /// `{ok, tasks, classes, total_work_ms}` or `{ok: false, line, message}`.
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = checkTasks)]
 pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
     let exp = experiment(query)?;
@@ -104,6 +105,7 @@ pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
 /// policy), `csv` (one row per task and policy) or `experiment` (the file
 /// "open experiment" reads; `ui` is the page's own state as JSON text).
 /// `tasks` is the imported task list, if any.
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = exportFile)]
 pub fn export_file(
     kind: &str,

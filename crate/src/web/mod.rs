@@ -16,6 +16,9 @@
 
 mod canvas;
 mod catalog;
+// Under `page` (the main thread's wasm) the worker-only exports of these
+// modules are left out; the helpers only they use are then unused.
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod io;
 mod labels;
 mod palette;
@@ -25,10 +28,13 @@ mod query;
 mod realrun;
 mod result;
 mod runner;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod scenario;
 mod scenario_catalog;
 mod scenario_view;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod sweep;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod trace_run;
 mod view;
 
@@ -38,15 +44,20 @@ use crate::catalog::BROWSER_LIMITS;
 use crate::experiment::Limits;
 
 pub use catalog::{catalog, file_too_large};
-pub use io::{check_tasks, export_file, open_experiment};
+pub use io::open_experiment;
+#[cfg(not(feature = "page"))]
+pub use io::{check_tasks, export_file};
 pub use labels::set_labels;
 pub use panic::{last_panic, panic_for_test};
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
 pub use realrun::{real_run_text, RealRunPlan};
 pub use runner::Runner;
-pub use scenario::{parse as parse_scenario, run_scenario, ScenarioQuery, ScenarioRun};
+pub use scenario::{parse as parse_scenario, ScenarioQuery};
+#[cfg(not(feature = "page"))]
+pub use scenario::{run_scenario, ScenarioRun};
 pub use scenario_catalog::{scenario_catalog, ScenarioCatalog};
 pub use scenario_view::ScenarioView;
+#[cfg(not(feature = "page"))]
 pub use sweep::{QuantumSweep, SeedSweep};
 pub use view::View;
 

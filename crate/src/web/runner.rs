@@ -132,6 +132,7 @@ impl Runner {
     }
 
     /// A runner whose workload is given (an imported list): sized at once.
+    #[cfg_attr(feature = "page", allow(dead_code))]
     pub(crate) fn with_workload(exp: Experiment, w: Workload) -> Result<Runner, JsError> {
         let mut r = Runner::for_experiment(exp);
         r.size_to(w)?;
@@ -153,7 +154,9 @@ impl Runner {
 }
 
 /// Runners for tasks the visitor brought: a pasted or uploaded list, or a
-/// browser trace's main-thread tasks.
+/// browser trace's main-thread tasks. Only the worker runs them (imported
+/// tasks never run inline), so the main thread's wasm (`page`) leaves them out.
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl Runner {
     /// A runner for the experiment of `query` on the task list `tasks`

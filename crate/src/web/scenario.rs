@@ -182,6 +182,7 @@ pub fn parse_scenario_query(query: &str) -> JsValue {
 
 /// A scenario run, kept in the worker so that showing another of its runs
 /// costs no new simulation.
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 pub struct ScenarioRun {
     scenario: &'static dyn Scenario,
@@ -198,6 +199,7 @@ pub struct ScenarioRun {
 /// function, is called now and then with `{run, frac, units, budget}` (the
 /// simulation under way, 1-based, the share of its simulated time done, and
 /// the work done against the budget), so the worker can tell the page.
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = runScenario)]
 pub fn run_scenario(query: &str, progress: JsValue) -> Result<ScenarioRun, JsError> {
     let q = parse(query);
@@ -321,6 +323,7 @@ struct PageTexts {
     zh: PageText,
 }
 
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl ScenarioRun {
     /// The scenario's result as the CLI's `--json` prints it, with `runs`

@@ -40,6 +40,7 @@ fn param(e: ParamError) -> JsError {
 }
 
 /// A seed sweep in progress.
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 pub struct SeedSweep {
     exp: Experiment,
@@ -48,6 +49,7 @@ pub struct SeedSweep {
     runs: Vec<SeedRun>,
 }
 
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl SeedSweep {
     /// `range` is `A-B` (as `tailslice sweep --seeds`); refused before any
@@ -144,6 +146,7 @@ fn parse_quanta(text: &str, steps: u32) -> Result<Vec<f64>, ParamError> {
 
 /// A quantum sweep in progress (on the experiment's workload, drawn once,
 /// or on imported tasks).
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 pub struct QuantumSweep {
     exp: Experiment,
@@ -152,6 +155,7 @@ pub struct QuantumSweep {
     runs: Vec<QuantumRun>,
 }
 
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl QuantumSweep {
     #[wasm_bindgen(constructor)]

@@ -1,0 +1,142 @@
+// tailslice's jobs: what the page's one worker (www/worker.js) does, one
+// generator function per kind of request. The same code runs inline on the
+// main thread for small runs (www/client.js), so both paths answer alike.
+//
+// A job is `function* (wasm, args, ctx)`:
+//   - `wasm` is the module's exports (the worker's tailslice-worker-web.js,
+//     or the page's tailslice.js when inline);
+//   - it `yield`s between steps: there the worker lets other messages in
+//     (a cancel, a newer request) and stops if the job was cancelled;
+//   - `ctx.progress(p)` reports progress (posted to the page as it is);
+//   - `ctx.cache` is per-instance state that outlives one job (the last
+//     scenario run);
+//   - it returns `{value, transfer}`: the answer and the ArrayBuffers to
+//     transfer rather than copy.
+// Rust computes everything; these functions only call it step by step.
+
+/** Every typed array's buffer in a run result (transferred, not copied). */
+function runBuffers(result) {
+  const out = [];
+  const add = (v) => { if (ArrayBuffer.isView(v)) out.push(v.buffer); };
+  for (const k of ['work', 'arrival', 'class', 'hist_counts']) add(result[k]);
+  for (const r of result.runs) for (const v of Object.values(r)) add(v);
+  return out;
+}
+
+/**
+ * An experiment: `{query, tasks, starts, large}` (tasks: an imported task
+ * list or null; starts: a trace's recorded starts or null; large: the
+ * page's estimate says large). Progress: `{sized: true, slices, large}`
+ * once the workload is drawn (its true size), then, for a large run,
+ * `{done, total, label}` before each step. Value: the result object.
+ */
+export function* run(wasm, { query, tasks = null, starts = null, large = false }, ctx) {
+  const runner = starts ? wasm.Runner.withTrace(query, tasks, starts)
+    : tasks ? wasm.Runner.withTasks(query, tasks) : new wasm.Runner(query);
+  try {
+    const total = runner.total();
+    let sized = false;
+    let isLarge = large;
+    for (;;) {
+      if (!sized && runner.done() >= 1) {
+        // The page's guess came from the mix's mean; the drawn workload says
+        // how large the run really is (a heavy tail can draw an hour-long task).
+        sized = true;
+        isLarge = isLarge || runner.large();
+        ctx.progress({ sized: true, slices: runner.slices(), large: isLarge });
+      }
+      if (isLarge) ctx.progress({ done: runner.done(), total, label: runner.nextLabel() });
+      if (!runner.step()) break;
+      yield;
+    }
+    const result = runner.finish();
+    return { value: result, transfer: runBuffers(result) };
+  } finally {
+    runner.free();
+  }
+}
+
+/**
+ * An Apple QoS scenario: `{key, run}` (`key`: the canonical scenario query
+ * without `run`). Progress: Rust's `{run, frac, units, budget}`. Value:
+ * `{key, run, summary, timeline}`. The last scenario run stays in
+ * `ctx.cache`, so showing another of its runs does not simulate again.
+ */
+export function* scenario(wasm, { key, run }, ctx) {
+  const cache = ctx.cache;
+  if (!cache.scenario || cache.scenario.key !== key) {
+    if (cache.scenario) cache.scenario.run.free();
+    cache.scenario = null;
+    cache.scenario = { key, run: wasm.runScenario(key, (p) => ctx.progress(p)) };
+  }
+  yield;
+  const sc = cache.scenario.run;
+  const summary = sc.summary();
+  const timeline = sc.timeline(run);
+  return { value: { key, run, summary, timeline }, transfer: timeline ? [timeline.packed.buffer] : [] };
+}
+
+/**
+ * A seed sweep (`{kind: "seeds", query, range, chunk}`) or a quantum sweep
+ * (`{kind: "quanta", query, range, steps, tasks}`), a chunk at a time
+ * (50 seeds or one quantum). Progress: `{done, total}`. Value:
+ * `{summary, total}`.
+ */
+export function* sweep(wasm, args, ctx) {
+  const job = args.kind === 'seeds'
+    ? new wasm.SeedSweep(args.query, args.range)
+    : new wasm.QuantumSweep(args.query, args.range, args.steps, args.tasks ?? undefined);
+  try {
+    const total = job.total();
+    const chunk = args.chunk || (args.kind === 'seeds' ? 50 : 1);
+    ctx.progress({ done: 0, total });
+    while (job.step(chunk)) {
+      ctx.progress({ done: job.done(), total });
+      yield;
+    }
+    return { value: { summary: job.summary(), total } };
+  } finally {
+    job.free();
+  }
+}
+
+/**
+ * Before any job: an uploaded task list travels as its File (a handle, not
+ * megabytes of text through the main thread) and is read here, once per
+ * file (the last one stays in `ctx.cache`).
+ */
+export async function prepare(args, ctx) {
+  if (args && typeof File !== 'undefined' && args.tasks instanceof File) args.tasks = await fileText(args.tasks, ctx.cache);
+}
+
+async function fileText(file, cache) {
+  const key = `${file.name}:${file.size}:${file.lastModified}`;
+  if (!cache.file || cache.file.key !== key) cache.file = { key, text: await file.text() };
+  return cache.file.text;
+}
+
+/**
+ * A task list to import, checked by Rust's parser (`import::parse_task_list`)
+ * off the main thread: `{query, text}` or `{query, file}` (a File: read
+ * here, so the page never holds or parses it; later jobs get the same File
+ * as `tasks`, see `prepare`). Value: `checkTasks`'
+ * `{ok, tasks, classes, total_work_ms}` or `{ok: false, line, message}`.
+ */
+export async function* importTasks(wasm, { query, text = null, file = null }, ctx) {
+  const list = file ? await fileText(file, ctx.cache) : text;
+  yield;
+  return { value: wasm.checkTasks(query, list) };
+}
+
+/** An export's text: `{kind, query, tasks, ui}` (see Rust's `exportFile`). Value: `{text}`. */
+export function* exportFile(wasm, { kind, query, tasks = null, ui = null }) {
+  yield;
+  return { value: { text: wasm.exportFile(kind, query, tasks ?? undefined, ui ?? undefined) } };
+}
+
+/** Makes this instance's wasm panic on purpose (the recovery path's test hook). */
+export function* panic(wasm) {
+  yield;
+  wasm.panicForTest();
+  return { value: null };
+}

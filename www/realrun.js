@@ -8,6 +8,7 @@
 import { parseQuery, RealRunPlan, realRunText } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n } from './i18n.js';
 import { download } from './io.js';
+import realStrings from './strings/realrun.js';
 import { catalog, metricTitle, policyTitle } from './catalog.js';
 import { available, resolveYield, clockStep, createControl, runPlan, addPass, report } from './realrun-runner.js';
 
@@ -123,9 +124,27 @@ function applySettings() {
 
 // ---------------------------------------------------------------- preview
 
+// An uploaded task list stays a File (io.js: the worker reads it), but the
+// plan is made here on the main thread: its text is read once and kept.
+let upload = null; // {file, text}: text is null while reading
+
+/** The imported tasks as text (undefined: generated; null: still reading). */
+function tasksText() {
+  const tasks = rr.ctx.tasks();
+  if (typeof File === 'undefined' || !(tasks instanceof File)) return tasks ?? undefined;
+  if (!upload || upload.file !== tasks) {
+    const mine = { file: tasks, text: null };
+    upload = mine;
+    tasks.text().then((text) => { mine.text = text; if (upload === mine) refreshPreview(); });
+  }
+  return upload.text;
+}
+
 function planFor(query) {
+  const tasks = tasksText();
+  if (tasks === null) return { error: { en: realStrings.en['real.reading'], zh: realStrings.zh['real.reading'] } };
   try {
-    return { plan: new RealRunPlan(query, rr.ctx.tasks() ?? undefined) };
+    return { plan: new RealRunPlan(query, tasks) };
   } catch (err) {
     return { error: err && (err.en || err.zh) ? err : { en: String(err && err.message ? err.message : err), zh: String(err && err.message ? err.message : err) } };
   }

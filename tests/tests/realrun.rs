@@ -488,3 +488,21 @@ async fn an_imported_task_list_with_arrivals_runs_for_real() -> Result<()> {
     );
     b.finish().await
 }
+
+#[tokio::test]
+async fn an_uploaded_task_list_runs_for_real() -> Result<()> {
+    let b = Browser::start().await?;
+    open_ready(&b, "/?q=4&real_scale=1&real_repeats=1&real_yield=message").await?;
+    // An upload stays a File (the worker reads it); the real run's plan is
+    // made on the main thread from the same file's text.
+    b.eval_js(
+        "window.tailslice.useTasksFile(new File(['7\\n2\\n4\\n'], 'three.txt', { type: 'text/plain' })); \
+         return true;",
+    )
+    .await?;
+    wait_ready(&b, 2).await?;
+    let file = run(&b).await?;
+    assert_eq!(floats(&file["work_ms"]), [7.0, 2.0, 4.0]);
+    check_accounting(&file, 1)?;
+    b.finish().await
+}

@@ -4,6 +4,7 @@
 export default {
   en: {
     'real.title': 'Run for real',
+    'real.reading': 'Reading the uploaded tasks…',
     'real.help': 'The same tasks as busy loops on this page\'s own main thread: FIFO (each task to completion, no yield) and sliced (the model\'s round-robin order, yielding to the event loop between slices), measured beside the simulation.',
     'real.scale': 'Scale (× or auto)',
     'real.repeats': 'Repeats',
@@ -39,6 +40,7 @@ export default {
     'real.download': 'Download results (JSON)',
   },
   zh: {
+    'real.reading': '正在读取上传的任务…',
     'real.title': '真机运行',
     'real.help': '同样的任务，在本页自己的主线程上以忙循环运行：FIFO（每个任务跑完，不让出）和分片（按模型的轮转顺序，片与片之间让出事件循环），并与模拟结果并列。',
     'real.scale': '比例（倍数或 auto）',

@@ -22,6 +22,7 @@ const rr = {
   running: null,    // {control}
   last: null,       // {plan, env, report, passes, query}
   text: null,       // realRunText(): {env: {en, zh} isolation and clock, na: {en, zh}}
+  startWhenRead: false, // Run was pressed while an uploaded file was being read
 };
 
 function el(tag, props = {}, ...children) {
@@ -135,7 +136,13 @@ function tasksText() {
   if (!upload || upload.file !== tasks) {
     const mine = { file: tasks, text: null };
     upload = mine;
-    tasks.text().then((text) => { mine.text = text; if (upload === mine) refreshPreview(); });
+    tasks.text().then((text) => {
+      mine.text = text;
+      if (upload !== mine) return;
+      refreshPreview();
+      // A click on Run while the file was being read runs it now.
+      if (rr.startWhenRead) { rr.startWhenRead = false; start(); }
+    });
   }
   return upload.text;
 }
@@ -184,7 +191,13 @@ async function start() {
   if (rr.running) return;
   const query = page().query;
   const { plan, error } = planFor(query);
-  if (!plan) { rr.preview = { error }; renderNotes(); return; }
+  if (!plan) {
+    // Still reading an uploaded file: run once it is read.
+    rr.startWhenRead = tasksText() === null;
+    rr.preview = { error };
+    renderNotes();
+    return;
+  }
   const control = createControl();
   rr.running = { control };
   $('#real-run').disabled = true;

@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::machine::{CoreKind, Machine};
 use super::thread::{ItemId, PoolId, Program, Step, ThreadId, Workload};
 use super::timeshare::Timeshare;
-use crate::policy::{Policy, TaskView, Xnu};
+use crate::policy::{TaskView, Xnu};
 use crate::sim::record::Recorder;
 use crate::sim::threads::{Next, Threads};
 use crate::sim::time::{Key, SAME_INSTANT_MS as EPS};
@@ -479,7 +479,7 @@ impl Threads for Programs<'_> {
 
     /// The work an instant costs grows with the cores scanned (the class
     /// charges its own timers' work: see `Xnu::on_timer`).
-    fn meter(&mut self, now: f64, cores: usize, _threads: usize) -> bool {
+    fn meter(&mut self, now: f64, cores: usize) -> bool {
         super::budget::charge_at(cores as u64 + 1, now / self.cfg.until)
     }
 }
@@ -689,7 +689,6 @@ pub fn simulate(
     let schedule = simulate_on(&mut programs, machine, &mut class, &mut recorder, &config)
         .expect("no slice limit is set");
     let result = recorder.finish(workload, programs, &class, schedule.end);
-    let _ = class.priority(0);
     *policy = class.into_timeshare();
     result
 }

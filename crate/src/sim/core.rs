@@ -278,6 +278,17 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
         self.speeds.get(c).copied().unwrap_or(1.0)
     }
 
+    /// Work core `c` (state `st`) did in the first `time` ms of its
+    /// current step.
+    #[inline(always)]
+    fn work_in(&self, st: &CoreState, c: usize, time: f64) -> f64 {
+        if self.speeds.is_empty() {
+            time
+        } else {
+            (time * self.speed(c)).min(st.run_amount)
+        }
+    }
+
     #[inline(always)]
     fn enqueue(&mut self, task: TaskId, why: Enqueue) {
         let view = task_view(&*self.threads, self.remaining);
@@ -406,13 +417,10 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
         self.remaining[i] -= ran;
         tally.busy_time += st.run_time;
         self.recorder.ran(task, c, st.run_time, ran);
-        // What the class is told the thread ran in this slice: for a study
-        // task (one step per slice) exactly the work charged, as always.
-        let slice_ran = if st.slice_ran == 0.0 {
-            st.run_time
-        } else {
-            st.slice_ran + st.run_time
-        };
+        // What the class is told the thread ran in this slice (for a study
+        // task, one step per slice, `0.0 + run_time`: exactly the work
+        // charged, as always).
+        let slice_ran = st.slice_ran + st.run_time;
         if self.remaining[i] <= DONE_EPSILON {
             match self.threads.step_done(task, t) {
                 Next::Exit => {
@@ -464,11 +472,7 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
     fn stop(&mut self, st: &mut CoreState, tally: &mut Tally, c: usize, now: f64) -> (TaskId, f64) {
         let task = st.task.take().expect("a running core has a thread");
         let time = (now - st.run_start).clamp(0.0, st.run_time);
-        let work = if self.speeds.is_empty() {
-            time
-        } else {
-            (time * self.speed(c)).min(st.run_amount)
-        };
+        let work = self.work_in(st, c, time);
         st.generation = st.generation.wrapping_add(1);
         self.remaining[task as usize] -= work;
         tally.busy_time += time;
@@ -476,12 +480,7 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
         if now > st.slice_start {
             self.record_segment::<true>(st, c, task, now);
         }
-        let slice_ran = if st.slice_ran == 0.0 {
-            time
-        } else {
-            st.slice_ran + time
-        };
-        (task, slice_ran)
+        (task, st.slice_ran + time)
     }
 
     /// Takes core `c` (state `st`) from its thread at `now` and hands the
@@ -500,11 +499,7 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
             .filter_map(|(c, st)| {
                 st.task.map(|task| {
                     let time = (now - st.run_start).clamp(0.0, st.run_time);
-                    let work = if self.speeds.is_empty() {
-                        time
-                    } else {
-                        (time * self.speed(c)).min(st.run_amount)
-                    };
+                    let work = self.work_in(st, c, time);
                     Running {
                         core: c,
                         task,
@@ -752,7 +747,7 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
             // a thread, which the tests guard against.
             break;
         }
-        if !e.threads.meter(now, cores, n) {
+        if !e.threads.meter(now, cores) {
             end_time = now;
             break;
         }

@@ -81,7 +81,7 @@ pub trait Threads {
 
     /// Called once per instant with the cores' count: `false` stops the run
     /// (the page's work budget for scenarios; see `crate::qos::budget`).
-    fn meter(&mut self, _now: f64, _cores: usize, _threads: usize) -> bool {
+    fn meter(&mut self, _now: f64, _cores: usize) -> bool {
         true
     }
 }

@@ -13,20 +13,21 @@
 use serde::Serialize;
 
 use crate::error::NumberRange;
+use crate::experiment::metric::Metric;
+use crate::experiment::reading::{policy_title, RECORDED_TITLE, SAME_PCT};
+use crate::experiment::sweep::DEFAULT_RANGE_STEPS;
 use crate::experiment::{
     Experiment, Limits, Param, MAX_CORES, MAX_MLFQ_LEVELS, MLFQ_BOOST_RANGE, QUANTUM_RANGE,
     SWITCH_COST_RANGE, WITHIN_RANGE,
 };
-use crate::explain::{policy_title, Lang, RECORDED_TITLE, SAME_PCT};
-use crate::metric::Metric;
-use crate::mix::MAX_CLASSES;
 use crate::policy::PolicyKind;
-use crate::qos::machine::{CoreKind, Machine, M1_EP_RATIO};
-use crate::qos::scenarios::{self, Knob};
-use crate::qos::thread::Qos;
 use crate::realrun::settings::YieldKind;
 use crate::rng::MAX_SEED;
-use crate::sweep::DEFAULT_RANGE_STEPS;
+use crate::scenario::{self, Knob};
+use crate::sim::machine::{CoreKind, Machine, M1_EP_RATIO};
+use crate::sim::Qos;
+use crate::text::Lang;
+use crate::workload::mix::MAX_CLASSES;
 
 /// English and Chinese of one text.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -435,7 +436,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
                 band_limit: m.band_limit,
             })
             .collect(),
-        scenarios: scenarios::names(),
+        scenarios: scenario::names(),
         knobs: Knob::ALL
             .into_iter()
             .map(|k| KnobEntry {

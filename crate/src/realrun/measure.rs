@@ -3,8 +3,9 @@
 //! measured row and a simulated row differ only in where the latencies came
 //! from.
 
-use crate::metrics::{accurate_sum, percentile, percentiles_unsorted, Summary, PERCENTILES};
+use crate::experiment::summary::{Summary, PERCENTILES};
 use crate::policy::PolicyKind;
+use crate::stats::{accurate_sum, percentile, percentiles_unsorted};
 
 use super::plan::Plan;
 
@@ -123,7 +124,7 @@ impl Pass {
     }
 }
 
-/// [`crate::metrics::summarize`] for latencies measured rather than
+/// [`crate::experiment::summary::summarize`] for latencies measured rather than
 /// simulated (one core, so utilisation is busy time over the makespan).
 pub fn summarize_latencies(
     mut lat: Vec<f64>,
@@ -224,8 +225,8 @@ impl Sample {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiment::summary::summarize;
     use crate::experiment::Experiment;
-    use crate::metrics::summarize;
     use crate::realrun::settings::RealSettings;
     use crate::workload::Workload;
 

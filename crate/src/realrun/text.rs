@@ -7,7 +7,7 @@
 //! instead of a `format!` per sentence and language keeps the page's wasm
 //! small.
 
-use crate::explain::Lang;
+use crate::text::Lang;
 
 use super::plan::{Plan, PlanError, MAX_PASS_MS, MAX_REAL_SLICES};
 use super::report::{Report, Row, RunState};

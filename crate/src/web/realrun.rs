@@ -16,14 +16,14 @@ use wasm_bindgen::prelude::*;
 use super::query;
 use super::result::set;
 use crate::experiment::Limits;
-use crate::explain::Lang;
-use crate::import;
 use crate::realrun::measure::{Sample, Spread};
 use crate::realrun::report::{Compare, Row, METRICS};
 use crate::realrun::text::Text;
 use crate::realrun::{
     plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealSettings, Report,
 };
+use crate::text::Lang;
+use crate::workload::task_list;
 use crate::workload::Workload;
 
 fn both(f: impl Fn(Lang) -> String) -> JsValue {
@@ -185,10 +185,12 @@ impl RealRunPlan {
                 };
                 return Err(both(|lang| text::plan_error(&e, lang)));
             }
-            Some(list) => import::parse_task_list(&list, &Limits::WEB).map_err(|e| {
-                let m = e.to_string();
-                both(|_| m.clone())
-            })?,
+            Some(list) => {
+                task_list::parse_task_list(&list, Limits::WEB.max_tasks).map_err(|e| {
+                    let m = e.to_string();
+                    both(|_| m.clone())
+                })?
+            }
             None => {
                 // Every task is at least one slice: refuse before drawing a
                 // million tasks on the main thread.

@@ -1,9 +1,19 @@
-//! Workloads: the tasks a simulation runs, drawn from a mix and a seed, or
-//! given by the user.
+//! What runs. The study's tasks ([`Workload`]: durations drawn from a
+//! [`mix`] and a seed, arriving at t = 0 or over time; or the user's own
+//! [`task_list`]), and the scenarios' threads ([`programs`]: serial queues,
+//! chunk pools, spinning and periodic threads, with QoS and priorities).
+//! Both are threads to the loop (`crate::sim::Threads`); a browser trace
+//! (`crate::trace`) becomes a [`Workload`] too.
+
+pub mod mix;
+pub mod program_threads;
+pub mod programs;
+pub mod task_list;
 
 use crate::error::ParamError;
-use crate::mix::{Dist, Mix, MAX_TASK_MS};
 use crate::rng::{FastRandom, PyRandom, RngKind, UniformSource};
+use crate::sim::{Qos, ThreadInfo};
+use mix::{Dist, Mix, MAX_TASK_MS};
 
 /// How tasks arrive over time.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -108,6 +118,29 @@ impl Workload {
     /// Sum of all work, summed in index order like the study's `sum()`.
     pub fn total_work(&self) -> f64 {
         self.work.iter().fold(0.0, |a, w| a + w)
+    }
+
+    /// The tasks as threads for the loop.
+    pub fn threads(&self) -> crate::sim::Tasks<'_> {
+        crate::sim::Tasks::new(&self.arrival, &self.work)
+    }
+
+    /// Each task's scheduling attributes from its class's QoS in `mix`
+    /// (`default` for a class that names none): empty when no class names
+    /// one, or when the tasks were not drawn from this mix.
+    pub fn thread_info(&self, mix: &Mix) -> Vec<ThreadInfo> {
+        if !mix.has_qos() || self.class_labels != mix.labels() {
+            return Vec::new();
+        }
+        let of_class: Vec<ThreadInfo> = mix
+            .classes
+            .iter()
+            .map(|c| ThreadInfo::of_qos(c.qos.unwrap_or(Qos::Default)))
+            .collect();
+        self.class
+            .iter()
+            .map(|&k| of_class.get(k as usize).copied().unwrap_or_default())
+            .collect()
     }
 
     /// Draws the workload. Durations come first, exactly as the study draws

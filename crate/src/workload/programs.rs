@@ -1,97 +1,11 @@
-//! What runs: threads with a QoS class, serial queues of work items with
-//! dependencies, chunk pools drained by several threads (an operation queue),
-//! spinning loops and periodic system work.
+//! The scenarios' threads: each with a QoS class and a program — a serial
+//! queue of work items with dependencies, a worker of a chunk pool (an
+//! operation queue), a spinning loop or periodic system work.
+//! [`super::program_threads`] runs them on the loop.
 
-use serde::Serialize;
-
-/// A QoS class, numbered as `qos_class_self()` reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Qos {
-    Maintenance,
-    Background,
-    Utility,
-    Default,
-    UserInitiated,
-    UserInteractive,
-}
-
-impl Qos {
-    pub const ALL: [Qos; 6] = [
-        Qos::UserInteractive,
-        Qos::UserInitiated,
-        Qos::Default,
-        Qos::Utility,
-        Qos::Background,
-        Qos::Maintenance,
-    ];
-
-    /// The number `qos_class_self()` returns (QOS_CLASS_* in `<sys/qos.h>`).
-    pub fn number(self) -> u8 {
-        match self {
-            Qos::UserInteractive => 33,
-            Qos::UserInitiated => 25,
-            Qos::Default => 21,
-            Qos::Utility => 17,
-            Qos::Background => 9,
-            Qos::Maintenance => 5,
-        }
-    }
-
-    pub fn from_number(n: u8) -> Option<Qos> {
-        Qos::ALL.into_iter().find(|q| q.number() == n)
-    }
-
-    /// The Swift spelling, as in `DispatchQoS.userInitiated`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Qos::UserInteractive => "userInteractive",
-            Qos::UserInitiated => "userInitiated",
-            Qos::Default => "default",
-            Qos::Utility => "utility",
-            Qos::Background => "background",
-            Qos::Maintenance => "maintenance",
-        }
-    }
-
-    /// Accepts the Swift name or the number (`utility` or `17`).
-    pub fn parse(text: &str) -> Option<Qos> {
-        let t = text.trim();
-        Qos::ALL
-            .into_iter()
-            .find(|q| q.name().eq_ignore_ascii_case(t))
-            .or_else(|| t.parse().ok().and_then(Qos::from_number))
-    }
-
-    /// The XNU base priority of a thread of this class: the `qos_pri` table
-    /// in xnu `osfmk/kern/thread_policy.c` (constants from
-    /// `osfmk/kern/sched.h`). The frontmost app's main thread gets
-    /// [`BASEPRI_FOREGROUND`] instead of 46; see [`ThreadSpec::main_thread`].
-    pub fn base_pri(self) -> u8 {
-        match self {
-            Qos::UserInteractive => 46,
-            Qos::UserInitiated => 37,
-            Qos::Default => 31,
-            Qos::Utility => 20,
-            Qos::Background | Qos::Maintenance => 4,
-        }
-    }
-
-    /// Background and maintenance: the classes XNU's AMP scheduler keeps on
-    /// efficiency cores.
-    pub fn is_background(self) -> bool {
-        matches!(self, Qos::Background | Qos::Maintenance)
-    }
-}
-
-/// BASEPRI_FOREGROUND in xnu `osfmk/kern/sched.h`: the frontmost app's main
-/// thread.
-pub const BASEPRI_FOREGROUND: u8 = 47;
-/// A fixed priority above every timeshare user thread, used for the "other
-/// system work" threads (kernel and daemon activity we do not model).
-pub const SYSTEM_WORK_PRI: u8 = 80;
-
-pub type ThreadId = usize;
+use crate::sim::qos::{BASEPRI_FOREGROUND, SYSTEM_WORK_PRI};
+pub use crate::sim::ThreadId;
+use crate::sim::{Qos, ThreadInfo};
 pub type ItemId = usize;
 pub type PoolId = usize;
 
@@ -128,6 +42,16 @@ pub struct ThreadSpec {
 }
 
 impl ThreadSpec {
+    /// What a scheduling class may know about this thread.
+    pub fn info(&self) -> ThreadInfo {
+        ThreadInfo {
+            qos: self.qos,
+            base_pri: self.base_pri,
+            fixed: self.fixed,
+            pinned: self.pinned,
+        }
+    }
+
     pub fn new(name: impl Into<String>, qos: Qos, program: Program) -> Self {
         let name = name.into();
         ThreadSpec {
@@ -185,18 +109,18 @@ pub struct Pool {
     pub chunk_work: f64,
 }
 
-/// Everything that runs in one simulation.
+/// Everything that runs in one simulation of a scenario.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Workload {
+pub struct Programs {
     pub threads: Vec<ThreadSpec>,
     pub items: Vec<WorkItem>,
     pub pools: Vec<Pool>,
 }
 
-impl Workload {
+impl Programs {
     pub fn add_thread(&mut self, t: ThreadSpec) -> ThreadId {
         self.threads.push(t);
-        self.threads.len() - 1
+        (self.threads.len() - 1) as ThreadId
     }
 
     pub fn add_item(&mut self, item: WorkItem) -> ItemId {

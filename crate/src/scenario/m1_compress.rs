@@ -22,11 +22,11 @@ use serde::Serialize;
 
 use super::knob::{Knob, Text};
 use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
-use crate::explain::Lang;
-use crate::qos::engine::{simulate, RunConfig, RunResult};
-use crate::qos::machine::Machine;
-use crate::qos::thread::{Pool, Program, Qos, ThreadSpec, Workload};
-use crate::qos::timeshare::Timeshare;
+use crate::scenario::simulation::{simulate, RunConfig, RunResult};
+use crate::sim::machine::Machine;
+use crate::sim::Qos;
+use crate::text::Lang;
+use crate::workload::programs::{Pool, Program, Programs, ThreadSpec};
 
 /// The scenario in the registry.
 #[derive(Debug)]
@@ -143,8 +143,8 @@ pub struct M1CompressResult {
 
 /// Jobs at the given QoS, all starting at 0; job `j` is pool `j`, its
 /// workers named "job j worker k".
-pub fn workload(jobs: &[Qos], concurrency: usize) -> Workload {
-    let mut w = Workload::default();
+pub fn workload(jobs: &[Qos], concurrency: usize) -> Programs {
+    let mut w = Programs::default();
     for (j, &qos) in jobs.iter().enumerate() {
         let pool = w.add_pool(Pool {
             name: format!("job {j} (QoS {})", qos.number()),
@@ -167,7 +167,10 @@ pub fn run_jobs(machine: &Machine, jobs: &[Qos], band_limit: bool, knobs: &Knobs
     if knobs.system_work.unwrap_or(false) {
         w.add_system_work(machine.cores.len(), 1.3, 100.0);
     }
-    let mut policy = Timeshare::for_machine(&w.threads, machine, band_limit);
+    let machine = Machine {
+        band_limit,
+        ..machine.clone()
+    };
     let cfg = RunConfig {
         until: SIMULATED_MS,
         stop_when_pools_done: true,
@@ -175,7 +178,7 @@ pub fn run_jobs(machine: &Machine, jobs: &[Qos], band_limit: bool, knobs: &Knobs
         max_records: knobs.max_records,
         ..RunConfig::default()
     };
-    simulate(&w, machine, &mut policy, &cfg)
+    simulate(&w, &machine, &cfg)
 }
 
 /// The study's figure (s) and its wording, for one job of one case.

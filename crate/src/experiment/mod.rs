@@ -2,18 +2,31 @@
 //! every parameter named, defaulted, validated and (de)serialised in one
 //! place. The CLI flags and the page's URL are two spellings of this table,
 //! so both front ends accept and refuse exactly the same values.
+//!
+//! - [`run`]: the one runner (every policy on one workload);
+//! - [`estimate`]: the one slice estimate and the size guards;
+//! - [`summary`] and [`metric`]: the reported figures;
+//! - [`reading`]: the result in plain words, in English or Chinese;
+//! - [`recorded`]: a trace's tasks as they ran, as a baseline row;
+//! - [`sweep`]: many seeds or quanta; [`export`]: files out and in.
 
-use serde::Serialize;
+pub mod estimate;
+pub mod export;
+pub mod metric;
+pub mod reading;
+pub mod recorded;
+pub mod run;
+pub mod summary;
+pub mod sweep;
 
-use crate::engine::{EngineConfig, EngineError, Schedule};
 use crate::error::{fmt_number, parse_count, NumberRange, ParamError};
-use crate::metrics::{self, Summary};
-use crate::mix::{Mix, DEFAULT_MIX};
-use crate::policy::{ClassParams, MlfqParams, PolicyKind};
-use crate::qos::thread::Qos;
+use crate::policy::{MlfqParams, PolicyKind};
 use crate::rng::{RngKind, MAX_SEED};
 use crate::sim::machine::{Machine, M1_EP_RATIO};
-use crate::workload::{Arrivals, Workload, WorkloadSpec};
+use crate::workload::mix::{Mix, DEFAULT_MIX};
+use crate::workload::{Arrivals, WorkloadSpec};
+
+pub use run::{Keep, Outcome, PolicyReport, PolicyRun, Report};
 
 /// Largest quantum, switch cost and threshold accepted, in ms.
 pub const MAX_QUANTUM_MS: f64 = 100_000.0;
@@ -375,286 +388,6 @@ impl Experiment {
     /// How many cores that machine has.
     pub fn core_count(&self) -> usize {
         self.machine.as_ref().map_or(self.cores, |m| m.cores.len())
-    }
-
-    /// Each task's QoS from its mix class (for `xnu`): empty when no class
-    /// names one, or when the tasks were not drawn from this mix.
-    pub fn task_qos(&self, workload: &Workload) -> Vec<Qos> {
-        if !self.mix.has_qos() || workload.class_labels != self.mix.labels() {
-            return Vec::new();
-        }
-        let of_class: Vec<Qos> = self
-            .mix
-            .classes
-            .iter()
-            .map(|c| c.qos.unwrap_or(Qos::Default))
-            .collect();
-        workload
-            .class
-            .iter()
-            .map(|&k| of_class.get(k as usize).copied().unwrap_or(Qos::Default))
-            .collect()
-    }
-
-    /// Runs `workload` under one policy of this experiment on its machine.
-    pub fn simulate(
-        &self,
-        kind: PolicyKind,
-        workload: &Workload,
-        machine: &Machine,
-        qos: &[Qos],
-        config: &EngineConfig,
-    ) -> Result<Schedule, EngineError> {
-        let params = ClassParams {
-            quantum: self.quantum,
-            mlfq: &self.mlfq,
-            machine,
-            qos,
-        };
-        kind.simulate_with(workload, &params, config)
-    }
-
-    /// Expected number of slices over all policies, from the mix's mean
-    /// duration: cheap enough to check before drawing anything.
-    pub fn estimated_slices(&self) -> f64 {
-        let per_task_work = self.mix.mean_work();
-        let n = self.tasks as f64;
-        let total_work = per_task_work * n;
-        let last_arrival = match self.arrivals {
-            Arrivals::T0 => 0.0,
-            Arrivals::Poisson { load } => total_work / (load * self.core_count() as f64),
-            Arrivals::Burst { count, period } => (n / count as f64).ceil() * period,
-        };
-        self.policies
-            .iter()
-            .map(|p| {
-                let s = p.min_slice(self.quantum);
-                let per_task = if s.is_finite() {
-                    (per_task_work / s).ceil().max(1.0) + 1.0
-                } else {
-                    1.0
-                };
-                per_task * n + self.timer_events(*p, total_work, last_arrival)
-            })
-            .sum()
-    }
-
-    /// Timer events `policy` will take (mlfq's boosts), for the size guard:
-    /// one per boost period over the expected span of the run.
-    pub fn timer_events(&self, policy: PolicyKind, total_work: f64, last_arrival: f64) -> f64 {
-        if policy == PolicyKind::Mlfq && self.mlfq.boost.is_finite() {
-            (last_arrival + total_work / self.core_count() as f64) / self.mlfq.boost + 1.0
-        } else if policy == PolicyKind::Xnu {
-            // Its load sample and tick: 1/15 + 1/125 per ms of the run.
-            let span = last_arrival + total_work / self.core_count() as f64;
-            span * (1.0 / crate::qos::timeshare::LOAD_SAMPLE_MS
-                + 1.0 / crate::qos::timeshare::TICK_MS)
-                + 2.0
-        } else {
-            0.0
-        }
-    }
-
-    /// Refuses runs whose size would take unreasonably long, before any work
-    /// is done, from the mix's expected durations. The error names the
-    /// quantum (`q`; the CLI renames it to its flag).
-    pub fn check_size(&self, limits: &Limits) -> Result<(), ParamError> {
-        if self.estimated_slices() > limits.max_slices as f64 {
-            return Err(self.size_error(Param::Quantum, limits));
-        }
-        Ok(())
-    }
-
-    /// Why this experiment is too large, said under `param` (the quantum or
-    /// the task count: the two values a visitor changes to make it fit).
-    pub fn size_error(&self, param: Param, limits: &Limits) -> ParamError {
-        let need = need_text(self.estimated_slices());
-        let what = match param {
-            Param::Tasks => "fewer tasks",
-            _ => "a larger quantum",
-        };
-        ParamError::new(
-            param.url_key(),
-            &self.get(param),
-            format!(
-                "{what}: a run may take at most {} slices, and {} tasks of {} ms mean work at q={} ms need {need}",
-                limits.max_slices,
-                self.tasks,
-                fmt_number((self.mix.mean_work() * 10.0).round() / 10.0),
-                fmt_number(self.quantum),
-            ),
-        )
-    }
-
-    /// Slices over all policies on an already drawn (or imported)
-    /// workload: exact per task, so a heavy-tailed draw that the mix's
-    /// mean hides (one task of an hour among short ones) is counted.
-    pub fn slices_on(&self, workload: &Workload) -> f64 {
-        let total_work = workload.total_work();
-        let last_arrival = workload.arrival.iter().copied().fold(0.0, f64::max);
-        self.policies
-            .iter()
-            .map(|p| {
-                let s = p.min_slice(self.quantum);
-                self.timer_events(*p, total_work, last_arrival)
-                    + if s.is_finite() {
-                        workload
-                            .work
-                            .iter()
-                            .map(|w| (w / s).ceil().max(1.0) + 1.0)
-                            .sum::<f64>()
-                    } else {
-                        workload.len() as f64
-                    }
-            })
-            .sum()
-    }
-
-    /// [`Experiment::check_size`] on the drawn workload; returns the slice
-    /// count when it fits.
-    pub fn check_drawn_size(
-        &self,
-        workload: &Workload,
-        limits: &Limits,
-    ) -> Result<f64, ParamError> {
-        let est = self.slices_on(workload);
-        if est > limits.max_slices as f64 {
-            let longest = workload.work.iter().copied().fold(0.0, f64::max);
-            return Err(ParamError::new(
-                Param::Quantum.url_key(),
-                &self.get(Param::Quantum),
-                format!(
-                    "a larger quantum: a run may take at most {} slices, and the {} tasks drawn (the longest {} ms) need {}",
-                    limits.max_slices,
-                    workload.len(),
-                    fmt_number(longest.round()),
-                    need_text(est)
-                ),
-            ));
-        }
-        Ok(est)
-    }
-
-    /// Draws the workload and runs every policy on it.
-    pub fn run(&self, limits: &Limits, record_segments: bool) -> Result<Outcome, EngineError> {
-        let workload = Workload::generate(&self.workload_spec());
-        self.run_on(workload, limits, record_segments)
-    }
-
-    /// Runs every policy on a given workload (e.g. one the user imported).
-    pub fn run_on(
-        &self,
-        workload: Workload,
-        limits: &Limits,
-        record_segments: bool,
-    ) -> Result<Outcome, EngineError> {
-        let machine = self.machine();
-        let config = EngineConfig {
-            cores: machine.cores.len(),
-            switch_cost: self.switch_cost,
-            record_segments,
-            max_slices: limits.max_slices,
-            ..EngineConfig::default()
-        };
-        let qos = if self.policies.contains(&PolicyKind::Xnu) {
-            self.task_qos(&workload)
-        } else {
-            Vec::new()
-        };
-        let run_one = |kind: PolicyKind| -> Result<PolicyRun, EngineError> {
-            let schedule = self.simulate(kind, &workload, &machine, &qos, &config)?;
-            let summary = metrics::summarize(&workload, &schedule, self.within);
-            Ok(PolicyRun {
-                policy: kind,
-                schedule,
-                summary,
-            })
-        };
-        let runs = each_policy(&self.policies, workload.len(), run_one)?;
-        Ok(Outcome { workload, runs })
-    }
-}
-
-/// "about 5200000000 slices", or "more than can be counted" for a
-/// quantum so small that the estimate overflows.
-fn need_text(est: f64) -> String {
-    if est.is_finite() && est < 1e18 {
-        format!("about {est:.0}")
-    } else {
-        "more than 10^18".to_string()
-    }
-}
-
-/// Runs `run_one` for every policy, in order. Policies are independent: on
-/// native targets a large run (50 000 tasks or more) uses one thread per
-/// policy (results are identical, only sooner). The browser runs them in
-/// its worker, one after the other.
-pub(crate) fn each_policy<R: Send>(
-    policies: &[PolicyKind],
-    tasks: usize,
-    run_one: impl Fn(PolicyKind) -> Result<R, EngineError> + Sync,
-) -> Result<Vec<R>, EngineError> {
-    let parallel = cfg!(not(target_arch = "wasm32")) && policies.len() > 1 && tasks >= 50_000;
-    if !parallel {
-        return policies.iter().map(|&kind| run_one(kind)).collect();
-    }
-    let run_one = &run_one;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = policies
-            .iter()
-            .map(|&kind| scope.spawn(move || run_one(kind)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a policy thread panicked"))
-            .collect()
-    })
-}
-
-/// One policy's schedule and figures.
-#[derive(Clone, Debug)]
-pub struct PolicyRun {
-    pub policy: PolicyKind,
-    pub schedule: Schedule,
-    pub summary: Summary,
-}
-
-/// Everything one experiment produced.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    pub workload: Workload,
-    pub runs: Vec<PolicyRun>,
-}
-
-/// The CLI's `--json` object (a public contract: extend, never rename).
-#[derive(Clone, Debug, Serialize)]
-pub struct Report {
-    pub total_work_ms: f64,
-    pub tasks: usize,
-    pub results: Vec<PolicyReport>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct PolicyReport {
-    pub policy: &'static str,
-    #[serde(flatten)]
-    pub summary: Summary,
-}
-
-impl Outcome {
-    pub fn report(&self) -> Report {
-        Report {
-            total_work_ms: self.workload.total_work(),
-            tasks: self.workload.len(),
-            results: self
-                .runs
-                .iter()
-                .map(|r| PolicyReport {
-                    policy: r.policy.name(),
-                    summary: r.summary.clone(),
-                })
-                .collect(),
-        }
     }
 }
 

@@ -6,9 +6,9 @@
 //! A trace records when a task ran, not when it was posted, so this latency
 //! has no queueing delay in it: it is the task's own duration.
 
-use crate::engine::{Schedule, TaskOutcome};
+use crate::experiment::summary::{self, Summary};
 use crate::experiment::{Outcome, PolicyReport, Report};
-use crate::metrics::{self, Summary};
+use crate::sim::{Schedule, TaskOutcome};
 use crate::workload::Workload;
 
 /// The policy name of the baseline in reports (`"policy": "recorded"`).
@@ -33,7 +33,7 @@ pub fn schedule(start: &[f64], recorded: &[f64]) -> Schedule {
         slices: outcomes.len() as u64,
         context_switches: outcomes.len().saturating_sub(1) as u64,
         makespan,
-        busy_time: metrics::accurate_sum(recorded.iter().copied()),
+        busy_time: crate::stats::accurate_sum(recorded.iter().copied()),
         switch_time: 0.0,
         cores: 1,
         outcomes,
@@ -51,7 +51,7 @@ pub fn summary(start: &[f64], recorded: &[f64], within: f64) -> Summary {
         class: vec![0; recorded.len()],
         class_labels: vec![RECORDED.to_string()],
     };
-    metrics::summarize(&as_ran, &schedule(start, recorded), within)
+    summary::summarize(&as_ran, &schedule(start, recorded), within)
 }
 
 /// The `--json` report of a trace run: the baseline first, then every

@@ -13,13 +13,14 @@ pub mod feishu_startup;
 pub mod knob;
 pub mod m1_compress;
 pub mod registry;
+pub mod simulation;
 
 use serde::Serialize;
 
-use super::engine::RunResult;
-use super::machine::Machine;
 use crate::error::ParamError;
-use crate::explain::Lang;
+use crate::sim::Machine;
+use crate::text::Lang;
+use simulation::RunResult;
 
 pub use feishu_demo::FeishuDemoResult;
 pub use feishu_startup::FeishuStartupResult;
@@ -54,7 +55,7 @@ pub struct RunView {
     pub run: RunResult,
 }
 
-/// Work a scenario may do in a browser tab (units of [`super::budget`]):
+/// Work a scenario may do in a browser tab (units of [`crate::sim::budget`]):
 /// about 5 to 30 s in a worker on a laptop. The largest documented knob
 /// settings (`nq=1000&secs=60&m=64p` and six groups) need a hundred times
 /// more and used to keep the worker busy for minutes.
@@ -67,9 +68,9 @@ pub fn run_metered(
     name: &str,
     knobs: &Knobs,
     budget: u64,
-    progress: Option<Box<dyn FnMut(super::budget::Progress)>>,
+    progress: Option<Box<dyn FnMut(crate::sim::budget::Progress)>>,
 ) -> Result<ScenarioResult, ParamError> {
-    let (result, used) = super::budget::metered(budget, progress, || run(name, knobs));
+    let (result, used) = crate::sim::budget::metered(budget, progress, || run(name, knobs));
     let result = result?;
     if used.exceeded {
         return Err(ParamError::new(

@@ -9,9 +9,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::experiment::{Experiment, Limits, Outcome, Param, PolicyRun};
-use crate::import::{self, ImportError, MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
-use crate::mix::{MAX_CLASSES, MAX_TASK_MS};
 use crate::policy::PolicyKind;
+use crate::workload::mix::{MAX_CLASSES, MAX_TASK_MS};
+use crate::workload::task_list::{self, ImportError, MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
 use crate::workload::Workload;
 
 /// Most slices written to one trace file (about 150 bytes each, so about
@@ -378,11 +378,11 @@ pub fn parse_experiment_json(text: &str, limits: &Limits) -> Result<ExperimentFi
         line: None,
         message: m,
     };
-    if text.len() > import::MAX_IMPORT_BYTES * 2 {
+    if text.len() > task_list::MAX_IMPORT_BYTES * 2 {
         return Err(err(format!(
             "the experiment file is {} bytes; at most {} are accepted",
             text.len(),
-            import::MAX_IMPORT_BYTES * 2
+            task_list::MAX_IMPORT_BYTES * 2
         )));
     }
     let file: ExperimentJson = serde_json::from_str(text).map_err(|e| ImportError {
@@ -425,8 +425,9 @@ pub fn parse_experiment_json(text: &str, limits: &Limits) -> Result<ExperimentFi
         }
         Some(t) => {
             let w = inline_workload(t, limits)?;
-            exp = import::experiment_for(&exp, &w);
-            import::check_size(&exp, &w, limits).map_err(|e| err(format!("tasks: {e}")))?;
+            exp = exp.for_workload(&w);
+            exp.check_imported_size(&w, limits)
+                .map_err(|e| err(format!("tasks: {e}")))?;
             Some(w)
         }
     };
@@ -443,7 +444,7 @@ fn inline_workload(t: TasksInline, limits: &Limits) -> Result<Workload, ImportEr
         message: format!("tasks: {m}"),
     };
     let n = t.duration_ms.len();
-    let max = (limits.max_tasks as usize).min(import::MAX_IMPORT_TASKS);
+    let max = (limits.max_tasks as usize).min(task_list::MAX_IMPORT_TASKS);
     if n == 0 || n > max {
         return Err(err(format!("{n} tasks; expected 1 to {max}")));
     }

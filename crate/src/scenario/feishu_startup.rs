@@ -23,11 +23,11 @@ use serde::Serialize;
 
 use super::knob::{Knob, Text};
 use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
-use crate::explain::Lang;
-use crate::qos::engine::{simulate, RunConfig};
-use crate::qos::machine::Machine;
-use crate::qos::thread::{ItemId, Program, Qos, Step, ThreadSpec, WorkItem, Workload};
-use crate::qos::timeshare::Timeshare;
+use crate::scenario::simulation::{simulate, RunConfig};
+use crate::sim::machine::Machine;
+use crate::sim::Qos;
+use crate::text::Lang;
+use crate::workload::programs::{ItemId, Program, Programs, Step, ThreadSpec, WorkItem};
 
 /// The queues the first refresh needs, found by hand (reading code and
 /// Instruments traces, as the study did first).
@@ -118,7 +118,7 @@ const UNRELATED: [Unrelated; 14] = [
 
 /// The start-up workload with each async queue's QoS given by `qos_of`.
 pub struct Startup {
-    pub workload: Workload,
+    pub workload: Programs,
     pub first_screen: ItemId,
     pub first_refresh: ItemId,
     /// Async queue names, by thread id (None for the main thread).
@@ -126,15 +126,15 @@ pub struct Startup {
 }
 
 pub fn workload(qos_of: &dyn Fn(&str) -> Qos) -> Startup {
-    let mut w = Workload::default();
+    let mut w = Programs::default();
     let mut names = Vec::new();
     let main = w.add_thread(ThreadSpec::main_thread(Program::Queue));
     names.push(None);
-    let mut queue = |w: &mut Workload, name: &str| {
+    let mut queue = |w: &mut Programs, name: &str| {
         names.push(Some(name.to_string()));
         w.add_thread(ThreadSpec::new(name, qos_of(name), Program::Queue).in_group("async"))
     };
-    let item = |w: &mut Workload,
+    let item = |w: &mut Programs,
                 thread,
                 name: &str,
                 release: f64,
@@ -278,7 +278,7 @@ pub fn auto_whitelist(s: &Startup) -> Vec<String> {
         .workload
         .transitive_deps(s.first_refresh)
         .into_iter()
-        .filter_map(|i| s.queue_names[s.workload.items[i].thread].clone())
+        .filter_map(|i| s.queue_names[s.workload.items[i].thread as usize].clone())
         .collect();
     names.sort();
     names.dedup();
@@ -345,7 +345,6 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
                 super::feishu_demo::SYSTEM_PERIOD_MS,
             );
         }
-        let mut policy = Timeshare::for_machine(&w.threads, &machine, band_limit);
         let cfg = RunConfig {
             until: 60_000.0,
             stop_after_items: vec![s.first_screen, s.first_refresh],
@@ -354,7 +353,11 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
             trace_pri: vec![0],
             ..RunConfig::default()
         };
-        let r = simulate(&w, &machine, &mut policy, &cfg);
+        let run_on = Machine {
+            band_limit,
+            ..machine.clone()
+        };
+        let r = simulate(&w, &run_on, &cfg);
         configs.push(ConfigResult {
             name,
             first_screen_ms: r.items_done[s.first_screen].unwrap_or(f64::INFINITY),

@@ -7,47 +7,13 @@
 //! The first policy is the baseline; each other policy gets one paragraph
 //! against it.
 
-use crate::error::ParamError;
+use crate::experiment::metric::Metric;
+use crate::experiment::summary::Summary;
 use crate::experiment::{Experiment, Outcome, PolicyRun};
-use crate::metric::Metric;
-use crate::metrics::{change_pct, Summary};
 use crate::policy::PolicyKind;
+use crate::stats::change_pct;
+use crate::text::Lang;
 use crate::workload::Arrivals;
-
-/// The language of generated text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
-}
-
-impl Lang {
-    /// `en` or `zh` (also `zh-CN`, `zh-Hans`, `en-US`, … — only the
-    /// language part counts).
-    pub fn parse(field: &str, text: &str) -> Result<Lang, ParamError> {
-        let t = text.trim().to_ascii_lowercase();
-        match t.split(['-', '_']).next() {
-            Some("en") => Ok(Lang::En),
-            Some("zh") => Ok(Lang::Zh),
-            _ => Err(ParamError::new(field, text, "en or zh")),
-        }
-    }
-
-    /// A browser language tag (`navigator.language`): Chinese for any
-    /// `zh…`, English otherwise.
-    pub fn from_tag(tag: &str) -> Lang {
-        Lang::parse("lang", tag).unwrap_or_default()
-    }
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh",
-        }
-    }
-}
 
 /// Below this relative change (in %), a figure counts as unchanged.
 pub const SAME_PCT: f64 = 0.5;
@@ -488,8 +454,8 @@ pub const RECORDED_TITLE: (&str, &str) = ("as recorded", "按记录");
 /// the CLI name in capitals.
 pub fn policy_title(name: &str, lang: Lang) -> String {
     match (name, lang) {
-        (crate::trace::recorded::RECORDED, Lang::En) => RECORDED_TITLE.0.to_string(),
-        (crate::trace::recorded::RECORDED, Lang::Zh) => RECORDED_TITLE.1.to_string(),
+        (crate::experiment::recorded::RECORDED, Lang::En) => RECORDED_TITLE.0.to_string(),
+        (crate::experiment::recorded::RECORDED, Lang::Zh) => RECORDED_TITLE.1.to_string(),
         _ => name.to_ascii_uppercase(),
     }
 }

@@ -13,17 +13,16 @@
 //! labels of at most [`MAX_LABEL_CHARS`] characters, surrounding double
 //! quotes removed); tasks without one are in class `imported`.
 //!
-//! Limits: at most [`MAX_IMPORT_TASKS`] tasks (or the front end's
-//! `Limits::max_tasks`, if smaller) and [`MAX_IMPORT_BYTES`] of text;
+//! Limits: at most [`MAX_IMPORT_TASKS`] tasks (or the front end's limit,
+//! if smaller) and [`MAX_IMPORT_BYTES`] of text;
 //! durations from 0 to [`MAX_TASK_MS`], arrivals from 0 to
 //! [`MAX_ARRIVAL_MS`]. Every error names the line.
 
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::experiment::{Experiment, Limits};
-use crate::mix::{MAX_CLASSES, MAX_TASK_MS};
-use crate::workload::Workload;
+use super::mix::{MAX_CLASSES, MAX_TASK_MS};
+use super::Workload;
 
 /// Most tasks in one list.
 pub const MAX_IMPORT_TASKS: usize = 1_000_000;
@@ -135,9 +134,10 @@ pub fn check_bytes(what: &str, bytes: usize) -> Result<(), ImportError> {
 }
 
 /// Parses a task list (see the module documentation for the format).
-pub fn parse_task_list(text: &str, limits: &Limits) -> Result<Workload, ImportError> {
+pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportError> {
     check_bytes("the task list", text.len())?;
-    let max_tasks = (limits.max_tasks as usize).min(MAX_IMPORT_TASKS);
+    let max_tasks =
+        usize::try_from(max_tasks).map_or(MAX_IMPORT_TASKS, |m| m.min(MAX_IMPORT_TASKS));
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut format: Option<Format> = None;
     let mut w = Workload::default();
@@ -260,49 +260,15 @@ pub fn task_list_text(w: &Workload) -> String {
     s
 }
 
-/// Expected slices of `exp`'s policies on `workload` (exact per task, not
-/// from a mix's mean): [`Experiment::slices_on`].
-pub fn estimated_slices(exp: &Experiment, workload: &Workload) -> f64 {
-    exp.slices_on(workload)
-}
-
-/// [`Experiment::check_size`] for an imported workload.
-pub fn check_size(
-    exp: &Experiment,
-    workload: &Workload,
-    limits: &Limits,
-) -> Result<(), crate::error::ParamError> {
-    let est = estimated_slices(exp, workload);
-    if est > limits.max_slices as f64 {
-        return Err(crate::error::ParamError::new(
-            crate::experiment::Param::Quantum.url_key(),
-            &crate::error::fmt_number(exp.quantum),
-            format!(
-                "a quantum large enough for at most {} slices; these {} tasks would need about {est:.0}",
-                limits.max_slices,
-                workload.len()
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// The experiment to run on an imported workload: `exp` with its task
-/// count set to the list's (the seed, mix and arrivals are not used).
-pub fn experiment_for(exp: &Experiment, workload: &Workload) -> Experiment {
-    Experiment {
-        tasks: workload.len(),
-        ..exp.clone()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const CLI_MAX: u64 = MAX_IMPORT_TASKS as u64;
+
     #[test]
     fn durations_one_per_line() {
-        let w = parse_task_list("# mine\n5\n\n 12.5 # slow\r\n0\n", &Limits::CLI).unwrap();
+        let w = parse_task_list("# mine\n5\n\n 12.5 # slow\r\n0\n", CLI_MAX).unwrap();
         assert_eq!(w.work, vec![5.0, 12.5, 0.0]);
         assert_eq!(w.arrival, vec![0.0; 3]);
         assert_eq!(w.class_labels, vec!["imported"]);
@@ -312,7 +278,7 @@ mod tests {
     fn csv_with_header_and_classes() {
         let w = parse_task_list(
             "arrival_ms,duration_ms,class\n0,5,ui\n3,40,io\n3,1\n",
-            &Limits::CLI,
+            CLI_MAX,
         )
         .unwrap();
         assert_eq!(w.arrival, vec![0.0, 3.0, 3.0]);
@@ -322,23 +288,23 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        let e = parse_task_list("1\n2\n\n# c\n5\n6\n-3\n", &Limits::CLI).unwrap_err();
+        let e = parse_task_list("1\n2\n\n# c\n5\n6\n-3\n", CLI_MAX).unwrap_err();
         assert_eq!(
             e.to_string(),
             "line 7: duration '-3' must be a number of ms from 0 to 3600000"
         );
-        let e = parse_task_list("0,1\n0,1,a,b\n", &Limits::CLI).unwrap_err();
+        let e = parse_task_list("0,1\n0,1,a,b\n", CLI_MAX).unwrap_err();
         assert_eq!(e.line, Some(2));
-        let e = parse_task_list("1\n0,1\n", &Limits::CLI).unwrap_err();
+        let e = parse_task_list("1\n0,1\n", CLI_MAX).unwrap_err();
         assert_eq!(e.line, Some(2));
-        assert!(parse_task_list("\n# nothing\n", &Limits::CLI).is_err());
-        let e = parse_task_list("hello\n", &Limits::CLI).unwrap_err();
+        assert!(parse_task_list("\n# nothing\n", CLI_MAX).is_err());
+        let e = parse_task_list("hello\n", CLI_MAX).unwrap_err();
         assert_eq!(e.line, Some(1));
     }
 
     #[test]
     fn labels_with_bidi_controls_are_refused_and_shown_escaped() {
-        let e = parse_task_list("0,5,\u{202E}evil\n", &Limits::CLI).unwrap_err();
+        let e = parse_task_list("0,5,\u{202E}evil\n", CLI_MAX).unwrap_err();
         assert_eq!(e.line, Some(1));
         assert!(e.message.contains("\\u{202e}"), "{}", e.message);
         assert!(!e.message.contains('\u{202E}'));
@@ -347,13 +313,9 @@ mod tests {
     #[test]
     fn limits() {
         let many: String = (0..17).map(|i| format!("0,1,c{i}\n")).collect();
-        let e = parse_task_list(&many, &Limits::CLI).unwrap_err();
+        let e = parse_task_list(&many, CLI_MAX).unwrap_err();
         assert_eq!(e.line, Some(17));
-        let small = Limits {
-            max_tasks: 2,
-            max_slices: 100,
-        };
-        let e = parse_task_list("1\n2\n3\n", &small).unwrap_err();
+        let e = parse_task_list("1\n2\n3\n", 2).unwrap_err();
         assert_eq!(e.line, Some(3));
     }
 }

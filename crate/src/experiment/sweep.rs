@@ -16,15 +16,15 @@ use std::ops::RangeInclusive;
 
 use serde::Serialize;
 
-use crate::engine::{EngineConfig, EngineError};
 use crate::error::ParamError;
+use crate::experiment::metric::Metric;
 use crate::experiment::{
     Experiment, Limits, PolicyReport, MAX_QUANTUM_MS, MIN_TIME_MS, QUANTUM_RANGE,
 };
-use crate::metric::Metric;
-use crate::metrics::{self, change_pct, percentile};
 use crate::policy::PolicyKind;
 use crate::rng::MAX_SEED;
+use crate::sim::EngineError;
+use crate::stats::{change_pct, percentile};
 use crate::workload::Workload;
 
 /// How large a sweep a front end accepts, checked before any work.
@@ -227,23 +227,6 @@ pub fn check_seed_sweep(
     Ok(())
 }
 
-/// Expected slices of one run of `exp` with quantum `q` on a workload whose
-/// mean task is `mean_work` ms.
-fn estimate(exp: &Experiment, q: f64, tasks: usize, mean_work: f64) -> f64 {
-    exp.policies
-        .iter()
-        .map(|p| {
-            let s = p.min_slice(q);
-            let per_task = if s.is_finite() {
-                (mean_work / s).ceil().max(1.0) + 1.0
-            } else {
-                1.0
-            };
-            per_task * tasks as f64
-        })
-        .sum()
-}
-
 /// Refuses a quantum sweep too large to finish in reasonable time. Pass the
 /// workload when it is known (imported tasks); otherwise the mix's mean is
 /// used.
@@ -255,9 +238,13 @@ pub fn check_quantum_sweep(
     limits: &Limits,
     sweep: &SweepLimits,
 ) -> Result<(), ParamError> {
-    let (tasks, mean_work) = match workload {
-        Some(w) => (w.len(), w.total_work() / w.len().max(1) as f64),
-        None => (exp.tasks, exp.mix.mean_work()),
+    let (tasks, mean_work, last_arrival) = match workload {
+        Some(w) => (
+            w.len(),
+            w.total_work() / w.len().max(1) as f64,
+            w.arrival.iter().copied().fold(0.0, f64::max),
+        ),
+        None => (exp.tasks, exp.mix.mean_work(), exp.expected_last_arrival()),
     };
     let text = quanta
         .iter()
@@ -266,7 +253,7 @@ pub fn check_quantum_sweep(
         .join(",");
     let mut total = 0.0;
     for &q in quanta {
-        let est = estimate(exp, q, tasks, mean_work);
+        let est = exp.slices_at(q, tasks, mean_work, last_arrival);
         if est > limits.max_slices as f64 {
             return Err(ParamError::new(
                 field,
@@ -285,37 +272,19 @@ pub fn check_quantum_sweep(
     Ok(())
 }
 
-/// Every policy of `exp` on `workload` (no segments), as `simulate`'s
-/// result objects. Identical figures to [`Experiment::run_on`].
+/// Every policy of `exp` at `quantum` on `workload`, as `simulate`'s
+/// result objects.
 pub fn run_policies(
     exp: &Experiment,
     workload: &Workload,
     quantum: f64,
     limits: &Limits,
 ) -> Result<Vec<PolicyReport>, EngineError> {
-    let machine = exp.machine();
-    let config = EngineConfig {
-        cores: machine.cores.len(),
-        switch_cost: exp.switch_cost,
-        record_segments: false,
-        max_slices: limits.max_slices,
-        ..EngineConfig::default()
-    };
-    let qos = exp.task_qos(workload);
     let at_quantum = Experiment {
         quantum,
         ..exp.clone()
     };
-    exp.policies
-        .iter()
-        .map(|&kind| {
-            let schedule = at_quantum.simulate(kind, workload, &machine, &qos, &config)?;
-            Ok(PolicyReport {
-                policy: kind.name(),
-                summary: metrics::summarize(workload, &schedule, exp.within),
-            })
-        })
-        .collect()
+    Ok(at_quantum.report(workload, limits)?.results)
 }
 
 /// One seed: the experiment with `seed` in place of its own.
@@ -458,7 +427,7 @@ pub fn distribution(values: &[f64], bins: usize) -> Distribution {
         .collect();
     Distribution {
         count: v.len(),
-        mean: metrics::accurate_sum(v.iter().copied()) / v.len() as f64,
+        mean: crate::stats::accurate_sum(v.iter().copied()) / v.len() as f64,
         min,
         max,
         p5: percentile(&v, 5.0),
@@ -469,7 +438,7 @@ pub fn distribution(values: &[f64], bins: usize) -> Distribution {
 }
 
 /// The figures a sweep summarises, in the order tables show them.
-pub const METRICS: [&str; 5] = crate::metric::names(Metric::SWEPT);
+pub const METRICS: [&str; 5] = crate::experiment::metric::names(Metric::SWEPT);
 
 /// A figure of one policy's report, by name (see [`Metric::of`]).
 fn metric(r: &PolicyReport, name: &str) -> f64 {

@@ -25,8 +25,8 @@
 use std::fmt;
 
 use crate::error::ParamError;
-use crate::qos::thread::Qos;
 use crate::rng::UniformSource;
+use crate::sim::Qos;
 
 /// The longest single task, in ms (one hour).
 pub const MAX_TASK_MS: f64 = 3_600_000.0;

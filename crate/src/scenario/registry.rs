@@ -14,8 +14,8 @@ use serde::Serialize;
 
 use super::knob::{Knob, Knobs, Text};
 use super::RunView;
-use crate::explain::Lang;
-use crate::qos::engine::PriSeries;
+use crate::scenario::simulation::PriSeries;
+use crate::text::Lang;
 
 /// One scenario. Implemented by a unit struct in the scenario's own file.
 pub trait Scenario: Sync + std::fmt::Debug {

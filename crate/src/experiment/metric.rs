@@ -3,7 +3,7 @@
 //! field of [`Summary`]. A new figure is a new variant here and nothing
 //! else (the page builds its columns and metric pickers from this list).
 
-use crate::metrics::Summary;
+use crate::experiment::summary::Summary;
 
 /// One reported figure of a policy's latencies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

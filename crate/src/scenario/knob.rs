@@ -12,8 +12,8 @@
 use serde::Serialize;
 
 use crate::error::{parse_count, parse_number, NumberRange, ParamError};
-use crate::qos::machine::{Machine, M1_EP_RATIO};
-use crate::qos::thread::Qos;
+use crate::sim::machine::{Machine, M1_EP_RATIO};
+use crate::sim::Qos;
 
 use super::feishu_demo;
 
@@ -62,10 +62,10 @@ impl Text {
         Text { en, zh }
     }
 
-    pub fn get(self, lang: crate::explain::Lang) -> &'static str {
+    pub fn get(self, lang: crate::text::Lang) -> &'static str {
         match lang {
-            crate::explain::Lang::En => self.en,
-            crate::explain::Lang::Zh => self.zh,
+            crate::text::Lang::En => self.en,
+            crate::text::Lang::Zh => self.zh,
         }
     }
 }

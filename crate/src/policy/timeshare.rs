@@ -33,8 +33,8 @@
 //! - the load counts every core as one `processor_avail_count` (on M1 that
 //!   is 8, as a non-Clutch kernel would see it).
 
-use super::machine::Machine;
-use super::thread::{Qos, ThreadSpec};
+use crate::sim::qos::BASEPRI_FOREGROUND;
+use crate::sim::ThreadInfo;
 
 /// Scheduler tick: one second >> SCHED_TICK_SHIFT (3).
 pub const TICK_MS: f64 = 125.0;
@@ -49,7 +49,6 @@ pub const BAND_LIMIT: u8 = 18;
 /// No priority drops below this for an app's threads (priority.c clamps to
 /// MAXPRI_THROTTLE when the task's max priority is above it).
 pub const MAXPRI_THROTTLE: u8 = 4;
-const BASEPRI_FOREGROUND: u8 = 47;
 const BASEPRI_DEFAULT: u8 = 31;
 const BASEPRI_UTILITY: u8 = 20;
 /// `pri_shift` meaning "no contention: do not decay, do not charge".
@@ -122,41 +121,23 @@ pub struct Timeshare {
 }
 
 impl Timeshare {
-    /// The policy for `threads` on `machine` (its core count and timebase).
-    pub fn for_machine(threads: &[ThreadSpec], machine: &Machine, band_limit: bool) -> Self {
-        Timeshare::new(
-            threads,
-            machine.cores.len(),
-            machine.ticks_per_ms,
-            band_limit,
-        )
-    }
-
-    pub fn new(threads: &[ThreadSpec], ncpus: usize, ticks_per_ms: u64, band_limit: bool) -> Self {
-        Timeshare::from_threads(
-            threads.iter().map(|t| (t.qos, t.base_pri, t.fixed)),
-            ncpus,
-            ticks_per_ms,
-            band_limit,
-        )
-    }
-
-    /// The policy for threads given as `(qos, base priority, fixed)`.
-    pub fn from_threads(
-        threads: impl Iterator<Item = (Qos, u8, bool)>,
+    /// The model for `threads` on `ncpus` cores with this timebase, with
+    /// or without the decay band limit.
+    pub fn new(
+        threads: impl Iterator<Item = ThreadInfo>,
         ncpus: usize,
         ticks_per_ms: u64,
         band_limit: bool,
     ) -> Self {
         let threads = threads
-            .map(|(qos, base, fixed)| ThreadState {
-                base,
-                bucket: Bucket::of(base, fixed),
-                background: qos.is_background() && !fixed,
+            .map(|t| ThreadState {
+                base: t.base_pri,
+                bucket: Bucket::of(t.base_pri, t.fixed),
+                background: t.qos.is_background() && !t.fixed,
                 usage: 0,
                 usage_frac: 0.0,
                 pri_shift: NO_DECAY,
-                pri: base,
+                pri: t.base_pri,
             })
             .collect();
         Timeshare {
@@ -221,7 +202,7 @@ fn load_shift(load: u32) -> Option<u32> {
     (load > 0).then(|| 31 - load.leading_zeros())
 }
 
-/// What the XNU class (`crate::policy::xnu`) asks of the priority model.
+/// What the XNU class ([`super::xnu`]) asks of the priority model.
 impl Timeshare {
     /// The thread's current scheduling priority (higher runs first).
     pub fn sched_pri(&self, t: usize) -> u8 {
@@ -324,7 +305,6 @@ impl Timeshare {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::qos::thread::{Program, Qos};
 
     #[test]
     fn fixed_shift_matches_xnu_timebases() {
@@ -343,9 +323,12 @@ mod tests {
 
     #[test]
     fn main_thread_floor_is_29_with_the_band_limit() {
-        let threads = vec![ThreadSpec::main_thread(Program::Spin)];
+        let main = ThreadInfo {
+            base_pri: BASEPRI_FOREGROUND,
+            ..ThreadInfo::of_qos(crate::sim::Qos::UserInteractive)
+        };
         for (limit, floor) in [(true, 29), (false, MAXPRI_THROTTLE)] {
-            let mut ts = Timeshare::new(&threads, 1, 24_000, limit);
+            let mut ts = Timeshare::new([main].into_iter(), 1, 24_000, limit);
             // Contended: pretend three runnable threads per CPU.
             for _ in 0..10 {
                 ts.sample_load(&[true]);
@@ -356,6 +339,5 @@ mod tests {
             ts.quantum_expired(0);
             assert_eq!(ts.sched_pri(0), floor, "band limit {limit}");
         }
-        let _ = Qos::Utility;
     }
 }

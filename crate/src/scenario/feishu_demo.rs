@@ -18,11 +18,11 @@ use serde::Serialize;
 
 use super::knob::{Knob, Text};
 use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
-use crate::explain::Lang;
-use crate::qos::engine::{simulate, PriSeries, RunConfig, RunResult};
-use crate::qos::machine::Machine;
-use crate::qos::thread::{Program, Qos, ThreadSpec, Workload};
-use crate::qos::timeshare::Timeshare;
+use crate::scenario::simulation::{simulate, PriSeries, RunConfig, RunResult};
+use crate::sim::machine::Machine;
+use crate::sim::Qos;
+use crate::text::Lang;
+use crate::workload::programs::{Program, Programs, ThreadSpec};
 
 /// The scenario in the registry.
 #[derive(Debug)]
@@ -80,7 +80,7 @@ pub const STUDY_GROUPS: [Qos; 4] = [
 
 /// Other system work, when on: this much CPU (ms) every period on every
 /// core at once. 1.3 % is set to read like the measured low groups; it is
-/// an input, not a prediction (see `Workload::add_system_work`).
+/// an input, not a prediction (see `Programs::add_system_work`).
 pub const SYSTEM_BURST_MS: f64 = 1.3;
 pub const SYSTEM_PERIOD_MS: f64 = 100.0;
 
@@ -141,8 +141,8 @@ pub struct FeishuDemoResult {
 
 /// Builds one group's workload: main thread 0, queues 1..=n, then system
 /// work.
-pub fn workload(qos: Qos, queues: u32, cores: usize, system_work: bool) -> Workload {
-    let mut w = Workload::default();
+pub fn workload(qos: Qos, queues: u32, cores: usize, system_work: bool) -> Programs {
+    let mut w = Programs::default();
     w.add_thread(ThreadSpec::main_thread(Program::Spin));
     for i in 0..queues {
         w.add_thread(
@@ -164,7 +164,10 @@ pub fn run_group(qos: Qos, knobs: &Knobs, machine: &Machine) -> RunResult {
         machine.cores.len(),
         knobs.system_work.unwrap_or(true),
     );
-    let mut policy = Timeshare::for_machine(&w.threads, machine, band_limit);
+    let machine = Machine {
+        band_limit,
+        ..machine.clone()
+    };
     let cfg = RunConfig {
         until: knobs.seconds * 1000.0,
         timeline: knobs.timeline,
@@ -172,7 +175,7 @@ pub fn run_group(qos: Qos, knobs: &Knobs, machine: &Machine) -> RunResult {
         trace_pri: vec![0, 1],
         ..RunConfig::default()
     };
-    simulate(&w, machine, &mut policy, &cfg)
+    simulate(&w, &machine, &cfg)
 }
 
 pub fn run(knobs: &Knobs) -> FeishuDemoResult {

@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::error::{parse_count, parse_number, NumberRange, ParamError};
 use crate::sim::machine::{Machine, M1_EP_RATIO};
 use crate::sim::Qos;
+pub use crate::text::Text;
 
 use super::feishu_demo;
 
@@ -49,26 +50,6 @@ pub const MAX_GROUPS: usize = 6;
 /// Machines offered as suggestions next to the machine knob (any
 /// [`Machine::parse`] spec is accepted).
 pub const MACHINE_EXAMPLES: [&str; 4] = ["a10", "m1", "xeon-w", "2p+4e"];
-
-/// A text in both of the page's languages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Text {
-    pub en: &'static str,
-    pub zh: &'static str,
-}
-
-impl Text {
-    pub const fn new(en: &'static str, zh: &'static str) -> Text {
-        Text { en, zh }
-    }
-
-    pub fn get(self, lang: crate::text::Lang) -> &'static str {
-        match lang {
-            crate::text::Lang::En => self.en,
-            crate::text::Lang::Zh => self.zh,
-        }
-    }
-}
 
 /// What kind of value a knob takes, with its range: what a control for it
 /// needs to know.

@@ -18,7 +18,7 @@ use super::result::set;
 use crate::experiment::Limits;
 use crate::realrun::measure::{Sample, Spread};
 use crate::realrun::report::{Compare, Row, METRICS};
-use crate::realrun::text::Text;
+use crate::realrun::text::PanelText;
 use crate::realrun::{
     plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealSettings, Report,
 };
@@ -112,7 +112,7 @@ fn compare(c: &Compare) -> JsValue {
     o.into()
 }
 
-fn text_js(t: &Text) -> JsValue {
+fn text_js(t: &PanelText) -> JsValue {
     let o = Object::new();
     set(&o, "status", &t.status.as_str().into());
     set(&o, "reading", &t.reading.as_str().into());

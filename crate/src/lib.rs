@@ -15,8 +15,9 @@
 //!    trace's main thread as tasks;
 //! 5. [`experiment`] (parameters, the one runner, figures, readings,
 //!    sweeps, exports) and [`scenario`] (the QoS studies);
-//! 6. [`realrun`] (Run for real's plan and report) and [`catalog`] (every
-//!    parameter, policy, figure and limit, for the page);
+//! 6. [`realrun`] (Run for real's plan and report), [`catalog`] (every
+//!    parameter, policy, figure and limit, for the page) and [`chart`]
+//!    (every chart, drawn once for any plotters backend: canvas or SVG);
 //! 7. front ends: `web` (the page's wasm bindings) and the CLI (the bin).
 //!
 //! Everything but `web` is plain Rust with no web code: the CLI, the tests
@@ -39,6 +40,7 @@ pub mod experiment;
 pub mod scenario;
 
 pub mod catalog;
+pub mod chart;
 pub mod realrun;
 
 #[cfg(not(target_arch = "wasm32"))]

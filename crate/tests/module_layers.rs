@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["policy"],
     &["workload", "trace"],
     &["experiment", "scenario"],
-    &["realrun", "catalog"],
+    &["realrun", "catalog", "chart"],
     &["web", "cli"],
 ];
 

@@ -168,7 +168,7 @@ fn parsers() -> Vec<(&'static str, Check, Vec<String>)> {
 }
 
 /// Every CLI flag with a value it accepts.
-const FLAGS: [(&str, &str); 25] = [
+const FLAGS: [(&str, &str); 27] = [
     ("--seed", "42"),
     ("--tasks", "400"),
     ("--mix", "85:1-8,3:exp(5)"),
@@ -194,6 +194,8 @@ const FLAGS: [(&str, &str); 25] = [
     ("--quanta", "1,2,4"),
     ("--repeat", "3"),
     ("--mlfq-boost", "off"),
+    ("--figure", "histogram"),
+    ("--theme", "dark"),
 ];
 
 /// Runs `check` and fails if it takes longer than `limit` (generous: the

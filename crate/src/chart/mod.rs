@@ -1,7 +1,7 @@
 //! Every chart, drawn once: each is one function generic over a plotters
 //! [`DrawingBackend`](plotters_backend::DrawingBackend), so the page draws
-//! it on a canvas, the CLI writes it as SVG and tests record it — the same
-//! code, the same layout and colours.
+//! it on a canvas (`web/`), the CLI writes it as SVG ([`svg`]) and tests
+//! record it — the same code, the same layout and colours.
 //!
 //! - what every chart draws with: [`pen`] (CSS pixels, text, theme,
 //!   language), [`theme`] (colours, light and dark), [`axis`] (ticks whose
@@ -13,10 +13,12 @@
 //!   its threads' states ([`timeline::states`]);
 //! - the plots: [`cdf`], [`histogram`], [`sweep`] (seeds, quanta),
 //!   [`priority`] (`sched_pri` over time) and the table as a figure
-//!   ([`table`]).
+//!   ([`table`]);
+//! - [`figure`]: several charts in one SVG document (`--svg`, the page's
+//!   "Figure (SVG)").
 //!
 //! A new chart is a new file here with one `draw` function taking a
-//! [`pen::Pen`].
+//! [`pen::Pen`]; the page calls it with its canvas, [`figure`] with SVG.
 
 pub mod axis;
 pub mod cdf;
@@ -32,3 +34,10 @@ pub mod table;
 pub mod theme;
 pub mod timeline;
 pub mod words;
+
+// The SVG writer and figures: the CLI and the page's worker (exports);
+// the page's main thread never writes SVG, so its wasm leaves them out.
+#[cfg(not(feature = "page"))]
+pub mod figure;
+#[cfg(not(feature = "page"))]
+pub mod svg;

@@ -3,6 +3,7 @@
 //! value and what is allowed, and exits with status 2.
 
 mod bench;
+mod figure_flags;
 mod scenario;
 mod simulate;
 mod sweep;

@@ -1,10 +1,13 @@
 //! `tailslice simulate`: run one experiment and print the table (or JSON),
 //! optionally on your own tasks (`--tasks-file`) and writing a Chrome trace
-//! (`--trace`) or a per-task CSV (`--csv`), or on a browser performance
-//! trace's main-thread tasks (`--trace-in`, see `trace_in.rs`).
+//! (`--trace`), a per-task CSV (`--csv`) or an SVG figure (`--svg`, see
+//! `figure_flags.rs`), or on a browser performance trace's main-thread
+//! tasks (`--trace-in`, see `trace_in.rs`).
 
 use std::ffi::OsString;
 
+use tailslice::catalog::BROWSER_LIMITS;
+use tailslice::chart::figure::{self, Figure};
 use tailslice::experiment::export::{self, MAX_TRACE_SLICES};
 use tailslice::experiment::reading::explain;
 use tailslice::experiment::recorded;
@@ -17,6 +20,7 @@ use tailslice::trace::Found;
 use tailslice::workload::task_list;
 use tailslice::workload::Workload;
 
+use super::figure_flags::{self, FigureFlags};
 use super::trace_in::{self, TraceFlags};
 use super::{fail, flag_value, set_experiment_flag, EXIT_USAGE};
 
@@ -115,6 +119,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut trace: Option<String> = None;
     let mut csv: Option<String> = None;
     let mut trace_flags = TraceFlags::default();
+    let mut figure_flags = FigureFlags::default();
     let mut given: Vec<Param> = Vec::new();
     let mut parser = lexopt::Parser::from_args(args);
     loop {
@@ -127,7 +132,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
             lexopt::Arg::Long("json") => json = true,
             lexopt::Arg::Long("explain") => with_explanation = true,
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
-                print!("{HELP}{}", trace_in::HELP);
+                print!(
+                    "{HELP}{}{}",
+                    figure_flags::help(&Figure::STUDY),
+                    trace_in::HELP
+                );
                 return 0;
             }
             lexopt::Arg::Long(name @ ("trace-in" | "thread")) => {
@@ -137,6 +146,16 @@ pub fn run(args: Vec<OsString>) -> i32 {
                     Err(code) => return code,
                 };
                 if let Err(code) = trace_flags.set(&name, value) {
+                    return code;
+                }
+            }
+            lexopt::Arg::Long(name) if FigureFlags::takes(name) => {
+                let name = name.to_string();
+                let value = match flag_value(&mut parser, &format!("--{name}")) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if let Err(code) = figure_flags.set(&name, value, &Figure::STUDY) {
                     return code;
                 }
             }
@@ -171,6 +190,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
     }
     let limits = Limits::CLI;
+    let figure_options = match figure_flags.options(lang) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let traced = match trace_in::load(
         &trace_flags,
         &exp,
@@ -225,12 +248,28 @@ pub fn run(args: Vec<OsString>) -> i32 {
             ));
         }
     }
-    if json && !with_explanation && trace.is_none() && csv.is_none() && baseline.is_none() {
+    let generated = imported.is_none();
+    if json
+        && !with_explanation
+        && trace.is_none()
+        && csv.is_none()
+        && figure_options.is_none()
+        && baseline.is_none()
+    {
         // Only the figures are printed: compute them without keeping the
         // per-task records the table, explanation and exports need.
         return print_report(&exp, imported, &limits);
     }
-    let record = trace.is_some();
+    // A figure's Gantt chart draws the segments while they stay as few as
+    // the page would draw (the chart then says the run is too large).
+    let record = trace.is_some()
+        || figure_options.is_some() && {
+            let est = match &imported {
+                Some(w) => exp.slices_on(w),
+                None => exp.estimated_slices(),
+            };
+            est <= BROWSER_LIMITS.gantt_max_slices
+        };
     let result = match imported {
         Some(w) => exp.run_on(w, &limits, record),
         None => exp.run(&limits, record),
@@ -258,6 +297,20 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
     }
     let recorded_row = baseline.as_ref();
+    if let Some(options) = &figure_options {
+        let svg = figure::study(
+            &figure::Study {
+                exp: &exp,
+                outcome: &outcome,
+                recorded: recorded_row.map(|(s, _)| s),
+                generated,
+            },
+            options,
+        );
+        if let Err(code) = figure_flags.write(&svg) {
+            return code;
+        }
+    }
     if json {
         // Without --explain, the report is written as is (field order kept).
         let text = if let Some((rec, found)) = &recorded_row {

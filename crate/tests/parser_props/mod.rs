@@ -11,6 +11,8 @@
 //!
 //! Each `check_*` takes the raw text a user (or attacker) could supply.
 
+use tailslice::chart::figure::Figure;
+use tailslice::chart::theme::ThemeName;
 use tailslice::error::{is_hidden_char, parse_count, ParamError};
 use tailslice::experiment::export::{experiment_json, parse_experiment_json};
 use tailslice::experiment::sweep::{
@@ -244,6 +246,25 @@ pub fn check_flag(flag: &str, value: &str) {
                     check_param_error(&e, flag);
                 }
             }
+            "--figure" => {
+                for allowed in [&Figure::STUDY[..], &Figure::SCENARIO[..]] {
+                    match Figure::parse(flag, value, allowed) {
+                        Ok(f) => assert_eq!(Figure::parse(flag, f.name(), allowed), Ok(f)),
+                        Err(e) => check_param_error(&e, flag),
+                    }
+                }
+            }
+            "--theme" => match ThemeName::parse(flag, value) {
+                Ok(t) => {
+                    let name = if t == ThemeName::Dark {
+                        "dark"
+                    } else {
+                        "light"
+                    };
+                    assert_eq!(ThemeName::parse(flag, name), Ok(t));
+                }
+                Err(e) => check_param_error(&e, flag),
+            },
             _ => {}
         }
     }

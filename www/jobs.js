@@ -14,12 +14,12 @@
 //     transfer rather than copy.
 // Rust computes everything; these functions only call it step by step.
 
-/** Every typed array's buffer in a run result (transferred, not copied). */
-function runBuffers(result) {
-  const out = [];
-  const add = (v) => { if (ArrayBuffer.isView(v)) out.push(v.buffer); };
-  for (const k of ['work', 'arrival', 'class', 'hist_counts']) add(result[k]);
-  for (const r of result.runs) for (const v of Object.values(r)) add(v);
+/** Every typed array's buffer in a result (a run's, a scenario run's
+ * charts): transferred, not copied. */
+function buffers(value, out = new Set()) {
+  if (ArrayBuffer.isView(value)) out.add(value.buffer);
+  else if (Array.isArray(value)) for (const v of value) buffers(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) buffers(v, out);
   return out;
 }
 
@@ -50,7 +50,7 @@ export function* run(wasm, { query, tasks = null, starts = null, large = false }
       yield;
     }
     const result = runner.finish();
-    return { value: result, transfer: runBuffers(result) };
+    return { value: result, transfer: [...buffers(result)] };
   } finally {
     runner.free();
   }
@@ -61,6 +61,8 @@ export function* run(wasm, { query, tasks = null, starts = null, large = false }
  * without `run`). Progress: Rust's `{run, frac, units, budget}`. Value:
  * `{key, run, summary, timeline}`. The last scenario run stays in
  * `ctx.cache`, so showing another of its runs does not simulate again.
+ * `timeline`: `{meta, gantt, states, pri}` (lane charts in the one wire
+ * format, see Rust's `ScenarioRun::timeline`), or null.
  */
 export function* scenario(wasm, { key, run }, ctx) {
   const cache = ctx.cache;
@@ -73,7 +75,7 @@ export function* scenario(wasm, { key, run }, ctx) {
   const sc = cache.scenario.run;
   const summary = sc.summary();
   const timeline = sc.timeline(run);
-  return { value: { key, run, summary, timeline }, transfer: timeline ? [timeline.packed.buffer] : [] };
+  return { value: { key, run, summary, timeline }, transfer: [...buffers(timeline)] };
 }
 
 /**

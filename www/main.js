@@ -1,7 +1,7 @@
 // tailslice page start-up and routing. State and computation live in Rust
 // (tailslice.js): parseQuery validates the URL exactly like the CLI
 // validates flags, catalog() says what the controls are, the worker runs
-// the simulation, View draws. This file loads the wasm, builds the page
+// the simulation, Gantt and View draw. This file loads the wasm, builds the page
 // from the catalog, routes a query to the controls, the URL and a run,
 // and publishes the test hooks (window.tailslice). The other files each
 // have one job: see www/README.md.
@@ -18,7 +18,7 @@ import { onFailure, workerRestarts, workersStarted, liveJobs } from './client.js
 import { renderHead } from './table.js';
 import { drawGantt, drawPlots, wireGantt } from './gantt.js';
 import { wireSharing, startEmbed, postHeight } from './embed.js';
-import { relabel, pushCanvasWords } from './relabel.js';
+import { relabel, pushChartLang } from './relabel.js';
 import { initPanel } from './panel.js';
 import { initIo, importedTasks, tasksLarge } from './io.js';
 import { initTrace } from './trace.js';
@@ -47,7 +47,7 @@ window.tailslice = {
   crashWorker,
   get query() { return app.page ? app.page.query : null; },
   /** Slices (segments) of the drawn schedules, all policies. */
-  get segments() { return app.result ? app.result.runs.reduce((n, r) => n + r.seg_start.length, 0) : 0; },
+  get segments() { return app.gantt ? app.gantt.segments : 0; },
 };
 
 /** Shows `page`: its values in the controls (`fill`), its query in the
@@ -84,7 +84,7 @@ async function main() {
   await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
   loadCatalog();
   applyI18n(document);
-  pushCanvasWords();
+  pushChartLang();
   $('#lang').value = lang();
   $('#lang').addEventListener('change', () => setLang($('#lang').value));
   onLangChange(relabel);

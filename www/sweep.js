@@ -2,13 +2,15 @@
 // change versus the first policy, p5/p50/p95 and this seed marked) and a
 // quantum sweep (each policy's figure against the quantum on a log axis,
 // best quantum marked). Both run in the page's worker (www/client.js) a
-// chunk at a time with progress; Cancel stops them between chunks. Charts are drawn by the wasm
-// (plotters), like the page's other plots.
+// chunk at a time with progress; Cancel stops them between chunks. The
+// charts, legends included, are drawn by the wasm (Rust's chart module),
+// like the page's other charts.
 import { drawSeedHistogram, drawQuantumChart } from './tailslice.js';
 import { t, fmtNumber, onLangChange } from './i18n.js';
 import { exportPng } from './io.js';
 import { catalog, limits, policyTitle as title } from './catalog.js';
 import { request, warm } from './client.js';
+import { sizeCanvas } from './gantt.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -84,18 +86,6 @@ function onProgress(kind, p) {
   bar.max = p.total;
   bar.value = p.done;
   $('#sweep-status-text').textContent = t('sweep.progress', { what: t(`sweep.what.${kind}`), done: p.done, total: p.total });
-}
-
-function sizeCanvas(canvas, cssHeight) {
-  const dpr = window.devicePixelRatio || 1;
-  const cssWidth = canvas.parentElement.clientWidth || 600;
-  canvas.style.height = `${cssHeight}px`;
-  canvas.style.width = '100%';
-  const w = Math.max(1, Math.round(cssWidth * dpr));
-  const h = Math.max(1, Math.round(cssHeight * dpr));
-  if (canvas.width !== w) canvas.width = w;
-  if (canvas.height !== h) canvas.height = h;
-  return w / cssWidth;
 }
 
 function fillMetricSelect(select, metrics, summary) {

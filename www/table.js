@@ -1,12 +1,11 @@
-// The percentile table, its reading, the generated explanation, the class
-// legend and the status line. Columns are the catalog's figures; every
+// The percentile table, its reading, the generated explanation and the
+// status line. Columns are the catalog's figures; every
 // number, change text, verdict and sentence is Rust's (result.rows,
 // result.reading, result.explain): this file only lays them out.
-import { classColor, policyColor } from './tailslice.js';
+import { policyColor } from './tailslice.js';
 import { t, fmtNumber } from './i18n.js';
 import { $, el } from './dom.js';
 import { catalog, policyTitle, usesQuantum, words } from './catalog.js';
-import { tasksKey } from './io.js';
 import { app } from './state.js';
 
 /** The header row, from the catalog's figures (again after a language switch). */
@@ -62,15 +61,3 @@ export function renderStatus() {
     sim: fmtNumber(app.timing.workerMs, 1), draw: fmtNumber(app.timing.drawMs, 1),
   });
 }
-
-export function renderLegend(result) {
-  const box = $('#legend');
-  box.replaceChildren();
-  const longIdx = app.view.longClass;
-  result.classes.forEach((label, i) => {
-    const sw = el('span', { className: i === longIdx ? 'swatch long' : 'swatch' });
-    sw.style.background = classColor(i);
-    box.append(el('span', {}, sw, `${label}${tasksKey() ? '' : ' ms'}${i === longIdx ? t('legend.long') : ''}`));
-  });
-}
-

@@ -4,7 +4,7 @@
 
 use js_sys::{Array, Float64Array, Reflect};
 use serde_json::Value;
-use tailslice::web::{self, View};
+use tailslice::web::{self, Gantt, View};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
@@ -115,11 +115,15 @@ fn run_gives_the_studys_numbers() {
             );
         }
     }
-    // Typed arrays, ready to be transferred.
+    // Typed arrays, ready to be transferred: the schedules in the lane
+    // charts' wire format.
+    let gantt = get(&r, "gantt");
+    let start: Float64Array = get(&gantt, "start").dyn_into().unwrap();
+    assert!(start.length() > 800, "FIFO's 400 slices and RR's more");
+    assert_eq!(json(&get(&gantt, "meta"))["drawn"], true);
     let runs: Array = get(&r, "runs").dyn_into().unwrap();
-    let seg_start: Float64Array = get(&runs.get(1), "seg_start").dyn_into().unwrap();
-    assert!(seg_start.length() > 400, "RR slices every long task");
-    assert_eq!(get(&r, "gantt"), JsValue::TRUE);
+    let cdf: Float64Array = get(&runs.get(1), "cdf_x").dyn_into().unwrap();
+    assert!(cdf.length() > 400);
 }
 
 #[wasm_bindgen_test]
@@ -160,33 +164,40 @@ fn ink(c: &web_sys::HtmlCanvasElement) -> usize {
 }
 
 #[wasm_bindgen_test]
-fn view_draws_and_hit_tests() {
-    let mut view = View::new(web::run("").unwrap()).unwrap();
-    assert!(view.gantt());
+fn gantt_and_view_draw_and_hit_test() {
+    let result = web::run("").unwrap();
+    let mut g = Gantt::new(get(&result, "gantt")).unwrap();
+    assert!(g.drawn());
     // Segments are copied in chunks; the study's fit in one.
-    assert!(view.load_segments());
-    assert!((view.horizon() - 5209.4).abs() < 0.1);
-    assert_eq!(view.long_class_index(), 2);
-    let h = view.gantt_height();
-    let g = canvas(800, h as u32);
-    view.draw_gantt(&g, 1.0, false).unwrap();
-    assert!(ink(&g) > 800 * 20, "the Gantt chart is drawn");
+    assert!(g.load_segments());
+    assert!((g.horizon() - 5209.4).abs() < 0.1);
+    let h = g.height(800.0);
+    let c = canvas(800, h as u32);
+    g.draw(&c, 1.0, false).unwrap();
+    assert!(ink(&c) > 800 * 20, "the Gantt chart is drawn");
     // FIFO's first lane starts with task 0.
-    let tip = view.hit(9.0, 26.0, 800.0).unwrap();
+    let tip = g.hit(9.0, 26.0, 800.0).unwrap();
     assert!(tip.starts_with("task #0 "), "{tip}");
+    assert!(tip.contains("FIFO core 0"), "{tip}");
     assert!(
-        view.hit(9.0, h - 2.0, 800.0).is_none(),
-        "the axis is not a task"
+        g.hit(9.0, h - 2.0, 800.0).is_none(),
+        "the legend is not a task"
     );
+    // The legend names the classes, the long one marked.
+    assert_eq!(g.legend_text(), "1-8 ms\n10-40 ms\n80-200 ms (long)");
+    web::set_chart_lang("zh");
+    assert!(g.hit(9.0, 26.0, 800.0).unwrap().starts_with("任务 #0 "));
+    web::set_chart_lang("en");
     // Zoom keeps the time under the pointer; pan moves; reset shows all.
-    view.zoom(4.0, 400.0, 800.0);
-    assert!((view.t1() - view.t0() - view.horizon() / 4.0).abs() < 1e-6);
-    let t0 = view.t0();
-    view.pan(100.0, 800.0);
-    assert!(view.t0() < t0);
-    view.reset();
-    assert_eq!(view.t0(), 0.0);
+    g.zoom(4.0, 400.0, 800.0);
+    assert!((g.t1() - g.t0() - g.horizon() / 4.0).abs() < 1e-6);
+    let t0 = g.t0();
+    g.pan(100.0, 800.0);
+    assert!(g.t0() < t0);
+    g.reset();
+    assert_eq!(g.t0(), 0.0);
 
+    let view = View::new(result).unwrap();
     let cdf = canvas(600, 300);
     view.draw_cdf(&cdf, 1.0, true).unwrap();
     assert!(ink(&cdf) > 2000, "CDF drawn");

@@ -71,12 +71,7 @@ fn default_run_has_both_explanations() {
 fn exports_trace_csv_and_experiment_round_trip() {
     let q = "seed=3&n=50&q=4&cores=2";
     let result = json(&web::run(q).unwrap());
-    let segments: usize = result["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["seg_start"].as_object().map_or(0, |o| o.len()))
-        .sum();
+    let segments = result["gantt"]["start"].as_object().map_or(0, |o| o.len());
     let trace: Value =
         serde_json::from_str(&web::export_file("trace", q, None, None).unwrap()).unwrap();
     let slices = trace["traceEvents"]
@@ -89,6 +84,20 @@ fn exports_trace_csv_and_experiment_round_trip() {
     let csv = web::export_file("csv", q, None, None).unwrap();
     assert_eq!(csv.lines().count(), 1 + 50 * 2);
     assert!(web::export_file("nope", q, None, None).is_err());
+    // The figure: SVG drawn by the charts' own code, in the asked theme.
+    let svg = web::export_file(
+        "svg",
+        q,
+        None,
+        Some("{\"theme\":\"dark\",\"view\":\"gantt\"}".into()),
+    )
+    .unwrap();
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    assert!(svg.contains("#16181b") && svg.contains(">Schedule</text>"));
+    assert!(!svg.contains(">Latency CDF</text>"));
 
     // The experiment file with imported tasks opens to the same query and list.
     let file = web::export_file(

@@ -4,7 +4,7 @@
 
 use js_sys::Reflect;
 use serde_json::Value;
-use tailslice::web::{self, ScenarioView};
+use tailslice::web::{self, Gantt, ScenarioView};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -54,11 +54,23 @@ fn run_summary_and_timeline_round_trip() {
     assert!(summary["runs"].as_array().unwrap().is_empty());
     assert_eq!(summary["run_labels"][0], "userInteractive queues");
     let tl = run.timeline(0);
-    let meta = json(&Reflect::get(&tl, &"meta".into()).unwrap());
-    assert_eq!(meta["floor"], 29);
-    assert_eq!(meta["lanes"][0], "main");
+    let pri = json(&Reflect::get(&tl, &"pri".into()).unwrap());
+    assert_eq!(pri["floor"], 29);
+    let states = Reflect::get(&tl, &"states".into()).unwrap();
+    let lanes = json(&Reflect::get(&states, &"meta".into()).unwrap());
+    assert_eq!(lanes["blocks"][0]["lanes"][0]["label"]["en"], "main");
+    // The cores and the states are the one Gantt: hover a core's first slice.
+    let mut cores = Gantt::new(Reflect::get(&tl, &"gantt".into()).unwrap()).unwrap();
+    assert!(cores.load_segments());
+    assert_eq!(cores.legend_text().lines().next(), Some("main thread"));
+    let x = (0..800)
+        .map(|x| x as f64)
+        .find_map(|x| cores.hit(x, 12.0, 800.0));
+    let tip = x.expect("a slice on core 0");
+    assert!(tip.contains("core 0 · P: "), "{tip}");
     let view = ScenarioView::new(tl).unwrap();
-    assert!(view.has_timeline() && view.has_pri());
+    assert!(view.has_pri());
+    assert!(view.pri_legend_text().contains("floor 29 (band limit)"));
     assert!((view.horizon() - 1000.0).abs() < 1.0);
     assert!(web::run_scenario("s=feishu-demo&nq=0", wasm_bindgen::JsValue::UNDEFINED).is_err());
 }

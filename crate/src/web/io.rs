@@ -104,9 +104,11 @@ pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
 }
 
 /// One export as text: `kind` is `trace` (Chrome Trace Event JSON of every
-/// policy), `csv` (one row per task and policy) or `experiment` (the file
-/// "open experiment" reads; `ui` is the page's own state as JSON text).
-/// `tasks` is the imported task list, if any.
+/// policy), `csv` (one row per task and policy), `svg` (the figure of the
+/// result: `ui` is `{lang, theme, view}` as JSON text, see
+/// `figure::svg_figure`) or `experiment` (the file "open experiment" reads;
+/// `ui` is the page's own state as JSON text). `tasks` is the imported task
+/// list, if any.
 #[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = exportFile)]
 pub fn export_file(
@@ -131,6 +133,20 @@ pub fn export_file(
             workload.as_ref(),
             ui.as_ref(),
         ));
+    }
+    if kind == "svg" {
+        let ui: serde_json::Value = ui
+            .as_deref()
+            .and_then(|u| serde_json::from_str(u).ok())
+            .unwrap_or_default();
+        let text =
+            |k: &str, d: &'static str| ui.get(k).and_then(|v| v.as_str()).unwrap_or(d).to_string();
+        let options = super::figure::options(
+            &text("view", "all"),
+            &text("theme", "light"),
+            &text("lang", "en"),
+        )?;
+        return super::figure::svg(&exp, workload, &options);
     }
     let w = workload.unwrap_or_else(|| Workload::generate(&exp.workload_spec()));
     let outcome = exp

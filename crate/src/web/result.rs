@@ -2,10 +2,11 @@
 //! object), the figures the charts need, and the raw schedules as typed
 //! arrays so that `postMessage` can transfer them without copying.
 
-use js_sys::{Array, Float64Array, Object, Reflect, Uint16Array, Uint32Array};
+use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
+use crate::chart;
 use crate::experiment::{Experiment, Outcome};
 use std::collections::BTreeMap;
 
@@ -14,9 +15,6 @@ use crate::experiment::reading;
 use crate::experiment::summary;
 use crate::stats::change_pct;
 use crate::text::Lang;
-
-/// At most this many points per CDF line (a polyline of more is invisible).
-pub const CDF_POINTS: usize = 1500;
 
 pub(crate) fn set(obj: &Object, key: &str, value: &JsValue) {
     // Setting a property on a plain object cannot fail.
@@ -110,8 +108,11 @@ pub fn reading_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> J
     o.into()
 }
 
-/// The full result object (see `www/worker.js` for its use).
-pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
+/// The full result object (see `www/jobs.js` for its use): `segments`
+/// says whether the schedules' segments were recorded (small enough to
+/// draw); `generated` whether the tasks came from the mix (their classes
+/// are ranges of durations).
+pub fn build(exp: &Experiment, outcome: &Outcome, segments: bool, generated: bool) -> JsValue {
     let w = &outcome.workload;
     let obj = Object::new();
     set(&obj, "report", &to_js(&outcome.report()));
@@ -120,72 +121,35 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
     set(&obj, "within", &exp.within.into());
     set(&obj, "quantum", &exp.quantum.into());
     set(&obj, "cores", &(exp.core_count() as u32).into());
-    // The machine, for the Gantt's lanes: its description when one was
-    // named, and each core's kind (P or E).
-    let machine = exp.machine();
-    let named = exp.machine.is_some();
-    set(
-        &obj,
-        "machine",
-        &(if named {
-            machine.describe(true)
-        } else {
-            String::new()
-        })
-        .into(),
-    );
-    let kinds: String = machine
-        .cores
-        .iter()
-        .map(|c| match c.kind {
-            crate::sim::CoreKind::Performance => 'P',
-            crate::sim::CoreKind::Efficiency => 'E',
-        })
-        .collect();
-    set(&obj, "core_kinds", &kinds.into());
-    set(&obj, "gantt", &recorded.into());
     set(&obj, "classes", &to_js(&w.class_labels));
-    set(&obj, "work", &Float64Array::from(&w.work[..]).into());
-    set(&obj, "arrival", &Float64Array::from(&w.arrival[..]).into());
-    set(&obj, "class", &Uint16Array::from(&w.class[..]).into());
-    // Computed here, in the worker, so the main thread never walks every task.
-    let (hi, cut, counts) = super::plots::histogram(&w.work, &w.class, w.class_labels.len());
-    set(&obj, "hist_hi", &hi.into());
-    set(&obj, "hist_cut", &cut.into());
-    set(&obj, "hist_counts", &Uint32Array::from(&counts[..]).into());
     set(
         &obj,
-        "long_class",
-        &long_class(w).map_or(-1.0, f64::from).into(),
+        "class_names",
+        &to_js(&chart::gantt::class_names(w, generated)),
+    );
+    // Computed here, in the worker, so the main thread never walks every task.
+    let bins = chart::histogram::bins(&w.work, &w.class, w.class_labels.len());
+    set(&obj, "hist_hi", &bins.hi.into());
+    set(&obj, "hist_cut", &bins.cut.into());
+    set(
+        &obj,
+        "hist_counts",
+        &Uint32Array::from(&bins.counts[..]).into(),
+    );
+    let lanes = chart::gantt::study(exp, outcome, segments, generated);
+    set(
+        &obj,
+        "gantt",
+        &super::gantt::study_wire(&lanes, outcome, generated).into(),
     );
 
     let runs = Array::new();
     for r in &outcome.runs {
         let ro = Object::new();
-        let s = &r.schedule;
         set(&ro, "policy", &r.policy.name().into());
-        let completion: Vec<f64> = s.outcomes.iter().map(|o| o.completion).collect();
-        let first: Vec<f64> = s.outcomes.iter().map(|o| o.first_start).collect();
-        let slices: Vec<u32> = s.outcomes.iter().map(|o| o.slices).collect();
-        set(
-            &ro,
-            "completion",
-            &Float64Array::from(&completion[..]).into(),
-        );
-        set(&ro, "first_start", &Float64Array::from(&first[..]).into());
-        set(&ro, "slices", &Uint32Array::from(&slices[..]).into());
-        set(&ro, "makespan", &s.makespan.into());
-        let seg_core: Vec<u32> = s.segments.iter().map(|g| g.core).collect();
-        let seg_task: Vec<u32> = s.segments.iter().map(|g| g.task).collect();
-        let seg_start: Vec<f64> = s.segments.iter().map(|g| g.start).collect();
-        let seg_end: Vec<f64> = s.segments.iter().map(|g| g.end).collect();
-        set(&ro, "seg_core", &Uint32Array::from(&seg_core[..]).into());
-        set(&ro, "seg_task", &Uint32Array::from(&seg_task[..]).into());
-        set(&ro, "seg_start", &Float64Array::from(&seg_start[..]).into());
-        set(&ro, "seg_end", &Float64Array::from(&seg_end[..]).into());
-
-        let mut lat = summary::latencies(w, s);
-        let (xs, ys) = cdf_points_unsorted(&mut lat, CDF_POINTS);
+        set(&ro, "makespan", &r.schedule.makespan.into());
+        let mut lat = summary::latencies(w, &r.schedule);
+        let (xs, ys) = chart::cdf::points_unsorted(&mut lat, chart::cdf::MAX_POINTS);
         set(&ro, "cdf_x", &Float64Array::from(&xs[..]).into());
         set(&ro, "cdf_y", &Float64Array::from(&ys[..]).into());
         set(&ro, "p50", &r.summary.p50.into());
@@ -194,139 +158,4 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
     }
     set(&obj, "runs", &runs);
     obj.into()
-}
-
-/// The class drawn as "long": the one with the largest mean work (none
-/// with a single class).
-fn long_class(w: &crate::workload::Workload) -> Option<u16> {
-    let mut sums = vec![(0.0f64, 0usize); w.class_labels.len()];
-    for (&c, &x) in w.class.iter().zip(&w.work) {
-        if let Some(s) = sums.get_mut(c as usize) {
-            s.0 += x;
-            s.1 += 1;
-        }
-    }
-    if sums.len() <= 1 {
-        return None;
-    }
-    sums.iter()
-        .enumerate()
-        .filter(|(_, s)| s.1 > 0)
-        .max_by(|a, b| (a.1 .0 / a.1 .1 as f64).total_cmp(&(b.1 .0 / b.1 .1 as f64)))
-        .map(|(i, _)| i as u16)
-}
-
-/// [`cdf_points`] of `values` in any order (reordered in place): the same
-/// points, found by selecting only the ranks the line needs. A million
-/// latencies are then about ten quickselect passes instead of a full sort
-/// (the sort was a third of a 1,000,000-task result's building time).
-pub fn cdf_points_unsorted(values: &mut [f64], max: usize) -> (Vec<f64>, Vec<f64>) {
-    let n = values.len();
-    let ranks = cdf_ranks(n, max);
-    if ranks.len() * 4 >= n {
-        // Nearly every value is a point: sorting is as cheap.
-        values.sort_unstable_by(f64::total_cmp);
-        return cdf_points(values, max);
-    }
-    let mut picked = vec![0.0; ranks.len()];
-    select_ranks(values, 0, &ranks, &mut picked);
-    let mut xs = Vec::with_capacity(ranks.len() + 1);
-    let mut ys = Vec::with_capacity(ranks.len() + 1);
-    xs.push(picked[0]);
-    ys.push(0.0);
-    for (&r, &x) in ranks.iter().zip(&picked) {
-        xs.push(x);
-        ys.push((r + 1) as f64 / n as f64);
-    }
-    (xs, ys)
-}
-
-/// The ranks [`cdf_points`] reads: every `step`-th from 0, and the last.
-fn cdf_ranks(n: usize, max: usize) -> Vec<usize> {
-    if n == 0 {
-        return vec![];
-    }
-    let step = n.div_ceil(max.max(2)).max(1);
-    let mut ranks: Vec<usize> = (0..n).step_by(step).collect();
-    if ranks.last().is_some_and(|&r| r + 1 < n) {
-        ranks.push(n - 1);
-    }
-    ranks
-}
-
-/// Writes into `out[i]` the value of rank `ranks[i]` (ascending, absolute:
-/// `v` starts at rank `offset`) as if `v` were sorted: quickselect the
-/// middle rank, then each side for the ranks that fall in it.
-fn select_ranks(v: &mut [f64], offset: usize, ranks: &[usize], out: &mut [f64]) {
-    if ranks.is_empty() {
-        return;
-    }
-    let mid = ranks.len() / 2;
-    let at = ranks[mid] - offset;
-    let (left, x, right) = v.select_nth_unstable_by(at, f64::total_cmp);
-    out[mid] = *x;
-    let (out_left, out_rest) = out.split_at_mut(mid);
-    select_ranks(left, offset, &ranks[..mid], out_left);
-    select_ranks(
-        right,
-        offset + at + 1,
-        &ranks[mid + 1..],
-        &mut out_rest[1..],
-    );
-}
-
-/// Points of the empirical CDF of `sorted` (ascending): `(x, share of tasks
-/// with latency ≤ x)`, thinned to about `max` points evenly in rank.
-pub fn cdf_points(sorted: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
-    let n = sorted.len();
-    if n == 0 {
-        return (vec![], vec![]);
-    }
-    let step = n.div_ceil(max.max(2)).max(1);
-    let mut xs = Vec::with_capacity(n / step + 2);
-    let mut ys = Vec::with_capacity(n / step + 2);
-    xs.push(sorted[0]);
-    ys.push(0.0);
-    let mut i = 0;
-    while i < n {
-        xs.push(sorted[i]);
-        ys.push((i + 1) as f64 / n as f64);
-        i += step;
-    }
-    if *ys.last().unwrap_or(&0.0) < 1.0 {
-        xs.push(sorted[n - 1]);
-        ys.push(1.0);
-    }
-    (xs, ys)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use wasm_bindgen_test::wasm_bindgen_test;
-
-    /// Selecting the ranks gives exactly the points of sorting first, for
-    /// sizes around the "sort anyway" threshold and with ties.
-    #[wasm_bindgen_test]
-    fn selected_cdf_points_equal_the_sorted_ones() {
-        let mut x: u64 = 7;
-        for n in [0usize, 1, 2, 5, 1499, 1500, 6000, 6001, 20_000, 123_457] {
-            let values: Vec<f64> = (0..n)
-                .map(|_| {
-                    x = x
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    ((x >> 40) % 5000) as f64 / 8.0
-                })
-                .collect();
-            let mut sorted = values.clone();
-            sorted.sort_unstable_by(f64::total_cmp);
-            let mut any = values.clone();
-            assert_eq!(
-                cdf_points_unsorted(&mut any, CDF_POINTS),
-                cdf_points(&sorted, CDF_POINTS),
-                "n = {n}"
-            );
-        }
-    }
 }

@@ -28,6 +28,8 @@ pub struct Runner {
     slices: f64,
     runs: Vec<PolicyRun>,
     record: bool,
+    /// Tasks drawn from the mix (not imported).
+    generated: bool,
     /// A trace's recorded task starts: the result gets the "as recorded" row.
     recorded: Option<Vec<f64>>,
 }
@@ -110,7 +112,7 @@ impl Runner {
             workload: self.workload.take().unwrap_or_default(),
             runs: std::mem::take(&mut self.runs),
         };
-        let obj = result::build(&self.exp, &outcome, self.record);
+        let obj = result::build(&self.exp, &outcome, self.record, self.generated);
         io::add_explanation(&obj, &self.exp, &outcome);
         if let Some(starts) = &self.recorded {
             trace_run::add_recorded(&obj, &self.exp, &outcome, starts);
@@ -127,6 +129,7 @@ impl Runner {
             slices: 0.0,
             runs: Vec::new(),
             record: false,
+            generated: true,
             recorded: None,
         }
     }
@@ -135,6 +138,7 @@ impl Runner {
     #[cfg_attr(feature = "page", allow(dead_code))]
     pub(crate) fn with_workload(exp: Experiment, w: Workload) -> Result<Runner, JsError> {
         let mut r = Runner::for_experiment(exp);
+        r.generated = false;
         r.size_to(w)?;
         Ok(r)
     }

@@ -66,7 +66,7 @@ impl Figure {
     pub fn line(&self) -> String {
         let digits = if self.at_most >= 100.0 { 0 } else { 1 };
         format!(
-            "  {:<56} {:>9.*} {:<3} goal ≤ {:.*} {:<3} {}",
+            "  {:<64} {:>9.*} {:<3} goal ≤ {:.*} {:<3} {}",
             self.what,
             digits,
             self.value,

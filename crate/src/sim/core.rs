@@ -30,8 +30,7 @@
 //! the XNU class's choice in 3), merged events less than 1e-9 ms apart
 //! (kept for the scenarios' programs: `Threads::same_instant`) and charged
 //! running threads at every event, where a slice is now charged once when
-//! it ends or at a class timer. The last changes float rounding only: the
-//! README names the scenario figures whose last digits moved.
+//! it ends or at a class timer. The last changes float rounding only.
 //!
 //! Slices are charged exactly as the study's code does (`run = min(remaining,
 //! slice)`, `clock += run`, done when `remaining <= 1e-9`), so on one core

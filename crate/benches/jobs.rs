@@ -7,9 +7,9 @@
 
 use std::time::{Duration, Instant};
 
+use tailslice::experiment::sweep;
 use tailslice::experiment::{Experiment, Limits};
-use tailslice::qos::scenarios::{self, Knobs};
-use tailslice::sweep;
+use tailslice::scenario::{self, Knobs};
 
 fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
     (0..runs)
@@ -43,9 +43,9 @@ fn main() {
     };
     println!("the page worker's jobs, natively ({build} build, best of {runs})");
     let mut all = Duration::ZERO;
-    for name in scenarios::names() {
+    for name in scenario::names() {
         let took = best_of(runs, || {
-            scenarios::run(name, &Knobs::default()).expect("the scenario runs")
+            scenario::run(name, &Knobs::default()).expect("the scenario runs")
         });
         println!(
             "  scenario {name:<35} {:>9.1} ms",

@@ -13,31 +13,21 @@
 use serde::Serialize;
 
 use crate::error::NumberRange;
+use crate::experiment::metric::Metric;
+use crate::experiment::reading::{policy_title, RECORDED_TITLE, SAME_PCT};
+use crate::experiment::sweep::DEFAULT_RANGE_STEPS;
 use crate::experiment::{
     Experiment, Limits, Param, MAX_CORES, MAX_MLFQ_LEVELS, MLFQ_BOOST_RANGE, QUANTUM_RANGE,
     SWITCH_COST_RANGE, WITHIN_RANGE,
 };
-use crate::explain::{policy_title, Lang, RECORDED_TITLE, SAME_PCT};
-use crate::metric::Metric;
-use crate::mix::MAX_CLASSES;
 use crate::policy::PolicyKind;
-use crate::qos::machine::{CoreKind, Machine, M1_EP_RATIO};
-use crate::qos::scenarios::{self, Knob};
-use crate::qos::thread::Qos;
 use crate::realrun::settings::YieldKind;
 use crate::rng::MAX_SEED;
-use crate::sweep::DEFAULT_RANGE_STEPS;
-
-/// English and Chinese of one text.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Words {
-    pub en: &'static str,
-    pub zh: &'static str,
-}
-
-const fn words(en: &'static str, zh: &'static str) -> Words {
-    Words { en, zh }
-}
+use crate::scenario::{self, Knob};
+use crate::sim::machine::{CoreKind, Machine, M1_EP_RATIO};
+use crate::sim::Qos;
+use crate::text::{Lang, Text};
+use crate::workload::mix::MAX_CLASSES;
 
 /// One experiment parameter.
 #[derive(Clone, Debug, Serialize)]
@@ -56,8 +46,8 @@ pub struct ParamEntry {
     pub max: Option<f64>,
     /// Whole numbers only (`step="1"`).
     pub integer: bool,
-    pub label: Words,
-    pub help: Words,
+    pub label: Text,
+    pub help: Text,
 }
 
 /// One policy.
@@ -77,7 +67,7 @@ pub struct PolicyEntry {
 pub struct MetricEntry {
     pub name: &'static str,
     /// Column heading; `{ms}` stands for the threshold.
-    pub title: Words,
+    pub title: Text,
     pub lower_is_better: bool,
     /// `ms` or `tasks`.
     pub unit: &'static str,
@@ -166,7 +156,7 @@ pub struct Catalog {
     pub page_params: Vec<ParamEntry>,
     pub policies: Vec<PolicyEntry>,
     /// The heading of a trace's "as recorded" row (first in its table).
-    pub recorded_title: Words,
+    pub recorded_title: Text,
     /// Policies compared at most in one experiment (CLI and URL).
     pub max_compared: usize,
     pub metrics: Vec<MetricEntry>,
@@ -207,86 +197,86 @@ fn bounds(p: Param, limits: &Limits) -> (Option<f64>, Option<f64>, bool) {
 }
 
 /// A parameter's label (a control's name) and one line of help.
-fn texts(p: Param) -> (Words, Words) {
+fn texts(p: Param) -> (Text, Text) {
     match p {
         Param::Seed => (
-            words("Seed", "随机种子"),
-            words(
+            Text::new("Seed", "随机种子"),
+            Text::new(
                 "Workload seed: the same seed draws the same tasks.",
                 "工作负载的种子：同一种子抽出同样的任务。",
             ),
         ),
         Param::Tasks => (
-            words("Tasks", "任务数"),
-            words("Number of tasks to draw.", "要抽取的任务数量。"),
+            Text::new("Tasks", "任务数"),
+            Text::new("Number of tasks to draw.", "要抽取的任务数量。"),
         ),
         Param::Mix => (
-            words("Task mix", "任务构成"),
-            words(
+            Text::new("Task mix", "任务构成"),
+            Text::new(
                 "WEIGHT:DIST[@QOS] classes joined by commas; DIST is LO-HI, fixed(MS), exp(MEAN), lognormal(MU,SIGMA) or pareto(XM,ALPHA); QOS (for xnu) e.g. userInitiated, utility, background.",
                 "以逗号分隔的 权重:分布[@QOS] 类；分布为 LO-HI、fixed(MS)、exp(MEAN)、lognormal(MU,SIGMA) 或 pareto(XM,ALPHA)；QOS（xnu 使用）如 userInitiated、utility、background。",
             ),
         ),
         Param::Quantum => (
-            words("Quantum (ms)", "时间片（毫秒）"),
-            words(
+            Text::new("Quantum (ms)", "时间片（毫秒）"),
+            Text::new(
                 "Time slice of round-robin and MLFQ's top level, in ms.",
                 "轮转调度与 MLFQ 最高级的时间片（毫秒）。",
             ),
         ),
         Param::Policies => (
-            words("Policies", "策略"),
-            words(
+            Text::new("Policies", "策略"),
+            Text::new(
                 "Policies to compare, comma-separated; the first is the baseline.",
                 "要比较的策略，以逗号分隔；第一个为基准。",
             ),
         ),
         Param::Cores => (
-            words("Cores", "核数"),
-            words("Identical cores sharing the tasks.", "共同执行任务的相同核心数。"),
+            Text::new("Cores", "核数"),
+            Text::new("Identical cores sharing the tasks.", "共同执行任务的相同核心数。"),
         ),
         Param::Machine => (
-            words("Machine", "机器"),
-            words(
+            Text::new("Machine", "机器"),
+            Text::new(
                 "a10, m1, xeon-w or <P>p+<E>e (E cores at 0.30× a P core) instead of identical cores; empty: identical cores.",
                 "a10、m1、xeon-w 或 <P>p+<E>e（E 核速度为 P 核的 0.30 倍），代替相同核心；留空则为相同核心。",
             ),
         ),
         Param::SwitchCost => (
-            words("Switch cost (ms)", "切换开销（毫秒）"),
-            words(
+            Text::new("Switch cost (ms)", "切换开销（毫秒）"),
+            Text::new(
                 "Charged each time a core changes task, in ms.",
                 "核心每次切换任务时付出的开销（毫秒）。",
             ),
         ),
         Param::Rng => (
-            words("Random numbers", "随机数"),
-            words(
+            Text::new("Random numbers", "随机数"),
+            Text::new(
                 "python is bit-exact with the study's CPython random; fast is quicker.",
                 "python 与研究所用的 CPython random 逐位一致；fast 更快。",
             ),
         ),
         Param::Within => (
-            words("Done within (ms)", "完成时限（毫秒）"),
-            words(
+            Text::new("Done within (ms)", "完成时限（毫秒）"),
+            Text::new(
                 "The \"done within\" column counts latencies below this, in ms.",
                 "“限时内完成”一列统计延迟低于此值（毫秒）的任务。",
             ),
         ),
         Param::Arrivals => (
-            words("Arrivals", "到达方式"),
-            words(
+            Text::new("Arrivals", "到达方式"),
+            Text::new(
                 "t0 (all at once), poisson:LOAD or burst:COUNT@PERIOD.",
                 "t0（同时到达）、poisson:负载 或 burst:数量@周期。",
             ),
         ),
         Param::MlfqLevels => (
-            words("MLFQ levels", "MLFQ 级数"),
-            words("Priority levels of the multi-level feedback queue.", "多级反馈队列的优先级数。"),
+            Text::new("MLFQ levels", "MLFQ 级数"),
+            Text::new("Priority levels of the multi-level feedback queue.", "多级反馈队列的优先级数。"),
         ),
         Param::MlfqBoost => (
-            words("MLFQ boost (ms)", "MLFQ 提升周期（毫秒）"),
-            words(
+            Text::new("MLFQ boost (ms)", "MLFQ 提升周期（毫秒）"),
+            Text::new(
                 "Period of MLFQ's priority boost in ms, or off.",
                 "MLFQ 优先级提升的周期（毫秒），或 off。",
             ),
@@ -341,16 +331,16 @@ fn page_params() -> Vec<ParamEntry> {
                 "{} (the only URL version so far)",
                 crate::query_string::URL_VERSION
             ),
-            words("URL version", "链接格式版本"),
-            words("The link format's version.", "链接格式的版本。"),
+            Text::new("URL version", "链接格式版本"),
+            Text::new("The link format's version.", "链接格式的版本。"),
         ),
         plain(
             "embed",
             None,
             "0",
             "1 or 0".to_string(),
-            words("Embed view", "嵌入视图"),
-            words(
+            Text::new("Embed view", "嵌入视图"),
+            Text::new(
                 "1: the compact view for blog posts.",
                 "1：用于博客文章的紧凑视图。",
             ),
@@ -363,8 +353,8 @@ fn page_params() -> Vec<ParamEntry> {
                 .err()
                 .map(|e| e.allowed)
                 .unwrap_or_default(),
-            words("Language", "语言"),
-            words(
+            Text::new("Language", "语言"),
+            Text::new(
                 "Language of the page and its generated text (default: the browser's).",
                 "页面及生成文字的语言（默认：浏览器的语言）。",
             ),
@@ -392,7 +382,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
                 uses_quantum: p.uses_quantum(),
             })
             .collect(),
-        recorded_title: words(RECORDED_TITLE.0, RECORDED_TITLE.1),
+        recorded_title: Text::new(RECORDED_TITLE.0, RECORDED_TITLE.1),
         max_compared: PolicyKind::MAX_COMPARED,
         metrics: Metric::ALL
             .into_iter()
@@ -400,7 +390,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
                 let (en, zh) = m.title();
                 MetricEntry {
                     name: m.name(),
-                    title: words(en, zh),
+                    title: Text::new(en, zh),
                     lower_is_better: m.lower_is_better(),
                     unit: if m.is_ms() { "ms" } else { "tasks" },
                 }
@@ -435,7 +425,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
                 band_limit: m.band_limit,
             })
             .collect(),
-        scenarios: scenarios::names(),
+        scenarios: scenario::names(),
         knobs: Knob::ALL
             .into_iter()
             .map(|k| KnobEntry {

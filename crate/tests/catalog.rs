@@ -3,10 +3,10 @@
 //! so a gap here is a control missing on the page).
 
 use tailslice::catalog::{catalog, Catalog, BROWSER_LIMITS};
+use tailslice::experiment::metric::Metric;
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::metric::Metric;
 use tailslice::policy::PolicyKind;
-use tailslice::qos::Qos;
+use tailslice::sim::Qos;
 
 fn web() -> Catalog {
     catalog(&Limits::WEB)
@@ -115,7 +115,7 @@ fn qos_machines_scenarios_and_limits() {
     let names: Vec<_> = c.machines.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["a10", "m1", "xeon-w"]);
     for m in &c.machines {
-        let parsed = tailslice::qos::Machine::parse("m", &m.name, 0.3).unwrap();
+        let parsed = tailslice::sim::Machine::parse("m", &m.name, 0.3).unwrap();
         assert_eq!(parsed.cores.len(), m.p_cores + m.e_cores);
     }
     assert_eq!(c.scenarios.len(), 3);
@@ -125,7 +125,7 @@ fn qos_machines_scenarios_and_limits() {
         .any(|k| k.key == "m" && k.flag == "--machine"));
     assert_eq!(c.limits, BROWSER_LIMITS);
     assert_eq!(c.limits.max_tasks, Limits::WEB.max_tasks);
-    assert_eq!(c.limits.max_classes, tailslice::mix::MAX_CLASSES);
+    assert_eq!(c.limits.max_classes, tailslice::workload::mix::MAX_CLASSES);
     assert!(c.limits.inline_max_slices < c.limits.large_slices);
     assert!(c.limits.large_slices < c.limits.gantt_max_slices);
     assert_eq!(c.langs, ["en", "zh"]);

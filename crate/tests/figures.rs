@@ -1,15 +1,15 @@
-//! The figures-only path (`tailslice::figures`, what `simulate --json`
+//! The figures-only path (`Experiment::report`, what `simulate --json`
 //! prints) against the full run: the same report, byte for byte, on random
 //! experiments; and the engine without per-task outcomes gives the same
 //! schedule as with them.
 
 use proptest::prelude::*;
 
-use tailslice::engine::{simulate, EngineConfig};
+use tailslice::experiment::summary::{summarize, summarize_owned};
 use tailslice::experiment::{Experiment, Limits};
-use tailslice::figures;
-use tailslice::metrics::{summarize, summarize_owned};
+use tailslice::policy::ClassParams;
 use tailslice::policy::{MlfqParams, PolicyKind};
+use tailslice::sim::{EngineConfig, Machine, NoRecord};
 use tailslice::workload::Workload;
 
 fn policy_strategy() -> impl Strategy<Value = PolicyKind> {
@@ -44,7 +44,7 @@ proptest! {
         prop_assert!(errors.is_empty(), "{:?}", errors);
         let w = Workload::generate(&exp.workload_spec());
         let full = exp.run_on(w.clone(), &Limits::CLI, false).unwrap().report();
-        let lean = figures::report(&exp, &w, &Limits::CLI).unwrap();
+        let lean = exp.report(&w, &Limits::CLI).unwrap();
         prop_assert_eq!(serde_json::to_string(&full).unwrap(), serde_json::to_string(&lean).unwrap());
     }
 
@@ -64,10 +64,12 @@ proptest! {
             class_labels: vec!["x".into()],
         };
         let mlfq = MlfqParams::default();
-        let full_cfg = EngineConfig { cores, switch_cost, one_core_fast_path: fast_path, ..EngineConfig::default() };
+        let full_cfg = EngineConfig { switch_cost, one_core_fast_path: fast_path, ..EngineConfig::default() };
         let lean_cfg = EngineConfig { record_outcomes: false, record_segments: false, ..full_cfg };
-        let full = simulate(&w, kind.build(w.len(), quantum, &mlfq).as_mut(), &full_cfg).unwrap();
-        let lean = simulate(&w, kind.build(w.len(), quantum, &mlfq).as_mut(), &lean_cfg).unwrap();
+        let machine = Machine::identical(cores);
+        let params = ClassParams { quantum, mlfq: &mlfq, machine: &machine, threads: &[] };
+        let full = kind.run(&params, &mut w.threads(), &mut NoRecord, &full_cfg).unwrap();
+        let lean = kind.run(&params, &mut w.threads(), &mut NoRecord, &lean_cfg).unwrap();
         prop_assert!(lean.outcomes.is_empty() && lean.segments.is_empty());
         // Completions are kept either way and agree with the outcomes.
         let from_outcomes: Vec<u64> = full.outcomes.iter().map(|o| o.completion.to_bits()).collect();
@@ -95,7 +97,7 @@ fn a_threaded_run_gives_the_same_report() {
     };
     let w = Workload::generate(&exp.workload_spec());
     let full = exp.run_on(w.clone(), &Limits::CLI, false).unwrap().report();
-    let lean = figures::report(&exp, &w, &Limits::CLI).unwrap();
+    let lean = exp.report(&w, &Limits::CLI).unwrap();
     assert_eq!(
         serde_json::to_string(&full).unwrap(),
         serde_json::to_string(&lean).unwrap()

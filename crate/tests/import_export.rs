@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use tailslice::experiment::export::{self, ExportError, TASKS_CSV_HEADER};
+use tailslice::experiment::summary;
 use tailslice::experiment::{Experiment, Limits, Outcome};
-use tailslice::export::{self, ExportError, TASKS_CSV_HEADER};
-use tailslice::import::{self, parse_task_list};
-use tailslice::metrics;
 use tailslice::policy::PolicyKind;
+use tailslice::workload::task_list::parse_task_list;
 use tailslice::workload::{Arrivals, Workload};
 
 mod cpu_budget;
@@ -198,9 +198,9 @@ fn task_csv_round_trips_to_the_same_figures() {
     assert_eq!(rows, outcome.runs.len() * outcome.workload.len());
     for run in &outcome.runs {
         let mut lat = latencies.remove(run.policy.name()).unwrap();
-        assert_eq!(lat, metrics::latencies(&outcome.workload, &run.schedule));
+        assert_eq!(lat, summary::latencies(&outcome.workload, &run.schedule));
         lat.sort_by(f64::total_cmp);
-        assert_eq!(metrics::percentile(&lat, 95.0), run.summary.p95);
+        assert_eq!(tailslice::stats::percentile(&lat, 95.0), run.summary.p95);
         assert_eq!(*lat.last().unwrap(), run.summary.max);
     }
 }
@@ -228,9 +228,9 @@ fn imported_study_tasks_give_the_studys_figures() {
 #[test]
 fn csv_task_lists_with_classes_and_arrivals() {
     let text = "arrival_ms,duration_ms,class\n0,30,batch\n5,2,ui\n5,2,ui\n100,1\n";
-    let w = parse_task_list(text, &Limits::WEB).unwrap();
+    let w = parse_task_list(text, Limits::WEB.max_tasks).unwrap();
     assert_eq!(w.class_labels, vec!["batch", "ui", "imported"]);
-    let exp = import::experiment_for(&Experiment::default(), &w);
+    let exp = Experiment::default().for_workload(&w);
     assert_eq!(exp.tasks, 4);
     let o = exp.run_on(w, &Limits::WEB, true).unwrap();
     let fifo = &o.runs[0].schedule.outcomes;
@@ -268,7 +268,7 @@ fn import_errors_name_the_line_from_the_cli() {
         assert!(err.contains(want), "{content:?}: {err:?} lacks {want:?}");
     }
     let classes: String = (0..17).map(|i| format!("0,1,c{i}\n")).collect();
-    let e = parse_task_list(&classes, &Limits::CLI).unwrap_err();
+    let e = parse_task_list(&classes, Limits::CLI.max_tasks).unwrap_err();
     assert_eq!(e.line, Some(17));
     assert!(e.to_string().contains("16 distinct classes"), "{e}");
     let o = tailslice(&["simulate", "--tasks-file", "/nonexistent/tasks.txt"]);
@@ -371,13 +371,13 @@ fn huge_traces_are_refused_before_running() {
 
 #[test]
 fn experiment_files_round_trip_with_imported_tasks() {
-    let w = parse_task_list("0,3.25,a\n1.5,7,b\n2,0.1\n", &Limits::WEB).unwrap();
+    let w = parse_task_list("0,3.25,a\n1.5,7,b\n2,0.1\n", Limits::WEB.max_tasks).unwrap();
     let exp = Experiment {
         quantum: 2.5,
         cores: 2,
         switch_cost: 0.05,
         policies: vec![PolicyKind::Rr, PolicyKind::Srpt],
-        ..import::experiment_for(&Experiment::default(), &w)
+        ..Experiment::default().for_workload(&w)
     };
     let ui = serde_json::json!({"lang": "zh", "tab": "gantt"});
     let text = export::experiment_json(&exp, Some(&w), Some(&ui));

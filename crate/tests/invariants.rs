@@ -4,10 +4,11 @@
 
 use proptest::prelude::*;
 
-use tailslice::engine::{simulate, EngineConfig, Schedule};
+use tailslice::experiment::summary::summarize;
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::metrics::summarize;
+use tailslice::policy::ClassParams;
 use tailslice::policy::{MlfqParams, PolicyKind};
+use tailslice::sim::{EngineConfig, Machine, NoRecord, Schedule};
 use tailslice::workload::Workload;
 
 const TOL: f64 = 1e-6;
@@ -21,28 +22,41 @@ fn workload(tasks: &[(f64, f64)]) -> Workload {
     }
 }
 
+/// `w` under a fresh class of `kind` on `cores` identical cores.
 fn run(
     w: &Workload,
     kind: PolicyKind,
     quantum: f64,
     mlfq: &MlfqParams,
+    cores: usize,
     cfg: &EngineConfig,
 ) -> Schedule {
-    let mut p = kind.build(w.len(), quantum, mlfq);
-    simulate(w, p.as_mut(), cfg).expect("no slice limit set")
+    let params = ClassParams {
+        quantum,
+        mlfq,
+        machine: &Machine::identical(cores),
+        threads: &[],
+    };
+    kind.run(&params, &mut w.threads(), &mut NoRecord, cfg)
+        .expect("no slice limit set")
 }
 
 /// Every invariant the brief names, on one schedule.
-fn check_invariants(w: &Workload, s: &Schedule, cfg: &EngineConfig) -> Result<(), TestCaseError> {
+fn check_invariants(
+    w: &Workload,
+    s: &Schedule,
+    cores: usize,
+    switch_cost: f64,
+) -> Result<(), TestCaseError> {
     let n = w.len();
     prop_assert_eq!(s.outcomes.len(), n);
     let mut ran = vec![0.0; n];
     let mut per_task: Vec<Vec<(f64, f64)>> = vec![Vec::new(); n];
-    let mut per_core: Vec<Vec<(f64, f64)>> = vec![Vec::new(); cfg.cores];
+    let mut per_core: Vec<Vec<(f64, f64)>> = vec![Vec::new(); cores];
     for seg in &s.segments {
         let t = seg.task as usize;
         prop_assert!(seg.end >= seg.start, "segment runs backwards: {:?}", seg);
-        prop_assert!((seg.core as usize) < cfg.cores);
+        prop_assert!((seg.core as usize) < cores);
         // No task runs before it arrives.
         prop_assert!(
             seg.start >= w.arrival[t] - TOL,
@@ -79,7 +93,7 @@ fn check_invariants(w: &Workload, s: &Schedule, cfg: &EngineConfig) -> Result<()
     }
     // Switch time is exactly what the switches cost.
     prop_assert!(
-        (s.switch_time - s.context_switches as f64 * cfg.switch_cost).abs()
+        (s.switch_time - s.context_switches as f64 * switch_cost).abs()
             <= TOL * (1.0 + s.switch_time)
     );
     Ok(())
@@ -113,12 +127,12 @@ proptest! {
         boost in prop_oneof![Just(f64::INFINITY), 5.0..400.0f64],
     ) {
         let w = workload(&tasks);
-        let cfg = EngineConfig { cores, switch_cost, ..EngineConfig::default() };
+        let cfg = EngineConfig { switch_cost, ..EngineConfig::default() };
         let mlfq = MlfqParams { levels, boost };
-        let s = run(&w, kind, quantum, &mlfq, &cfg);
-        check_invariants(&w, &s, &cfg)?;
+        let s = run(&w, kind, quantum, &mlfq, cores, &cfg);
+        check_invariants(&w, &s, cores, switch_cost)?;
         // Same inputs, same outputs.
-        let again = run(&w, kind, quantum, &mlfq, &cfg);
+        let again = run(&w, kind, quantum, &mlfq, cores, &cfg);
         prop_assert_eq!(&s.segments, &again.segments);
         prop_assert_eq!(format!("{:?}", s.outcomes), format!("{:?}", again.outcomes));
     }
@@ -135,7 +149,7 @@ proptest! {
         let mlfq = MlfqParams { levels: 3, boost };
         let fast = EngineConfig { switch_cost, ..EngineConfig::default() };
         let slow = EngineConfig { one_core_fast_path: false, ..fast };
-        let (a, b) = (run(&w, kind, quantum, &mlfq, &fast), run(&w, kind, quantum, &mlfq, &slow));
+        let (a, b) = (run(&w, kind, quantum, &mlfq, 1, &fast), run(&w, kind, quantum, &mlfq, 1, &slow));
         prop_assert_eq!(&a.segments, &b.segments);
         prop_assert_eq!(format!("{:?}", a.outcomes), format!("{:?}", b.outcomes));
         prop_assert_eq!(a.context_switches, b.context_switches);
@@ -151,7 +165,7 @@ proptest! {
         let total = w.total_work();
         let cfg = EngineConfig::default();
         for kind in [PolicyKind::Fifo, PolicyKind::Rr] {
-            let s = run(&w, kind, quantum, &MlfqParams::default(), &cfg);
+            let s = run(&w, kind, quantum, &MlfqParams::default(), 1, &cfg);
             let m = summarize(&w, &s, 100.0);
             prop_assert!((m.max - total).abs() <= TOL * total.max(1.0), "{:?}: max {} vs total {}", kind, m.max, total);
         }
@@ -167,7 +181,7 @@ proptest! {
         // is no longer optimal, so the property is stated for one core.
         let w = workload(&tasks);
         let cfg = EngineConfig::default();
-        let mean = |k| summarize(&w, &run(&w, k, quantum, &MlfqParams::default(), &cfg), 1.0).mean;
+        let mean = |k| summarize(&w, &run(&w, k, quantum, &MlfqParams::default(), 1, &cfg), 1.0).mean;
         let srpt = mean(PolicyKind::Srpt);
         for k in PolicyKind::ALL {
             let other = mean(k);
@@ -185,7 +199,7 @@ proptest! {
 
     #[test]
     fn mix_like_text_never_panics(value in "[0-9:,.()a-z-]{0,30}") {
-        let _ = tailslice::mix::Mix::parse("mix", &value);
+        let _ = tailslice::workload::mix::Mix::parse("mix", &value);
     }
 
     #[test]
@@ -207,9 +221,8 @@ proptest! {
         let (exp, errors) = Experiment::from_query(pairs, &Limits::WEB);
         prop_assert!(errors.is_empty(), "{:?}", errors);
         let out = exp.run(&Limits::WEB, true).unwrap();
-        let cfg = EngineConfig { cores: exp.cores, switch_cost: exp.switch_cost, ..EngineConfig::default() };
         for r in &out.runs {
-            check_invariants(&out.workload, &r.schedule, &cfg)?;
+            check_invariants(&out.workload, &r.schedule, exp.cores, exp.switch_cost)?;
         }
         // The URL round trip restores the same experiment.
         let q = exp.to_query();
@@ -251,7 +264,7 @@ fn switch_costs_are_charged_on_change_of_task() {
         switch_cost: 1.0,
         ..EngineConfig::default()
     };
-    let s = run(&w, PolicyKind::Rr, 4.0, &MlfqParams::default(), &cfg);
+    let s = run(&w, PolicyKind::Rr, 4.0, &MlfqParams::default(), 1, &cfg);
     assert_eq!(s.context_switches, 5);
     assert_eq!(s.outcomes[0].completion, 22.0);
     assert_eq!(s.outcomes[1].completion, 25.0);
@@ -265,6 +278,7 @@ fn srpt_preempts_for_a_shorter_newcomer() {
         PolicyKind::Srpt,
         1.0,
         &MlfqParams::default(),
+        1,
         &EngineConfig::default(),
     );
     assert_eq!(s.outcomes[1].completion, 5.0);
@@ -280,7 +294,14 @@ fn mlfq_demotes_long_tasks_and_boosts() {
         levels: 3,
         boost: f64::INFINITY,
     };
-    let s = run(&w, PolicyKind::Mlfq, 2.0, &mlfq, &EngineConfig::default());
+    let s = run(
+        &w,
+        PolicyKind::Mlfq,
+        2.0,
+        &mlfq,
+        1,
+        &EngineConfig::default(),
+    );
     assert_eq!(s.outcomes[1].completion, 4.0);
     assert_eq!(s.outcomes[0].completion, 21.0);
 }
@@ -288,11 +309,14 @@ fn mlfq_demotes_long_tasks_and_boosts() {
 #[test]
 fn more_cores_run_in_parallel() {
     let w = workload(&[(0.0, 10.0); 4]);
-    let cfg = EngineConfig {
-        cores: 2,
-        ..EngineConfig::default()
-    };
-    let s = run(&w, PolicyKind::Fifo, 1.0, &MlfqParams::default(), &cfg);
+    let s = run(
+        &w,
+        PolicyKind::Fifo,
+        1.0,
+        &MlfqParams::default(),
+        2,
+        &EngineConfig::default(),
+    );
     let done: Vec<f64> = s.outcomes.iter().map(|o| o.completion).collect();
     assert_eq!(done, vec![10.0, 10.0, 20.0, 20.0]);
     assert!((summarize(&w, &s, 1.0).utilisation - 1.0).abs() < 1e-12);

@@ -7,10 +7,11 @@
 
 use proptest::prelude::*;
 
-use tailslice::engine::{EngineConfig, Schedule};
+use tailslice::experiment::{Experiment, Limits};
 use tailslice::policy::{ClassParams, MlfqParams, PolicyKind};
-use tailslice::qos::Qos;
+use tailslice::sim::Qos;
 use tailslice::sim::{CoreKind, Machine};
+use tailslice::sim::{EngineConfig, NoRecord, Schedule, ThreadInfo};
 use tailslice::workload::Workload;
 
 const TOL: f64 = 1e-6;
@@ -43,13 +44,14 @@ fn run(
     cfg: &EngineConfig,
 ) -> Schedule {
     let mlfq = MlfqParams::default();
+    let threads: Vec<ThreadInfo> = qos.iter().map(|&q| ThreadInfo::of_qos(q)).collect();
     let params = ClassParams {
         quantum,
         mlfq: &mlfq,
         machine,
-        qos,
+        threads: &threads,
     };
-    kind.simulate_with(w, &params, cfg)
+    kind.run(&params, &mut w.threads(), &mut NoRecord, cfg)
         .expect("no slice limit set")
 }
 
@@ -72,7 +74,7 @@ proptest! {
             class_labels: vec!["x".into()],
         };
         let qos: Vec<Qos> = tasks.iter().map(|t| Qos::ALL[t.2]).collect();
-        let cfg = EngineConfig { cores: machine.cores.len(), switch_cost, ..EngineConfig::default() };
+        let cfg = EngineConfig { switch_cost, ..EngineConfig::default() };
         let s = run(&w, kind, &machine, &qos, quantum, &cfg);
 
         let mut work_done = vec![0.0; n];
@@ -120,18 +122,25 @@ fn identical_machine_is_the_cores_setting() {
         tasks: 300,
         ..Default::default()
     });
-    for kind in PolicyKind::ALL {
-        for cores in [1, 3] {
-            let cfg = EngineConfig {
-                cores,
-                ..EngineConfig::default()
-            };
-            let a = kind
-                .simulate(&w, 16.0, &MlfqParams::default(), &cfg)
-                .unwrap();
-            let b = run(&w, kind, &Machine::identical(cores), &[], 16.0, &cfg);
-            assert_eq!(a.segments, b.segments, "{kind:?} on {cores}");
-            assert_eq!(a.completions, b.completions);
+    for cores in [1, 3] {
+        let by_count = Experiment {
+            cores,
+            policies: PolicyKind::ALL.to_vec(),
+            ..Experiment::default()
+        };
+        let by_machine = Experiment {
+            machine: Some(Machine::parse("machine", &format!("{cores}p"), 0.3).unwrap()),
+            ..by_count.clone()
+        };
+        let a = by_count.run_on(w.clone(), &Limits::CLI, true).unwrap();
+        let b = by_machine.run_on(w.clone(), &Limits::CLI, true).unwrap();
+        for (a, b) in a.runs.iter().zip(&b.runs) {
+            let kind = a.policy;
+            assert_eq!(
+                a.schedule.segments, b.schedule.segments,
+                "{kind:?} on {cores}"
+            );
+            assert_eq!(a.schedule.completions, b.schedule.completions);
         }
     }
 }
@@ -158,10 +167,7 @@ fn xnu_places_background_on_e_cores_and_rr_ignores_qos() {
         })
         .collect();
     let m1 = Machine::m1(0.3);
-    let cfg = EngineConfig {
-        cores: 8,
-        ..EngineConfig::default()
-    };
+    let cfg = EngineConfig::default();
     let cores_of = |s: &Schedule, even: bool| -> std::collections::BTreeSet<u32> {
         s.segments
             .iter()

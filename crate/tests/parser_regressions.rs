@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
+use tailslice::experiment::sweep::{parse_quanta, parse_quanta_spec, SweepLimits};
 use tailslice::experiment::{Experiment, Limits};
-use tailslice::mix::Mix;
-use tailslice::qos::machine::{Machine, M1_EP_RATIO};
-use tailslice::qos::scenarios::{Knob, Knobs};
-use tailslice::sweep::{parse_quanta, parse_quanta_spec, SweepLimits};
+use tailslice::scenario::{Knob, Knobs};
+use tailslice::sim::machine::{Machine, M1_EP_RATIO};
+use tailslice::workload::mix::Mix;
 
 mod cpu_budget;
 
@@ -133,14 +133,14 @@ fn a_quanta_range_from_a_tiny_lo_is_refused() {
 fn an_experiment_file_reads_back_every_duration_exactly() {
     // serde_json's default float parsing read 5e-32 back as
     // 4.999999999999999e-32: a saved experiment did not reproduce its tasks.
-    use tailslice::export::{experiment_json, parse_experiment_json};
-    use tailslice::import;
-    let w = import::parse_task_list(
+    use tailslice::experiment::export::{experiment_json, parse_experiment_json};
+    use tailslice::workload::task_list;
+    let w = task_list::parse_task_list(
         "0,0\n1e9,0\n5e-324,5e-32\n0,0.30000000000000004\n",
-        &Limits::CLI,
+        Limits::CLI.max_tasks,
     )
     .unwrap();
-    let exp = import::experiment_for(&Experiment::default(), &w);
+    let exp = Experiment::default().for_workload(&w);
     let back = parse_experiment_json(&experiment_json(&exp, Some(&w), None), &Limits::CLI).unwrap();
     assert_eq!(back.tasks, Some(w));
 }

@@ -15,10 +15,10 @@ mod parser_props;
 use std::time::Duration;
 
 use proptest::prelude::*;
+use tailslice::experiment::export::experiment_json;
 use tailslice::experiment::Experiment;
-use tailslice::export::experiment_json;
-use tailslice::import;
-use tailslice::mix::DEFAULT_MIX;
+use tailslice::workload::mix::DEFAULT_MIX;
+use tailslice::workload::task_list;
 
 use parser_props::*;
 
@@ -102,8 +102,11 @@ fn parsers() -> Vec<(&'static str, Check, Vec<String>)> {
         let v: serde_json::Value = serde_json::from_str(&pretty).expect("JSON");
         v.to_string()
     };
-    let tasks = import::parse_task_list("0,5,ui\n3,40,io\n", &tailslice::experiment::Limits::CLI)
-        .expect("a valid list");
+    let tasks = task_list::parse_task_list(
+        "0,5,ui\n3,40,io\n",
+        tailslice::experiment::Limits::CLI.max_tasks,
+    )
+    .expect("a valid list");
     let file = compact(
         &Experiment {
             seed: 7,
@@ -396,7 +399,7 @@ fn number_in(lo: f64, hi: f64) -> impl Strategy<Value = String> {
 
 /// A syntactically valid mix of 1 to 4 classes with such numbers.
 fn structured_mix() -> impl Strategy<Value = String> {
-    const MAX: f64 = tailslice::mix::MAX_TASK_MS;
+    const MAX: f64 = tailslice::workload::mix::MAX_TASK_MS;
     let class = (
         number_in(0.0, 1e9),
         0..5usize,

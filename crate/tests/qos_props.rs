@@ -4,10 +4,11 @@
 
 use proptest::prelude::*;
 
-use tailslice::qos::engine::{simulate, RunConfig, RunResult};
-use tailslice::qos::machine::Machine;
-use tailslice::qos::thread::{Pool, Program, Qos, Step, ThreadSpec, WorkItem, Workload};
-use tailslice::qos::timeshare::{Timeshare, BAND_LIMIT, MAXPRI_THROTTLE};
+use tailslice::policy::timeshare::{BAND_LIMIT, MAXPRI_THROTTLE};
+use tailslice::scenario::simulation::{simulate, RunConfig, RunResult};
+use tailslice::sim::machine::Machine;
+use tailslice::sim::Qos;
+use tailslice::workload::programs::{Pool, Program, Programs, Step, ThreadSpec, WorkItem};
 
 #[derive(Clone, Debug)]
 enum Kind {
@@ -42,14 +43,14 @@ fn machine() -> impl Strategy<Value = Machine> {
 }
 
 /// A random workload; returns it with the total finite CPU work it holds.
-fn build(threads: &[(Qos, bool, Kind)], machine: &Machine, system: bool) -> (Workload, f64) {
-    let mut w = Workload::default();
+fn build(threads: &[(Qos, bool, Kind)], machine: &Machine, system: bool) -> (Programs, f64) {
+    let mut w = Programs::default();
     let mut finite = 0.0;
     for (i, (q, main, k)) in threads.iter().enumerate() {
         let program = match k {
             Kind::Spin => Program::Spin,
             Kind::Pool(n, work) => {
-                finite += *n as f64 * work;
+                finite += f64::from(*n) * *work;
                 Program::Pool(w.add_pool(Pool {
                     name: format!("p{i}"),
                     chunks: *n,
@@ -85,16 +86,19 @@ fn build(threads: &[(Qos, bool, Kind)], machine: &Machine, system: bool) -> (Wor
     (w, finite)
 }
 
-fn run(w: &Workload, m: &Machine, band_limit: bool, until: f64) -> RunResult {
-    let mut p = Timeshare::for_machine(&w.threads, m, band_limit);
+fn run(w: &Programs, m: &Machine, band_limit: bool, until: f64) -> RunResult {
+    let m = Machine {
+        band_limit,
+        ..m.clone()
+    };
     let cfg = RunConfig {
         until,
         timeline: true,
         max_records: usize::MAX,
-        trace_pri: (0..w.threads.len()).collect(),
+        trace_pri: (0..w.threads.len() as u32).collect(),
         ..RunConfig::default()
     };
-    simulate(w, m, &mut p, &cfg)
+    simulate(w, &m, &cfg)
 }
 
 proptest! {

@@ -1,30 +1,30 @@
 //! Issue 4's "must show" items, one test each, through the public API.
 
-use tailslice::qos::scenarios::{self, Knob, Knobs, ScenarioResult};
-use tailslice::qos::Qos;
+use tailslice::scenario::{self, Knob, Knobs, ScenarioResult};
+use tailslice::sim::Qos;
 
-fn demo(knobs: &Knobs) -> scenarios::FeishuDemoResult {
-    match scenarios::run("feishu-demo", knobs).unwrap() {
+fn demo(knobs: &Knobs) -> scenario::FeishuDemoResult {
+    match scenario::run("feishu-demo", knobs).unwrap() {
         ScenarioResult::FeishuDemo(r) => r,
         _ => unreachable!(),
     }
 }
 
-fn startup() -> scenarios::FeishuStartupResult {
-    match scenarios::run("feishu-startup", &Knobs::default()).unwrap() {
+fn startup() -> scenario::FeishuStartupResult {
+    match scenario::run("feishu-startup", &Knobs::default()).unwrap() {
         ScenarioResult::FeishuStartup(r) => r,
         _ => unreachable!(),
     }
 }
 
-fn compress() -> scenarios::M1CompressResult {
-    match scenarios::run("m1-compress", &Knobs::default()).unwrap() {
+fn compress() -> scenario::M1CompressResult {
+    match scenario::run("m1-compress", &Knobs::default()).unwrap() {
         ScenarioResult::M1Compress(r) => r,
         _ => unreachable!(),
     }
 }
 
-fn seconds(r: &scenarios::M1CompressResult, machine: &str, case: &str, qos: u8) -> Vec<f64> {
+fn seconds(r: &scenario::M1CompressResult, machine: &str, case: &str, qos: u8) -> Vec<f64> {
     r.cases
         .iter()
         .filter(|c| c.machine == machine && c.case == case)
@@ -125,7 +125,7 @@ fn feishu_startup_all_utility_trades_refresh_for_first_screen_whitelist_wins_bot
 #[test]
 fn feishu_startup_auto_whitelist_finds_the_hand_whitelist() {
     let r = startup();
-    let hand: Vec<String> = scenarios::feishu_startup::HAND_WHITELIST
+    let hand: Vec<String> = scenario::feishu_startup::HAND_WHITELIST
         .iter()
         .map(|s| s.to_string())
         .collect();
@@ -208,7 +208,7 @@ fn m1_background_keeps_to_e_cores_while_p_cores_idle() {
     knobs.set(Knob::Machine, "--machine", "m1").unwrap();
     knobs.set(Knob::Timeline, "--timeline", "on").unwrap();
     knobs.max_records = 1_000_000;
-    let r = match scenarios::run("m1-compress", &knobs).unwrap() {
+    let r = match scenario::run("m1-compress", &knobs).unwrap() {
         ScenarioResult::M1Compress(r) => r,
         _ => unreachable!(),
     };
@@ -220,14 +220,14 @@ fn m1_background_keeps_to_e_cores_while_p_cores_idle() {
 #[test]
 fn every_scenario_runs_with_its_default_knobs() {
     // How long they take natively: scripts/bench-core.sh.
-    for name in scenarios::names() {
-        scenarios::run(name, &Knobs::default()).unwrap();
+    for name in scenario::names() {
+        scenario::run(name, &Knobs::default()).unwrap();
     }
 }
 
 #[test]
 fn unknown_scenario_and_bad_knobs_name_field_value_and_range() {
-    let e = scenarios::run("feishu", &Knobs::default()).unwrap_err();
+    let e = scenario::run("feishu", &Knobs::default()).unwrap_err();
     assert_eq!(
         e.to_string(),
         "invalid scenario 'feishu': expected feishu-demo, feishu-startup or m1-compress"

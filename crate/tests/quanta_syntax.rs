@@ -6,7 +6,7 @@
 
 use std::process::{Command, Output};
 
-use tailslice::sweep::{parse_quanta_spec, SweepLimits, DEFAULT_RANGE_STEPS};
+use tailslice::experiment::sweep::{parse_quanta_spec, SweepLimits, DEFAULT_RANGE_STEPS};
 
 fn tailslice(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tailslice"))

@@ -4,11 +4,11 @@
 //! APIs included).
 
 use tailslice::experiment::{Experiment, Limits};
-use tailslice::import::parse_task_list;
 use tailslice::policy::PolicyKind;
 use tailslice::realrun::{
     Environment, Pass, PassCounts, Plan, RealSettings, Report, RunState, Scale, YieldKind,
 };
+use tailslice::workload::task_list::parse_task_list;
 use tailslice::workload::Workload;
 
 fn settings(scale: f64, repeats: u32) -> RealSettings {
@@ -121,7 +121,7 @@ fn plan_equals_the_models_one_core_rr_for_the_same_tasks_and_quantum() {
 
 #[test]
 fn an_imported_list_with_arrivals_is_planned_from_its_own_tasks() {
-    let w = parse_task_list("0,30\n5,10\n50,4\n", &Limits::WEB).unwrap();
+    let w = parse_task_list("0,30\n5,10\n50,4\n", Limits::WEB.max_tasks).unwrap();
     let exp = Experiment::default();
     let plan = Plan::build(&exp, &w, settings(1.0, 2)).unwrap();
     assert_eq!(plan.workload.arrival, vec![0.0, 5.0, 50.0]);
@@ -312,13 +312,13 @@ fn notes_warn_about_blocking_cores_and_switch_cost() {
     };
     let w = Workload::generate(&exp.workload_spec());
     let plan = Plan::build(&exp, &w, settings(0.5, 3)).unwrap();
-    let notes = tailslice::realrun::text::plan_notes(&plan, 3, tailslice::explain::Lang::En);
+    let notes = tailslice::realrun::text::plan_notes(&plan, 3, tailslice::text::Lang::En);
     let all = notes.join("\n");
     assert!(all.contains("blocks this tab for 2.6 s"), "{all}");
     assert!(all.contains("2 cores"), "{all}");
     assert!(all.contains("0.50 ms per switch"), "{all}");
     let short = Plan::build(&Experiment::default(), &w, settings(0.1, 3)).unwrap();
-    let notes = tailslice::realrun::text::plan_notes(&short, 3, tailslice::explain::Lang::Zh);
+    let notes = tailslice::realrun::text::plan_notes(&short, 3, tailslice::text::Lang::Zh);
     assert_eq!(notes.len(), 1, "{notes:?}");
 }
 

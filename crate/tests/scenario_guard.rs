@@ -6,8 +6,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use tailslice::qos::budget::{metered, Progress};
-use tailslice::qos::scenarios::{self, Knob, Knobs, ScenarioResult, WEB_WORK_BUDGET};
+use tailslice::scenario::{self, Knob, Knobs, ScenarioResult, WEB_WORK_BUDGET};
+use tailslice::sim::budget::{metered, Progress};
 
 mod cpu_budget;
 
@@ -21,8 +21,8 @@ fn knobs(pairs: &[(&str, &str)]) -> Knobs {
 
 #[test]
 fn every_scenario_at_its_defaults_fits_the_browser_budget() {
-    for name in scenarios::names() {
-        let (r, used) = metered(u64::MAX, None, || scenarios::run(name, &Knobs::default()));
+    for name in scenario::names() {
+        let (r, used) = metered(u64::MAX, None, || scenario::run(name, &Knobs::default()));
         assert!(r.is_ok(), "{name}");
         assert!(
             used.units * 10 < WEB_WORK_BUDGET,
@@ -42,7 +42,7 @@ fn a_run_over_budget_stops_early_and_names_the_knobs() {
         ("groups", "33,25,21,17,9,5"),
     ]);
     let e = cpu_budget::within("an over-budget run", Duration::from_secs(20), || {
-        scenarios::run_metered("feishu-demo", &k, 2_000_000, None).unwrap_err()
+        scenario::run_metered("feishu-demo", &k, 2_000_000, None).unwrap_err()
     });
     assert_eq!(e.field, "s");
     let m = e.to_string();
@@ -62,7 +62,7 @@ fn progress_is_reported_with_the_run_and_its_share_done() {
     let seen: Rc<RefCell<Vec<Progress>>> = Rc::default();
     let sink = seen.clone();
     let k = knobs(&[("nq", "300")]);
-    let r = scenarios::run_metered(
+    let r = scenario::run_metered(
         "feishu-demo",
         &k,
         u64::MAX,
@@ -98,7 +98,7 @@ fn jobs_that_do_not_finish_are_marked_and_noted() {
         machine: Some("m1".into()),
         ..Knobs::default()
     };
-    let ScenarioResult::M1Compress(r) = scenarios::run("m1-compress", &k).unwrap() else {
+    let ScenarioResult::M1Compress(r) = scenario::run("m1-compress", &k).unwrap() else {
         panic!("not m1-compress");
     };
     let unfinished: Vec<_> = r
@@ -112,10 +112,10 @@ fn jobs_that_do_not_finish_are_marked_and_noted() {
     assert!(r.notes_zh[0].contains("没有完成"));
     let json = serde_json::to_string(&r).unwrap();
     assert!(json.contains("\"unfinished\":true"));
-    let text = ScenarioResult::M1Compress(r).to_text(tailslice::explain::Lang::En);
+    let text = ScenarioResult::M1Compress(r).to_text(tailslice::text::Lang::En);
     assert!(text.contains(">1000.0 s"), "{text}");
     // A normal run writes no such field (its JSON is unchanged).
-    let normal = scenarios::run("m1-compress", &Knobs::default()).unwrap();
+    let normal = scenario::run("m1-compress", &Knobs::default()).unwrap();
     assert!(!serde_json::to_string(&normal)
         .unwrap()
         .contains("unfinished"));

@@ -7,11 +7,9 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tailslice::explain::Lang;
-use tailslice::qos::machine::Machine;
-use tailslice::qos::scenarios::{
-    self, find, names, Knob, KnobRange, Knobs, REGISTRY, WEB_WORK_BUDGET,
-};
+use tailslice::scenario::{self, find, names, Knob, KnobRange, Knobs, REGISTRY, WEB_WORK_BUDGET};
+use tailslice::sim::machine::Machine;
+use tailslice::text::Lang;
 
 #[test]
 fn names_are_unique_and_each_finds_its_scenario() {
@@ -41,13 +39,13 @@ fn names_are_unique_and_each_finds_its_scenario() {
 
 #[test]
 fn the_allowed_names_list_every_scenario() {
-    let allowed = scenarios::allowed_names();
+    let allowed = scenario::allowed_names();
     for n in names() {
         assert!(allowed.contains(n), "{allowed}");
     }
     let last = names().last().copied().unwrap();
     assert!(allowed.ends_with(&format!(" or {last}")), "{allowed}");
-    let e = scenarios::run("no-such-scenario", &Knobs::default()).unwrap_err();
+    let e = scenario::run("no-such-scenario", &Knobs::default()).unwrap_err();
     assert_eq!(
         e.to_string(),
         format!("invalid scenario 'no-such-scenario': expected {allowed}")
@@ -126,7 +124,7 @@ fn every_knob_default_is_in_its_range_and_read_back_by_set() {
             }
         }
     }
-    for m in scenarios::MACHINE_EXAMPLES {
+    for m in scenario::MACHINE_EXAMPLES {
         Machine::parse("m", m, 0.3).unwrap();
     }
 }
@@ -150,7 +148,7 @@ fn each_scenario_runs_and_its_page_text_has_both_languages() {
             timeline: true,
             ..Knobs::default()
         };
-        let mut r = scenarios::run_metered(s.name(), &knobs, WEB_WORK_BUDGET, None)
+        let mut r = scenario::run_metered(s.name(), &knobs, WEB_WORK_BUDGET, None)
             .unwrap_or_else(|e| panic!("{}: {e}", s.name()));
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["scenario"], s.name());
@@ -202,7 +200,7 @@ fn the_cli_runs_every_registered_scenario_and_lists_it() {
     }
     let (code, _, err) = tailslice(&["scenario"]);
     assert_eq!(code, 2);
-    assert!(err.contains(&scenarios::allowed_names()), "{err}");
+    assert!(err.contains(&scenario::allowed_names()), "{err}");
 }
 
 fn sources(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {

@@ -4,9 +4,9 @@
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use tailslice::experiment::sweep::{self, SweepLimits};
 use tailslice::experiment::{Experiment, Limits};
 use tailslice::policy::PolicyKind;
-use tailslice::sweep::{self, SweepLimits};
 use tailslice::workload::Workload;
 
 mod cpu_budget;
@@ -80,7 +80,7 @@ fn the_studys_seed_sits_inside_the_seed_distribution() {
         assert_eq!(a.summary, b.summary);
     }
     let change =
-        tailslice::metrics::change_pct(study.results[0].summary.p95, study.results[1].summary.p95)
+        tailslice::stats::change_pct(study.results[0].summary.p95, study.results[1].summary.p95)
             .unwrap();
     assert!((change - -27.92).abs() < 0.01, "{change}");
     let sum = sweep::summarize_seeds(&runs, 10);

@@ -7,10 +7,11 @@ use std::io::Write;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
+use tailslice::experiment::recorded;
 use tailslice::experiment::{Experiment, Limits};
 use tailslice::policy::PolicyKind;
 use tailslice::trace::{
-    self, gzip, import_trace, parse_thread, recorded, ParsedTrace, TraceArrivals, TraceOptions,
+    self, gzip, import_trace, parse_thread, ParsedTrace, TraceArrivals, TraceOptions,
 };
 
 const T0: f64 = 123_456_789_000.0; // µs, as real traces
@@ -182,7 +183,7 @@ fn unterminated_tasks_are_clipped_at_the_end_and_flagged() {
     assert_eq!(imp.found.unterminated, 1);
     assert!(imp
         .found
-        .lines(tailslice::explain::Lang::En)
+        .lines(tailslice::text::Lang::En)
         .join("\n")
         .contains("1 without an end"));
 }
@@ -424,7 +425,7 @@ fn malformed_traces_get_one_clear_message() {
 fn summary_sentences_in_both_languages() {
     let ev = renderer(7, 1, &[(0.0, 120.0), (130.0, 30.0), (170.0, 5.0)]);
     let imp = import(&serde_json::to_vec(&ev).unwrap()).unwrap();
-    let en = imp.found.lines(tailslice::explain::Lang::En).join("\n");
+    let en = imp.found.lines(tailslice::text::Lang::En).join("\n");
     assert!(
         en.contains("thread 7:1 (CrRendererMain, process Renderer)"),
         "{en}"
@@ -434,7 +435,7 @@ fn summary_sentences_in_both_languages() {
         "{en}"
     );
     assert!(en.contains("total blocking time 70.0 ms"), "{en}");
-    let zh = imp.found.lines(tailslice::explain::Lang::Zh).join("\n");
+    let zh = imp.found.lines(tailslice::text::Lang::Zh).join("\n");
     assert!(zh.contains("3 个任务，历时 175.0 ms"), "{zh}");
     assert!(zh.contains("总阻塞时间 70.0 ms"), "{zh}");
 }

@@ -35,12 +35,12 @@ fn imported_tasks_run_like_the_library_and_carry_the_explanation() {
     let mut r = Runner::with_tasks("q=4&p=fifo,rr,srpt", LIST).unwrap();
     let result = r.finish().unwrap();
     let got = json(&result);
-    let w = tailslice::import::parse_task_list(LIST, &Limits::WEB).unwrap();
+    let w = tailslice::workload::task_list::parse_task_list(LIST, Limits::WEB.max_tasks).unwrap();
     let (exp, _) = tailslice::experiment::Experiment::from_query(
         [("q", "4"), ("p", "fifo,rr,srpt")],
         &Limits::WEB,
     );
-    let exp = tailslice::import::experiment_for(&exp, &w);
+    let exp = exp.for_workload(&w);
     let want = exp.run_on(w, &Limits::WEB, false).unwrap();
     assert_eq!(
         got["report"],
@@ -52,7 +52,7 @@ fn imported_tasks_run_like_the_library_and_carry_the_explanation() {
     let zh = got["explain"]["zh"].as_str().unwrap();
     assert_eq!(
         en,
-        tailslice::explain::explain(&exp, &want, tailslice::explain::Lang::En)
+        tailslice::experiment::reading::explain(&exp, &want, tailslice::text::Lang::En)
     );
     assert!(
         zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
@@ -102,11 +102,14 @@ fn exports_trace_csv_and_experiment_round_trip() {
     assert_eq!(opened["query"], "q=4&p=fifo,srpt");
     assert_eq!(opened["task_count"], 4);
     assert_eq!(opened["ui"]["lang"], "zh");
-    let again = tailslice::import::parse_task_list(opened["tasks"].as_str().unwrap(), &Limits::WEB)
-        .unwrap();
+    let again = tailslice::workload::task_list::parse_task_list(
+        opened["tasks"].as_str().unwrap(),
+        Limits::WEB.max_tasks,
+    )
+    .unwrap();
     assert_eq!(
         again,
-        tailslice::import::parse_task_list(LIST, &Limits::WEB).unwrap()
+        tailslice::workload::task_list::parse_task_list(LIST, Limits::WEB.max_tasks).unwrap()
     );
     assert!(web::open_experiment("{}").is_err());
 }

@@ -65,7 +65,7 @@ fn run_summary_and_timeline_round_trip() {
 
 #[wasm_bindgen_test]
 fn the_catalog_lists_every_registered_scenario_and_knob() {
-    use tailslice::qos::scenarios::{Knob, REGISTRY};
+    use tailslice::scenario::{Knob, REGISTRY};
     let c = json(&web::scenario_catalog());
     assert_eq!(c["key"], "s");
     let scenarios = c["scenarios"].as_array().unwrap();

@@ -18,11 +18,11 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use tailslice::experiment::Limits;
-use tailslice::explain::Lang;
-use tailslice::import::task_list_text;
+use tailslice::text::Lang;
 use tailslice::trace::{
     self, parse_thread, Found, ParsedTrace, TraceArrivals, TraceOptions, MAX_TRACE_BYTES,
 };
+use tailslice::workload::task_list::task_list_text;
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     value

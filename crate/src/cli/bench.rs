@@ -5,9 +5,9 @@
 use std::ffi::OsString;
 use std::time::Instant;
 
-use tailslice::engine::EngineConfig;
+use tailslice::experiment::summary::summarize_owned;
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::metrics::summarize_owned;
+use tailslice::sim::EngineConfig;
 use tailslice::workload::Workload;
 
 use super::{fail, flag_value, set_experiment_flag};
@@ -65,7 +65,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
         return fail(&e.renamed("--quantum").to_string());
     }
     let config = EngineConfig {
-        cores: exp.cores,
         switch_cost: exp.switch_cost,
         record_segments: false,
         // What `simulate --json` runs (crate::figures).
@@ -89,10 +88,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
         phases[0].1.push(t.elapsed().as_secs_f64());
         for (i, &kind) in exp.policies.iter().enumerate() {
             let t = Instant::now();
-            let s = match exp.simulate(kind, &w, &exp.machine(), &exp.task_qos(&w), &config) {
-                Ok(s) => s,
-                Err(e) => return fail(&e.to_string()),
-            };
+            let s =
+                match exp.run_policy(kind, &w, &exp.machine(), &w.thread_info(&exp.mix), &config) {
+                    Ok(s) => s,
+                    Err(e) => return fail(&e.to_string()),
+                };
             phases[1 + 2 * i].1.push(t.elapsed().as_secs_f64());
             slices[1 + 2 * i] = Some(s.slices);
             let t = Instant::now();
@@ -101,7 +101,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
         let t = Instant::now();
         let w = Workload::generate(&exp.workload_spec());
-        match tailslice::figures::report(&exp, &w, &Limits::CLI) {
+        match exp.report(&w, &Limits::CLI) {
             Ok(r) => {
                 std::hint::black_box(serde_json::to_string(&r).ok());
             }

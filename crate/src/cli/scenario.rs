@@ -1,5 +1,5 @@
 //! `tailslice scenario <name> [--json] [--lang en|zh] [knobs]`: runs one
-//! Apple QoS scenario (see `crate::qos::scenarios`) and prints its table or
+//! Apple QoS scenario (see `crate::scenario`) and prints its table or
 //! JSON. `--lang` picks the language of the table's notes and calibration;
 //! the JSON always carries both (`notes`/`calibration` in English,
 //! `notes_zh`/`calibration_zh` in Chinese).
@@ -8,8 +8,8 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use tailslice::error::ParamError;
-use tailslice::explain::Lang;
-use tailslice::qos::scenarios::{self, Knob, Knobs};
+use tailslice::scenario::{self, Knob, Knobs};
+use tailslice::text::Lang;
 
 use super::{fail, flag_value};
 
@@ -17,7 +17,7 @@ fn usage() -> String {
     let mut s = format!(
         "Usage: tailslice scenario <name> [--json] [--lang en|zh] [knobs]\n\n\
          Scenarios: {}\n\nKnobs:\n",
-        scenarios::names().join(", ")
+        scenario::names().join(", ")
     );
     for k in Knob::ALL {
         s.push_str(&format!("  {:<14} {}\n", k.flag(), k.help()));
@@ -74,8 +74,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
             }
             Value(v) if name.is_none() => {
                 let v = v.to_string_lossy().into_owned();
-                if scenarios::find(&v).is_none() {
-                    let e = ParamError::new("scenario", &v, scenarios::allowed_names());
+                if scenario::find(&v).is_none() {
+                    let e = ParamError::new("scenario", &v, scenario::allowed_names());
                     return fail(&e.to_string());
                 }
                 name = Some(v);
@@ -86,10 +86,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let Some(name) = name else {
         return fail(&format!(
             "missing scenario name: expected {}",
-            scenarios::allowed_names()
+            scenario::allowed_names()
         ));
     };
-    let result = match scenarios::run(&name, &knobs) {
+    let result = match scenario::run(&name, &knobs) {
         Ok(r) => r,
         Err(e) => return fail(&e.to_string()),
     };

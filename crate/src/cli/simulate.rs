@@ -5,14 +5,16 @@
 
 use std::ffi::OsString;
 
+use tailslice::experiment::export::{self, MAX_TRACE_SLICES};
+use tailslice::experiment::reading::explain;
+use tailslice::experiment::recorded;
+use tailslice::experiment::summary::Summary;
 use tailslice::experiment::{Experiment, Limits, Outcome, Param};
-use tailslice::explain::{explain, Lang};
-use tailslice::export::{self, MAX_TRACE_SLICES};
-use tailslice::import;
-use tailslice::metrics::change_pct;
-use tailslice::metrics::Summary;
 use tailslice::policy::PolicyKind;
-use tailslice::trace::{recorded, Found};
+use tailslice::stats::change_pct;
+use tailslice::text::Lang;
+use tailslice::trace::Found;
+use tailslice::workload::task_list;
 use tailslice::workload::Workload;
 
 use super::trace_in::{self, TraceFlags};
@@ -70,11 +72,11 @@ pub(super) fn read_tasks_file(path: &str, limits: &Limits) -> Result<Workload, i
     let shown = tailslice::error::ParamError::new("", path, "").value;
     let bad = |why: String| fail(&format!("invalid --tasks-file '{shown}': {why}"));
     match std::fs::metadata(path) {
-        Ok(m) if m.len() > import::MAX_IMPORT_BYTES as u64 => {
+        Ok(m) if m.len() > task_list::MAX_IMPORT_BYTES as u64 => {
             return Err(bad(format!(
                 "the file is {} bytes; at most {} bytes (20 MiB) are accepted",
                 m.len(),
-                import::MAX_IMPORT_BYTES
+                task_list::MAX_IMPORT_BYTES
             )))
         }
         Ok(_) => {}
@@ -82,7 +84,7 @@ pub(super) fn read_tasks_file(path: &str, limits: &Limits) -> Result<Workload, i
     }
     let text = std::fs::read_to_string(path)
         .map_err(|e| bad(format!("cannot read it as UTF-8 text: {e}")))?;
-    import::parse_task_list(&text, limits).map_err(|e| bad(e.to_string()))
+    task_list::parse_task_list(&text, limits.max_tasks).map_err(|e| bad(e.to_string()))
 }
 
 /// Refuses workload flags given together with `--tasks-file`.
@@ -174,7 +176,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         &exp,
         &given,
         tasks_file.is_some(),
-        import::MAX_IMPORT_TASKS,
+        task_list::MAX_IMPORT_TASKS,
     ) {
         Ok(t) => t,
         Err(code) => return code,
@@ -182,8 +184,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut baseline: Option<(Summary, Found)> = None;
     let imported = match (&tasks_file, traced) {
         (_, Some(t)) => {
-            exp = import::experiment_for(&exp, &t.workload);
-            if let Err(e) = import::check_size(&exp, &t.workload, &limits) {
+            exp = exp.for_workload(&t.workload);
+            if let Err(e) = exp.check_imported_size(&t.workload, &limits) {
                 return fail(&e.renamed("--quantum").to_string());
             }
             let rec = recorded::summary(&t.recorded_start, &t.recorded, exp.within);
@@ -198,8 +200,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 Ok(w) => w,
                 Err(code) => return code,
             };
-            exp = import::experiment_for(&exp, &w);
-            if let Err(e) = import::check_size(&exp, &w, &limits) {
+            exp = exp.for_workload(&w);
+            if let Err(e) = exp.check_imported_size(&w, &limits) {
                 return fail(&e.renamed("--quantum").to_string());
             }
             Some(w)
@@ -213,7 +215,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     };
     if let Some(path) = &trace {
         let est = match &imported {
-            Some(w) => import::estimated_slices(&exp, w),
+            Some(w) => exp.slices_on(w),
             None => exp.estimated_slices(),
         };
         if est > MAX_TRACE_SLICES as f64 {
@@ -307,7 +309,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
 /// `outcome.report()` byte for byte in a fraction of the memory.
 fn print_report(exp: &Experiment, imported: Option<Workload>, limits: &Limits) -> i32 {
     let workload = imported.unwrap_or_else(|| Workload::generate(&exp.workload_spec()));
-    let report = match tailslice::figures::report(exp, &workload, limits) {
+    let report = match exp.report(&workload, limits) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

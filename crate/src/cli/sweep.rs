@@ -1,18 +1,18 @@
 //! `tailslice sweep`: one experiment over many seeds (`--seeds A-B`) or
 //! many quanta (`--quanta Q1,Q2,...`), as a summary, JSON or CSV.
 //!
-//! The work is done by `tailslice::sweep`; this file only parses flags,
+//! The work is done by `tailslice::experiment::sweep`; this file only parses flags,
 //! spreads chunks of runs over the machine's cores and prints.
 
 use std::ffi::OsString;
 use std::fmt::Write;
 
-use tailslice::engine::EngineError;
 use tailslice::error::parse_count;
+use tailslice::experiment::export::policy_label;
+use tailslice::experiment::sweep::{self, Distribution, QuantumRun, SeedRun, Sweep, SweepLimits};
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::export::policy_label;
-use tailslice::import;
-use tailslice::sweep::{self, Distribution, QuantumRun, SeedRun, Sweep, SweepLimits};
+use tailslice::sim::EngineError;
+use tailslice::workload::task_list;
 use tailslice::workload::Workload;
 
 use super::simulate::{check_tasks_file_conflicts, read_tasks_file};
@@ -213,7 +213,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 &exp,
                 &given,
                 tasks_file.is_some(),
-                import::MAX_IMPORT_TASKS,
+                task_list::MAX_IMPORT_TASKS,
             ) {
                 Ok(t) => t,
                 Err(code) => return code,
@@ -221,7 +221,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             let source = trace_flags.path.as_deref().or(tasks_file.as_deref());
             let workload = match (&tasks_file, traced) {
                 (_, Some(t)) => {
-                    exp = import::experiment_for(&exp, &t.workload);
+                    exp = exp.for_workload(&t.workload);
                     t.workload
                 }
                 (Some(path), None) => {
@@ -230,7 +230,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                     }
                     match read_tasks_file(path, &limits) {
                         Ok(w) => {
-                            exp = import::experiment_for(&exp, &w);
+                            exp = exp.for_workload(&w);
                             w
                         }
                         Err(code) => return code,
@@ -383,14 +383,13 @@ fn seed_summary(exp: &Experiment, text: &str, runs: &[SeedRun]) -> String {
             .position(|r| r.policy == c.policy)
             .unwrap_or(1);
         if let Some(own) = runs.iter().find(|r| r.seed == exp.seed) {
-            if let Some(v) = tailslice::metrics::change_pct(
-                own.results[0].summary.p95,
-                own.results[k].summary.p95,
-            ) {
+            if let Some(v) =
+                tailslice::stats::change_pct(own.results[0].summary.p95, own.results[k].summary.p95)
+            {
                 let all: Vec<f64> = runs
                     .iter()
                     .filter_map(|r| {
-                        tailslice::metrics::change_pct(
+                        tailslice::stats::change_pct(
                             r.results[0].summary.p95,
                             r.results[k].summary.p95,
                         )

@@ -2,7 +2,7 @@
 //! index, as the study's list).
 
 use super::run_queue::RunQueue;
-use super::{Enqueue, Policy, TaskId, TaskView};
+use crate::sim::{Enqueue, Policy, TaskView, ThreadId};
 
 #[derive(Default)]
 pub struct Fifo {
@@ -20,15 +20,15 @@ impl Fifo {
 }
 
 impl Policy for Fifo {
-    fn enqueue(&mut self, task: TaskId, _why: Enqueue, _tasks: &TaskView) {
+    fn enqueue(&mut self, task: ThreadId, _why: Enqueue, _tasks: &TaskView) {
         self.queue.push_back(task);
     }
 
-    fn enqueue_range(&mut self, start: TaskId, end: TaskId, _why: Enqueue, _tasks: &TaskView) {
+    fn enqueue_range(&mut self, start: ThreadId, end: ThreadId, _why: Enqueue, _tasks: &TaskView) {
         self.queue.push_back_range(start, end);
     }
 
-    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<TaskId> {
+    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<ThreadId> {
         self.queue.pop_front()
     }
 
@@ -36,19 +36,19 @@ impl Policy for Fifo {
         !self.queue.is_empty()
     }
 
-    fn upcoming(&self, ahead: usize) -> Option<TaskId> {
+    fn upcoming(&self, ahead: usize) -> Option<ThreadId> {
         self.queue.upcoming(ahead)
     }
 
-    fn front_stretch(&self) -> Option<(TaskId, TaskId)> {
+    fn front_stretch(&self) -> Option<(ThreadId, ThreadId)> {
         self.queue.front_stretch()
     }
 
-    fn take_front(&mut self, count: TaskId) {
+    fn take_front(&mut self, count: ThreadId) {
         self.queue.take_front(count);
     }
 
-    fn time_slice(&self, _task: TaskId) -> f64 {
+    fn time_slice(&self, _task: ThreadId) -> f64 {
         f64::INFINITY
     }
 }

@@ -15,7 +15,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Enqueue, Leave, Policy, Running, TaskId, TaskView};
+use crate::sim::{Enqueue, Leave, Policy, Running, TaskView, ThreadId};
 
 /// Tunables of [`Mlfq`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,7 +37,7 @@ impl Default for MlfqParams {
 
 pub struct Mlfq {
     quanta: Vec<f64>,
-    queues: Vec<VecDeque<TaskId>>,
+    queues: Vec<VecDeque<ThreadId>>,
     level: Vec<u8>,
     /// Work done at the current level since the task got there.
     used: Vec<f64>,
@@ -87,7 +87,7 @@ impl Mlfq {
 }
 
 impl Policy for Mlfq {
-    fn enqueue(&mut self, task: TaskId, why: Enqueue, _tasks: &TaskView) {
+    fn enqueue(&mut self, task: ThreadId, why: Enqueue, _tasks: &TaskView) {
         let l = self.level_of(task as usize);
         let q = &mut self.queues[l];
         match why {
@@ -97,7 +97,7 @@ impl Policy for Mlfq {
         }
     }
 
-    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<TaskId> {
+    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<ThreadId> {
         let l = self.best_queued_level()?;
         self.queues[l].pop_front()
     }
@@ -106,12 +106,12 @@ impl Policy for Mlfq {
         self.queues.iter().any(|q| !q.is_empty())
     }
 
-    fn time_slice(&self, task: TaskId) -> f64 {
+    fn time_slice(&self, task: ThreadId) -> f64 {
         let t = task as usize;
         (self.quanta[self.level_of(t)] - self.used_of(t)).max(0.0)
     }
 
-    fn on_descheduled(&mut self, task: TaskId, ran: f64, why: Leave) {
+    fn on_descheduled(&mut self, task: ThreadId, ran: f64, why: Leave) {
         let t = task as usize;
         let (mut l, mut used) = (self.level_of(t), self.used_of(t) + ran);
         // Rule 4: the allotment is spent (within rounding) → one level down.

@@ -7,7 +7,7 @@
 //! round-robin task whose quantum expired) cost one entry each, as before.
 //! The order of ids is exactly a plain queue's.
 
-use super::TaskId;
+use crate::sim::ThreadId;
 
 #[derive(Clone, Debug, Default)]
 pub struct RunQueue {
@@ -16,7 +16,7 @@ pub struct RunQueue {
     /// moving head rather than a `VecDeque`: no wrap-around arithmetic on
     /// every push and pop (the engine's hottest path), and the consumed
     /// front is reclaimed in bulk.
-    runs: Vec<(TaskId, TaskId)>,
+    runs: Vec<(ThreadId, ThreadId)>,
     head: usize,
 }
 
@@ -24,7 +24,7 @@ impl RunQueue {
     /// Task ids index a workload (at most a few million), so `task + 1`
     /// cannot overflow.
     #[inline]
-    pub fn push_back(&mut self, task: TaskId) {
+    pub fn push_back(&mut self, task: ThreadId) {
         if self.runs.len() > self.head {
             if let Some(back) = self.runs.last_mut() {
                 if back.1 == task {
@@ -48,7 +48,7 @@ impl RunQueue {
 
     /// Pushes `start..end` in order, as `end - start` calls of
     /// [`RunQueue::push_back`] would (one entry, or one longer one).
-    pub fn push_back_range(&mut self, start: TaskId, end: TaskId) {
+    pub fn push_back_range(&mut self, start: ThreadId, end: ThreadId) {
         if start >= end {
             return;
         }
@@ -59,7 +59,7 @@ impl RunQueue {
     }
 
     #[inline]
-    pub fn pop_front(&mut self) -> Option<TaskId> {
+    pub fn pop_front(&mut self) -> Option<ThreadId> {
         let front = self.runs.get_mut(self.head)?;
         let task = front.0;
         front.0 += 1;
@@ -75,7 +75,7 @@ impl RunQueue {
     /// consecutive ids: their state is read in memory order, which the CPU
     /// prefetches by itself, so there is nothing to hint.
     #[inline]
-    pub fn upcoming(&self, ahead: usize) -> Option<TaskId> {
+    pub fn upcoming(&self, ahead: usize) -> Option<ThreadId> {
         let &(start, end) = self.runs.get(self.head)?;
         if end - start > 1 {
             return None;
@@ -87,7 +87,7 @@ impl RunQueue {
     /// next `end - start` pops return them in order, whatever is pushed
     /// meanwhile (pushes go behind it).
     #[inline]
-    pub fn front_stretch(&self) -> Option<(TaskId, TaskId)> {
+    pub fn front_stretch(&self) -> Option<(ThreadId, ThreadId)> {
         let &(start, end) = self.runs.get(self.head)?;
         (end - start > 1).then_some((start, end))
     }
@@ -96,7 +96,7 @@ impl RunQueue {
     /// `count` pops would. The front entry stays at `runs[head]` while ids
     /// are pushed (a push never empties or compacts past a live entry).
     #[inline]
-    pub fn take_front(&mut self, count: TaskId) {
+    pub fn take_front(&mut self, count: ThreadId) {
         let front = &mut self.runs[self.head];
         debug_assert!(count <= front.1 - front.0);
         front.0 += count;
@@ -127,7 +127,11 @@ mod tests {
             let x = r.random();
             if x < 0.45 {
                 // Mostly consecutive ids, sometimes a jump or a repeat.
-                let id = if x < 0.35 { next } else { (x * 1e4) as TaskId };
+                let id = if x < 0.35 {
+                    next
+                } else {
+                    (x * 1e4) as ThreadId
+                };
                 next = id + 1;
                 plain.push_back(id);
                 runs.push_back(id);
@@ -146,7 +150,7 @@ mod tests {
     fn a_long_lived_queue_keeps_its_order_through_compaction() {
         // Round-robin's shape: many separate ids, each popped and pushed
         // back, so the consumed front is reclaimed many times.
-        let mut plain: VecDeque<TaskId> = (0..5000).map(|i| i * 2).collect();
+        let mut plain: VecDeque<ThreadId> = (0..5000).map(|i| i * 2).collect();
         let mut runs = RunQueue::default();
         for &t in &plain {
             runs.push_back(t);
@@ -187,7 +191,7 @@ mod tests {
     fn taking_the_front_stretch_is_popping_it() {
         // Pushes between the look and the take (round-robin re-queueing
         // the stretch's own tasks) go behind it, as they would between pops.
-        let mut plain: VecDeque<TaskId> = VecDeque::new();
+        let mut plain: VecDeque<ThreadId> = VecDeque::new();
         let mut runs = RunQueue::default();
         for t in 0..3000 {
             plain.push_back(t);
@@ -196,7 +200,7 @@ mod tests {
         let mut r = crate::rng::PyRandom::new(5);
         use crate::rng::UniformSource;
         while let Some((start, end)) = runs.front_stretch() {
-            let count = 1 + (r.random() * f64::from(end - start)) as TaskId;
+            let count = 1 + (r.random() * f64::from(end - start)) as ThreadId;
             let count = count.min(end - start);
             for k in start..start + count {
                 assert_eq!(plain.pop_front(), Some(k));

@@ -4,20 +4,21 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::{Enqueue, Key, Policy, TaskId, TaskView};
+use crate::sim::time::Key;
+use crate::sim::{Enqueue, Policy, TaskView, ThreadId};
 
 #[derive(Default)]
 pub struct Sjf {
-    queue: BinaryHeap<Reverse<(Key, TaskId)>>,
+    queue: BinaryHeap<Reverse<(Key, ThreadId)>>,
 }
 
 impl Policy for Sjf {
-    fn enqueue(&mut self, task: TaskId, _why: Enqueue, tasks: &TaskView) {
+    fn enqueue(&mut self, task: ThreadId, _why: Enqueue, tasks: &TaskView) {
         self.queue
             .push(Reverse((Key(tasks.work[task as usize]), task)));
     }
 
-    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<TaskId> {
+    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<ThreadId> {
         self.queue.pop().map(|Reverse((_, t))| t)
     }
 
@@ -25,7 +26,7 @@ impl Policy for Sjf {
         !self.queue.is_empty()
     }
 
-    fn time_slice(&self, _task: TaskId) -> f64 {
+    fn time_slice(&self, _task: ThreadId) -> f64 {
         f64::INFINITY
     }
 }

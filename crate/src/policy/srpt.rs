@@ -6,21 +6,22 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::{Enqueue, Key, Policy, Running, TaskId, TaskView};
+use crate::sim::time::Key;
+use crate::sim::{Enqueue, Policy, Running, TaskView, ThreadId};
 
 #[derive(Default)]
 pub struct Srpt {
-    queue: BinaryHeap<Reverse<(Key, TaskId)>>,
+    queue: BinaryHeap<Reverse<(Key, ThreadId)>>,
 }
 
 impl Policy for Srpt {
-    fn enqueue(&mut self, task: TaskId, _why: Enqueue, tasks: &TaskView) {
+    fn enqueue(&mut self, task: ThreadId, _why: Enqueue, tasks: &TaskView) {
         // Work left does not change while queued, so it is a stable key.
         self.queue
             .push(Reverse((Key(tasks.remaining[task as usize]), task)));
     }
 
-    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<TaskId> {
+    fn pick_next(&mut self, _core: usize, _tasks: &TaskView) -> Option<ThreadId> {
         self.queue.pop().map(|Reverse((_, t))| t)
     }
 
@@ -28,7 +29,7 @@ impl Policy for Srpt {
         !self.queue.is_empty()
     }
 
-    fn time_slice(&self, _task: TaskId) -> f64 {
+    fn time_slice(&self, _task: ThreadId) -> f64 {
         // Runs until done or preempted by an arrival.
         f64::INFINITY
     }

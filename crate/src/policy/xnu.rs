@@ -20,16 +20,20 @@
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
-use super::{Enqueue, Leave, Policy, Running, TaskId, TaskView};
-use crate::qos::thread::{Qos, ThreadSpec};
-use crate::qos::timeshare::{Timeshare, LOAD_SAMPLE_MS, TICK_MS};
-use crate::sim::{CoreKind, Machine};
+use super::timeshare::{Timeshare, BG_QUANTUM_MS, LOAD_SAMPLE_MS, TICK_MS};
+use crate::sim::budget;
+use crate::sim::time::SAME_INSTANT_MS as EPS;
+use crate::sim::{
+    CoreKind, Enqueue, Leave, Machine, Policy, Qos, Running, TaskView, ThreadId, ThreadInfo,
+};
 
 /// The shortest slice XNU hands out (a background thread's quantum), for
 /// the up-front guard on slice counts.
-pub const MIN_SLICE_MS: f64 = crate::qos::timeshare::BG_QUANTUM_MS;
+pub const MIN_SLICE_MS: f64 = BG_QUANTUM_MS;
 
-use crate::sim::time::SAME_INSTANT_MS as EPS;
+/// Its timers, per ms of a run (the load sample and the scheduler tick),
+/// for the same guard.
+pub const TIMERS_PER_MS: f64 = 1.0 / LOAD_SAMPLE_MS + 1.0 / TICK_MS;
 
 /// The class's state.
 #[derive(Clone, Debug)]
@@ -42,7 +46,7 @@ pub struct Xnu {
     has_efficiency: bool,
     /// Each core's place in the order idle cores are handed out.
     rank: Vec<usize>,
-    queue: BTreeSet<(Reverse<u8>, i64, TaskId)>,
+    queue: BTreeSet<(Reverse<u8>, i64, ThreadId)>,
     queued: Vec<Option<(Reverse<u8>, i64)>>,
     head_seq: i64,
     tail_seq: i64,
@@ -54,35 +58,39 @@ pub struct Xnu {
     ticks: u64,
     /// The thread [`Policy::preemption_victim`] chose, for the core it
     /// chose: the next pick for that core returns it.
-    chosen: Option<(usize, TaskId)>,
+    chosen: Option<(usize, ThreadId)>,
 }
 
 impl Xnu {
-    /// The class for the study's `tasks` tasks with these QoS (one per
-    /// task; empty: all `default`) on `machine`, with the machine's kernel
+    /// The class for `n` threads with these attributes (one per thread;
+    /// empty: all `default`) on `machine`, with the machine's kernel
     /// flavour (band limit, timebase).
-    pub fn for_tasks(tasks: usize, qos: &[Qos], machine: &Machine) -> Xnu {
-        let qos_of = |i: usize| qos.get(i).copied().unwrap_or(Qos::Default);
-        let ts = Timeshare::from_threads(
-            (0..tasks).map(|i| (qos_of(i), qos_of(i).base_pri(), false)),
+    pub fn new(n: usize, threads: &[ThreadInfo], machine: &Machine) -> Xnu {
+        let info = |i: usize| threads.get(i).copied().unwrap_or_default();
+        let ts = Timeshare::new(
+            (0..n).map(info),
             machine.cores.len(),
             machine.ticks_per_ms,
             machine.band_limit,
         );
-        Xnu::new(ts, (0..tasks).map(qos_of).collect(), Vec::new(), machine)
-    }
-
-    /// The class for the scenarios' threads, with their priority model.
-    pub fn for_threads(ts: Timeshare, threads: &[ThreadSpec], machine: &Machine) -> Xnu {
-        Xnu::new(
+        Xnu::with_model(
             ts,
-            threads.iter().map(|t| t.qos).collect(),
-            threads.iter().map(|t| t.pinned).collect(),
+            (0..n).map(|i| info(i).qos).collect(),
+            if threads.iter().any(|t| t.pinned.is_some()) {
+                (0..n).map(|i| info(i).pinned).collect()
+            } else {
+                Vec::new()
+            },
             machine,
         )
     }
 
-    fn new(ts: Timeshare, qos: Vec<Qos>, pinned: Vec<Option<usize>>, machine: &Machine) -> Xnu {
+    fn with_model(
+        ts: Timeshare,
+        qos: Vec<Qos>,
+        pinned: Vec<Option<usize>>,
+        machine: &Machine,
+    ) -> Xnu {
         let n = qos.len();
         let order = machine.preference_order();
         let mut rank = vec![0; machine.cores.len()];
@@ -112,15 +120,6 @@ impl Xnu {
         }
     }
 
-    /// The priority model, for reading usage and priorities after a run.
-    pub fn timeshare(&self) -> &Timeshare {
-        &self.ts
-    }
-
-    pub fn into_timeshare(self) -> Timeshare {
-        self.ts
-    }
-
     /// Whether thread `t` may run on core `c`: its pin, else QoS placement.
     pub fn may_run(&self, t: usize, c: usize) -> bool {
         match self.pinned.get(t).copied().flatten() {
@@ -132,7 +131,7 @@ impl Xnu {
         }
     }
 
-    fn insert(&mut self, t: TaskId, head: bool) {
+    fn insert(&mut self, t: ThreadId, head: bool) {
         let seq = if head {
             self.head_seq -= 1;
             self.head_seq
@@ -145,7 +144,7 @@ impl Xnu {
         self.queue.insert((key.0, key.1, t));
     }
 
-    fn remove(&mut self, t: TaskId) {
+    fn remove(&mut self, t: ThreadId) {
         if let Some((p, s)) = self.queued[t as usize].take() {
             self.queue.remove(&(p, s, t));
         }
@@ -162,7 +161,7 @@ impl Xnu {
 
     /// After a tick, queued threads move to their new priority.
     fn requeue_all(&mut self) {
-        let moved: Vec<(Reverse<u8>, i64, TaskId)> = self
+        let moved: Vec<(Reverse<u8>, i64, ThreadId)> = self
             .queue
             .iter()
             .copied()
@@ -186,7 +185,7 @@ impl Xnu {
 }
 
 impl Policy for Xnu {
-    fn enqueue(&mut self, task: TaskId, why: Enqueue, _tasks: &TaskView) {
+    fn enqueue(&mut self, task: ThreadId, why: Enqueue, _tasks: &TaskView) {
         match why {
             Enqueue::Arrived => {
                 self.quantum_left[task as usize] = None;
@@ -197,7 +196,7 @@ impl Policy for Xnu {
         }
     }
 
-    fn pick_next(&mut self, core: usize, _tasks: &TaskView) -> Option<TaskId> {
+    fn pick_next(&mut self, core: usize, _tasks: &TaskView) -> Option<ThreadId> {
         let t = match self.chosen {
             Some((c, t)) if c == core => {
                 self.chosen = None;
@@ -218,12 +217,12 @@ impl Policy for Xnu {
         !self.queue.is_empty()
     }
 
-    fn time_slice(&self, task: TaskId) -> f64 {
+    fn time_slice(&self, task: ThreadId) -> f64 {
         let t = task as usize;
         self.quantum_left[t].unwrap_or_else(|| self.ts.quantum_ms(t))
     }
 
-    fn on_descheduled(&mut self, task: TaskId, ran: f64, why: Leave) {
+    fn on_descheduled(&mut self, task: ThreadId, ran: f64, why: Leave) {
         let t = task as usize;
         self.charge_to(t, ran);
         self.charged[t] = 0.0;
@@ -251,7 +250,7 @@ impl Policy for Xnu {
     }
 
     fn preemption_victim(&mut self, running: &[Running], _tasks: &TaskView) -> Option<usize> {
-        let pri = |t: TaskId| self.ts.sched_pri(t as usize);
+        let pri = |t: ThreadId| self.ts.sched_pri(t as usize);
         let min_running = running.iter().map(|r| pri(r.task)).min()?;
         let mut found = None;
         let mut examined = 0u64;
@@ -277,7 +276,7 @@ impl Policy for Xnu {
         }
         // Each examined thread was checked against every running core (the
         // page's work budget for scenarios counts it).
-        let _ = crate::qos::budget::charge(examined * running.len() as u64);
+        let _ = budget::charge(examined * running.len() as u64);
         let (i, t) = found?;
         self.chosen = Some((running[i].core, t));
         Some(i)
@@ -296,7 +295,7 @@ impl Policy for Xnu {
         }
         // A sample or tick visits every thread (the page's work budget for
         // scenarios counts it).
-        let _ = crate::qos::budget::charge(self.qos.len() as u64);
+        let _ = budget::charge(self.qos.len() as u64);
         if self.next_sample() <= now {
             let mut runnable = vec![false; self.qos.len()];
             for &(_, _, t) in &self.queue {
@@ -321,7 +320,7 @@ impl Policy for Xnu {
         true
     }
 
-    fn priority(&self, task: TaskId) -> Option<u8> {
+    fn priority(&self, task: ThreadId) -> Option<u8> {
         Some(self.ts.sched_pri(task as usize))
     }
 }

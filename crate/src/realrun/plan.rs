@@ -8,10 +8,10 @@
 //! is not scaled: like the real yield it replaces, it is a cost of the
 //! machine, not of the tasks.
 
-use crate::engine::{EngineConfig, EngineError, Schedule};
+use crate::experiment::summary::{self, Summary};
 use crate::experiment::Experiment;
-use crate::metrics::{self, Summary};
-use crate::policy::{MlfqParams, PolicyKind};
+use crate::policy::{ClassParams, MlfqParams, PolicyKind};
+use crate::sim::{EngineConfig, EngineError, Machine, NoRecord, Schedule};
 use crate::workload::Workload;
 
 use super::settings::RealSettings;
@@ -107,15 +107,23 @@ impl Plan {
         };
         let within = exp.within * scale;
         let config = EngineConfig {
-            cores: 1,
             switch_cost: exp.switch_cost,
             record_segments: true,
             max_slices: (MAX_REAL_SLICES as u64) * 2,
             ..EngineConfig::default()
         };
+        // One thread of the visitor's browser runs the tasks for real.
+        let machine = Machine::identical(1);
+        let mlfq = MlfqParams::default();
+        let class = ClassParams {
+            quantum,
+            mlfq: &mlfq,
+            machine: &machine,
+            threads: &[],
+        };
         let pass = |policy: PolicyKind| -> Result<PlanPass, PlanError> {
             let schedule = policy
-                .simulate(&scaled, quantum, &MlfqParams::default(), &config)
+                .run(&class, &mut scaled.threads(), &mut NoRecord, &config)
                 .map_err(PlanError::Engine)?;
             if schedule.segments.len() > MAX_REAL_SLICES {
                 return Err(PlanError::TooManySlices {
@@ -127,7 +135,7 @@ impl Plan {
                 .iter()
                 .map(|g| (g.task, g.end - g.start))
                 .collect();
-            let summary = metrics::summarize(&scaled, &schedule, within);
+            let summary = summary::summarize(&scaled, &schedule, within);
             Ok(PlanPass {
                 policy,
                 slices,

@@ -6,8 +6,9 @@
 //! Plain structs (no serde): the page gets them as JS objects built field
 //! by field (`crate::web`), which keeps the wasm small.
 
-use crate::metrics::{change_pct, Summary};
+use crate::experiment::summary::Summary;
 use crate::policy::PolicyKind;
+use crate::stats::change_pct;
 
 use super::measure::{Pass, Sample, Spread};
 use super::plan::{Plan, POLICIES};
@@ -49,7 +50,8 @@ impl RunState {
 }
 
 /// The table's columns, in order.
-pub const METRICS: [&str; 7] = crate::metric::names(crate::metric::Metric::ALL);
+pub const METRICS: [&str; 7] =
+    crate::experiment::metric::names(crate::experiment::metric::Metric::ALL);
 
 /// One row of `table#real-results`; arrays are indexed like [`METRICS`].
 #[derive(Clone, Debug)]

@@ -7,7 +7,7 @@
 //! event: a slice ending on some core, a thread becoming runnable, or a
 //! class timer.
 //!
-//! Order of work at one instant `t` (documented because it decides ties):
+//! Order of work at one instant `t` (written down because it decides ties):
 //! 1. slices ending at `t` are accounted, lowest core first; a thread whose
 //!    CPU step is done asks its program what next: it exits (a study task
 //!    completes at `t`), blocks, or keeps its core for its next CPU step
@@ -25,14 +25,6 @@
 //!    performance cores come first), then a preemptive class may take
 //!    cores from running threads.
 //!
-//! Where this changed (when the QoS scenarios' separate engine was folded
-//! in): that engine had its own order (expiries before wakeups, kept as
-//! the XNU class's choice in 3), merged events less than 1e-9 ms apart
-//! (kept for the scenarios' programs: `Threads::same_instant`) and charged
-//! running threads at every event, where a slice is now charged once when
-//! it ends or at a class timer. The last changes float rounding only: the
-//! README names the scenario figures whose last digits moved.
-//!
 //! Slices are charged exactly as the study's code does (`run = min(remaining,
 //! slice)`, `clock += run`, done when `remaining <= 1e-9`), so on one core
 //! with every task at t = 0 and free switches the completion times are
@@ -42,21 +34,18 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::class::{Enqueue, Leave, Policy, Running, TaskView, ThreadId};
 use super::machine::Machine;
 use super::record::Recorder;
 use super::threads::{Next, Threads};
 use super::time::Key;
 use super::trace::{Segment, State};
-use crate::policy::{Enqueue, Leave, Policy, Running, TaskId, TaskView};
 
 pub use super::time::DONE_EPSILON;
 
 /// Recording and safety settings for one run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EngineConfig {
-    /// Identical cores, at least 1, when no machine is given
-    /// ([`crate::engine::simulate`]); [`simulate_on`] takes the machine's.
-    pub cores: usize,
     /// Time in ms a core spends whenever it starts a thread other than the
     /// one it ran last (the first thread a core ever runs costs nothing).
     pub switch_cost: f64,
@@ -80,7 +69,6 @@ pub struct EngineConfig {
 impl Default for EngineConfig {
     fn default() -> Self {
         EngineConfig {
-            cores: 1,
             switch_cost: 0.0,
             record_segments: true,
             record_outcomes: true,
@@ -147,9 +135,9 @@ impl std::error::Error for EngineError {}
 #[derive(Clone, Copy)]
 struct CoreState {
     /// The thread on the core, if busy.
-    task: Option<TaskId>,
+    task: Option<ThreadId>,
     /// The thread it ran last, for switch costs.
-    last: Option<TaskId>,
+    last: Option<ThreadId>,
     /// When the current CPU step's work (after switching) started.
     run_start: f64,
     /// Work the current step will do on this slice if not preempted.
@@ -165,7 +153,7 @@ struct CoreState {
     slice_ran: f64,
     /// The thread whose slice expired on this core, and when: if the class
     /// hands it the core again at that instant it continues its timeslice.
-    expired: Option<(TaskId, f64)>,
+    expired: Option<(ThreadId, f64)>,
     /// False when the thread continues after its quantum expired (an equal
     /// priority may then take the core: XNU's `first_timeslice`).
     first_timeslice: bool,
@@ -266,7 +254,7 @@ enum Ended {
     /// The thread exited or blocked: the core is free.
     Left,
     /// Its slice expired with work left: enqueue it (after the newcomers).
-    Expired(TaskId),
+    Expired(ThreadId),
     /// Its CPU step ended and the next one goes on on the same core: the
     /// slice's new end.
     Continues(f64),
@@ -290,7 +278,7 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
     }
 
     #[inline(always)]
-    fn enqueue(&mut self, task: TaskId, why: Enqueue) {
+    fn enqueue(&mut self, task: ThreadId, why: Enqueue) {
         let view = task_view(&*self.threads, self.remaining);
         self.policy.enqueue(task, why, &view);
     }
@@ -345,7 +333,7 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
         tally: &mut Tally,
         c: usize,
         now: f64,
-        task: TaskId,
+        task: ThreadId,
     ) -> Result<f64, EngineError> {
         tally.slices += 1;
         if tally.slices > self.config.max_slices {
@@ -388,7 +376,7 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
         &mut self,
         st: &CoreState,
         c: usize,
-        task: TaskId,
+        task: ThreadId,
         end: f64,
     ) {
         if RECORD && self.config.record_segments {
@@ -469,7 +457,13 @@ impl<P: Policy + ?Sized, W: Threads, R: Recorder> Steps<'_, P, W, R> {
 
     /// Stops core `c`'s thread at `now`, charging the part of its step it
     /// did; returns the thread and the time it ran in this slice.
-    fn stop(&mut self, st: &mut CoreState, tally: &mut Tally, c: usize, now: f64) -> (TaskId, f64) {
+    fn stop(
+        &mut self,
+        st: &mut CoreState,
+        tally: &mut Tally,
+        c: usize,
+        now: f64,
+    ) -> (ThreadId, f64) {
         let task = st.task.take().expect("a running core has a thread");
         let time = (now - st.run_start).clamp(0.0, st.run_time);
         let work = self.work_in(st, c, time);
@@ -630,7 +624,7 @@ fn run_stretch<P: Policy + ?Sized, W: Threads, R: Recorder, const RECORD: bool>(
     core: &mut CoreState,
     tally: &mut Tally,
     (c, mut now, horizon): (usize, f64, f64),
-    (first, stop): (TaskId, TaskId),
+    (first, stop): (ThreadId, ThreadId),
 ) -> Result<Stretch, EngineError> {
     let mut steps = Steps {
         threads,
@@ -723,7 +717,7 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
     // Free cores, lowest index first.
     let mut idle: BinaryHeap<Reverse<usize>> = (0..cores).map(Reverse).collect();
     let mut still_idle: Vec<usize> = Vec::new();
-    let mut expired: Vec<TaskId> = Vec::new();
+    let mut expired: Vec<ThreadId> = Vec::new();
     // Re-read only after the timer fires (the `Policy::next_timer` contract).
     let mut timer = e.policy.next_timer();
     let fast_path = cores == 1 && config.one_core_fast_path && speeds.is_empty();
@@ -883,7 +877,7 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
             idle.push(Reverse(c));
         }
         let policy = &*e.policy;
-        e.recorder.instant(now, |t| policy.priority(t as TaskId));
+        e.recorder.instant(now, |t| policy.priority(t));
     }
 
     // The run ends with threads on cores (a time limit, a stop condition):
@@ -896,6 +890,9 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
                 .off_core(task, c, since, end_time, State::Running);
         }
     }
+
+    let policy = &*e.policy;
+    e.recorder.end(end_time, |t| policy.priority(t));
 
     if tally.done < n {
         // A thread never exited: its slot still holds work, not a

@@ -8,8 +8,8 @@
 
 use serde::Serialize;
 
+use super::qos::Qos;
 use crate::error::ParamError;
-use crate::qos::thread::Qos;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -1,28 +1,39 @@
-//! The one simulation core, in the shape of the kernel's `kernel/sched/`:
-//! one loop ([`core`], like `core.c`) drives every scheduling class
-//! (`crate::policy`, one class per file behind one trait, like
-//! `struct sched_class`) on any [`machine`] with any workload of
-//! [`threads`].
+//! The simulation core, in the shape of the kernel's `kernel/sched/`: one
+//! loop ([`core`], like `core.c`) and the class interface beside it
+//! ([`class`], like `sched.h`'s `struct sched_class`). Every scheduling
+//! class (`crate::policy`, one per file) implements that interface and runs
+//! on any [`machine`] with any workload of [`threads`]. Nothing here knows
+//! a single class, workload or scenario.
 //!
+//! - [`class`]: the interface every class implements, and what a class may
+//!   read about threads;
+//! - [`core`]: the event loop and its one-core fast path;
 //! - [`machine`]: cores with a kind and a speed (identical cores, `a10`,
 //!   `m1`, `xeon-w`, `<P>p+<E>e`);
-//! - [`threads`]: the workload side — the study's tasks, or programs of
-//!   CPU steps, waits and dependencies (`crate::qos::engine`);
-//! - [`core`]: the event loop and its one-core fast path;
+//! - [`qos`]: quality-of-service classes, shared by machines, classes and
+//!   workloads;
+//! - [`threads`]: the workload side as the loop sees it, and the study's
+//!   tasks ([`Tasks`]);
 //! - [`record`]: per-thread state recording for timelines;
-//! - [`time`]: the order of times in heaps and the shared tolerances;
 //! - [`trace`]: the one vocabulary of what a run leaves behind (segments,
-//!   state intervals, priority series).
+//!   state intervals, priority series);
+//! - [`time`]: the order of times in heaps and the shared tolerances;
+//! - [`budget`]: a work meter that bounds a run in the page.
 
+pub mod budget;
+pub mod class;
 pub mod core;
 pub mod machine;
+pub mod qos;
 pub mod record;
 pub mod threads;
 pub mod time;
 pub mod trace;
 
 pub use self::core::{simulate_on, EngineConfig, EngineError, Schedule, TaskOutcome, DONE_EPSILON};
+pub use class::{Enqueue, Leave, Policy, Running, TaskView, ThreadInfo};
 pub use machine::{Core, CoreKind, Machine};
+pub use qos::Qos;
 pub use record::{NoRecord, Recorder};
 pub use threads::{Next, Tasks, Threads};
 pub use trace::{Interval, PriSeries, Segment, State, ThreadId};

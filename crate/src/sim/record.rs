@@ -22,7 +22,11 @@ pub trait Recorder {
 
     /// Everything at instant `now` is done; `priority` reads the policy's
     /// current priority of a thread, if it has priorities.
-    fn instant<F: Fn(usize) -> Option<u8>>(&mut self, _now: f64, _priority: F) {}
+    fn instant<F: Fn(ThreadId) -> Option<u8>>(&mut self, _now: f64, _priority: F) {}
+
+    /// The run ended at `end` (every thread's time is charged); `priority`
+    /// reads the class's final priority of a thread, if it has priorities.
+    fn end<F: Fn(ThreadId) -> Option<u8>>(&mut self, _end: f64, _priority: F) {}
 }
 
 /// Records nothing.

@@ -4,15 +4,14 @@
 //!
 //! Two kinds implement it: [`Tasks`] (the study's tasks: a thread with one
 //! CPU step that arrives at its arrival time, kept as parallel arrays so a
-//! million of them cost three vectors) and the QoS scenarios' programs
-//! (`crate::qos::engine`: serial queues of work items with I/O waits and
-//! dependencies, chunk pools, spinning and periodic threads).
+//! million of them cost three vectors) and the scenarios' programs
+//! (`crate::workload::programs`: serial queues of work items with I/O waits
+//! and dependencies, chunk pools, spinning and periodic threads).
 
 use std::ops::Range;
 
+use super::class::TaskView;
 use super::trace::ThreadId;
-use crate::policy::TaskView;
-use crate::workload::Workload;
 
 /// What a thread does after finishing a CPU step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,8 +34,7 @@ pub trait Threads {
         self.len() == 0
     }
 
-    /// What a policy may read about each thread (see
-    /// `crate::policy::TaskView`): when it last became runnable and the
+    /// What a class may read about each thread (see [`TaskView`]): when it last became runnable and the
     /// work of its current CPU step.
     fn arrival(&self) -> &[f64];
     fn work(&self) -> &[f64];
@@ -80,7 +78,7 @@ pub trait Threads {
     }
 
     /// Called once per instant with the cores' count: `false` stops the run
-    /// (the page's work budget for scenarios; see `crate::qos::budget`).
+    /// (the page's work budget for scenarios; see [`super::budget`]).
     fn meter(&mut self, _now: f64, _cores: usize) -> bool {
         true
     }
@@ -89,16 +87,21 @@ pub trait Threads {
 /// The study's tasks: each thread is one CPU step of `work[i]` ms that
 /// becomes runnable at `arrival[i]` and then exits.
 pub struct Tasks<'w> {
-    workload: &'w Workload,
+    arrival: &'w [f64],
+    work: &'w [f64],
     order: ArrivalOrder,
     next: usize,
 }
 
 impl<'w> Tasks<'w> {
-    pub fn new(workload: &'w Workload) -> Self {
+    /// Task `i` arrives at `arrival[i]` with `work[i]` ms of work (on a
+    /// speed-1 core); the two have the same length.
+    pub fn new(arrival: &'w [f64], work: &'w [f64]) -> Self {
+        debug_assert_eq!(arrival.len(), work.len());
         Tasks {
-            workload,
-            order: ArrivalOrder::new(&workload.arrival),
+            arrival,
+            work,
+            order: ArrivalOrder::new(arrival),
             next: 0,
         }
     }
@@ -106,26 +109,24 @@ impl<'w> Tasks<'w> {
 
 impl Threads for Tasks<'_> {
     fn len(&self) -> usize {
-        self.workload.len()
+        self.work.len()
     }
 
     fn arrival(&self) -> &[f64] {
-        &self.workload.arrival
+        self.arrival
     }
 
     fn work(&self) -> &[f64] {
-        &self.workload.work
+        self.work
     }
 
     fn initial_remaining(&self) -> Vec<f64> {
-        self.workload.work.clone()
+        self.work.to_vec()
     }
 
     #[inline]
     fn next_wake(&self) -> Option<f64> {
-        self.order
-            .get(self.next)
-            .map(|i| self.workload.arrival[i as usize])
+        self.order.get(self.next).map(|i| self.arrival[i as usize])
     }
 
     /// Arrivals in arrival order, ties by id.
@@ -136,10 +137,10 @@ impl Threads for Tasks<'_> {
         remaining: &mut [f64],
         mut enqueue: F,
     ) {
-        let due_end = self.order.due_end(self.next, now, &self.workload.arrival);
+        let due_end = self.order.due_end(self.next, now, self.arrival);
         let view = TaskView {
-            arrival: &self.workload.arrival,
-            work: &self.workload.work,
+            arrival: self.arrival,
+            work: self.work,
             remaining,
         };
         match &self.order {
@@ -164,7 +165,7 @@ impl Threads for Tasks<'_> {
 
     #[inline]
     fn finished(&self, exited: usize) -> bool {
-        exited >= self.workload.len()
+        exited >= self.work.len()
     }
 }
 

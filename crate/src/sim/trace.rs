@@ -50,7 +50,7 @@ impl State {
 /// A stretch of time a thread spent in one state.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Interval {
-    pub thread: usize,
+    pub thread: ThreadId,
     pub state: State,
     pub start: f64,
     pub end: f64,
@@ -59,7 +59,7 @@ pub struct Interval {
 /// A thread's scheduling priority over time: a point at every change.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PriSeries {
-    pub thread: usize,
+    pub thread: ThreadId,
     pub name: String,
     /// `(time ms, priority)`.
     pub points: Vec<(f64, u8)>,

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::tasks::TaskList;
 use super::threads::{Candidate, How};
 use super::TraceArrivals;
-use crate::explain::Lang;
+use crate::text::Lang;
 use crate::workload::Workload;
 
 /// A task of 50 ms or more is a long task (the browsers' definition); its
@@ -104,10 +104,10 @@ impl Found {
             how: if chosen.main_frame { how } else { How::Busiest },
             tasks: recorded.len(),
             span_ms: (last - first) / 1000.0,
-            busy_ms: crate::metrics::accurate_sum(recorded.iter().copied()),
+            busy_ms: crate::stats::accurate_sum(recorded.iter().copied()),
             longest,
             long_tasks: long.len(),
-            total_blocking_ms: crate::metrics::accurate_sum(long.iter().map(|d| d - LONG_TASK_MS)),
+            total_blocking_ms: crate::stats::accurate_sum(long.iter().map(|d| d - LONG_TASK_MS)),
             unterminated: list.tasks.iter().filter(|t| t.unterminated).count(),
             clipped: list.tasks.iter().filter(|t| t.clipped).count(),
             nested: list.nested,

@@ -10,7 +10,6 @@
 //! - [`threads`]: which thread is the inspected page's main thread;
 //! - [`tasks`]: the top-level tasks of a thread;
 //! - [`found`]: the "what was found" summary, in English and Chinese;
-//! - [`recorded`]: the "as recorded" baseline row;
 //! - `gzip` (native only): inflating `.json.gz` within the size limit (the
 //!   page inflates with the browser's `DecompressionStream` instead).
 //!
@@ -22,13 +21,12 @@ pub mod events;
 pub mod found;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gzip;
-pub mod recorded;
 pub mod tasks;
 pub mod threads;
 
 use std::fmt;
 
-use crate::import::MAX_IMPORT_TASKS;
+use crate::workload::task_list::MAX_IMPORT_TASKS;
 use crate::workload::Workload;
 
 pub use events::ThreadKey;

@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use super::events::{Ev, Events};
 use super::{TraceArrivals, TraceError};
-use crate::import::{MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
-use crate::mix::{MAX_CLASSES, MAX_TASK_MS};
+use crate::workload::mix::{MAX_CLASSES, MAX_TASK_MS};
+use crate::workload::task_list::{MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
 use crate::workload::Workload;
 
 /// Event names that are a task, newest first.

@@ -19,7 +19,7 @@ pub fn catalog() -> JsValue {
 /// page reads it), or `undefined` when it may be read.
 #[wasm_bindgen(js_name = fileTooLarge)]
 pub fn file_too_large(bytes: f64) -> Option<String> {
-    crate::import::check_bytes("the file", bytes as usize)
+    crate::workload::task_list::check_bytes("the file", bytes as usize)
         .err()
         .map(|e| e.to_string())
 }

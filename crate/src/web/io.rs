@@ -1,6 +1,6 @@
 //! Your own tasks, exports and the generated reading, for the page.
 //!
-//! - [`tasks_for`]: a pasted or uploaded task list (`import::parse_task_list`)
+//! - [`tasks_for`]: a pasted or uploaded task list (`task_list::parse_task_list`)
 //!   sized for the browser, for `Runner::with_tasks` (`runner.rs`).
 //! - [`check_tasks`]: the page validates a list before sending it, so a bad
 //!   line is reported with its number at once.
@@ -10,7 +10,7 @@
 //!   them recorded rather than shipping them back from the main thread.
 //! - [`open_experiment`]: an experiment file back to a page query (and the
 //!   task list, as CSV text, when it carried one).
-//! - [`add_explanation`]: `explain::explain` in both languages, attached to
+//! - [`add_explanation`]: `reading::explain` in both languages, attached to
 //!   every result so switching language needs no new run.
 
 use js_sys::Object;
@@ -20,10 +20,11 @@ use wasm_bindgen::prelude::*;
 use super::query;
 use super::result::{set, to_js};
 
+use crate::experiment::export;
+use crate::experiment::reading::explain;
 use crate::experiment::{Experiment, Limits, Outcome};
-use crate::explain::{explain, Lang};
-use crate::export;
-use crate::import::{self, ImportError};
+use crate::text::Lang;
+use crate::workload::task_list::{self, ImportError};
 use crate::workload::Workload;
 
 /// Adds `explain: {en, zh}` to a result object.
@@ -50,9 +51,10 @@ fn import_error(e: ImportError) -> JsError {
 
 /// Parses `text` and checks the run's size against the browser's limit.
 pub(crate) fn tasks_for(exp: &Experiment, text: &str) -> Result<(Experiment, Workload), JsError> {
-    let w = import::parse_task_list(text, &Limits::WEB).map_err(import_error)?;
-    let exp = import::experiment_for(exp, &w);
-    import::check_size(&exp, &w, &Limits::WEB).map_err(|e| JsError::new(&e.to_string()))?;
+    let w = task_list::parse_task_list(text, Limits::WEB.max_tasks).map_err(import_error)?;
+    let exp = exp.for_workload(&w);
+    exp.check_imported_size(&w, &Limits::WEB)
+        .map_err(|e| JsError::new(&e.to_string()))?;
     Ok((exp, w))
 }
 
@@ -73,7 +75,7 @@ struct TasksCheck<'a> {
 #[wasm_bindgen(js_name = checkTasks)]
 pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
     let exp = experiment(query)?;
-    let out = match import::parse_task_list(text, &Limits::WEB) {
+    let out = match task_list::parse_task_list(text, Limits::WEB.max_tasks) {
         Err(e) => to_js(&TasksCheck {
             ok: false,
             line: e.line,
@@ -83,8 +85,8 @@ pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
             total_work_ms: 0.0,
         }),
         Ok(w) => {
-            let run = import::experiment_for(&exp, &w);
-            let (ok, message) = match import::check_size(&run, &w, &Limits::WEB) {
+            let run = exp.for_workload(&w);
+            let (ok, message) = match run.check_imported_size(&w, &Limits::WEB) {
                 Ok(()) => (true, String::new()),
                 Err(e) => (false, e.to_string()),
             };
@@ -174,5 +176,5 @@ pub fn open_experiment(text: &str) -> Result<JsValue, JsError> {
 }
 
 fn tasks_text(w: &Workload) -> String {
-    import::task_list_text(w)
+    task_list::task_list_text(w)
 }

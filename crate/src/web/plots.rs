@@ -11,7 +11,7 @@ use web_sys::HtmlCanvasElement;
 use super::canvas::{context, nice_step};
 use super::palette::{self, Theme};
 use super::view::View;
-use crate::metrics::percentile;
+use crate::stats::percentile;
 
 /// Bins of the duration histogram.
 const BINS: usize = 40;

@@ -10,10 +10,10 @@ use serde::Serialize;
 
 use crate::error::ParamError;
 use crate::experiment::{Experiment, Limits, Param};
-use crate::explain::Lang;
-use crate::mix::Dist;
 pub use crate::query_string::{decode_pairs, percent_encode};
 use crate::realrun::{RealParam, RealSettings};
+use crate::text::Lang;
+use crate::workload::mix::Dist;
 
 pub use crate::query_string::URL_VERSION;
 

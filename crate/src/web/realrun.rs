@@ -16,14 +16,14 @@ use wasm_bindgen::prelude::*;
 use super::query;
 use super::result::set;
 use crate::experiment::Limits;
-use crate::explain::Lang;
-use crate::import;
 use crate::realrun::measure::{Sample, Spread};
 use crate::realrun::report::{Compare, Row, METRICS};
-use crate::realrun::text::Text;
+use crate::realrun::text::PanelText;
 use crate::realrun::{
     plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealSettings, Report,
 };
+use crate::text::Lang;
+use crate::workload::task_list;
 use crate::workload::Workload;
 
 fn both(f: impl Fn(Lang) -> String) -> JsValue {
@@ -112,7 +112,7 @@ fn compare(c: &Compare) -> JsValue {
     o.into()
 }
 
-fn text_js(t: &Text) -> JsValue {
+fn text_js(t: &PanelText) -> JsValue {
     let o = Object::new();
     set(&o, "status", &t.status.as_str().into());
     set(&o, "reading", &t.reading.as_str().into());
@@ -121,7 +121,7 @@ fn text_js(t: &Text) -> JsValue {
     o.into()
 }
 
-/// The report as the page reads it (`www/README.md`, Run for real).
+/// The report as the page reads it (`docs/page-internals.md`, Run for real).
 fn report_js(r: &Report) -> JsValue {
     let o = Object::new();
     set(&o, "state", &r.state.name().into());
@@ -185,10 +185,12 @@ impl RealRunPlan {
                 };
                 return Err(both(|lang| text::plan_error(&e, lang)));
             }
-            Some(list) => import::parse_task_list(&list, &Limits::WEB).map_err(|e| {
-                let m = e.to_string();
-                both(|_| m.clone())
-            })?,
+            Some(list) => {
+                task_list::parse_task_list(&list, Limits::WEB.max_tasks).map_err(|e| {
+                    let m = e.to_string();
+                    both(|_| m.clone())
+                })?
+            }
             None => {
                 // Every task is at least one slice: refuse before drawing a
                 // million tasks on the main thread.
@@ -296,7 +298,7 @@ impl RealRunPlan {
     }
 
     /// The panel's figures and sentences for the passes so far (see
-    /// `www/README.md`). `invalid` is why the run does not count (`hidden`).
+    /// `docs/page-internals.md`). `invalid` is why the run does not count (`hidden`).
     #[allow(clippy::too_many_arguments)]
     pub fn report(
         &self,

@@ -9,9 +9,11 @@ use wasm_bindgen::JsValue;
 use crate::experiment::{Experiment, Outcome};
 use std::collections::BTreeMap;
 
-use crate::explain::{self, Lang};
-use crate::metric::Metric;
-use crate::metrics::{self, change_pct};
+use crate::experiment::metric::Metric;
+use crate::experiment::reading;
+use crate::experiment::summary;
+use crate::stats::change_pct;
+use crate::text::Lang;
 
 /// At most this many points per CDF line (a polyline of more is invisible).
 pub const CDF_POINTS: usize = 1500;
@@ -32,12 +34,12 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
 struct Row<'a> {
     policy: &'a str,
     #[serde(flatten)]
-    summary: &'a metrics::Summary,
+    summary: &'a summary::Summary,
     /// % change of each metric versus the first policy (`null` for it, or
     /// where the base is 0).
     change: Option<BTreeMap<&'static str, Option<f64>>>,
     /// The change as the cell shows it (`−28 %`, `±0 %`), and whether it
-    /// is `better`, `worse` or `same`: one threshold, `explain::SAME_PCT`.
+    /// is `better`, `worse` or `same`: one threshold, `reading::SAME_PCT`.
     change_text: Option<BTreeMap<&'static str, String>>,
     verdict: Option<BTreeMap<&'static str, &'static str>>,
 }
@@ -46,10 +48,10 @@ struct Row<'a> {
 /// trace's tasks as they ran) when given, the baseline of every change.
 fn entries<'a>(
     outcome: &'a Outcome,
-    recorded: Option<&'a metrics::Summary>,
-) -> Vec<(&'a str, &'a metrics::Summary)> {
+    recorded: Option<&'a summary::Summary>,
+) -> Vec<(&'a str, &'a summary::Summary)> {
     recorded
-        .map(|s| (crate::trace::recorded::RECORDED, s))
+        .map(|s| (crate::experiment::recorded::RECORDED, s))
         .into_iter()
         .chain(outcome.runs.iter().map(|r| (r.policy.name(), &r.summary)))
         .collect()
@@ -61,7 +63,7 @@ pub fn table(outcome: &Outcome) -> JsValue {
 }
 
 /// The table with an "as recorded" row first.
-pub fn table_with(outcome: &Outcome, recorded: Option<&metrics::Summary>) -> JsValue {
+pub fn table_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> JsValue {
     let all = entries(outcome, recorded);
     let base = all.first().map(|r| r.1);
     let rows: Vec<Row> = all
@@ -85,10 +87,10 @@ pub fn table_with(outcome: &Outcome, recorded: Option<&metrics::Summary>) -> JsV
             Row {
                 policy,
                 summary: s,
-                change_text: shown(&|_, p| explain::change_text(p)),
+                change_text: shown(&|_, p| reading::change_text(p)),
                 verdict: changes.as_ref().map(|c| {
                     c.iter()
-                        .filter_map(|&(m, p)| Some((m.name(), explain::verdict(m, p?))))
+                        .filter_map(|&(m, p)| Some((m.name(), reading::verdict(m, p?))))
                         .collect()
                 }),
                 change: changes.map(|c| c.into_iter().map(|(m, p)| (m.name(), p)).collect()),
@@ -98,13 +100,13 @@ pub fn table_with(outcome: &Outcome, recorded: Option<&metrics::Summary>) -> JsV
     to_js(&rows)
 }
 
-/// The table's reading (`explain::comparison`) in both languages:
+/// The table's reading (`reading::comparison`) in both languages:
 /// `{en, zh}`.
-pub fn reading_with(outcome: &Outcome, recorded: Option<&metrics::Summary>) -> JsValue {
+pub fn reading_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> JsValue {
     let all = entries(outcome, recorded);
     let o = Object::new();
-    set(&o, "en", &explain::comparison(&all, Lang::En).into());
-    set(&o, "zh", &explain::comparison(&all, Lang::Zh).into());
+    set(&o, "en", &reading::comparison(&all, Lang::En).into());
+    set(&o, "zh", &reading::comparison(&all, Lang::Zh).into());
     o.into()
 }
 
@@ -182,7 +184,7 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
         set(&ro, "seg_start", &Float64Array::from(&seg_start[..]).into());
         set(&ro, "seg_end", &Float64Array::from(&seg_end[..]).into());
 
-        let mut lat = metrics::latencies(w, s);
+        let mut lat = summary::latencies(w, s);
         let (xs, ys) = cdf_points_unsorted(&mut lat, CDF_POINTS);
         set(&ro, "cdf_x", &Float64Array::from(&xs[..]).into());
         set(&ro, "cdf_y", &Float64Array::from(&ys[..]).into());

@@ -21,10 +21,10 @@ use wasm_bindgen::JsCast;
 use super::query::{decode_pairs, percent_encode, BadParam};
 use super::result::{set, to_js};
 use crate::error::ParamError;
-use crate::qos::engine::{PriSeries, RunResult, State};
-use crate::qos::machine::CoreKind;
-use crate::qos::scenarios::{self, Knob, Knobs, PageText, RunView, Scenario, ScenarioResult};
-use crate::qos::thread::BASEPRI_FOREGROUND;
+use crate::scenario::simulation::{PriSeries, RunResult, State};
+use crate::scenario::{self, Knob, Knobs, PageText, RunView, Scenario, ScenarioResult};
+use crate::sim::machine::CoreKind;
+use crate::sim::qos::BASEPRI_FOREGROUND;
 
 /// Segments and state intervals kept per run (each). Enough for the Feishu demo's
 /// 10 s on two cores; longer runs are cut and say so on the page.
@@ -76,14 +76,14 @@ pub fn parse(query: &str) -> ScenarioQuery {
     let mut run = None;
     for (k, v) in decode_pairs(query) {
         if k == SCENARIO_KEY {
-            match scenarios::find(v.trim()) {
+            match scenario::find(v.trim()) {
                 Some(s) => {
                     q.name = Some(s.name());
                     q.scenario = Some(s);
                 }
                 None => q
                     .errors
-                    .push(ParamError::new(SCENARIO_KEY, &v, scenarios::allowed_names()).into()),
+                    .push(ParamError::new(SCENARIO_KEY, &v, scenario::allowed_names()).into()),
             }
         } else if k == RUN_KEY {
             match v.trim().parse::<usize>() {
@@ -195,7 +195,7 @@ pub struct ScenarioRun {
 /// Runs the scenario of a (canonical) query. Fails on any bad value: the
 /// page only sends queries it parsed, so that is a bug, not user input.
 ///
-/// The run is bounded by [`scenarios::WEB_WORK_BUDGET`]; `progress`, if a
+/// The run is bounded by [`scenario::WEB_WORK_BUDGET`]; `progress`, if a
 /// function, is called now and then with `{run, frac, units, budget}` (the
 /// simulation under way, 1-based, the share of its simulated time done, and
 /// the work done against the budget), so the worker can tell the page.
@@ -210,9 +210,9 @@ pub fn run_scenario(query: &str, progress: JsValue) -> Result<ScenarioRun, JsErr
         .scenario
         .ok_or_else(|| JsError::new("no scenario in the query (s=...)"))?;
     let name = scenario.name();
-    let hook: Option<Box<dyn FnMut(crate::qos::budget::Progress)>> =
+    let hook: Option<Box<dyn FnMut(crate::sim::budget::Progress)>> =
         progress.dyn_into::<js_sys::Function>().ok().map(|f| {
-            Box::new(move |p: crate::qos::budget::Progress| {
+            Box::new(move |p: crate::sim::budget::Progress| {
                 #[derive(Serialize)]
                 struct P {
                     run: u32,
@@ -229,7 +229,7 @@ pub fn run_scenario(query: &str, progress: JsValue) -> Result<ScenarioRun, JsErr
                 let _ = f.call1(&JsValue::NULL, &v);
             }) as Box<dyn FnMut(_)>
         });
-    let mut result = scenarios::run_metered(name, &q.knobs, scenarios::WEB_WORK_BUDGET, hook)
+    let mut result = scenario::run_metered(name, &q.knobs, scenario::WEB_WORK_BUDGET, hook)
         .map_err(|e| JsError::new(&e.to_string()))?;
     let runs = std::mem::take(result.outcome_mut().runs_mut());
     Ok(ScenarioRun {
@@ -343,8 +343,8 @@ impl ScenarioRun {
             set(obj, "run_labels", &labels);
             let outcome = self.result.outcome();
             let page = PageTexts {
-                en: outcome.page_text(crate::explain::Lang::En),
-                zh: outcome.page_text(crate::explain::Lang::Zh),
+                en: outcome.page_text(crate::text::Lang::En),
+                zh: outcome.page_text(crate::text::Lang::Zh),
             };
             set(obj, "page", &to_js(&page));
         }
@@ -435,7 +435,7 @@ impl ScenarioRun {
             let lane_of: HashMap<usize, usize> =
                 keys.iter().enumerate().map(|(l, &t)| (t, l)).collect();
             for i in &r.intervals {
-                if let Some(&lane) = lane_of.get(&i.thread) {
+                if let Some(&lane) = lane_of.get(&(i.thread as usize)) {
                     packed.extend_from_slice(&[lane as f64, state_index(i.state), i.start, i.end]);
                     meta.intervals += 1;
                 }

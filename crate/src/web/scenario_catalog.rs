@@ -12,8 +12,8 @@ use wasm_bindgen::prelude::*;
 
 use super::result::to_js;
 use super::scenario::{page_defaults, RUN_KEY, SCENARIO_KEY};
-use crate::qos::scenarios::{Knob, KnobSpec, Text, REGISTRY};
-use crate::qos::thread::Qos;
+use crate::scenario::{Knob, KnobSpec, Text, REGISTRY};
+use crate::sim::Qos;
 
 /// Everything the page's scenario panel is built from.
 #[derive(Clone, Debug, Serialize)]

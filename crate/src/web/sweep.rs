@@ -2,7 +2,7 @@
 //! worker a chunk at a time (progress and cancel between chunks), and the
 //! two charts that show them, drawn with plotters on the main thread.
 //!
-//! The work is `crate::sweep`'s, exactly as `tailslice sweep` does it, so
+//! The work is `crate::experiment::sweep`'s, exactly as `tailslice sweep` does it, so
 //! the page's figures equal the CLI's for the same settings.
 
 use std::ops::RangeInclusive;
@@ -17,11 +17,11 @@ use super::plots::{err, legend, nice_ceil, Canvas, ChartKit, Corner};
 use super::query;
 use super::result::to_js;
 use crate::error::ParamError;
+use crate::experiment::metric::Metric;
+use crate::experiment::sweep::{self as core, QuantumRun, SeedRun, SweepLimits};
 use crate::experiment::{Experiment, Limits};
-use crate::import;
-use crate::metric::Metric;
-use crate::metrics::change_pct;
-use crate::sweep::{self as core, QuantumRun, SeedRun, SweepLimits};
+use crate::stats::change_pct;
+use crate::workload::task_list;
 use crate::workload::Workload;
 
 /// Bins of the seed histogram.
@@ -169,9 +169,9 @@ impl QuantumSweep {
         let quanta = parse_quanta(range, steps).map_err(param)?;
         let (workload, known) = match tasks.as_deref() {
             Some(t) => {
-                let w = import::parse_task_list(t, &Limits::WEB)
+                let w = task_list::parse_task_list(t, Limits::WEB.max_tasks)
                     .map_err(|e| JsError::new(&e.to_string()))?;
-                exp = import::experiment_for(&exp, &w);
+                exp = exp.for_workload(&w);
                 (w, true)
             }
             None => (Workload::default(), false),
@@ -229,7 +229,7 @@ impl QuantumSweep {
         let policies: Vec<&str> = self.exp.policies.iter().map(|p| p.name()).collect();
         let series: Vec<Series> = (0..policies.len())
             .map(|k| {
-                let col = |f: fn(&crate::metrics::Summary) -> f64| -> Vec<f64> {
+                let col = |f: fn(&crate::experiment::summary::Summary) -> f64| -> Vec<f64> {
                     self.runs.iter().map(|r| f(&r.results[k].summary)).collect()
                 };
                 Series {

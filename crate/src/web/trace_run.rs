@@ -7,8 +7,8 @@
 use wasm_bindgen::prelude::*;
 
 use super::result::{reading_with, set, table_with, to_js};
+use crate::experiment::recorded;
 use crate::experiment::{Experiment, Outcome};
-use crate::trace::recorded;
 
 /// Puts the "as recorded" row first in a result's table and report.
 pub(crate) fn add_recorded(obj: &JsValue, exp: &Experiment, outcome: &Outcome, starts: &[f64]) {

@@ -12,16 +12,18 @@
 //! Each `check_*` takes the raw text a user (or attacker) could supply.
 
 use tailslice::error::{is_hidden_char, parse_count, ParamError};
+use tailslice::experiment::export::{experiment_json, parse_experiment_json};
+use tailslice::experiment::sweep::{
+    parse_quanta, parse_quanta_spec, parse_seed_range, SweepLimits,
+};
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::explain::Lang;
-use tailslice::export::{experiment_json, parse_experiment_json};
-use tailslice::import::{self, ImportError, MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
-use tailslice::mix::{Mix, MAX_CLASSES, MAX_TASK_MS};
 use tailslice::policy::PolicyKind;
-use tailslice::qos::machine::{Machine, M1_EP_RATIO};
-use tailslice::qos::scenarios::{find, Knob, Knobs};
 use tailslice::query_string::{decode_pairs, percent_encode};
-use tailslice::sweep::{parse_quanta, parse_quanta_spec, parse_seed_range, SweepLimits};
+use tailslice::scenario::{find, Knob, Knobs};
+use tailslice::sim::machine::{Machine, M1_EP_RATIO};
+use tailslice::text::Lang;
+use tailslice::workload::mix::{Mix, MAX_CLASSES, MAX_TASK_MS};
+use tailslice::workload::task_list::{self, ImportError, MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
 use tailslice::workload::{Arrivals, Workload};
 
 /// A message a terminal or a banner shows as one line, as written: no
@@ -68,7 +70,7 @@ const RUN_LIMITS: Limits = Limits {
 /// arrival plus its work, or stops at the slice limit.
 fn run_if_small(exp: &Experiment, workload: Option<&Workload>) {
     let result = match workload {
-        Some(w) if import::check_size(exp, w, &RUN_LIMITS).is_ok() => {
+        Some(w) if exp.check_imported_size(w, &RUN_LIMITS).is_ok() => {
             exp.run_on(w.clone(), &RUN_LIMITS, true)
         }
         None if exp.tasks as u64 <= RUN_LIMITS.max_tasks && exp.check_size(&RUN_LIMITS).is_ok() => {
@@ -327,23 +329,23 @@ pub fn check_scenario_query(query: &str) {
     assert!((1..=64).contains(&m.cores.len()));
 }
 
-/// `import::parse_task_list` (pasted or uploaded lists, `--tasks-file`),
+/// `task_list::parse_task_list` (pasted or uploaded lists, `--tasks-file`),
 /// with the CLI's and the browser's limits. An accepted list keeps its
 /// tasks through an experiment file.
 pub fn check_task_list(text: &str) {
     // serde_json counts a last line after a final newline; so does this.
     let lines = text.split('\n').count();
     for limits in [Limits::CLI, Limits::WEB] {
-        match import::parse_task_list(text, &limits) {
+        match task_list::parse_task_list(text, limits.max_tasks) {
             Ok(w) => {
                 check_workload(&w, &limits);
                 let every_policy = Experiment {
                     policies: PolicyKind::ALL.to_vec(),
                     ..Experiment::default()
                 };
-                run_if_small(&import::experiment_for(&every_policy, &w), Some(&w));
-                let exp = import::experiment_for(&Experiment::default(), &w);
-                if import::check_size(&exp, &w, &limits).is_ok() {
+                run_if_small(&every_policy.for_workload(&w), Some(&w));
+                let exp = Experiment::default().for_workload(&w);
+                if exp.check_imported_size(&w, &limits).is_ok() {
                     let file = experiment_json(&exp, Some(&w), None);
                     let back = parse_experiment_json(&file, &limits).unwrap_or_else(|e| {
                         panic!("{text:?}: its experiment file is refused: {e}")

@@ -1,4 +1,4 @@
-//! `import::parse_task_list`: pasted or uploaded task lists and
+//! `task_list::parse_task_list`: pasted or uploaded task lists and
 //! `--tasks-file`.
 #![no_main]
 

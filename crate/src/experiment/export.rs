@@ -1,0 +1,536 @@
+//! Results where people already look: a Chrome Trace Event file (opens in
+//! Perfetto and chrome://tracing), a per-task CSV, and the experiment
+//! itself as JSON (so a page or a colleague can open the same view again,
+//! imported tasks included).
+//!
+//! Text out, no files: the CLI writes the strings, the page offers them as
+//! downloads.
+
+use serde::{Deserialize, Serialize};
+
+use crate::experiment::{Experiment, Limits, Outcome, Param, PolicyRun};
+use crate::policy::PolicyKind;
+use crate::workload::mix::{MAX_CLASSES, MAX_TASK_MS};
+use crate::workload::task_list::{self, ImportError, MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
+use crate::workload::Workload;
+
+/// Most slices written to one trace file (about 150 bytes each, so about
+/// 150 MB; Perfetto's UI handles this, chrome://tracing struggles above).
+pub const MAX_TRACE_SLICES: u64 = 1_000_000;
+
+/// Why an export could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExportError {
+    /// The outcome was computed without segments.
+    NoSegments,
+    /// The policy index is out of range.
+    NoSuchPolicy {
+        index: usize,
+        policies: usize,
+    },
+    TooManySlices {
+        slices: u64,
+        limit: u64,
+    },
+}
+
+impl std::fmt::Display for ExportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExportError::NoSegments => f.write_str(
+                "the run was made without recording its slices; run it again with segments recorded",
+            ),
+            ExportError::NoSuchPolicy { index, policies } => write!(
+                f,
+                "no policy number {index}: the experiment compares {policies}"
+            ),
+            ExportError::TooManySlices { slices, limit } => write!(
+                f,
+                "{slices} slices are too many for a trace file (at most {limit}); use fewer tasks or a larger quantum"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+/// The runs an export covers: one (by index) or all.
+fn selected(
+    outcome: &Outcome,
+    policy: Option<usize>,
+) -> Result<Vec<(usize, &PolicyRun)>, ExportError> {
+    match policy {
+        None => Ok(outcome.runs.iter().enumerate().collect()),
+        Some(i) => outcome
+            .runs
+            .get(i)
+            .map(|r| vec![(i, r)])
+            .ok_or(ExportError::NoSuchPolicy {
+                index: i,
+                policies: outcome.runs.len(),
+            }),
+    }
+}
+
+/// How a policy is named in exports: `rr 16ms`, `fifo`.
+pub fn policy_label(p: PolicyKind, quantum: f64) -> String {
+    if p.uses_quantum() {
+        format!("{} {}ms", p.name(), quantum)
+    } else {
+        p.name().to_string()
+    }
+}
+
+#[derive(Serialize)]
+struct TraceFile<'a> {
+    #[serde(rename = "traceEvents")]
+    trace_events: Vec<TraceEvent<'a>>,
+    #[serde(rename = "displayTimeUnit")]
+    display_time_unit: &'static str,
+    #[serde(rename = "otherData")]
+    other_data: TraceInfo,
+}
+
+#[derive(Serialize)]
+struct TraceInfo {
+    generator: &'static str,
+    parameters: String,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum TraceEvent<'a> {
+    Slice {
+        ph: &'static str,
+        pid: usize,
+        tid: u32,
+        ts: f64,
+        dur: f64,
+        name: String,
+        cat: &'a str,
+        args: SliceArgs<'a>,
+    },
+    Meta {
+        ph: &'static str,
+        pid: usize,
+        tid: u32,
+        name: &'static str,
+        args: MetaArgs,
+    },
+}
+
+#[derive(Serialize)]
+struct SliceArgs<'a> {
+    task: u32,
+    class: &'a str,
+    /// 1-based: the k-th time the task was on a core.
+    slice: u32,
+    arrival_ms: f64,
+    work_ms: f64,
+    completion_ms: f64,
+}
+
+#[derive(Serialize)]
+struct MetaArgs {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sort_index: Option<usize>,
+}
+
+/// Chrome Trace Event JSON of one policy's schedule (`Some(index)`) or of
+/// all of them (`None`): one process per policy (pid = index + 1), one
+/// thread per core (tid = core number), so slices never overlap on a
+/// track. Times are in µs as the format requires; a slice is named
+/// `task N` with the task's class as its category. The outcome must have
+/// been run with segments recorded.
+pub fn chrome_trace(
+    exp: &Experiment,
+    outcome: &Outcome,
+    policy: Option<usize>,
+) -> Result<String, ExportError> {
+    let runs = selected(outcome, policy)?;
+    let w = &outcome.workload;
+    let slices: u64 = runs
+        .iter()
+        .map(|(_, r)| r.schedule.segments.len() as u64)
+        .sum();
+    if slices > MAX_TRACE_SLICES {
+        return Err(ExportError::TooManySlices {
+            slices,
+            limit: MAX_TRACE_SLICES,
+        });
+    }
+    if !w.is_empty() && runs.iter().any(|(_, r)| r.schedule.segments.is_empty()) {
+        return Err(ExportError::NoSegments);
+    }
+    let mut events = Vec::with_capacity(slices as usize + 8);
+    for &(i, run) in &runs {
+        let pid = i + 1;
+        events.push(TraceEvent::Meta {
+            ph: "M",
+            pid,
+            tid: 0,
+            name: "process_name",
+            args: MetaArgs {
+                name: Some(policy_label(run.policy, exp.quantum)),
+                sort_index: None,
+            },
+        });
+        events.push(TraceEvent::Meta {
+            ph: "M",
+            pid,
+            tid: 0,
+            name: "process_sort_index",
+            args: MetaArgs {
+                name: None,
+                sort_index: Some(i),
+            },
+        });
+        for c in 0..run.schedule.cores.max(1) as u32 {
+            events.push(TraceEvent::Meta {
+                ph: "M",
+                pid,
+                tid: c,
+                name: "thread_name",
+                args: MetaArgs {
+                    name: Some(format!("core {c}")),
+                    sort_index: None,
+                },
+            });
+            events.push(TraceEvent::Meta {
+                ph: "M",
+                pid,
+                tid: c,
+                name: "thread_sort_index",
+                args: MetaArgs {
+                    name: None,
+                    sort_index: Some(c as usize),
+                },
+            });
+        }
+        let mut nth = vec![0u32; w.len()];
+        for seg in &run.schedule.segments {
+            let t = seg.task as usize;
+            nth[t] += 1;
+            let class = w
+                .class_labels
+                .get(w.class[t] as usize)
+                .map_or("", String::as_str);
+            let ts = seg.start * 1000.0;
+            events.push(TraceEvent::Slice {
+                ph: "X",
+                pid,
+                tid: seg.core,
+                ts,
+                dur: seg.end * 1000.0 - ts,
+                name: format!("task {}", seg.task),
+                cat: class,
+                args: SliceArgs {
+                    task: seg.task,
+                    class,
+                    slice: nth[t],
+                    arrival_ms: w.arrival[t],
+                    work_ms: w.work[t],
+                    completion_ms: run.schedule.outcomes[t].completion,
+                },
+            });
+        }
+    }
+    let file = TraceFile {
+        trace_events: events,
+        display_time_unit: "ms",
+        other_data: TraceInfo {
+            generator: "tailslice",
+            parameters: exp
+                .to_query()
+                .into_iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join("&"),
+        },
+    };
+    Ok(serde_json::to_string(&file).expect("a trace serialises"))
+}
+
+/// A CSV field: quoted when it holds a comma, a quote or a line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The header of [`tasks_csv`].
+pub const TASKS_CSV_HEADER: &str =
+    "policy,task,class,arrival_ms,work_ms,first_start_ms,completion_ms,latency_ms,wait_ms,slices";
+
+/// One row per task and policy (all policies, or one by index). Numbers are
+/// written in Rust's shortest round-trip form, so reading them back gives
+/// the exact values.
+pub fn tasks_csv(outcome: &Outcome, policy: Option<usize>) -> Result<String, ExportError> {
+    use std::fmt::Write;
+    let runs = selected(outcome, policy)?;
+    let w = &outcome.workload;
+    let mut s = String::with_capacity(64 * w.len() * runs.len() + 128);
+    s.push_str(TASKS_CSV_HEADER);
+    s.push('\n');
+    let labels: Vec<String> = w.class_labels.iter().map(|l| csv_field(l)).collect();
+    for (_, run) in runs {
+        let name = run.policy.name();
+        for (t, o) in run.schedule.outcomes.iter().enumerate() {
+            let latency = o.completion - w.arrival[t];
+            let _ = writeln!(
+                s,
+                "{name},{t},{},{},{},{},{},{},{},{}",
+                labels.get(w.class[t] as usize).map_or("", String::as_str),
+                w.arrival[t],
+                w.work[t],
+                o.first_start,
+                o.completion,
+                latency,
+                latency - w.work[t],
+                o.slices
+            );
+        }
+    }
+    Ok(s)
+}
+
+// ---------------------------------------------------------------------------
+// The experiment as a file
+
+/// The `format` field of an experiment file.
+pub const EXPERIMENT_FORMAT: &str = "tailslice-experiment";
+/// The current `version`.
+pub const EXPERIMENT_VERSION: u32 = 1;
+
+/// Imported tasks stored inline, as parallel arrays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TasksInline {
+    pub arrival_ms: Vec<f64>,
+    pub duration_ms: Vec<f64>,
+    /// Index into `class_labels` per task.
+    pub class: Vec<u16>,
+    pub class_labels: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct ExperimentJson {
+    format: String,
+    version: u32,
+    /// Every parameter by its URL key, in the text syntax the URL uses.
+    params: serde_json::Map<String, serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tasks: Option<TasksInline>,
+    /// Whatever the page wants to keep (language, open panel, …); kept
+    /// as is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ui: Option<serde_json::Value>,
+}
+
+/// An experiment read back from a file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExperimentFile {
+    pub experiment: Experiment,
+    /// The imported tasks, when the experiment ran on a list.
+    pub tasks: Option<Workload>,
+    pub ui: Option<serde_json::Value>,
+}
+
+/// The experiment as pretty JSON: every parameter (by URL key, as text),
+/// the imported tasks if any, and the page's own `ui` state if given.
+pub fn experiment_json(
+    exp: &Experiment,
+    tasks: Option<&Workload>,
+    ui: Option<&serde_json::Value>,
+) -> String {
+    let params = Param::ALL
+        .into_iter()
+        .map(|p| {
+            (
+                p.url_key().to_string(),
+                serde_json::Value::String(exp.get(p)),
+            )
+        })
+        .collect();
+    let file = ExperimentJson {
+        format: EXPERIMENT_FORMAT.to_string(),
+        version: EXPERIMENT_VERSION,
+        params,
+        tasks: tasks.map(|w| TasksInline {
+            arrival_ms: w.arrival.clone(),
+            duration_ms: w.work.clone(),
+            class: w.class.clone(),
+            class_labels: w.class_labels.clone(),
+        }),
+        ui: ui.cloned(),
+    };
+    serde_json::to_string_pretty(&file).expect("an experiment serialises")
+}
+
+/// Reads a file written by [`experiment_json`]. Unknown parameters are an
+/// error here (unlike in a URL): a file is meant to reproduce a view
+/// exactly, so silently dropping part of it would mislead.
+pub fn parse_experiment_json(text: &str, limits: &Limits) -> Result<ExperimentFile, ImportError> {
+    let err = |m: String| ImportError {
+        line: None,
+        message: m,
+    };
+    if text.len() > task_list::MAX_IMPORT_BYTES * 2 {
+        return Err(err(format!(
+            "the experiment file is {} bytes; at most {} are accepted",
+            text.len(),
+            task_list::MAX_IMPORT_BYTES * 2
+        )));
+    }
+    let file: ExperimentJson = serde_json::from_str(text).map_err(|e| ImportError {
+        line: Some(e.line()),
+        message: format!("not a tailslice experiment file: {e}"),
+    })?;
+    if file.format != EXPERIMENT_FORMAT {
+        return Err(err(format!(
+            "format '{}' is not '{EXPERIMENT_FORMAT}'",
+            crate::error::ParamError::new("", &file.format, "").value
+        )));
+    }
+    if file.version != EXPERIMENT_VERSION {
+        return Err(err(format!(
+            "version {} is not supported (this tailslice reads version {EXPERIMENT_VERSION})",
+            file.version
+        )));
+    }
+    let mut exp = Experiment::default();
+    for (key, value) in &file.params {
+        let Some(p) = Param::from_url_key(key) else {
+            return Err(err(format!(
+                "unknown parameter '{}' in params",
+                crate::error::ParamError::new("", key, "").value
+            )));
+        };
+        let text = match value {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            other => other.to_string(),
+        };
+        exp.set(p, key, &text, limits)
+            .map_err(|e| err(format!("params: {e}")))?;
+    }
+    let tasks = match file.tasks {
+        None => {
+            exp.check_size(limits)
+                .map_err(|e| err(format!("params: {e}")))?;
+            None
+        }
+        Some(t) => {
+            let w = inline_workload(t, limits)?;
+            exp = exp.for_workload(&w);
+            exp.check_imported_size(&w, limits)
+                .map_err(|e| err(format!("tasks: {e}")))?;
+            Some(w)
+        }
+    };
+    Ok(ExperimentFile {
+        experiment: exp,
+        tasks,
+        ui: file.ui,
+    })
+}
+
+fn inline_workload(t: TasksInline, limits: &Limits) -> Result<Workload, ImportError> {
+    let err = |m: String| ImportError {
+        line: None,
+        message: format!("tasks: {m}"),
+    };
+    let n = t.duration_ms.len();
+    let max = (limits.max_tasks as usize).min(task_list::MAX_IMPORT_TASKS);
+    if n == 0 || n > max {
+        return Err(err(format!("{n} tasks; expected 1 to {max}")));
+    }
+    if t.arrival_ms.len() != n || t.class.len() != n {
+        return Err(err(format!(
+            "arrival_ms ({}), duration_ms ({n}) and class ({}) must have the same length",
+            t.arrival_ms.len(),
+            t.class.len()
+        )));
+    }
+    if t.class_labels.is_empty()
+        || t.class_labels.len() > MAX_CLASSES
+        || t.class_labels
+            .iter()
+            .any(|l| l.chars().count() > MAX_LABEL_CHARS)
+    {
+        return Err(err(format!(
+            "class_labels must hold 1 to {MAX_CLASSES} labels of at most {MAX_LABEL_CHARS} characters"
+        )));
+    }
+    for (i, (&a, &d)) in t.arrival_ms.iter().zip(&t.duration_ms).enumerate() {
+        if !(a.is_finite() && (0.0..=MAX_ARRIVAL_MS).contains(&a)) {
+            return Err(err(format!(
+                "task {i}: arrival {a} must be from 0 to {MAX_ARRIVAL_MS} ms"
+            )));
+        }
+        if !(d.is_finite() && (0.0..=MAX_TASK_MS).contains(&d)) {
+            return Err(err(format!(
+                "task {i}: duration {d} must be from 0 to {MAX_TASK_MS} ms"
+            )));
+        }
+    }
+    if let Some(i) = t
+        .class
+        .iter()
+        .position(|&c| c as usize >= t.class_labels.len())
+    {
+        return Err(err(format!(
+            "task {i}: class {} has no label (there are {})",
+            t.class[i],
+            t.class_labels.len()
+        )));
+    }
+    Ok(Workload {
+        arrival: t.arrival_ms,
+        work: t.duration_ms,
+        class: t.class,
+        class_labels: t.class_labels,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_awkward_labels() {
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("1-8"), "1-8");
+    }
+
+    #[test]
+    fn experiment_round_trip() {
+        let exp = Experiment {
+            seed: 7,
+            quantum: 4.5,
+            switch_cost: 0.25,
+            ..Experiment::default()
+        };
+        let back = parse_experiment_json(&experiment_json(&exp, None, None), &Limits::CLI).unwrap();
+        assert_eq!(back.experiment, exp);
+        assert_eq!(back.tasks, None);
+        // With a machine, a QoS mix and xnu.
+        let mut exp = Experiment::default();
+        let limits = Limits::CLI;
+        exp.set(Param::Machine, "machine", "m1", &limits).unwrap();
+        exp.set(
+            Param::Mix,
+            "mix",
+            "85:1-8@utility,15:10-40@background",
+            &limits,
+        )
+        .unwrap();
+        exp.set(Param::Policies, "p", "rr,xnu", &limits).unwrap();
+        let back = parse_experiment_json(&experiment_json(&exp, None, None), &limits).unwrap();
+        assert_eq!(back.experiment, exp);
+    }
+}

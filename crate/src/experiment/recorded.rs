@@ -1,0 +1,69 @@
+//! The "as recorded" baseline: each task's latency as it actually ran in
+//! the browser (recorded end − recorded start), summarised with the same
+//! rules and fields as a simulated policy, so the trace itself sits next to
+//! fifo / rr / srpt on the same tasks.
+//!
+//! A trace records when a task ran, not when it was posted, so this latency
+//! has no queueing delay in it: it is the task's own duration.
+
+use crate::experiment::summary::{self, Summary};
+use crate::experiment::{Outcome, PolicyReport, Report};
+use crate::sim::{Schedule, TaskOutcome};
+use crate::workload::Workload;
+
+/// The policy name of the baseline in reports (`"policy": "recorded"`).
+pub const RECORDED: &str = "recorded";
+
+/// The recorded run as a schedule: task `i` starts at `start[i]` (ms from
+/// the first task) and runs `recorded[i]`, one after another on one core
+/// (the main thread).
+pub fn schedule(start: &[f64], recorded: &[f64]) -> Schedule {
+    let outcomes: Vec<TaskOutcome> = start
+        .iter()
+        .zip(recorded)
+        .map(|(&a, &d)| TaskOutcome {
+            first_start: a,
+            completion: a + d,
+            slices: 1,
+        })
+        .collect();
+    let makespan = outcomes.iter().map(|o| o.completion).fold(0.0, f64::max);
+    Schedule {
+        completions: outcomes.iter().map(|o| o.completion).collect(),
+        slices: outcomes.len() as u64,
+        context_switches: outcomes.len().saturating_sub(1) as u64,
+        makespan,
+        busy_time: crate::stats::accurate_sum(recorded.iter().copied()),
+        switch_time: 0.0,
+        cores: 1,
+        outcomes,
+        segments: Vec::new(),
+        end: makespan,
+    }
+}
+
+/// The baseline's figures on the recorded time line (whatever arrivals the
+/// simulated policies get); `within` is the "done within" threshold.
+pub fn summary(start: &[f64], recorded: &[f64], within: f64) -> Summary {
+    let as_ran = Workload {
+        arrival: start.to_vec(),
+        work: recorded.to_vec(),
+        class: vec![0; recorded.len()],
+        class_labels: vec![RECORDED.to_string()],
+    };
+    summary::summarize(&as_ran, &schedule(start, recorded), within)
+}
+
+/// The `--json` report of a trace run: the baseline first, then every
+/// simulated policy (the shape of any other run's report).
+pub fn report(outcome: &Outcome, recorded: &Summary) -> Report {
+    let mut r = outcome.report();
+    r.results.insert(
+        0,
+        PolicyReport {
+            policy: RECORDED,
+            summary: recorded.clone(),
+        },
+    );
+    r
+}

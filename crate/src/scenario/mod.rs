@@ -1,0 +1,100 @@
+//! The preset scenarios, their knobs and their results.
+//!
+//! [`run`] is the one entry point for every front end: the CLI prints the
+//! result as a table or JSON, the page plots it. Scenarios are looked up in
+//! one table ([`registry::REGISTRY`]: one file per scenario implementing
+//! [`Scenario`], one line each in the table). Knobs are named once in
+//! [`Knob`] (CLI flag, URL key, range, labels) and validated in
+//! [`Knobs::set`], so both front ends accept and refuse the same values
+//! with the same words.
+
+pub mod feishu_demo;
+pub mod feishu_startup;
+pub mod knob;
+pub mod m1_compress;
+pub mod registry;
+pub mod simulation;
+
+use serde::Serialize;
+
+use crate::error::ParamError;
+use crate::sim::Machine;
+use crate::text::Lang;
+use simulation::RunResult;
+
+pub use feishu_demo::FeishuDemoResult;
+pub use feishu_startup::FeishuStartupResult;
+pub use knob::{
+    Knob, KnobRange, KnobSpec, Knobs, Text, EP_RATIO_RANGE, MACHINE_EXAMPLES, MAX_GROUPS,
+    MAX_QUEUES,
+};
+pub use m1_compress::M1CompressResult;
+pub use registry::{
+    allowed_names, find, names, Outcome, PageText, Scenario, ScenarioResult, REGISTRY,
+};
+
+/// Ends a scenario's text report: its notes in `lang` as a bulleted list.
+fn push_notes(out: &mut String, notes: &[String], notes_zh: &[String], lang: Lang) {
+    let notes = match lang {
+        Lang::En => notes,
+        Lang::Zh => notes_zh,
+    };
+    for n in notes {
+        out.push_str(&format!("\n- {n}"));
+    }
+    out.push('\n');
+}
+
+/// One simulation of a scenario, kept for the page's Gantt chart and
+/// timelines (only with `timeline` on).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunView {
+    pub label: String,
+    pub machine: Machine,
+    #[serde(flatten)]
+    pub run: RunResult,
+}
+
+/// Work a scenario may do in a browser tab (units of [`crate::sim::budget`]):
+/// about 5 to 30 s in a worker on a laptop. The largest documented knob
+/// settings (`nq=1000&secs=60&m=64p` and six groups) need a hundred times
+/// more and used to keep the worker busy for minutes.
+pub const WEB_WORK_BUDGET: u64 = 400_000_000;
+
+/// [`run`] within a work budget, reporting progress: a run that would do
+/// more is cut short and refused with a message naming the knobs that make
+/// it large.
+pub fn run_metered(
+    name: &str,
+    knobs: &Knobs,
+    budget: u64,
+    progress: Option<Box<dyn FnMut(crate::sim::budget::Progress)>>,
+) -> Result<ScenarioResult, ParamError> {
+    let (result, used) = crate::sim::budget::metered(budget, progress, || run(name, knobs));
+    let result = result?;
+    if used.exceeded {
+        return Err(ParamError::new(
+            "s",
+            name,
+            format!(
+                "a run the browser can finish: this one was stopped after {budget} units of work \
+                 (nq={}, secs={}, {} group(s), m={}); lower nq, secs or the number of groups, \
+                 or pick a machine with fewer cores (m), or run it with the CLI \
+                 (tailslice scenario {name})",
+                knobs.queues,
+                crate::error::fmt_number(knobs.seconds),
+                knobs.groups.len(),
+                knobs.machine.as_deref().unwrap_or("default"),
+            ),
+        ));
+    }
+    Ok(result)
+}
+
+/// Runs the named scenario.
+pub fn run(name: &str, knobs: &Knobs) -> Result<ScenarioResult, ParamError> {
+    match find(name) {
+        Some(s) => Ok(s.run(knobs)),
+        None => Err(ParamError::new("scenario", name, allowed_names())),
+    }
+}

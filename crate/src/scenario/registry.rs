@@ -1,0 +1,168 @@
+//! The table of scenarios, in the shape of the kernel's `sched_class`: each
+//! scenario is a value implementing [`Scenario`] (what it is called, which
+//! knobs it reads, how it runs, what the page shows of it), its result a
+//! type implementing [`Outcome`] (its text report, its recorded runs, its
+//! sentences for the page). The front ends (`cli/scenario.rs`,
+//! `web/scenario.rs`, `web/scenario_catalog.rs`) only ever read
+//! [`REGISTRY`]; none of them knows any scenario by name.
+//!
+//! Adding a scenario: write its file (a unit struct deriving `Debug` and
+//! implementing [`Scenario`], a result type implementing [`Outcome`] and
+//! `serde::Serialize`), then add one line to the `registry!` table below.
+
+use serde::Serialize;
+
+use super::knob::{Knob, Knobs, Text};
+use super::RunView;
+use crate::scenario::simulation::PriSeries;
+use crate::text::Lang;
+
+/// One scenario. Implemented by a unit struct in the scenario's own file.
+pub trait Scenario: Sync + std::fmt::Debug {
+    /// As typed on the CLI (`tailslice scenario <name>`) and in URLs
+    /// (`s=<name>`): a public contract.
+    fn name(&self) -> &'static str;
+
+    /// One line naming it in the page's picker.
+    fn title(&self) -> Text;
+
+    /// The heading of its results table on the page.
+    fn table_title(&self) -> Text;
+
+    /// The knobs it reads, in the order the page shows them. Their ranges
+    /// and defaults are the knobs' own ([`Knob::spec`], [`Knobs::default`]).
+    fn knobs(&self) -> &'static [Knob];
+
+    /// Runs it (all its simulations) with these knobs.
+    fn run(&self, knobs: &Knobs) -> ScenarioResult;
+
+    /// Which recorded run the page's charts show by default.
+    fn default_run(&self, _knobs: &Knobs) -> usize {
+        0
+    }
+
+    /// State lanes the page draws per thread group (main thread, queues,
+    /// workers): enough to see the pattern, few enough to read.
+    fn lanes_per_group(&self) -> usize {
+        2
+    }
+}
+
+/// Sentences the page shows around a result's table, in one language, made
+/// from the same figures as the table.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PageText {
+    /// One line under the table.
+    pub reading: String,
+    /// The study's measured figure in words, one per table row (empty when
+    /// the table has no such column).
+    pub measured: Vec<String>,
+}
+
+/// A scenario's result, whatever its shape.
+pub trait Outcome {
+    /// A plain-text report for the terminal, its notes and calibration in
+    /// `lang` (the table itself stays English).
+    fn to_text(&self, lang: Lang) -> String;
+
+    /// The recorded runs (per-core segments, thread states), for the
+    /// page's charts; empty without the timeline knob.
+    fn runs_mut(&mut self) -> &mut Vec<RunView>;
+
+    /// The page's sentences in `lang`.
+    fn page_text(&self, lang: Lang) -> PageText;
+
+    /// Whether the band limit was on, when the result says so for all its
+    /// runs (otherwise each run's machine says it).
+    fn band_limit(&self) -> Option<bool> {
+        None
+    }
+
+    /// `sched_pri` series of run `run` when the result keeps them itself,
+    /// even without recorded runs (`None`: read them from the run).
+    fn pri_series(&self, _run: usize) -> Option<Vec<&PriSeries>> {
+        None
+    }
+
+    /// Labels of the runs whose priorities the result keeps itself (used
+    /// when no run was recorded).
+    fn pri_labels(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The simulated span, ms, when every run of it has the same.
+    fn simulated_ms(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// Builds [`ScenarioResult`] (one variant per scenario, serialised as the
+/// result itself), [`REGISTRY`] and [`SCENARIOS`] from one table.
+macro_rules! registry {
+    ($($variant:ident($result:ty) = $scenario:expr,)+) => {
+        /// A scenario's result: the JSON shapes of issue 4 (extra fields
+        /// welcome). `notes` and `calibration` are English; `notes_zh` and
+        /// `calibration_zh` say the same in Simplified Chinese.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(untagged)]
+        pub enum ScenarioResult {
+            $($variant($result),)+
+        }
+
+        $(impl From<$result> for ScenarioResult {
+            fn from(r: $result) -> Self {
+                ScenarioResult::$variant(r)
+            }
+        })+
+
+        impl ScenarioResult {
+            pub fn outcome(&self) -> &dyn Outcome {
+                match self {
+                    $(ScenarioResult::$variant(r) => r,)+
+                }
+            }
+
+            pub fn outcome_mut(&mut self) -> &mut dyn Outcome {
+                match self {
+                    $(ScenarioResult::$variant(r) => r,)+
+                }
+            }
+        }
+
+        /// Every scenario, in the order the CLI's help and the page list them.
+        pub static REGISTRY: &[&dyn Scenario] = &[$(&$scenario,)+];
+    };
+}
+
+registry! {
+    FeishuDemo(super::FeishuDemoResult) = super::feishu_demo::FeishuDemo,
+    FeishuStartup(super::FeishuStartupResult) = super::feishu_startup::FeishuStartup,
+    M1Compress(super::M1CompressResult) = super::m1_compress::M1Compress,
+}
+
+impl ScenarioResult {
+    /// See [`Outcome::to_text`].
+    pub fn to_text(&self, lang: Lang) -> String {
+        self.outcome().to_text(lang)
+    }
+}
+
+/// The scenario called `name` (exactly, as the CLI and URLs spell it).
+pub fn find(name: &str) -> Option<&'static dyn Scenario> {
+    REGISTRY.iter().copied().find(|s| s.name() == name)
+}
+
+/// Every scenario's name, in [`REGISTRY`] order.
+pub fn names() -> Vec<&'static str> {
+    REGISTRY.iter().map(|s| s.name()).collect()
+}
+
+/// The names as an error message's "expected ...": `a, b or c`.
+pub fn allowed_names() -> String {
+    let names = names();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => last.to_string(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,433 @@
+//! The task mix: weighted classes of task durations, and its text syntax.
+//!
+//! Syntax (CLI `--mix`, URL `mix`): classes `WEIGHT:DIST` joined by commas,
+//! e.g. the study's `85:1-8,12:10-40,3:80-200`. `DIST` is one of
+//!
+//! | form                 | draw (CPython's `random` method it mirrors)          |
+//! |----------------------|------------------------------------------------------|
+//! | `LO-HI`              | `uniform(LO, HI)`                                    |
+//! | `fixed(MS)`          | always `MS` (consumes no draw)                       |
+//! | `exp(MEAN)`          | `expovariate(1/MEAN)`                                |
+//! | `lognormal(MU,SIGMA)`| `lognormvariate(MU, SIGMA)` (of the ms value)        |
+//! | `pareto(XM,ALPHA)`   | `XM * paretovariate(ALPHA)`                          |
+//!
+//! A class may carry a QoS class after `@` (`85:1-8@userInitiated`,
+//! Swift names or `qos_class_self()` numbers, case-insensitive): the `xnu`
+//! policy gives its tasks that QoS (base priority, quantum, placement on
+//! efficiency cores); a class without one is `default`, and the other
+//! policies ignore it. Mixes without `@` mean what they always meant.
+//!
+//! A class is picked exactly as the study does: one uniform draw compared
+//! with the cumulative normalised weights, then the duration is drawn. Draws
+//! above [`MAX_TASK_MS`] are clamped to it, so a heavy tail cannot produce an
+//! unbounded amount of work.
+
+use std::fmt;
+
+use crate::error::ParamError;
+use crate::rng::UniformSource;
+use crate::sim::Qos;
+
+/// The longest single task, in ms (one hour).
+pub const MAX_TASK_MS: f64 = 3_600_000.0;
+/// At most this many classes in a mix.
+pub const MAX_CLASSES: usize = 16;
+/// The study's mix.
+pub const DEFAULT_MIX: &str = "85:1-8,12:10-40,3:80-200";
+
+/// How one class draws a task duration in ms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Dist {
+    Uniform { lo: f64, hi: f64 },
+    Fixed(f64),
+    Exp { mean: f64 },
+    LogNormal { mu: f64, sigma: f64 },
+    Pareto { xm: f64, alpha: f64 },
+}
+
+/// `4 * exp(-0.5) / sqrt(2)`, CPython's `NV_MAGICCONST`.
+const NV_MAGICCONST: f64 = 1.7155277699214135;
+
+impl Dist {
+    /// One duration, drawn the way CPython's `random` draws it.
+    pub fn draw(&self, rng: &mut dyn UniformSource) -> f64 {
+        let v = match *self {
+            Dist::Uniform { lo, hi } => rng.uniform(lo, hi),
+            Dist::Fixed(ms) => ms,
+            Dist::Exp { mean } => -(1.0 - rng.random()).ln() / (1.0 / mean),
+            Dist::LogNormal { mu, sigma } => {
+                // CPython's normalvariate: Kinderman and Monahan's ratio method.
+                let z = loop {
+                    let u1 = rng.random();
+                    let u2 = 1.0 - rng.random();
+                    let z = NV_MAGICCONST * (u1 - 0.5) / u2;
+                    if z * z / 4.0 <= -u2.ln() {
+                        break z;
+                    }
+                };
+                (mu + z * sigma).exp()
+            }
+            Dist::Pareto { xm, alpha } => xm * (1.0 / (1.0 - rng.random()).powf(1.0 / alpha)),
+        };
+        v.min(MAX_TASK_MS)
+    }
+
+    /// The expected duration (for sizing arrivals and the up-front size
+    /// check).
+    pub fn mean(&self) -> f64 {
+        match *self {
+            Dist::Uniform { lo, hi } => (lo + hi) / 2.0,
+            Dist::Fixed(ms) => ms,
+            Dist::Exp { mean } => mean,
+            Dist::LogNormal { mu, sigma } => (mu + sigma * sigma / 2.0).exp().min(MAX_TASK_MS),
+            Dist::Pareto { xm, alpha } => {
+                // The mean of what is actually drawn, min(X, MAX_TASK_MS):
+                // finite even for ALPHA <= 1, where the Pareto mean is not.
+                // E[min(X, M)] = xm + ∫ from xm to M of (xm/x)^alpha dx
+                //              = xm + (xm^alpha M^(1-alpha) - xm) / (1 - alpha),
+                // the power taken through logarithms: xm^alpha alone
+                // overflowed (pareto(2000,100)) and made the mean NaN.
+                let m = MAX_TASK_MS;
+                if xm >= m {
+                    m
+                } else if (alpha - 1.0).abs() < 1e-12 {
+                    // ln M - ln xm, not ln(M / xm): that ratio overflows for
+                    // a tiny xm (5e-324) and made the mean infinite.
+                    xm + xm * (m.ln() - xm.ln())
+                } else {
+                    let head = (alpha * xm.ln() + (1.0 - alpha) * m.ln()).exp();
+                    xm + (head - xm) / (1.0 - alpha)
+                }
+            }
+        }
+    }
+
+    fn parse(field: &str, text: &str) -> Result<Dist, ParamError> {
+        let allowed = "LO-HI (e.g. 1-8, 0 ≤ LO ≤ HI), fixed(MS), exp(MEAN), lognormal(MU,SIGMA) or pareto(XM,ALPHA)";
+        let bad = || ParamError::new(field, text, allowed);
+        let t = text.trim();
+        if let Some(open) = t.find('(') {
+            let name = &t[..open];
+            let args = t[open + 1..].strip_suffix(')').ok_or_else(bad)?;
+            let nums: Vec<f64> = args
+                .split(',')
+                .map(|a| a.trim().parse::<f64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| bad())?;
+            if nums.iter().any(|v| !v.is_finite()) {
+                return Err(bad());
+            }
+            let range = |what: &str| ParamError::new(field, text, what.to_string());
+            let max = MAX_TASK_MS;
+            return match (name, nums.as_slice()) {
+                ("fixed", [ms]) if (0.0..=max).contains(ms) => Ok(Dist::Fixed(*ms)),
+                ("fixed", [_]) => Err(range(&format!("fixed(MS) with 0 ≤ MS ≤ {max}"))),
+                ("exp", [m]) if *m > 0.0 && *m <= max => Ok(Dist::Exp { mean: *m }),
+                ("exp", [_]) => Err(range(&format!("exp(MEAN) with 0 < MEAN ≤ {max}"))),
+                ("lognormal", [mu, s]) if mu.abs() <= 20.0 && (0.0..=10.0).contains(s) => {
+                    Ok(Dist::LogNormal { mu: *mu, sigma: *s })
+                }
+                ("lognormal", [_, _]) => Err(range(
+                    "lognormal(MU,SIGMA) of ln(ms) with -20 ≤ MU ≤ 20 and 0 ≤ SIGMA ≤ 10",
+                )),
+                ("pareto", [xm, a]) if *xm > 0.0 && *xm <= max && *a > 0.0 && *a <= 100.0 => {
+                    Ok(Dist::Pareto { xm: *xm, alpha: *a })
+                }
+                ("pareto", [_, _]) => Err(range(&format!(
+                    "pareto(XM,ALPHA) with 0 < XM ≤ {max} and 0 < ALPHA ≤ 100"
+                ))),
+                _ => Err(bad()),
+            };
+        }
+        // LO-HI: the separator is the first '-' after the first character, so
+        // that a leading minus sign is read as a (rejected) negative number.
+        let sep = t
+            .char_indices()
+            .skip(1)
+            .find(|&(_, c)| c == '-')
+            .map(|(i, _)| i)
+            .ok_or_else(bad)?;
+        let lo: f64 = t[..sep].trim().parse().map_err(|_| bad())?;
+        let hi: f64 = t[sep + 1..].trim().parse().map_err(|_| bad())?;
+        if !lo.is_finite() || !hi.is_finite() || lo < 0.0 || hi < lo || hi > MAX_TASK_MS {
+            return Err(ParamError::new(
+                field,
+                text,
+                format!("LO-HI durations in ms with 0 ≤ LO ≤ HI ≤ {MAX_TASK_MS}"),
+            ));
+        }
+        Ok(Dist::Uniform { lo, hi })
+    }
+}
+
+impl fmt::Display for Dist {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Dist::Uniform { lo, hi } => write!(f, "{lo}-{hi}"),
+            Dist::Fixed(ms) => write!(f, "fixed({ms})"),
+            Dist::Exp { mean } => write!(f, "exp({mean})"),
+            Dist::LogNormal { mu, sigma } => write!(f, "lognormal({mu},{sigma})"),
+            Dist::Pareto { xm, alpha } => write!(f, "pareto({xm},{alpha})"),
+        }
+    }
+}
+
+/// One class of the mix.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Class {
+    pub weight: f64,
+    pub dist: Dist,
+    /// The QoS its tasks get under `xnu` (`None`: `default`).
+    pub qos: Option<Qos>,
+}
+
+/// A parsed, validated mix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mix {
+    pub classes: Vec<Class>,
+}
+
+impl Default for Mix {
+    fn default() -> Self {
+        Mix::parse("mix", DEFAULT_MIX).expect("the default mix parses")
+    }
+}
+
+impl Mix {
+    /// Parses `WEIGHT:DIST,...`; `field` names the flag or URL key in errors.
+    pub fn parse(field: &str, text: &str) -> Result<Mix, ParamError> {
+        let allowed = format!(
+            "classes WEIGHT:DIST[@QOS] joined by commas (e.g. {DEFAULT_MIX}), 1 to {MAX_CLASSES} classes"
+        );
+        let parts = split_top_level(text);
+        if text.trim().is_empty() || parts.len() > MAX_CLASSES {
+            return Err(ParamError::new(field, text, allowed));
+        }
+        let mut classes = Vec::with_capacity(parts.len());
+        for part in parts {
+            let (w, d) = part
+                .split_once(':')
+                .ok_or_else(|| ParamError::new(field, text, allowed.clone()))?;
+            let weight: f64 = w.trim().parse().map_err(|_| {
+                ParamError::new(field, part, "a class WEIGHT:DIST with a number as WEIGHT")
+            })?;
+            if !weight.is_finite() || !(0.0..=1e9).contains(&weight) {
+                return Err(ParamError::new(field, part, "a weight from 0 to 1e9"));
+            }
+            let (d, qos) = match d.rsplit_once('@') {
+                Some((d, q)) => {
+                    let qos = Qos::parse(q).ok_or_else(|| {
+                        ParamError::new(
+                            field,
+                            part,
+                            format!(
+                                "a class WEIGHT:DIST@QOS with QOS one of {} (or its number)",
+                                Qos::ALL.map(Qos::name).join(", ")
+                            ),
+                        )
+                    })?;
+                    (d, Some(qos))
+                }
+                None => (d, None),
+            };
+            let dist = Dist::parse(field, d)?;
+            classes.push(Class { weight, dist, qos });
+        }
+        if classes.iter().all(|c| c.weight == 0.0) {
+            return Err(ParamError::new(
+                field,
+                text,
+                "at least one class with a weight above 0",
+            ));
+        }
+        Ok(Mix { classes })
+    }
+
+    /// Cumulative normalised weights, summed in the order and with the
+    /// floating-point operations of the study's code.
+    pub fn cumulative(&self) -> Vec<f64> {
+        let total: f64 = self.classes.iter().fold(0.0, |a, c| a + c.weight);
+        let mut acc = 0.0;
+        self.classes
+            .iter()
+            .map(|c| {
+                acc += c.weight / total;
+                acc
+            })
+            .collect()
+    }
+
+    /// Class labels as shown in charts (`1-8`, `exp(5)`, `1-8@utility`...).
+    pub fn labels(&self) -> Vec<String> {
+        self.classes
+            .iter()
+            .map(|c| match c.qos {
+                Some(q) => format!("{}@{}", c.dist, q.name()),
+                None => c.dist.to_string(),
+            })
+            .collect()
+    }
+
+    /// Whether any class names a QoS.
+    pub fn has_qos(&self) -> bool {
+        self.classes.iter().any(|c| c.qos.is_some())
+    }
+
+    /// Expected duration of one task in ms.
+    pub fn mean_work(&self) -> f64 {
+        let total: f64 = self.classes.iter().map(|c| c.weight).sum();
+        self.classes
+            .iter()
+            .map(|c| c.weight / total * c.dist.mean())
+            .sum()
+    }
+}
+
+impl fmt::Display for Mix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, c) in self.classes.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{}:{}", c.weight, c.dist)?;
+            if let Some(q) = c.qos {
+                write!(f, "@{}", q.name())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Splits at commas that are not inside parentheses.
+fn split_top_level(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_study_mix_and_round_trips() {
+        let m = Mix::default();
+        assert_eq!(m.classes.len(), 3);
+        assert_eq!(
+            m.classes[2].dist,
+            Dist::Uniform {
+                lo: 80.0,
+                hi: 200.0
+            }
+        );
+        assert_eq!(m.to_string(), DEFAULT_MIX);
+        assert_eq!(Mix::parse("mix", &m.to_string()).unwrap(), m);
+    }
+
+    #[test]
+    fn parses_distributions_with_inner_commas() {
+        let m = Mix::parse(
+            "mix",
+            "1:lognormal(1.5,0.8),1:pareto(2,1.5),1:exp(5),1:fixed(3)",
+        )
+        .unwrap();
+        assert_eq!(m.classes.len(), 4);
+        assert_eq!(
+            m.classes[0].dist,
+            Dist::LogNormal {
+                mu: 1.5,
+                sigma: 0.8
+            }
+        );
+        assert_eq!(Mix::parse("mix", &m.to_string()).unwrap(), m);
+    }
+
+    #[test]
+    fn rejects_bad_mixes_with_a_reason() {
+        for bad in [
+            "",
+            "85",
+            "85:8-1",
+            "-1:1-8",
+            "0:1-8,0:2-3",
+            "85:-1-8",
+            "x:1-8",
+            "85:1-",
+            "85:1-8,",
+            "1:exp(0)",
+            "1:pareto(1,0)",
+            "1:nope(3)",
+            "1:exp(1",
+            "NaN:1-8",
+            "1:1-inf",
+        ] {
+            let e = Mix::parse("--mix", bad).unwrap_err();
+            assert_eq!(e.field, "--mix", "{bad}");
+        }
+        let many = vec!["1:1-2"; MAX_CLASSES + 1].join(",");
+        assert!(Mix::parse("mix", &many).is_err());
+    }
+
+    #[test]
+    fn means_match_what_is_drawn() {
+        use crate::rng::FastRandom;
+        let cases = [
+            Dist::Uniform { lo: 1.0, hi: 8.0 },
+            Dist::Exp { mean: 5.0 },
+            Dist::LogNormal {
+                mu: 1.0,
+                sigma: 0.5,
+            },
+            Dist::Pareto {
+                xm: 2.0,
+                alpha: 2.5,
+            },
+            // Infinite mean before clamping: the clamped mean is finite.
+            Dist::Pareto {
+                xm: 1.0,
+                alpha: 0.5,
+            },
+        ];
+        for d in cases {
+            let mut r = FastRandom::new(11);
+            let n = 400_000;
+            let empirical = (0..n).map(|_| d.draw(&mut r)).sum::<f64>() / n as f64;
+            let rel = (empirical - d.mean()).abs() / d.mean();
+            assert!(rel < 0.08, "{d}: mean {} vs drawn {empirical}", d.mean());
+        }
+    }
+
+    #[test]
+    fn cpython_compatible_draws() {
+        use crate::rng::PyRandom;
+        // random.seed(5); random.expovariate(1/4), random.lognormvariate(1,0.5),
+        // 2*random.paretovariate(1.5) in CPython 3.11.
+        let mut r = PyRandom::new(5);
+        let e = Dist::Exp { mean: 4.0 }.draw(&mut r);
+        let l = Dist::LogNormal {
+            mu: 1.0,
+            sigma: 0.5,
+        }
+        .draw(&mut r);
+        let p = Dist::Pareto {
+            xm: 2.0,
+            alpha: 1.5,
+        }
+        .draw(&mut r);
+        assert_eq!([e, l, p], CPYTHON_SEED5);
+    }
+
+    const CPYTHON_SEED5: [f64; 3] = [3.9009974770575746, 7.483081592790396, 13.417384681808732];
+}

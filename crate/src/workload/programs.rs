@@ -1,0 +1,174 @@
+//! The scenarios' threads: each with a QoS class and a program — a serial
+//! queue of work items with dependencies, a worker of a chunk pool (an
+//! operation queue), a spinning loop or periodic system work.
+//! [`super::program_threads`] runs them on the loop.
+
+use crate::sim::qos::{BASEPRI_FOREGROUND, SYSTEM_WORK_PRI};
+pub use crate::sim::ThreadId;
+use crate::sim::{Qos, ThreadInfo};
+pub type ItemId = usize;
+pub type PoolId = usize;
+
+/// What a thread does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Program {
+    /// `while true {}`: always wants the CPU.
+    Spin,
+    /// A serial queue: runs the work items targeted at it, one at a time, in
+    /// the order they become ready (enqueued when released and their
+    /// dependencies are done, as a `dispatch_async` from a completion
+    /// handler would do). Idle (blocked) while its queue is empty.
+    Queue,
+    /// One worker of an operation queue: takes chunks from the pool until
+    /// it is empty, then exits.
+    Pool(PoolId),
+    /// `burst` ms of CPU every `period` ms, first at `phase`.
+    Periodic { burst: f64, period: f64, phase: f64 },
+}
+
+/// One thread.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThreadSpec {
+    pub name: String,
+    /// A label for grouping in tables and charts (queue family, job).
+    pub group: String,
+    pub qos: Qos,
+    pub base_pri: u8,
+    /// Fixed priority: never decays, not counted in timeshare load.
+    pub fixed: bool,
+    /// Only this core (used for per-core system work).
+    pub pinned: Option<usize>,
+    pub program: Program,
+}
+
+impl ThreadSpec {
+    /// What a scheduling class may know about this thread.
+    pub fn info(&self) -> ThreadInfo {
+        ThreadInfo {
+            qos: self.qos,
+            base_pri: self.base_pri,
+            fixed: self.fixed,
+            pinned: self.pinned,
+        }
+    }
+
+    pub fn new(name: impl Into<String>, qos: Qos, program: Program) -> Self {
+        let name = name.into();
+        ThreadSpec {
+            group: name.clone(),
+            name,
+            qos,
+            base_pri: qos.base_pri(),
+            fixed: false,
+            pinned: None,
+            program,
+        }
+    }
+
+    /// The frontmost app's main thread: userInteractive at 47.
+    pub fn main_thread(program: Program) -> Self {
+        ThreadSpec {
+            base_pri: BASEPRI_FOREGROUND,
+            ..ThreadSpec::new("main", Qos::UserInteractive, program)
+        }
+    }
+
+    pub fn in_group(mut self, group: impl Into<String>) -> Self {
+        self.group = group.into();
+        self
+    }
+}
+
+/// A piece of a work item: CPU work (ms on a speed-1 core) or a blocking
+/// wait (ms of wall time: disk, network).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Step {
+    Cpu(f64),
+    Wait(f64),
+}
+
+/// A block submitted to a serial queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkItem {
+    pub name: String,
+    /// The queue (thread) that runs it; its program must be [`Program::Queue`].
+    pub thread: ThreadId,
+    /// Not enqueued before this time (ms).
+    pub release: f64,
+    /// Enqueued only once all of these are done.
+    pub deps: Vec<ItemId>,
+    pub steps: Vec<Step>,
+}
+
+/// Chunks of equal work shared by the workers of one operation queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pool {
+    pub name: String,
+    pub chunks: u32,
+    /// Work per chunk, ms on a speed-1 core.
+    pub chunk_work: f64,
+}
+
+/// Everything that runs in one simulation of a scenario.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Programs {
+    pub threads: Vec<ThreadSpec>,
+    pub items: Vec<WorkItem>,
+    pub pools: Vec<Pool>,
+}
+
+impl Programs {
+    pub fn add_thread(&mut self, t: ThreadSpec) -> ThreadId {
+        self.threads.push(t);
+        (self.threads.len() - 1) as ThreadId
+    }
+
+    pub fn add_item(&mut self, item: WorkItem) -> ItemId {
+        self.items.push(item);
+        self.items.len() - 1
+    }
+
+    pub fn add_pool(&mut self, pool: Pool) -> PoolId {
+        self.pools.push(pool);
+        self.pools.len() - 1
+    }
+
+    /// Adds one pinned "other system work" thread per core: `burst` ms every
+    /// `period` ms, all cores at the same instant. Simultaneous on purpose:
+    /// a thread displaced on one core then cannot hop to another, so a
+    /// thread that is otherwise never kept waiting reads as waiting
+    /// `burst / period` of the time, like the ~1 % a real device shows.
+    pub fn add_system_work(&mut self, cores: usize, burst: f64, period: f64) {
+        for c in 0..cores {
+            self.add_thread(ThreadSpec {
+                base_pri: SYSTEM_WORK_PRI,
+                fixed: true,
+                pinned: Some(c),
+                ..ThreadSpec::new(
+                    format!("system work (core {c})"),
+                    Qos::UserInteractive,
+                    Program::Periodic {
+                        burst,
+                        period,
+                        phase: period / 2.0,
+                    },
+                )
+                .in_group("system")
+            });
+        }
+    }
+
+    /// Every item `item` waits on, directly or through other items, in id
+    /// order (the item itself excluded).
+    pub fn transitive_deps(&self, item: ItemId) -> Vec<ItemId> {
+        let mut seen = vec![false; self.items.len()];
+        let mut stack = self.items[item].deps.clone();
+        while let Some(i) = stack.pop() {
+            if !seen[i] {
+                seen[i] = true;
+                stack.extend(self.items[i].deps.iter().copied());
+            }
+        }
+        (0..self.items.len()).filter(|&i| seen[i]).collect()
+    }
+}

@@ -1,0 +1,321 @@
+//! Your own tasks: a pasted or uploaded task list turned into a
+//! [`Workload`].
+//!
+//! Two formats, detected from the first data line:
+//!
+//! - one duration in ms per line (every task arrives at t = 0);
+//! - CSV `arrival_ms,duration_ms[,class]`, with an optional header line
+//!   naming those columns.
+//!
+//! Blank lines and `#` comments (whole lines or the rest of a line) are
+//! ignored; a UTF-8 byte-order mark and Windows line ends are accepted.
+//! Classes come from the third column (at most [`MAX_CLASSES`] distinct
+//! labels of at most [`MAX_LABEL_CHARS`] characters, surrounding double
+//! quotes removed); tasks without one are in class `imported`.
+//!
+//! Limits: at most [`MAX_IMPORT_TASKS`] tasks (or the front end's limit,
+//! if smaller) and [`MAX_IMPORT_BYTES`] of text;
+//! durations from 0 to [`MAX_TASK_MS`], arrivals from 0 to
+//! [`MAX_ARRIVAL_MS`]. Every error names the line.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use super::mix::{MAX_CLASSES, MAX_TASK_MS};
+use super::Workload;
+
+/// Most tasks in one list.
+pub const MAX_IMPORT_TASKS: usize = 1_000_000;
+/// Most bytes of text in one list (20 MiB).
+pub const MAX_IMPORT_BYTES: usize = 20 * 1024 * 1024;
+/// Latest arrival, in ms (about 11.6 days).
+pub const MAX_ARRIVAL_MS: f64 = 1e9;
+/// Longest class label.
+pub const MAX_LABEL_CHARS: usize = 32;
+/// The class of tasks whose line names none.
+pub const DEFAULT_CLASS: &str = "imported";
+
+/// A task list that could not be read; `line` is 1-based (serialises as
+/// `{"line": 7, "message": "..."}` for the page).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ImportError {
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl ImportError {
+    fn at(line: usize, message: impl Into<String>) -> Self {
+        ImportError {
+            line: Some(line),
+            message: message.into(),
+        }
+    }
+
+    fn whole(message: impl Into<String>) -> Self {
+        ImportError {
+            line: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "line {l}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// Shortened, control characters escaped: file content is hostile input.
+fn shown(text: &str) -> String {
+    crate::error::ParamError::new("", text, "").value
+}
+
+fn number(line: usize, what: &str, text: &str, max: f64) -> Result<f64, ImportError> {
+    let t = text.trim();
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=max).contains(&v) => Ok(v),
+        _ => Err(ImportError::at(
+            line,
+            format!(
+                "{what} '{}' must be a number of ms from 0 to {max}",
+                shown(t)
+            ),
+        )),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Format {
+    Durations,
+    Csv,
+}
+
+const HEADER_ARRIVAL: [&str; 3] = ["arrival_ms", "arrival", "arrival ms"];
+const HEADER_DURATION: [&str; 6] = [
+    "duration_ms",
+    "duration",
+    "work_ms",
+    "work",
+    "duration ms",
+    "ms",
+];
+
+fn is_header(fields: &[&str]) -> bool {
+    let f = |i: usize| {
+        fields
+            .get(i)
+            .map(|s| s.trim().trim_matches('"').to_ascii_lowercase())
+    };
+    match fields.len() {
+        1 => f(0).is_some_and(|s| HEADER_DURATION.contains(&s.as_str())),
+        2 | 3 => {
+            f(0).is_some_and(|s| HEADER_ARRIVAL.contains(&s.as_str()))
+                && f(1).is_some_and(|s| HEADER_DURATION.contains(&s.as_str()))
+                && (fields.len() == 2 || f(2).is_some_and(|s| s == "class"))
+        }
+        _ => false,
+    }
+}
+
+/// Refuses a list (or a file, `what`) of more than [`MAX_IMPORT_BYTES`]
+/// before anything reads it.
+pub fn check_bytes(what: &str, bytes: usize) -> Result<(), ImportError> {
+    if bytes > MAX_IMPORT_BYTES {
+        return Err(ImportError::whole(format!(
+            "{what} is {bytes} bytes; at most {MAX_IMPORT_BYTES} bytes (20 MiB) are accepted"
+        )));
+    }
+    Ok(())
+}
+
+/// Parses a task list (see the module documentation for the format).
+pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportError> {
+    check_bytes("the task list", text.len())?;
+    let max_tasks =
+        usize::try_from(max_tasks).map_or(MAX_IMPORT_TASKS, |m| m.min(MAX_IMPORT_TASKS));
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut format: Option<Format> = None;
+    let mut w = Workload::default();
+    let mut labels: HashMap<String, u16> = HashMap::new();
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(',').collect();
+        if format.is_none() {
+            let detected = if fields.len() == 1 {
+                Format::Durations
+            } else {
+                Format::Csv
+            };
+            format = Some(detected);
+            if is_header(&fields) {
+                continue;
+            }
+        }
+        if w.len() >= max_tasks {
+            return Err(ImportError::at(
+                n,
+                format!("more than {max_tasks} tasks; at most {max_tasks} are accepted"),
+            ));
+        }
+        let (arrival, duration, class) = match (format, fields.as_slice()) {
+            (Some(Format::Durations), [d]) => (0.0, number(n, "duration", d, MAX_TASK_MS)?, None),
+            (Some(Format::Durations), _) => {
+                return Err(ImportError::at(
+                    n,
+                    format!(
+                        "expected one duration in ms, as on the first line, got '{}'",
+                        shown(line)
+                    ),
+                ))
+            }
+            (_, [a, d]) => (
+                number(n, "arrival", a, MAX_ARRIVAL_MS)?,
+                number(n, "duration", d, MAX_TASK_MS)?,
+                None,
+            ),
+            (_, [a, d, c]) => (
+                number(n, "arrival", a, MAX_ARRIVAL_MS)?,
+                number(n, "duration", d, MAX_TASK_MS)?,
+                Some(c.trim().trim_matches('"').trim()),
+            ),
+            _ => {
+                return Err(ImportError::at(
+                    n,
+                    format!(
+                        "expected arrival_ms,duration_ms[,class] (2 or 3 fields), got {} fields in '{}'",
+                        fields.len(),
+                        shown(line)
+                    ),
+                ))
+            }
+        };
+        let label = match class {
+            Some("") | None => DEFAULT_CLASS,
+            Some(c) => c,
+        };
+        if label.chars().count() > MAX_LABEL_CHARS
+            || label.chars().any(crate::error::is_hidden_char)
+        {
+            return Err(ImportError::at(
+                n,
+                format!(
+                    "class '{}' must be at most {MAX_LABEL_CHARS} printable characters (no control or bidirectional formatting characters)",
+                    shown(label)
+                ),
+            ));
+        }
+        let k = match labels.get(label) {
+            Some(&k) => k,
+            None => {
+                if labels.len() >= MAX_CLASSES {
+                    return Err(ImportError::at(
+                        n,
+                        format!(
+                            "class '{}' would be class number {}; at most {MAX_CLASSES} distinct classes are accepted",
+                            shown(label),
+                            MAX_CLASSES + 1
+                        ),
+                    ));
+                }
+                let k = labels.len() as u16;
+                labels.insert(label.to_string(), k);
+                w.class_labels.push(label.to_string());
+                k
+            }
+        };
+        w.arrival.push(arrival);
+        w.work.push(duration);
+        w.class.push(k);
+    }
+    if w.is_empty() {
+        return Err(ImportError::whole(
+            "the task list has no tasks: expected one duration in ms per line, or CSV arrival_ms,duration_ms[,class]",
+        ));
+    }
+    Ok(w)
+}
+
+/// A workload as a task list `parse_task_list` reads back exactly (Rust
+/// writes the shortest text that round-trips each number).
+pub fn task_list_text(w: &Workload) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(w.len() * 24 + 32);
+    s.push_str("arrival_ms,duration_ms,class\n");
+    for i in 0..w.len() {
+        let label = w
+            .class_labels
+            .get(w.class[i] as usize)
+            .map_or(DEFAULT_CLASS, String::as_str);
+        let _ = writeln!(s, "{},{},{}", w.arrival[i], w.work[i], label);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CLI_MAX: u64 = MAX_IMPORT_TASKS as u64;
+
+    #[test]
+    fn durations_one_per_line() {
+        let w = parse_task_list("# mine\n5\n\n 12.5 # slow\r\n0\n", CLI_MAX).unwrap();
+        assert_eq!(w.work, vec![5.0, 12.5, 0.0]);
+        assert_eq!(w.arrival, vec![0.0; 3]);
+        assert_eq!(w.class_labels, vec!["imported"]);
+    }
+
+    #[test]
+    fn csv_with_header_and_classes() {
+        let w = parse_task_list(
+            "arrival_ms,duration_ms,class\n0,5,ui\n3,40,io\n3,1\n",
+            CLI_MAX,
+        )
+        .unwrap();
+        assert_eq!(w.arrival, vec![0.0, 3.0, 3.0]);
+        assert_eq!(w.class, vec![0, 1, 2]);
+        assert_eq!(w.class_labels, vec!["ui", "io", "imported"]);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = parse_task_list("1\n2\n\n# c\n5\n6\n-3\n", CLI_MAX).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 7: duration '-3' must be a number of ms from 0 to 3600000"
+        );
+        let e = parse_task_list("0,1\n0,1,a,b\n", CLI_MAX).unwrap_err();
+        assert_eq!(e.line, Some(2));
+        let e = parse_task_list("1\n0,1\n", CLI_MAX).unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert!(parse_task_list("\n# nothing\n", CLI_MAX).is_err());
+        let e = parse_task_list("hello\n", CLI_MAX).unwrap_err();
+        assert_eq!(e.line, Some(1));
+    }
+
+    #[test]
+    fn labels_with_bidi_controls_are_refused_and_shown_escaped() {
+        let e = parse_task_list("0,5,\u{202E}evil\n", CLI_MAX).unwrap_err();
+        assert_eq!(e.line, Some(1));
+        assert!(e.message.contains("\\u{202e}"), "{}", e.message);
+        assert!(!e.message.contains('\u{202E}'));
+    }
+
+    #[test]
+    fn limits() {
+        let many: String = (0..17).map(|i| format!("0,1,c{i}\n")).collect();
+        let e = parse_task_list(&many, CLI_MAX).unwrap_err();
+        assert_eq!(e.line, Some(17));
+        let e = parse_task_list("1\n2\n3\n", 2).unwrap_err();
+        assert_eq!(e.line, Some(3));
+    }
+}

@@ -8,11 +8,13 @@
 //! - [`summary`] and [`metric`]: the reported figures;
 //! - [`reading`]: the result in plain words, in English or Chinese;
 //! - [`recorded`]: a trace's tasks as they ran, as a baseline row;
-//! - [`sweep`]: many seeds or quanta; [`export`]: files out and in.
+//! - [`sweep`]: many seeds or quanta; [`export`]: files out and in;
+//! - [`preset`]: the experiments the page offers by name.
 
 pub mod estimate;
 pub mod export;
 pub mod metric;
+pub mod preset;
 pub mod reading;
 pub mod recorded;
 pub mod run;

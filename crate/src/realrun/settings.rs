@@ -11,6 +11,7 @@ pub const MAX_SCALE: f64 = 10.0;
 /// Smallest scale factor: below this the clock's resolution (100 µs when the
 /// page is not isolated) is as long as the shortest slices.
 pub const MIN_SCALE: f64 = 0.001;
+pub const MIN_REPEATS: u64 = 1;
 pub const MAX_REPEATS: u64 = 20;
 pub const DEFAULT_REPEATS: u32 = 3;
 /// `real_scale=auto` picks the scale at which one pass (one policy, every
@@ -160,7 +161,9 @@ impl RealSettings {
                     Scale::Fixed(s)
                 }
             }
-            RealParam::Repeats => self.repeats = parse_count(field, value, 1, MAX_REPEATS)? as u32,
+            RealParam::Repeats => {
+                self.repeats = parse_count(field, value, MIN_REPEATS, MAX_REPEATS)? as u32
+            }
             RealParam::Yield => self.yield_kind = YieldKind::parse(field, value)?,
         }
         Ok(())

@@ -65,6 +65,19 @@ impl YieldKind {
         }
     }
 
+    /// What one yield of this kind is assumed to cost before anything was
+    /// measured (ms), for the panel's time estimate: `setTimeout(0)` waits
+    /// at least 4 ms once nested (the HTML standard's clamp), a frame at
+    /// 60 Hz is 16.7 ms; a message or `scheduler.yield()` has no floor of
+    /// its own, only the event loop's turn (a few tens of µs).
+    pub fn assumed_ms(self) -> f64 {
+        match self {
+            YieldKind::Auto | YieldKind::Scheduler | YieldKind::Message => 0.05,
+            YieldKind::Timeout => 4.0,
+            YieldKind::Raf => 1000.0 / 60.0,
+        }
+    }
+
     pub fn parse(field: &str, text: &str) -> Result<YieldKind, ParamError> {
         let t = text.trim();
         YieldKind::ALL

@@ -119,13 +119,19 @@ function sliderValue(q) {
   return String(Math.min(hi, Math.max(lo, Math.round(Number(q)))));
 }
 
+/** Disables the controls of parameters that change nothing as `page`
+ * stands (Cores once a machine is named), after every edit as on load. */
+export function syncInert(page) {
+  for (const [key, input] of fields()) input.disabled = page.inert.includes(key);
+}
+
 export function fillControls(page) {
   const v = page.values;
   for (const [key, input] of fields()) {
     if (document.activeElement !== input || input.value === '') input.value = v[key];
     input.removeAttribute('aria-invalid');
-    input.disabled = page.inert.includes(key);
   }
+  syncInert(page);
   $('#quantum-slider').value = sliderValue(v.q);
   policyOrder = [...page.policies];
   syncPolicyBoxes();

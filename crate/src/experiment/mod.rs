@@ -358,6 +358,17 @@ impl Experiment {
             .collect()
     }
 
+    /// [`Self::to_query`] without the parameters that change nothing as
+    /// the experiment stands ([`Self::inert`]): the page's link, which
+    /// does not keep a `cores=` a named machine overrides.
+    pub fn link_query(&self) -> Vec<(&'static str, String)> {
+        let inert: Vec<&str> = self.inert().into_iter().map(Param::url_key).collect();
+        self.to_query()
+            .into_iter()
+            .filter(|(k, _)| !inert.contains(k))
+            .collect()
+    }
+
     pub fn workload_spec(&self) -> WorkloadSpec {
         WorkloadSpec {
             rng: self.rng,

@@ -1,5 +1,5 @@
-// The percentile table, its reading, the generated explanation, the class
-// legend and the status line. Columns are the catalog's figures; every
+// The percentile table, the one reading under it, the class legend and
+// the status line. Columns are the catalog's figures; every
 // number, change text, verdict and sentence is Rust's (result.rows,
 // result.reading, result.explain): this file only lays them out.
 import { classColor, policyColor } from './tailslice.js';
@@ -49,9 +49,9 @@ export function renderTable(result) {
     frag.append(tr);
   });
   tbody.replaceChildren(frag);
-  // The comparison and the generated reading (explain.rs), in the page's language.
-  $('#reading').textContent = result.reading ? words(result.reading) : '';
-  $('#explanation').textContent = result.explain ? words(result.explain) : '';
+  // One reading under the table, in the page's language: the generated
+  // explanation (its changes and why), else the bare comparison.
+  $('#explanation').textContent = words(result.explain) || words(result.reading);
 }
 
 export function renderStatus() {

@@ -34,6 +34,9 @@ function fail(message) {
 }
 
 function start(kind) {
+  // The status line, progress, Cancel and errors sit under the column of
+  // the sweep they are about.
+  $(`#sweep-${kind}-run`).closest('.field').append($('#sweep-status'), $('#sweep-error'));
   $('#sweep-error').hidden = true;
   const args = { kind, query: ctx.query() };
   if (kind === 'seeds') {

@@ -674,7 +674,6 @@ pub fn quantum_runs_csv(runs: &[QuantumRun]) -> String {
     )
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,23 +7,9 @@
 // (legends included).
 import { Gantt, View } from './tailslice.js';
 import { t } from './i18n.js';
-import { $ } from './dom.js';
+import { $, sizeCanvas } from './dom.js';
 import { limits } from './catalog.js';
 import { app } from './state.js';
-
-/** Sizes `canvas` to its parent's width and `cssHeight(width)` CSS px;
- * returns the device pixel ratio used. */
-export function sizeCanvas(canvas, cssHeight) {
-  const ratio = window.devicePixelRatio || 1;
-  const cssWidth = canvas.parentElement.clientWidth || canvas.clientWidth || 600;
-  const h = typeof cssHeight === 'function' ? cssHeight(cssWidth) : cssHeight;
-  canvas.style.height = `${h}px`;
-  const w = Math.max(1, Math.round(cssWidth * ratio));
-  const hd = Math.max(1, Math.round(h * ratio));
-  if (canvas.width !== w) canvas.width = w;
-  if (canvas.height !== hd) canvas.height = hd;
-  return w / cssWidth;
-}
 
 /**
  * A Gantt on `canvas` with its tooltip `tip`: `show(wire, keep)` replaces

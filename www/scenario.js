@@ -13,9 +13,9 @@
 import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 import { lane } from './client.js';
-import { ganttCanvas, sizeCanvas } from './gantt.js';
+import { $, el, sizeCanvas } from './dom.js';
+import { ganttCanvas } from './gantt.js';
 
-const $ = (sel) => document.querySelector(sel);
 /** Rust's scenario registry (see crate/src/web/scenario_catalog.rs); read at mount. */
 let catalog = null;
 /** A `{en, zh}` text from Rust in the page's language. */
@@ -51,18 +51,6 @@ function relabel() {
   }
 }
 
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'text') e.textContent = v;
-    else if (k === 'i18n') { e.dataset.i18n = v; e.textContent = t(v); }
-    else if (k === 'dataset') Object.assign(e.dataset, v);
-    else if (k in e && k !== 'list') e[k] = v; // input.list is read-only: an attribute
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
 const fmt1 = (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? '—' : Number(v).toFixed(1));
 
 // ---------------------------------------------------------------- DOM

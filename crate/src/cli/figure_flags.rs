@@ -8,17 +8,19 @@ use tailslice::text::Lang;
 
 use super::fail;
 
-/// Help lines for simulate (`what` lists its figures).
-pub(super) fn help(figures: &[Figure]) -> String {
+/// Help lines for the figure flags, the descriptions at column `col`
+/// (the command's own flag table) and `figures` the ones it draws.
+pub(super) fn help(figures: &[Figure], col: usize) -> String {
     let names: Vec<&str> = figures.iter().map(|f| f.name()).collect();
-    format!(
-        "  --svg PATH          also write the result as an SVG figure (text as text, system
-                      fonts, the page's colours)
-  --figure WHAT       what the figure shows: {} [all]
-  --theme T           light | dark [light]
-",
-        names.join(" | ")
-    )
+    let figure = format!("what the figure shows: {} [all]", names.join(" | "));
+    [
+        ("--svg PATH", "also write the result as an SVG figure"),
+        ("--figure WHAT", figure.as_str()),
+        ("--theme T", "the figure's colours: light | dark [light]"),
+    ]
+    .iter()
+    .map(|(flag, what)| format!("  {flag:<w$}{what}\n", w = col - 2))
+    .collect()
 }
 
 /// The figure flags as given.

@@ -18,7 +18,7 @@ use super::{fail, flag_value};
 
 fn usage() -> String {
     let mut s = format!(
-        "Usage: tailslice scenario <name> [--json] [--lang en|zh] [knobs]\n\n\
+        "Usage: tailslice scenario <name> [--json] [--lang en|zh] [--svg FILE] [knobs]\n\n\
          Scenarios: {}\n\nKnobs:\n",
         scenario::names().join(", ")
     );
@@ -27,7 +27,7 @@ fn usage() -> String {
     }
     s.push_str("  --json         print the result as JSON (notes in both languages)\n");
     s.push_str("  --lang en|zh   language of the notes and calibration [en]\n");
-    s.push_str(&figure_flags::help(&Figure::SCENARIO));
+    s.push_str(&figure_flags::help(&Figure::SCENARIO, 17));
     s
 }
 

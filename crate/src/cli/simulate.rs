@@ -134,7 +134,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
                 print!(
                     "{HELP}{}{}",
-                    figure_flags::help(&Figure::STUDY),
+                    figure_flags::help(&Figure::STUDY, 22),
                     trace_in::HELP
                 );
                 return 0;

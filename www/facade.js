@@ -20,8 +20,9 @@
   window[key] = true;
 
   const frames = new Set();
+  // A frame's height stays within these (px), whatever a message says.
   const MIN = 80;
-  const MAX = 20000;
+  const MAX = 10000;
 
   const ours = (a) => a.href.startsWith(base.href);
 

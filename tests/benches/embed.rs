@@ -15,17 +15,11 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
+use tailslice_e2e::bench_report::{env_usize, percentile, Figure};
 use tailslice_e2e::page::open_ready;
 use tailslice_e2e::{dist_dir, require_dist, Browser, Result, StaticServer};
 
 const T: Duration = Duration::from_secs(60);
-
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn gz(bytes: &[u8]) -> usize {
     use std::io::Write;
@@ -34,22 +28,8 @@ fn gz(bytes: &[u8]) -> usize {
     e.finish().expect("gzip in memory").len()
 }
 
-fn pct(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() as f64 * p / 100.0) as usize).min(sorted.len() - 1)]
-}
-
-fn line(what: &str, value: f64, goal: f64, unit: &str) {
-    let verdict = if value.is_nan() {
-        "no value"
-    } else if value <= goal {
-        "meets"
-    } else {
-        "OVER"
-    };
-    println!("  {what:<58} {value:>9.1} {unit:<3} goal ≤ {goal:.0} {unit:<3} {verdict}");
+fn line(what: &str, value: f64, goal: f64, unit: &'static str) {
+    println!("{}", Figure::new(what, value, goal, unit).line());
 }
 
 /// `(url, bytes on the wire)` of each load finished since the last call.
@@ -243,13 +223,13 @@ async fn main() -> Result<()> {
     );
     line(
         "click to the live table drawn, p50 (ms)",
-        pct(&to_table, 50.0),
+        percentile(&to_table, 50.0),
         1000.0,
         "ms",
     );
     line(
         "click to the live table drawn, p95 (ms)",
-        pct(&to_table, 95.0),
+        percentile(&to_table, 95.0),
         1000.0,
         "ms",
     );

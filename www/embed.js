@@ -3,12 +3,25 @@
 // experiment or scenario, written by Rust's embedSnippet around the shown
 // figure) and the embed view itself (its part, its settings or none, and
 // its height posted to the host page, which facade.js reads).
-import { embedSnippet, placeholderFigureSvg } from './tailslice.js';
 import { t, lang, onLangChange } from './i18n.js';
 import { $, el } from './dom.js';
 import { app } from './state.js';
-import { catalog, words } from './catalog.js';
+import { words } from './catalog.js';
 import { fullPageUrl, shownQuery, deploymentBase } from './url.js';
+
+// The dialog's Rust (its pickers and words, the snippets, the figure) is
+// in the worker's module, loaded here on the dialog's first use: the first
+// view of the page does not carry it.
+let dialogWasm = null;
+function wasmForDialog() {
+  dialogWasm ||= import('./tailslice-worker-web.js').then(async (m) => {
+    await m.default({ module_or_path: new URL('./tailslice-worker-web_bg.wasm', import.meta.url) });
+    return m;
+  });
+  return dialogWasm;
+}
+let wasm = null;     // the loaded module
+let embedCat = null; // its catalog().embed
 
 let lastHeight = 0;
 /** Posts the embed's height to the host page (shrinking as well as growing). */
@@ -43,14 +56,14 @@ async function copy(text, done, box, status) {
 function figureSvg({ theme }) {
   const dark = theme === 'dark' || (theme === 'auto' && app.dark.matches);
   const report = document.body.classList.contains('scenario-mode') || !app.result ? null : app.result.report;
-  return placeholderFigureSvg(report, dark, lang());
+  return wasm.placeholderFigureSvg(report, dark, lang());
 }
 
 const dialog = () => $('#embed-dialog');
 const kind = () => (dialog().querySelector('input[name="embed-kind"]:checked') || {}).value;
 function viewQuery() {
   const p = new URLSearchParams();
-  for (const e of catalog().embed.params) p.set(e.key, $(`#embed-${e.key}`).value);
+  for (const e of embedCat.params) p.set(e.key, $(`#embed-${e.key}`).value);
   return p.toString();
 }
 
@@ -60,20 +73,20 @@ function writeSnippet() {
   const view = Object.fromEntries(new URLSearchParams(viewQuery()));
   $('#embed-controls').disabled = kind() !== 'live';
   try {
-    box.value = embedSnippet(kind(), deploymentBase(), shownQuery(), viewQuery(), lang(), figureSvg(view));
+    box.value = wasm.embedSnippet(kind(), deploymentBase(), shownQuery(), viewQuery(), lang(), figureSvg(view));
     box.removeAttribute('aria-invalid');
   } catch (err) {
     box.value = String(err && err.message ? err.message : err);
     box.setAttribute('aria-invalid', 'true');
   }
   const kb = new Blob([box.value]).size / 1024;
-  $('#embed-size').textContent = words(catalog().embed.words.size).replace('{}', kb.toFixed(1));
+  $('#embed-size').textContent = words(embedCat.words.size).replace('{}', kb.toFixed(1));
   box.dataset.kind = kind();
 }
 
 /** Builds the dialog's pickers and words from the catalog (once). */
 function buildDialog() {
-  const c = catalog().embed;
+  const c = embedCat;
   const d = dialog();
   const kinds = $('#embed-kinds');
   c.snippets.forEach((s, i) => {
@@ -98,7 +111,7 @@ function buildDialog() {
 }
 
 function labelDialog() {
-  const c = catalog().embed;
+  const c = embedCat;
   $('#embed-dialog-title').textContent = words(c.words.title);
   $('#embed-copy').textContent = words(c.words.copy);
   $('#embed-close').textContent = words(c.words.close);
@@ -116,8 +129,14 @@ function labelDialog() {
   }
 }
 
-function openDialog() {
-  if (!$('#embed-kinds').childElementCount) buildDialog();
+let built = null;
+async function openDialog() {
+  built ||= wasmForDialog().then((m) => {
+    wasm = m;
+    embedCat = m.catalog().embed;
+    buildDialog();
+  });
+  await built;
   const d = dialog();
   writeSnippet();
   if (!d.open) d.showModal();

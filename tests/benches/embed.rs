@@ -106,20 +106,20 @@ async fn main() -> Result<()> {
     }
     let total: usize = first.iter().map(|(_, _, z)| z).sum();
     line(
-        &format!("first view, {} files (KB gz)", first.len()),
+        &format!("first view, {} files (KiB gz)", first.len()),
         total as f64 / 1024.0,
         250.0,
-        "KB",
+        "KiB",
     );
 
     // The loader.
     let loader = std::fs::read(dist.join("facade.js"))?;
     println!("\nthe live snippet's loader");
     line(
-        &format!("facade.js ({} B raw), gzipped (KB)", loader.len()),
+        &format!("facade.js ({} B raw), gzipped (KiB)", loader.len()),
         gz(&loader) as f64 / 1024.0,
         5.0,
-        "KB",
+        "KiB",
     );
 
     // Five live snippets on a host page of another origin.
@@ -204,10 +204,10 @@ async fn main() -> Result<()> {
         sort(v);
     }
     line(
-        "bytes from the deployment before a click, max (KB)",
+        "bytes from the deployment before a click, max (KiB)",
         bytes.last().copied().unwrap_or(f64::NAN) / 1024.0,
         100.0,
-        "KB",
+        "KiB",
     );
     line(
         ".wasm files fetched before a click, max",
@@ -233,6 +233,6 @@ async fn main() -> Result<()> {
         1000.0,
         "ms",
     );
-    println!("  (each load: {to_table:.0?} ms)");
+    println!("  (click to table, each load: {to_table:.0?} ms; longest task while loading: {longest:.0?} ms)");
     b.finish().await
 }

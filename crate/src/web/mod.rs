@@ -16,6 +16,9 @@
 
 mod canvas;
 mod catalog;
+// The Embed dialog's exports live in the worker's module only: the page
+// loads that on the dialog's first use (www/embed.js), not on page load.
+#[cfg(not(feature = "page"))]
 mod embed;
 // Under `page` (the main thread's wasm) the worker-only exports of these
 // modules are left out; the helpers only they use are then unused.
@@ -45,6 +48,7 @@ use crate::catalog::BROWSER_LIMITS;
 use crate::experiment::Limits;
 
 pub use catalog::{catalog, file_too_large};
+#[cfg(not(feature = "page"))]
 pub use embed::{embed_snippet, placeholder_figure_svg};
 pub use io::open_experiment;
 #[cfg(not(feature = "page"))]

@@ -196,7 +196,7 @@ pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQue
 /// The page's view of a valid experiment shown as `view`.
 pub fn describe_view(exp: &Experiment, view: EmbedView, errors: Vec<BadParam>) -> PageQuery {
     let experiment = exp
-        .to_query()
+        .link_query()
         .into_iter()
         .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
         .collect::<Vec<_>>()

@@ -321,3 +321,27 @@ fn more_cores_run_in_parallel() {
     assert_eq!(done, vec![10.0, 10.0, 20.0, 20.0]);
     assert!((summarize(&w, &s, 1.0).utilisation - 1.0).abs() < 1e-12);
 }
+
+/// A zero-work task arriving exactly at a slice end, while one long task
+/// runs alone: the arrival is handled at that instant (arrivals before
+/// picks), by the fast path as by the event loop.
+#[test]
+fn fast_path_takes_an_arrival_at_a_slice_end() {
+    let w = workload(&[(30.0, 0.0), (0.0, 85.07753833934049)]);
+    let mlfq = MlfqParams {
+        levels: 3,
+        boost: f64::INFINITY,
+    };
+    for kind in PolicyKind::ALL {
+        let fast = EngineConfig::default();
+        let slow = EngineConfig {
+            one_core_fast_path: false,
+            ..fast
+        };
+        let (a, b) = (
+            run(&w, kind, 0.5, &mlfq, 1, &fast),
+            run(&w, kind, 0.5, &mlfq, 1, &slow),
+        );
+        assert_eq!(a.segments, b.segments, "{kind:?}");
+    }
+}

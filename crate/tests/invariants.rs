@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 use tailslice::experiment::summary::summarize;
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::policy::ClassParams;
+use tailslice::policy::{ClassParams, ClutchParams};
 use tailslice::policy::{MlfqParams, PolicyKind};
 use tailslice::sim::{EngineConfig, Machine, NoRecord, Schedule};
 use tailslice::workload::Workload;
@@ -34,6 +34,7 @@ fn run(
     let params = ClassParams {
         quantum,
         mlfq,
+        clutch: ClutchParams::default(),
         machine: &Machine::identical(cores),
         threads: &[],
     };

@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 
 use tailslice::experiment::{Experiment, Limits};
-use tailslice::policy::{ClassParams, MlfqParams, PolicyKind};
+use tailslice::policy::{ClassParams, ClutchParams, MlfqParams, PolicyKind};
 use tailslice::sim::Qos;
 use tailslice::sim::{CoreKind, Machine};
 use tailslice::sim::{EngineConfig, NoRecord, Schedule, ThreadInfo};
@@ -48,6 +48,7 @@ fn run(
     let params = ClassParams {
         quantum,
         mlfq: &mlfq,
+        clutch: ClutchParams::default(),
         machine,
         threads: &threads,
     };

@@ -327,11 +327,21 @@ impl Clutch {
                 cluster_of[c] = k;
             }
         }
+        // Each root bucket starts with its whole warp
+        // (`sched_clutch_root_bucket_init`).
+        let warp = WARP_US.map(us);
+        let roots: Vec<Root> = warp
+            .iter()
+            .map(|&w| Root {
+                warp_left: w,
+                ..Root::default()
+            })
+            .collect();
         let clusters: Vec<Cluster> = sets
             .into_iter()
             .map(|cores| Cluster {
                 cores,
-                roots: vec![Root::default(); BUCKETS],
+                roots: roots.clone(),
                 queued: [0; BUCKETS],
                 running: [0; BUCKETS],
                 foreign: 0,
@@ -410,7 +420,7 @@ impl Clutch {
             quantum_ms: q_us.map(|v| v as f64 / 1000.0),
             quantum: q_us.map(us),
             wcel: WCEL_US.map(us),
-            warp: WARP_US.map(us),
+            warp,
             pending_delta: PENDING_DELTA_US.map(us),
             threshold,
             fixed_shift: fixed_shift(tpm),

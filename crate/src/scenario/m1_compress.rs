@@ -601,7 +601,7 @@ fn mechanism_reading(m: &Machine, knobs: &Knobs, rows: &[MechanismRow], lang: La
     });
     if hi > 0.0 && hi / lo < 1.03 {
         s.push_str(gap);
-        s.push_str(&Text::new(
+        s.push_str(Text::new(
             "Every mechanism ends the second job at about the same time (the two jobs' work on the cores they may use); only the first finish tells them apart.",
             "每种机制下第二个任务都在差不多同一时间结束（两个任务的总工作量除以它们能用的核心）；只有第一个任务的完成时间能区分它们。",
         ).get(lang));
@@ -611,7 +611,7 @@ fn mechanism_reading(m: &Machine, knobs: &Knobs, rows: &[MechanismRow], lang: La
     let per_item = row("gcd-cap-per-item");
     if boost {
         s.push_str(gap);
-        s.push_str(&Text::new(
+        s.push_str(Text::new(
             "The boost gap needs the two jobs in two apps whose thread groups carry different flags (one marked efficient), and exists only in xnu-7195 to xnu-8792 (macOS 11–13.2).",
             "线程组提升之差要求两个任务分属两个应用，且它们的线程组标志不同（其一被标为 efficient），而且只存在于 xnu-7195 到 xnu-8792（macOS 11–13.2）。",
         ).get(lang));
@@ -629,7 +629,7 @@ fn mechanism_reading(m: &Machine, knobs: &Knobs, rows: &[MechanismRow], lang: La
     }
     if boost && held {
         s.push_str(gap);
-        s.push_str(&Text::new(
+        s.push_str(Text::new(
             "The study compressed both files in one app (Cormorant), one thread group, which leaves no boost gap between them: that points at the GCD cap with long-running work items; the default run here admits per chunk.",
             "研究是在同一个应用（Cormorant）里压缩两个文件的，只有一个线程组，两者之间没有提升之差：这指向带长时间工作项的 GCD 上限；这里的默认运行按块准入。",
         ).get(lang));

@@ -507,6 +507,42 @@ mod tests {
     }
 
     #[test]
+    fn classes_name_their_app_after_a_tilde() {
+        let m = Mix::parse(
+            "mix",
+            "85:1-8@userInitiated~mail,12:10-40~backup:efficient,3:80-200,1:exp(5)@9~mail:ui",
+        )
+        .unwrap();
+        assert_eq!(m.classes[0].app, Some(("mail".into(), None)));
+        assert_eq!(m.classes[0].qos, Some(Qos::UserInitiated));
+        assert_eq!(m.classes[1].app_name(), "backup");
+        assert_eq!(m.classes[2].app, None);
+        assert_eq!(Mix::parse("mix", &m.to_string()).unwrap(), m);
+        // Apps by first appearance; a kind given once holds for the app.
+        let g = m.thread_groups();
+        assert_eq!(g[0], g[3]);
+        assert_eq!(g[0].kind, GroupKind::Ui);
+        assert_eq!(g[1].kind, GroupKind::Efficient);
+        assert_eq!((g[0].id, g[1].id, g[2].id), (0, 1, 2));
+        assert!(m.has_attributes());
+        // Mixes without `~` read as before: one app, no attributes.
+        let plain = Mix::default();
+        assert!(!plain.has_attributes());
+        assert!(plain.classes.iter().all(|c| c.app.is_none()));
+        for bad in [
+            "1:1-8~",
+            "1:1-8~a b",
+            "1:1-8~mail:fast",
+            "1:1-8~ü",
+            "1:1-8~aaaaaaaaaaaaaaaaaaaaaaaaa",
+            "1:1-8~mail:ui,1:2-3~mail:efficient",
+        ] {
+            let e = Mix::parse("--mix", bad).unwrap_err();
+            assert_eq!(e.field, "--mix", "{bad}");
+        }
+    }
+
+    #[test]
     fn means_match_what_is_drawn() {
         use crate::rng::FastRandom;
         let cases = [

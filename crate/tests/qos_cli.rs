@@ -302,3 +302,97 @@ fn bad_input_is_one_line_and_exit_2() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// Any class runs every scenario (`--policy`); the JSON says which, and
+/// carries the mechanism table's documented fields.
+#[test]
+fn every_policy_runs_every_scenario_from_the_cli() {
+    let (code, help, _) = tailslice(&["scenario", "--help"]);
+    assert_eq!(code, 0);
+    for flag in ["--policy", "--clutch-rules", "--gcd-cap"] {
+        assert!(help.contains(flag), "{help}");
+    }
+    for name in ["feishu-demo", "feishu-startup", "m1-compress"] {
+        for policy in ["rr", "mlfq", "clutch"] {
+            let mut args = vec!["scenario", name, "--json", "--policy", policy];
+            if name == "feishu-demo" {
+                args.extend(["--seconds", "1", "--queues", "20"]);
+            }
+            if name == "m1-compress" {
+                args.extend(["--machine", "m1"]);
+            }
+            let v = json(&args);
+            assert_eq!(v["policy"], policy, "{name}");
+        }
+    }
+    // Round-robin ignores QoS: the main thread waits alike whatever the
+    // queues' QoS.
+    let v = json(&[
+        "scenario",
+        "feishu-demo",
+        "--json",
+        "--policy",
+        "rr",
+        "--seconds",
+        "1",
+    ]);
+    let waiting: Vec<f64> = v["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["main_waiting_pct"].as_f64().unwrap())
+        .collect();
+    assert!(
+        waiting.iter().all(|w| (w - waiting[0]).abs() < 1.0),
+        "{waiting:?}"
+    );
+    // The mechanism table's fields.
+    let v = json(&["scenario", "m1-compress", "--json", "--machine", "m1"]);
+    let m = &v["mechanisms"];
+    for key in [
+        "what",
+        "what_zh",
+        "columns",
+        "columns_zh",
+        "measured",
+        "tolerance_pct",
+        "rows",
+        "reading",
+        "reading_zh",
+    ] {
+        assert!(!m[key].is_null(), "mechanisms.{key}");
+    }
+    for r in m["rows"].as_array().unwrap() {
+        for key in [
+            "mechanism",
+            "label",
+            "label_zh",
+            "policy",
+            "apps",
+            "gcd_cap",
+            "figures",
+            "within",
+            "reproduces",
+        ] {
+            assert!(!r[key].is_null(), "rows[].{key}");
+        }
+    }
+    assert_eq!(m["measured"], serde_json::json!([40.0, 77.0]));
+    // Other machines have no measurement to compare with.
+    let v = json(&["scenario", "m1-compress", "--json", "--machine", "xeon-w"]);
+    assert!(v["mechanisms"].is_null());
+    // The study under clutch, apps named in the mix.
+    let v = json(&[
+        "simulate",
+        "--json",
+        "--policies",
+        "xnu,clutch",
+        "--machine",
+        "m1",
+        "--mix",
+        "85:1-8@userInitiated~mail:ui,15:10-40@background~backup",
+        "--tasks",
+        "100",
+    ]);
+    assert_eq!(v["results"][1]["policy"], "clutch");
+}

@@ -565,7 +565,9 @@ fn pair(figures: &[f64]) -> String {
 /// each that does needs, from the rows' own figures.
 fn mechanism_reading(m: &Machine, knobs: &Knobs, rows: &[MechanismRow], lang: Lang) -> String {
     let row = |id: &str| rows.iter().find(|r| r.mechanism == id);
-    let named = |r: &MechanismRow| format!("{} ({})", r.label(lang), pair(&r.figures));
+    let named = |r: &MechanismRow| {
+        Text::new("{} ({})", "{}（{}）").fill(lang, &[r.label(lang), &pair(&r.figures)])
+    };
     let yes: Vec<String> = rows.iter().filter(|r| r.reproduces).map(named).collect();
     let no: Vec<String> = rows.iter().filter(|r| !r.reproduces).map(named).collect();
     let measured = pair(&MEASURED_TWO_BACKGROUND);

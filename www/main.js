@@ -4,14 +4,14 @@
 // the simulation, View draws. This file loads the wasm, builds the page
 // from the catalog, routes a query to the controls, the URL and a run,
 // and publishes the test hooks (window.tailslice). The other files each
-// have one job: see www/README.md.
+// have one job: see docs/page-internals.md.
 import init, { parseQuery } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n } from './i18n.js';
 import { $ } from './dom.js';
 import { loadCatalog, limits } from './catalog.js';
 import { app, setState } from './state.js';
 import { showBanner, showRunError, onMainThreadError } from './banner.js';
-import { initControls, fillControls, matchPreset, setWithinHead } from './controls.js';
+import { initControls, fillControls, matchPreset, syncInert } from './controls.js';
 import { writeUrl } from './url.js';
 import { request, crashWorker, onWorkerFailure } from './worker-calls.js';
 import { onFailure, workerRestarts, workersStarted, liveJobs } from './client.js';
@@ -58,8 +58,9 @@ function setPage(page, { fill }) {
     fillControls(page);
     $('#form-error').hidden = true;
   } else {
-    setWithinHead(page);
+    renderHead(page.values.within);
     matchPreset(page);
+    syncInert(page);
   }
   writeUrl(page);
   $('#embed-snippet').hidden = true;

@@ -12,8 +12,8 @@
 import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor, mainThreadColor, stateColor, priColor } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 import { lane } from './client.js';
+import { $, el, sizeCanvas } from './dom.js';
 
-const $ = (sel) => document.querySelector(sel);
 /** Rust's scenario registry (see crate/src/web/scenario_catalog.rs); read at mount. */
 let catalog = null;
 /** A `{en, zh}` text from Rust in the page's language. */
@@ -47,18 +47,6 @@ function relabel() {
   }
 }
 
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'text') e.textContent = v;
-    else if (k === 'i18n') { e.dataset.i18n = v; e.textContent = t(v); }
-    else if (k === 'dataset') Object.assign(e.dataset, v);
-    else if (k in e && k !== 'list') e[k] = v; // input.list is read-only: an attribute
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
 
 // ---------------------------------------------------------------- DOM
 
@@ -464,17 +452,6 @@ function renderLegends() {
     if (meta && meta.floor !== null && meta.floor !== undefined) pri.append(swatch(null, t('sc.legend.floor'), 'dashed'));
     else if (meta && !meta.band_limit) pri.append(el('span', { text: t('sc.legend.nofloor') }));
   }
-}
-
-function sizeCanvas(canvas, cssHeight) {
-  const dpr = window.devicePixelRatio || 1;
-  const cssWidth = canvas.parentElement.clientWidth || 600;
-  canvas.style.height = `${cssHeight}px`;
-  const w = Math.max(1, Math.round(cssWidth * dpr));
-  const h = Math.max(1, Math.round(cssHeight * dpr));
-  if (canvas.width !== w) canvas.width = w;
-  if (canvas.height !== h) canvas.height = h;
-  return w / cssWidth;
 }
 
 function drawAll() {

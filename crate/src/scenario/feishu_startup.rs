@@ -633,7 +633,7 @@ impl Outcome for FeishuStartupResult {
                 "whitelist",
                 "queues kept userInitiated",
                 "保持 userInitiated 的队列",
-                Some("text"),
+                Some("wl"),
             ),
         ];
         let rows = self

@@ -850,7 +850,7 @@ impl Outcome for M1CompressResult {
             col("qos", "QoS", "QoS", None),
             col("seconds", "simulated", "模拟", None),
             col("measured_seconds", "measured", "实测", Some("measured")),
-            col("measured", "the study", "研究结果", Some("text")),
+            col("measured", "the study", "研究结果", Some("wl")),
             col("efficiency_core_share", "on E cores", "能效核占比", None),
             col("cores_used", "cores", "核心数", None),
         ];

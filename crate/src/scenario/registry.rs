@@ -114,7 +114,8 @@ pub struct PageColumn {
     /// `figure_N` for a mechanism table's Nth figure).
     pub key: String,
     pub label: Words,
-    /// A style of its cells (`measured`: the study's figures; `text`: words).
+    /// A style of its cells (`measured`: the study's figures; `wl`: words
+    /// that may wrap).
     pub class: Option<&'static str>,
 }
 
@@ -174,7 +175,7 @@ impl PageTable {
         let mut columns = vec![PageColumn {
             key: "mechanism".into(),
             label: Words::of(Text::new("mechanism", "机制")),
-            class: None,
+            class: Some("wl"),
         }];
         for (i, (en, zh)) in t.columns.iter().zip(&t.columns_zh).enumerate() {
             columns.push(PageColumn {

@@ -307,3 +307,33 @@ async fn readings_describe_their_own_run_and_edits_keep_the_chosen_run() -> Resu
     assert!(has_han(label.as_str().unwrap()), "{label}");
     b.finish().await
 }
+
+/// The study under clutch from a shared link, on an M1 with apps named in
+/// the mix: the CLI's numbers, the link written back as it came.
+#[tokio::test]
+async fn the_study_under_clutch_with_apps_matches_the_cli() -> Result<()> {
+    use tailslice_e2e::page::{cli_table, open_ready, table};
+    const MIX: &str =
+        "85:1-8@userInitiated~mail:ui,12:10-40@utility~backup,3:80-200@background~backup";
+    let b = Browser::start().await?;
+    open_ready(
+        &b,
+        &format!("/?p=fifo,xnu,clutch&machine=m1&n=300&mix={MIX}"),
+    )
+    .await?;
+    let want = cli_table(&[
+        "--policies",
+        "fifo,xnu,clutch",
+        "--machine",
+        "m1",
+        "--tasks",
+        "300",
+        "--mix",
+        MIX,
+    ])?;
+    assert_eq!(table(&b).await?, want);
+    assert!(b.find("#error").await?.attr("hidden").await?.is_some());
+    let q = query(&b).await?;
+    assert!(q.contains("clutch") && q.contains("~mail:ui"), "{q}");
+    b.finish().await
+}

@@ -8,6 +8,7 @@
 //! class timer.
 //!
 //! Order of work at one instant `t` (written down because it decides ties):
+//! 0. the class is told the time (`Policy::on_instant`);
 //! 1. slices ending at `t` are accounted, lowest core first; a thread whose
 //!    CPU step is done asks its program what next: it exits (a study task
 //!    completes at `t`), blocks, or keeps its core for its next CPU step
@@ -549,6 +550,7 @@ fn run_alone<P: Policy + ?Sized, W: Threads, R: Recorder>(
         if end >= horizon {
             break Ok(Some(end));
         }
+        steps.policy.on_instant(end);
         match steps.finish_slice::<true>(&mut st, &mut t, c, end) {
             Ended::Left => {}
             Ended::Expired(task) => steps.enqueue(task, Enqueue::Expired),
@@ -650,6 +652,7 @@ fn run_stretch<P: Policy + ?Sized, W: Threads, R: Recorder, const RECORD: bool>(
         if end >= horizon {
             break Ok(Stretch::Reached(end));
         }
+        steps.policy.on_instant(end);
         match steps.finish_slice::<RECORD>(&mut st, &mut t, c, end) {
             Ended::Left => {}
             Ended::Expired(task) => steps.enqueue(task, Enqueue::Expired),
@@ -746,6 +749,7 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
             break;
         }
         end_time = now;
+        e.policy.on_instant(now);
 
         // 2. Slices ending now.
         while let Some(&Reverse((Key(t), c, gen))) = ends.peek() {

@@ -14,7 +14,8 @@
 //!    lists) and the scenarios' programs; [`trace`]: a browser performance
 //!    trace's main thread as tasks;
 //! 5. [`experiment`] (parameters, the one runner, figures, readings,
-//!    sweeps, exports) and [`scenario`] (the QoS studies);
+//!    sweeps, exports), [`scenario`] (the QoS studies) and [`embed`] (the
+//!    embed view's keys and the snippets for blog posts);
 //! 6. [`realrun`] (Run for real's plan and report), [`catalog`] (every
 //!    parameter, policy, figure and limit, for the page) and [`chart`]
 //!    (every chart, drawn once for any plotters backend: canvas or SVG);
@@ -36,6 +37,7 @@ pub mod policy;
 pub mod trace;
 pub mod workload;
 
+pub mod embed;
 pub mod experiment;
 pub mod scenario;
 

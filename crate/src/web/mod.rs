@@ -20,6 +20,10 @@
 mod canvas;
 mod catalog;
 mod chart_lang;
+// The Embed dialog's exports live in the worker's module only: the page
+// loads that on the dialog's first use (www/embed.js), not on page load.
+#[cfg(not(feature = "page"))]
+mod embed;
 #[cfg(not(feature = "page"))]
 mod figure;
 mod gantt;
@@ -50,6 +54,8 @@ use crate::experiment::Limits;
 pub use catalog::{catalog, file_too_large};
 pub use chart_lang::set_chart_lang;
 #[cfg(not(feature = "page"))]
+pub use embed::{embed_snippet, placeholder_figure_svg};
+#[cfg(not(feature = "page"))]
 pub use figure::svg_figure;
 pub use gantt::Gantt;
 pub use io::open_experiment;
@@ -77,7 +83,8 @@ pub const GANTT_MAX_SLICES: f64 = BROWSER_LIMITS.gantt_max_slices;
 pub const LARGE_SLICES: f64 = BROWSER_LIMITS.large_slices;
 
 /// Parses a page query string (with or without `?`). Returns
-/// `{query, experiment, embed, values, mix, policies, errors, estimated_slices}`
+/// `{query, experiment, embed, view, controls, theme, values, mix,
+/// policies, errors, estimated_slices}`
 /// where `query` is the canonical form to put in the address bar and
 /// `errors` lists every rejected value (`{field, value, allowed, message}`).
 #[wasm_bindgen(js_name = parseQuery)]

@@ -295,6 +295,8 @@ fn a_scenario_figure() {
     let svg = std::fs::read_to_string(&p).unwrap();
     let t = texts(&parse(&svg));
     for want in [
+        "Main thread time by queue group (%)",
+        "Which kernel explains the main thread's waiting on a10 (% of the time)",
         "Cores, coloured by QoS",
         "Thread states",
         "sched_pri over time",
@@ -320,6 +322,47 @@ fn a_scenario_figure() {
         ],
     )));
     assert!(!only.iter().any(|s| s == "Thread states"), "{only:?}");
+
+    // Its tables alone: every queue group's row with --json's figures, as
+    // the page's table shows them (one decimal), and no chart.
+    let json: serde_json::Value = serde_json::from_slice(&json_alone.stdout).unwrap();
+    let tables = texts(&parse(&figure(
+        "feishu-table.svg",
+        &[
+            "scenario",
+            "feishu-demo",
+            "--seconds",
+            "1",
+            "--figure",
+            "table",
+        ],
+    )));
+    for g in json["groups"].as_array().unwrap() {
+        let row = format!(
+            "{} ({})",
+            g["qos"].as_str().unwrap(),
+            g["qos_number"].as_u64().unwrap()
+        );
+        let at = tables
+            .iter()
+            .position(|s| *s == row)
+            .unwrap_or_else(|| panic!("no row {row:?} in {tables:?}"));
+        for (i, key) in [
+            "main_running_pct",
+            "main_runnable_pct",
+            "main_preempted_pct",
+        ]
+        .iter()
+        .enumerate()
+        {
+            assert_eq!(
+                tables[at + 1 + i],
+                format!("{:.1}", g[key].as_f64().unwrap()),
+                "{row} {key}"
+            );
+        }
+    }
+    assert!(!tables.iter().any(|s| s == "Cores, coloured by QoS"));
 }
 
 #[test]
@@ -344,7 +387,7 @@ fn bad_figure_flags_get_one_line() {
         ),
         (
             vec!["scenario", "feishu-demo", "--svg", &p, "--figure", "cdf"],
-            "invalid --figure 'cdf': expected gantt, states, priority, all",
+            "invalid --figure 'cdf': expected table, gantt, states, priority, all",
         ),
     ] {
         let o = tailslice(&args);

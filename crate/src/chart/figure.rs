@@ -36,9 +36,14 @@ impl Figure {
         Figure::Histogram,
         Figure::All,
     ];
-    /// What a scenario's figure can show.
-    pub const SCENARIO: [Figure; 4] =
-        [Figure::Gantt, Figure::States, Figure::Priority, Figure::All];
+    /// What a scenario's figure can show (`table`: its tables).
+    pub const SCENARIO: [Figure; 5] = [
+        Figure::Table,
+        Figure::Gantt,
+        Figure::States,
+        Figure::Priority,
+        Figure::All,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -100,7 +105,7 @@ const SECTION_GAP: f64 = 12.0;
 
 /// One part of a figure: its heading and height, and where it goes.
 struct Part {
-    heading: Text,
+    heading: String,
     x: f64,
     y: f64,
     w: f64,
@@ -110,7 +115,7 @@ struct Part {
 
 /// Places `parts` (heading, height, what) top to bottom; the CDF and the
 /// histogram side by side when there is room.
-fn place(parts: Vec<(Text, f64, Figure)>, width: f64) -> (Vec<Part>, f64) {
+fn place(parts: Vec<(String, f64, Figure)>, width: f64) -> (Vec<Part>, f64) {
     let inner = width - 2.0 * MARGIN;
     let side_by_side = inner >= 700.0
         && parts.iter().any(|p| p.2 == Figure::Cdf)
@@ -153,11 +158,10 @@ fn place(parts: Vec<(Text, f64, Figure)>, width: f64) -> (Vec<Part>, f64) {
 }
 
 fn heading(pen: &mut Pen<Svg>, part: &Part) {
-    let lang = pen.lang;
     let fg = pen.theme.fg;
     pen.origin = (part.x, part.y);
     let _ = pen.bold(
-        part.heading.get(lang),
+        &part.heading,
         0.0,
         9.0,
         14.0,
@@ -192,17 +196,22 @@ pub fn study(s: &Study, o: &Options) -> String {
     let lanes = gantt::study(s.exp, s.outcome, drawn, s.generated);
     let lane_layout = lanes::layout(&lanes.meta, inner, lang);
     let mut parts = Vec::new();
+    let title = |t: Text| t.get(lang).to_string();
     if o.figure.shows(Figure::Table) {
-        parts.push((words::TABLE_TITLE, table::size(&tbl).1, Figure::Table));
+        parts.push((
+            title(words::TABLE_TITLE),
+            table::size(&tbl).1,
+            Figure::Table,
+        ));
     }
     if o.figure.shows(Figure::Gantt) {
-        parts.push((words::SCHEDULE, lane_layout.height, Figure::Gantt));
+        parts.push((title(words::SCHEDULE), lane_layout.height, Figure::Gantt));
     }
     if o.figure.shows(Figure::Cdf) {
-        parts.push((words::CDF_TITLE, PLOT_H, Figure::Cdf));
+        parts.push((title(words::CDF_TITLE), PLOT_H, Figure::Cdf));
     }
     if o.figure.shows(Figure::Histogram) {
-        parts.push((words::HIST_TITLE, PLOT_H, Figure::Histogram));
+        parts.push((title(words::HIST_TITLE), PLOT_H, Figure::Histogram));
     }
     let (parts, height) = place(parts, o.width);
     let theme = Theme::new(o.theme);
@@ -277,8 +286,9 @@ pub fn study(s: &Study, o: &Options) -> String {
     svg.finish(&title, &spots)
 }
 
-/// The SVG figure of run `run` of a scenario: its cores, its key threads'
-/// states and `sched_pri` over time. Fails when the run kept no timeline.
+/// The SVG figure of run `run` of a scenario: its tables, its cores, its
+/// key threads' states and `sched_pri` over time. Fails when it has
+/// nothing to draw for `o.figure` (no tables, or no timeline kept).
 pub fn scenario(
     scenario: &dyn Scenario,
     result: &ScenarioResult,
@@ -287,25 +297,53 @@ pub fn scenario(
     o: &Options,
 ) -> Result<String, String> {
     let lang = o.lang;
-    let inner = o.width - 2.0 * MARGIN;
+    let tables: Vec<(String, table::Table)> = if o.figure.shows(Figure::Table) {
+        result
+            .outcome()
+            .tables()
+            .iter()
+            .map(|t| (t.title.get(lang).to_string(), table::of_page(t, lang)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // A table wider than the page widens the figure (it scales down where
+    // it is shown) rather than run off its edge.
+    let widest = tables
+        .iter()
+        .map(|(_, t)| table::size(t).0)
+        .fold(0.0, f64::max);
+    let width = o.width.max(widest + 2.0 * MARGIN);
+    let inner = width - 2.0 * MARGIN;
     let run = run.min(runs.len().saturating_sub(1));
     let view = runs.get(run);
     let pri = priority::of_run(result, runs, run);
     let cores: Option<Lanes> = view.map(gantt::scenario_cores);
     let states: Option<Lanes> = view.map(|v| timeline::states(scenario, v));
     let mut parts = Vec::new();
+    for (title, t) in &tables {
+        parts.push((title.clone(), table::size(t).1, Figure::Table));
+    }
     for (what, lanes, title) in [
         (Figure::Gantt, &cores, words::SCENARIO_GANTT),
         (Figure::States, &states, words::SCENARIO_STATES),
     ] {
         if o.figure.shows(what) {
             if let Some(l) = lanes {
-                parts.push((title, lanes::layout(&l.meta, inner, lang).height, what));
+                parts.push((
+                    title.get(lang).to_string(),
+                    lanes::layout(&l.meta, inner, lang).height,
+                    what,
+                ));
             }
         }
     }
     if o.figure.shows(Figure::Priority) && !pri.names.is_empty() {
-        parts.push((words::SCENARIO_PRI, 240.0, Figure::Priority));
+        parts.push((
+            words::SCENARIO_PRI.get(lang).to_string(),
+            240.0,
+            Figure::Priority,
+        ));
     }
     if parts.is_empty() {
         return Err(format!(
@@ -314,10 +352,11 @@ pub fn scenario(
             o.figure.name()
         ));
     }
-    let (parts, height) = place(parts, o.width);
+    let (parts, height) = place(parts, width);
     let theme = Theme::new(o.theme);
-    let mut svg = Svg::new(o.width.round() as u32, height.ceil() as u32, Some(theme.bg));
+    let mut svg = Svg::new(width.round() as u32, height.ceil() as u32, Some(theme.bg));
     let mut pen = Pen::new(&mut svg, 1.0, theme, lang);
+    let mut next_table = tables.iter();
     for part in &parts {
         heading(&mut pen, part);
         let lanes = match part.what {
@@ -325,8 +364,13 @@ pub fn scenario(
             Figure::States => states.as_ref(),
             _ => None,
         };
-        let _ = match lanes {
-            Some(l) => {
+        // Drawing into a string cannot fail.
+        let _ = match (part.what, lanes) {
+            (Figure::Table, _) => match next_table.next() {
+                Some((_, t)) => table::draw(&mut pen, t),
+                None => Ok(()),
+            },
+            (_, Some(l)) => {
                 let index = Index::build(l);
                 let chart = Chart {
                     lanes: l,
@@ -337,7 +381,7 @@ pub fn scenario(
                 };
                 lanes::draw(&mut pen, &chart, &lanes::layout(&l.meta, inner, lang))
             }
-            None => priority::draw_run(&mut pen, (part.w, part.h), &pri),
+            _ => priority::draw_run(&mut pen, (part.w, part.h), &pri),
         };
     }
     let spots = std::mem::take(&mut pen.spots);

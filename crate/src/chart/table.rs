@@ -1,6 +1,7 @@
-//! The results table as a figure: one row per policy (a trace's "as
-//! recorded" row first), one column per figure of [`Metric::ALL`], values
-//! as the page's table shows them.
+//! A table as a figure: the study's results (one row per policy, a
+//! trace's "as recorded" row first, one column per figure of
+//! [`Metric::ALL`], values as the page's table shows them) or a scenario's
+//! tables as Rust lays them out for the page ([`of_page`]).
 
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::DrawingBackend;
@@ -13,6 +14,7 @@ use crate::experiment::reading::policy_title;
 use crate::experiment::recorded::RECORDED;
 use crate::experiment::summary::Summary;
 use crate::experiment::{Experiment, Outcome};
+use crate::scenario::PageTable;
 use crate::text::Lang;
 
 const ROW_H: f64 = 24.0;
@@ -29,7 +31,8 @@ pub struct Table {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     pub name: String,
-    /// The policy's colour (none for the recorded row).
+    /// The swatch before its name: the policy's colour (none for the
+    /// recorded row), a scenario row's QoS.
     pub color: Option<Rgb>,
     /// The cells as shown.
     pub cells: Vec<String>,
@@ -74,6 +77,36 @@ pub fn study(exp: &Experiment, outcome: &Outcome, recorded: Option<&Summary>, la
         rows.push(row(name, Some(theme::policy(i)), &r.summary));
     }
     Table { headers, rows }
+}
+
+/// A scenario's table as the page shows it, in `lang`: its first column
+/// heads the rows; a row is marked with the colour of the first QoS one of
+/// its cells names.
+pub fn of_page(t: &PageTable, lang: Lang) -> Table {
+    Table {
+        headers: t
+            .columns
+            .iter()
+            .map(|c| c.label.get(lang).to_string())
+            .collect(),
+        rows: t
+            .rows
+            .iter()
+            .map(|r| Row {
+                name: r
+                    .cells
+                    .first()
+                    .map_or(String::new(), |c| c.text.get(lang).to_string()),
+                color: r.cells.iter().find_map(|c| c.qos).map(theme::qos),
+                cells: r
+                    .cells
+                    .iter()
+                    .skip(1)
+                    .map(|c| c.text.get(lang).to_string())
+                    .collect(),
+            })
+            .collect(),
+    }
 }
 
 /// Column widths: the widest of header and cells, plus padding.

@@ -1,6 +1,7 @@
 //! `tailslice scenario <name> [--json] [--lang en|zh] [--svg FILE] [knobs]`:
 //! runs one Apple QoS scenario (see `crate::scenario`) and prints its table
-//! or JSON, and writes its charts as an SVG figure. `--lang` picks the language of the table's notes and calibration;
+//! or JSON, and writes its tables and charts as an SVG figure. `--lang`
+//! picks the language of the table's notes and calibration;
 //! the JSON always carries both (`notes`/`calibration` in English,
 //! `notes_zh`/`calibration_zh` in Chinese).
 

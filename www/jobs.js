@@ -65,17 +65,40 @@ export function* run(wasm, { query, tasks = null, starts = null, large = false }
  * format, see Rust's `ScenarioRun::timeline`), or null.
  */
 export function* scenario(wasm, { key, run }, ctx) {
+  const sc = scenarioRun(wasm, key, ctx);
+  yield;
+  const summary = sc.summary();
+  const timeline = sc.timeline(run);
+  return { value: { key, run, summary, timeline }, transfer: [...buffers(timeline)] };
+}
+
+/** The scenario run of `key`: the cached one, or a new run that replaces it. */
+function scenarioRun(wasm, key, ctx) {
   const cache = ctx.cache;
   if (!cache.scenario || cache.scenario.key !== key) {
     if (cache.scenario) cache.scenario.run.free();
     cache.scenario = null;
     cache.scenario = { key, run: wasm.runScenario(key, (p) => ctx.progress(p)) };
   }
+  return cache.scenario.run;
+}
+
+/**
+ * The figure an Embed dialog's snippet shows: `{query, view, dark, lang}`
+ * (`query`: the shown experiment's or scenario's; `view`: the dialog's
+ * `view=…&controls=…&theme=…`; `dark`: the page's colour scheme, for
+ * `theme=auto`). A scenario's figure draws its cached run when it is the
+ * one shown. Value: the `<svg>` text.
+ */
+export function* embedFigure(wasm, { query, view, dark, lang }, ctx) {
+  const shown = wasm.parseScenarioQuery(query);
+  if (shown.scenario) {
+    const sc = scenarioRun(wasm, shown.key, ctx);
+    yield;
+    return { value: sc.embedFigure(shown.run, view, dark, lang) };
+  }
   yield;
-  const sc = cache.scenario.run;
-  const summary = sc.summary();
-  const timeline = sc.timeline(run);
-  return { value: { key, run, summary, timeline }, transfer: [...buffers(timeline)] };
+  return { value: wasm.embedFigure(query, view, dark, lang) };
 }
 
 /**

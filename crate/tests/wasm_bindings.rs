@@ -125,6 +125,46 @@ fn the_embed_snippet_and_its_refusals() {
 }
 
 #[wasm_bindgen_test]
+fn the_embed_figure_is_the_svg_figure_of_the_dialogs_part_and_colours() {
+    let figure = |view: &str, dark: bool, lang: &str| {
+        web::embed_figure("seed=3&q=9", view, dark, lang).unwrap_or_else(|_| panic!("{view}"))
+    };
+    let svg = |view: &str, theme: &str, lang: &str| {
+        web::svg_figure("seed=3&q=9", view, theme, lang, None).unwrap()
+    };
+    // theme=auto takes the page's scheme; light and dark override it.
+    assert_eq!(
+        figure("view=all&theme=auto", false, "en"),
+        svg("all", "light", "en")
+    );
+    assert_eq!(
+        figure("view=cdf&theme=auto", true, "en"),
+        svg("cdf", "dark", "en")
+    );
+    assert_eq!(
+        figure("view=table&theme=dark", false, "zh"),
+        svg("table", "dark", "zh")
+    );
+    assert_eq!(
+        figure("view=gantt&theme=light&controls=0", true, "en"),
+        svg("gantt", "light", "en")
+    );
+    // The snippet takes it as its figure.
+    let table = figure("view=table", false, "en");
+    assert!(web::embed_snippet(
+        "static",
+        "https://example.org/t/",
+        "seed=3&q=9",
+        "view=table",
+        "en",
+        &table
+    )
+    .is_ok());
+    assert!(web::embed_figure("seed=3", "view=histogram", false, "en").is_err());
+    assert!(web::embed_figure("seed=-1", "view=all", false, "en").is_err());
+}
+
+#[wasm_bindgen_test]
 fn bad_and_hostile_values_are_reported_and_fall_back() {
     let p = json(&web::parse_query(
         "seed=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&q=0&v=2&embed=yes&n=9",

@@ -52,7 +52,7 @@ fn run_summary_and_timeline_round_trip() {
     let summary = json(&run.summary());
     assert_eq!(summary["groups"].as_array().unwrap().len(), 4);
     assert!(summary["runs"].as_array().unwrap().is_empty());
-    assert_eq!(summary["run_labels"][0], "userInteractive queues");
+    assert_eq!(summary["run_labels"][0]["en"], "userInteractive queues");
     let tl = run.timeline(0);
     let pri = json(&Reflect::get(&tl, &"pri".into()).unwrap());
     assert_eq!(pri["floor"], 29);
@@ -114,17 +114,50 @@ fn the_summary_carries_the_page_sentences_in_both_languages() {
         .iter()
         .map(|c| c["jobs"].as_array().unwrap().len())
         .sum();
-    let en = s["page"]["en"]["measured"].as_array().unwrap();
-    let zh = s["page"]["zh"]["measured"].as_array().unwrap();
-    assert_eq!((en.len(), zh.len()), (rows, rows));
-    assert_eq!(en[0], "5.6–6.6 s at any QoS");
-    assert_eq!(zh[0], "任意 QoS 下 5.6–6.6 秒");
+    let main = &s["tables"][0];
+    assert_eq!(main["id"], "main");
+    assert_eq!(main["rows"].as_array().unwrap().len(), rows);
+    let study = main["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c["key"] == "measured")
+        .unwrap();
+    let cell = &main["rows"][0]["cells"][study];
+    assert_eq!(cell["en"], "5.6–6.6 s at any QoS");
+    assert_eq!(cell["zh"], "任意 QoS 下 5.6–6.6 秒");
     let run = web::run_scenario("s=feishu-startup&tl=off", JsValue::UNDEFINED).unwrap();
     let s = json(&run.summary());
-    let reading = s["page"]["zh"]["reading"].as_str().unwrap();
+    let reading = s["page"]["reading"]["zh"].as_str().unwrap();
     assert!(reading.contains("实测 −100 毫秒"), "{reading}");
-    assert!(s["page"]["en"]["reading"]
+    assert!(s["page"]["reading"]["en"]
         .as_str()
         .unwrap()
         .starts_with("Whitelist versus default"));
+}
+
+#[wasm_bindgen_test]
+fn a_scenario_runs_embed_figure_is_the_charts_svg_of_its_part() {
+    let run = web::run_scenario("s=m1-compress&tl=off", JsValue::UNDEFINED).unwrap();
+    let table = run
+        .embed_figure(0, "view=table&theme=dark", false, "en")
+        .unwrap();
+    assert!(
+        table.starts_with("<svg ") && table.ends_with("</svg>\n"),
+        "{table}"
+    );
+    assert!(table.contains(">Job times (s)<"), "{table}");
+    assert!(table.contains("fill=\"#16181b\""), "dark: {table}");
+    // A scenario has no CDF: cdf shows all of it, like its embed.
+    assert_eq!(
+        run.embed_figure(0, "view=cdf", true, "zh").unwrap(),
+        run.embed_figure(0, "view=all", true, "zh").unwrap()
+    );
+    // Without a timeline there is no Gantt chart to draw; a bad part is refused.
+    assert!(run.embed_figure(0, "view=gantt", false, "en").is_err());
+    assert!(run.embed_figure(0, "view=pie", false, "en").is_err());
+    let run = web::run_scenario("s=feishu-demo&secs=1", JsValue::UNDEFINED).unwrap();
+    let gantt = run.embed_figure(0, "view=gantt", false, "en").unwrap();
+    assert!(gantt.contains(">Cores, coloured by QoS<"), "{gantt}");
+    assert!(!gantt.contains(">Thread states<"), "{gantt}");
 }

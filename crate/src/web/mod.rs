@@ -54,7 +54,7 @@ use crate::experiment::Limits;
 pub use catalog::{catalog, file_too_large};
 pub use chart_lang::set_chart_lang;
 #[cfg(not(feature = "page"))]
-pub use embed::{embed_snippet, placeholder_figure_svg};
+pub use embed::{embed_figure, embed_snippet};
 #[cfg(not(feature = "page"))]
 pub use figure::svg_figure;
 pub use gantt::Gantt;

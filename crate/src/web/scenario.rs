@@ -1,4 +1,4 @@
-//! The page's Apple QoS scenarios (issue 4): URL keys, the worker's run and
+//! The page's Apple QoS scenarios: URL keys, the worker's run and
 //! what it sends the page.
 //!
 //! - On the **main thread**, [`parse_scenario_query`] reads `s=<name>` and
@@ -9,8 +9,8 @@
 //!   out a small summary (the CLI's `--json` object without the recorded
 //!   runs) and, per run, its charts' data: the cores and the key threads'
 //!   states as lane charts in the one wire format (typed arrays, transferred
-//!   not copied) and `sched_pri` over time. Recording is capped by
-//!   [`PAGE_MAX_RECORDS`].
+//!   not copied) and `sched_pri` over time, and the Embed dialog's SVG
+//!   figure of a run. Recording is capped by [`PAGE_MAX_RECORDS`].
 
 use std::collections::HashMap;
 
@@ -343,5 +343,22 @@ impl ScenarioRun {
         );
         set(&out, "pri", &to_js(&pri));
         out.into()
+    }
+
+    /// `embedFigure(run, view_query, dark, lang) -> string`: the figure an
+    /// Embed dialog's snippet shows of run `run` (its part and colours as
+    /// for an experiment, see `web::embed::figure_options`), drawn by the
+    /// charts' own code as one `<svg>`.
+    #[wasm_bindgen(js_name = embedFigure)]
+    pub fn embed_figure(
+        &self,
+        run: usize,
+        view_query: &str,
+        dark: bool,
+        lang: &str,
+    ) -> Result<String, JsError> {
+        let options = super::embed::figure_options(view_query, dark, lang, true)?;
+        chart::figure::scenario(self.scenario, &self.result, &self.runs, run, &options)
+            .map_err(|e| JsError::new(&e))
     }
 }

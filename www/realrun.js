@@ -9,7 +9,7 @@ import { parseQuery, RealRunPlan, realRunText } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n } from './i18n.js';
 import { download } from './io.js';
 import realStrings from './strings/realrun.js';
-import { catalog, metricTitle, policyTitle } from './catalog.js';
+import { catalog, metricTitle, policyTitle, words } from './catalog.js';
 import { available, resolveYield, clockStep, createControl, runPlan, addPass, report } from './realrun-runner.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -115,7 +115,7 @@ function applySettings() {
   const mine = parsed.errors.filter((e) => e.field.startsWith('real_'));
   const box = $('#real-form-error');
   if (mine.length) {
-    box.textContent = mine.map((e) => e.message).join('\n');
+    box.textContent = mine.map((e) => words(e.refusal)).join('\n');
     box.hidden = false;
     return;
   }

@@ -12,6 +12,7 @@
 import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor, mainThreadColor, stateColor, priColor } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 import { lane } from './client.js';
+import { words } from './catalog.js';
 
 const $ = (sel) => document.querySelector(sel);
 /** Rust's scenario registry (see crate/src/web/scenario_catalog.rs); read at mount. */
@@ -231,7 +232,7 @@ function onKnobEdit() {
         const input = document.getElementById(`sc-${e.field}`);
         if (input) input.setAttribute('aria-invalid', 'true');
       }
-      err.textContent = parsed.errors.map((e) => e.message).join('\n');
+      err.textContent = parsed.errors.map((e) => words(e.refusal)).join('\n');
       err.hidden = false;
       return;
     }

@@ -26,7 +26,7 @@ use crate::rng::MAX_SEED;
 use crate::scenario::{self, Knob};
 use crate::sim::machine::{CoreKind, Machine, M1_EP_RATIO};
 use crate::sim::Qos;
-use crate::text::{Lang, Text};
+use crate::text::{Filled, Lang, Text};
 use crate::workload::mix::MAX_CLASSES;
 
 /// One experiment parameter.
@@ -39,8 +39,9 @@ pub struct ParamEntry {
     pub flag: Option<&'static str>,
     /// The default as text, in the syntax the parser reads.
     pub default: String,
-    /// What the parser accepts, in the words of its own refusal.
-    pub allowed: String,
+    /// What the parser accepts, in the words of its own refusal, in
+    /// English and Chinese.
+    pub allowed: Filled,
     /// Numeric bounds where the value is one number (inputs' `min`/`max`).
     pub min: Option<f64>,
     pub max: Option<f64>,
@@ -56,7 +57,7 @@ pub struct PolicyEntry {
     pub name: &'static str,
     /// Its name in headings: the CLI name in capitals (FIFO, RR, …).
     pub title: String,
-    pub describe: &'static str,
+    pub describe: Text,
     /// Whether its schedule depends on the quantum (the table shows the
     /// quantum beside it; a quantum sweep finds it a best quantum).
     pub uses_quantum: bool,
@@ -285,7 +286,7 @@ fn texts(p: Param) -> (Text, Text) {
 }
 
 /// What `set` refuses with: the parser's own words, never a copy.
-fn allowed(p: Param, limits: &Limits) -> String {
+fn allowed(p: Param, limits: &Limits) -> Filled {
     Experiment::default()
         .set(p, p.url_key(), "\u{1}", limits)
         .err()
@@ -311,7 +312,7 @@ fn param_entry(p: Param, limits: &Limits) -> ParamEntry {
 
 /// The page's own keys, parsed in `web::query` (`lang` also by the CLI).
 fn page_params() -> Vec<ParamEntry> {
-    let plain = |key, flag, default: &str, allowed: String, label, help| ParamEntry {
+    let plain = |key, flag, default: &str, allowed: Filled, label, help| ParamEntry {
         key,
         flag,
         default: default.to_string(),
@@ -327,10 +328,7 @@ fn page_params() -> Vec<ParamEntry> {
             "v",
             None,
             crate::query_string::URL_VERSION,
-            format!(
-                "{} (the only URL version so far)",
-                crate::query_string::URL_VERSION
-            ),
+            crate::query_string::URL_VERSIONS.both(&[crate::query_string::URL_VERSION]),
             Text::new("URL version", "链接格式版本"),
             Text::new("The link format's version.", "链接格式的版本。"),
         ),
@@ -338,7 +336,7 @@ fn page_params() -> Vec<ParamEntry> {
             "embed",
             None,
             "0",
-            "1 or 0".to_string(),
+            crate::query_string::EMBED_VALUES.into(),
             Text::new("Embed view", "嵌入视图"),
             Text::new(
                 "1: the compact view for blog posts.",

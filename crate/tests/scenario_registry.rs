@@ -39,12 +39,14 @@ fn names_are_unique_and_each_finds_its_scenario() {
 
 #[test]
 fn the_allowed_names_list_every_scenario() {
-    let allowed = scenario::allowed_names();
+    let both = scenario::allowed_names();
+    let allowed = &both.en;
     for n in names() {
-        assert!(allowed.contains(n), "{allowed}");
+        assert!(allowed.contains(n) && both.zh.contains(n), "{both:?}");
     }
     let last = names().last().copied().unwrap();
     assert!(allowed.ends_with(&format!(" or {last}")), "{allowed}");
+    assert!(both.zh.ends_with(&format!(" 或 {last}")), "{}", both.zh);
     let e = scenario::run("no-such-scenario", &Knobs::default()).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -200,7 +202,7 @@ fn the_cli_runs_every_registered_scenario_and_lists_it() {
     }
     let (code, _, err) = tailslice(&["scenario"]);
     assert_eq!(code, 2);
-    assert!(err.contains(&scenario::allowed_names()), "{err}");
+    assert!(err.contains(&scenario::allowed_names().en), "{err}");
 }
 
 fn sources(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {

@@ -29,9 +29,9 @@ fn a_run_too_large_blames_q_and_resets_only_q() {
     assert_eq!(errors[0].field, "q");
     assert_eq!(errors[0].value, "0.001");
     assert!(
-        errors[0].allowed.contains("1000000 tasks"),
+        errors[0].allowed.en.contains("1000000 tasks"),
         "{}",
-        errors[0].allowed
+        errors[0].allowed.en
     );
     assert!(!errors[0].to_string().contains("inf"));
     // The task count the link asked for is kept: only q fell back.
@@ -59,7 +59,7 @@ fn when_q_alone_cannot_make_it_fit_n_is_blamed() {
 
 #[test]
 fn a_repeated_key_keeps_its_first_value_and_says_so() {
-    for (second, msg_has) in [("0", "'8' is used"), ("9", "'8' is used")] {
+    for (second, msg_has) in [("0", "first value '8'"), ("9", "first value '8'")] {
         let (e, errors) = parse(&[("q", "8"), ("q", second)]);
         assert_eq!(e.quantum, 8.0, "q=8&q={second}");
         assert_eq!(errors.len(), 1, "{errors:?}");
@@ -146,15 +146,15 @@ fn machine_and_qos_links_round_trip_and_bad_ones_fall_back() {
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert_eq!(errors[0].field, "machine");
     assert!(
-        errors[0].allowed.contains("1 to 64 cores"),
+        errors[0].allowed.en.contains("1 to 64 cores"),
         "{}",
-        errors[0].allowed
+        errors[0].allowed.en
     );
     assert_eq!(errors[1].field, "mix");
     assert!(
-        errors[1].allowed.contains("userInitiated"),
+        errors[1].allowed.en.contains("userInitiated"),
         "{}",
-        errors[1].allowed
+        errors[1].allowed.en
     );
     assert!(e.machine.is_none());
     assert!(!e.mix.has_qos());

@@ -392,7 +392,7 @@ pub fn parse_experiment_json(text: &str, limits: &Limits) -> Result<ExperimentFi
     if file.format != EXPERIMENT_FORMAT {
         return Err(err(format!(
             "format '{}' is not '{EXPERIMENT_FORMAT}'",
-            crate::error::ParamError::new("", &file.format, "").value
+            crate::error::shown(&file.format)
         )));
     }
     if file.version != EXPERIMENT_VERSION {
@@ -406,7 +406,7 @@ pub fn parse_experiment_json(text: &str, limits: &Limits) -> Result<ExperimentFi
         let Some(p) = Param::from_url_key(key) else {
             return Err(err(format!(
                 "unknown parameter '{}' in params",
-                crate::error::ParamError::new("", key, "").value
+                crate::error::shown(key)
             )));
         };
         let text = match value {

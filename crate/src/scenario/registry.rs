@@ -158,11 +158,6 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// The names as an error message's "expected ...": `a, b or c`.
-pub fn allowed_names() -> String {
-    let names = names();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        Some((last, _)) => last.to_string(),
-        None => String::new(),
-    }
+pub fn allowed_names() -> crate::text::Filled {
+    crate::text::either(&names())
 }

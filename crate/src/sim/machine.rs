@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::qos::Qos;
 use crate::error::ParamError;
+use crate::text::Text;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -191,7 +192,10 @@ impl Machine {
     /// Parses `a10`, `m1`, `xeon-w` or `<P>p+<E>e` (e.g. `2p+4e`, `4p`),
     /// at most 64 cores, at least one.
     pub fn parse(field: &str, text: &str, ep_ratio: f64) -> Result<Machine, ParamError> {
-        let allowed = "a10, m1, xeon-w or <P>p+<E>e with 1 to 64 cores in all (e.g. 2p+4e)";
+        const ALLOWED: Text = Text::new(
+            "a10, m1, xeon-w or <P>p+<E>e with 1 to 64 cores in all (e.g. 2p+4e)",
+            "a10、m1、xeon-w 或 <P>p+<E>e，共 1 到 64 个核心（如 2p+4e）",
+        );
         let t = text.trim().to_ascii_lowercase();
         match t.as_str() {
             "a10" => return Ok(Machine::a10()),
@@ -199,7 +203,7 @@ impl Machine {
             "xeon-w" => return Ok(Machine::xeon_w()),
             _ => {}
         }
-        let bad = || ParamError::new(field, text, allowed);
+        let bad = || ParamError::new(field, text, ALLOWED);
         let mut p = 0usize;
         let mut e = 0usize;
         for part in t.split('+') {

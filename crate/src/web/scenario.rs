@@ -20,11 +20,12 @@ use wasm_bindgen::JsCast;
 
 use super::query::{decode_pairs, percent_encode, BadParam};
 use super::result::{set, to_js};
-use crate::error::ParamError;
+use crate::error::{Instead, ParamError};
 use crate::scenario::simulation::{PriSeries, RunResult, State};
 use crate::scenario::{self, Knob, Knobs, PageText, RunView, Scenario, ScenarioResult};
 use crate::sim::machine::CoreKind;
 use crate::sim::qos::BASEPRI_FOREGROUND;
+use crate::text::Text;
 
 /// Segments and state intervals kept per run (each). Enough for the Feishu demo's
 /// 10 s on two cores; longer runs are cut and say so on the page.
@@ -74,6 +75,7 @@ pub fn parse(query: &str) -> ScenarioQuery {
         errors: Vec::new(),
     };
     let mut run = None;
+    let mut refused: Vec<ParamError> = Vec::new();
     for (k, v) in decode_pairs(query) {
         if k == SCENARIO_KEY {
             match scenario::find(v.trim()) {
@@ -81,31 +83,48 @@ pub fn parse(query: &str) -> ScenarioQuery {
                     q.name = Some(s.name());
                     q.scenario = Some(s);
                 }
-                None => q
-                    .errors
-                    .push(ParamError::new(SCENARIO_KEY, &v, scenario::allowed_names()).into()),
+                None => refused.push(ParamError::new(SCENARIO_KEY, &v, scenario::allowed_names())),
             }
         } else if k == RUN_KEY {
             match v.trim().parse::<usize>() {
                 Ok(r) if r < 64 => run = Some(r),
-                _ => q.errors.push(
-                    ParamError::new(
-                        RUN_KEY,
-                        &v,
-                        "a whole number from 0 to 63 (which run the charts show)",
-                    )
-                    .into(),
-                ),
+                _ => refused.push(ParamError::new(RUN_KEY, &v, RUNS)),
             }
         } else if let Some(knob) = Knob::from_url_key(&k) {
             if let Err(e) = q.knobs.set(knob, &k, &v) {
-                q.errors.push(e.into());
+                refused.push(e);
             }
         }
     }
     q.run = run.unwrap_or_else(|| q.default_run());
+    // What each refusal leaves in effect, read off the parsed state.
+    let run_text = q.run.to_string();
+    q.errors = refused
+        .into_iter()
+        .map(|e| {
+            let knob_text = Knob::from_url_key(&e.field).map(|k| q.knobs.text(k));
+            let instead = match (e.field.as_str(), &knob_text) {
+                (SCENARIO_KEY, _) if q.name.is_none() => Instead::Said(NO_SCENARIO),
+                (SCENARIO_KEY, _) => Instead::Value(q.name.unwrap_or_default()),
+                (RUN_KEY, _) => Instead::Value(&run_text),
+                (_, Some(Some(text))) => Instead::Value(text),
+                _ => Instead::Said(SCENARIO_DEFAULT),
+            };
+            BadParam::new(e, instead)
+        })
+        .collect();
     q
 }
+
+const RUNS: Text = Text::new(
+    "a whole number from 0 to 63 (which run the charts show)",
+    "0 到 63 之间的整数（图表显示哪一次运行）",
+);
+const NO_SCENARIO: Text = Text::new(
+    "no scenario: the experiment page is shown",
+    "不打开场景，显示实验页面",
+);
+const SCENARIO_DEFAULT: Text = Text::new("the scenario's default is used", "使用场景的默认值");
 
 impl ScenarioQuery {
     /// The run the charts show by default (the scenario's choice).

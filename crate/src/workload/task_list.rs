@@ -72,7 +72,7 @@ impl std::error::Error for ImportError {}
 
 /// Shortened, control characters escaped: file content is hostile input.
 fn shown(text: &str) -> String {
-    crate::error::ParamError::new("", text, "").value
+    crate::error::shown(text)
 }
 
 fn number(line: usize, what: &str, text: &str, max: f64) -> Result<f64, ImportError> {

@@ -4,14 +4,15 @@
 //!
 //! - return a value or an error, never panic (a panic fails the caller);
 //! - an error is one line with no control characters and names the field
-//!   as the user spelled it (`--machine`, `m`);
+//!   as the user spelled it (`--machine`, `m`), in English and in Chinese,
+//!   also with the page's "→ … is used." after it;
 //! - an accepted value, written back as text (`get`, `to_query`,
 //!   `Display`), parses to the same value: links and files the page writes
 //!   open what was shown.
 //!
 //! Each `check_*` takes the raw text a user (or attacker) could supply.
 
-use tailslice::error::{is_hidden_char, parse_count, ParamError};
+use tailslice::error::{is_hidden_char, parse_count, Instead, ParamError};
 use tailslice::experiment::export::{experiment_json, parse_experiment_json};
 use tailslice::experiment::sweep::{
     parse_quanta, parse_quanta_spec, parse_seed_range, SweepLimits,
@@ -44,9 +45,30 @@ pub fn check_param_error(e: &ParamError, field: &str) {
 
 fn check_error_text(e: &ParamError) {
     assert_one_line(&e.to_string());
+    assert_eq!(e.to_string(), e.message(Lang::En));
     assert!(
         e.value.chars().count() <= 100,
         "the value shown must be shortened: {e}"
+    );
+    for lang in Lang::ALL {
+        let m = e.message(lang);
+        assert_one_line(&m);
+        assert!(m.contains(&e.field), "{lang:?} must name the field: {m}");
+        assert!(m.contains(&e.value), "{lang:?} must show the value: {m}");
+        assert!(
+            !e.allowed.get(lang).is_empty(),
+            "{lang:?}: nothing allowed: {m}"
+        );
+        for instead in [Instead::Value(&e.value), Instead::Value("")] {
+            let line = e.with_instead(instead);
+            assert_one_line(line.get(lang));
+            assert!(line.get(lang).starts_with(&m), "{line:?}");
+        }
+    }
+    let zh = e.message(Lang::Zh);
+    assert!(
+        zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+        "the Chinese refusal is not Chinese: {zh}"
     );
 }
 

@@ -380,18 +380,15 @@ pub fn catalog(limits: &Limits) -> Catalog {
                 uses_quantum: p.uses_quantum(),
             })
             .collect(),
-        recorded_title: Text::new(RECORDED_TITLE.0, RECORDED_TITLE.1),
+        recorded_title: RECORDED_TITLE,
         max_compared: PolicyKind::MAX_COMPARED,
         metrics: Metric::ALL
             .into_iter()
-            .map(|m| {
-                let (en, zh) = m.title();
-                MetricEntry {
-                    name: m.name(),
-                    title: Text::new(en, zh),
-                    lower_is_better: m.lower_is_better(),
-                    unit: if m.is_ms() { "ms" } else { "tasks" },
-                }
+            .map(|m| MetricEntry {
+                name: m.name(),
+                title: m.title(),
+                lower_is_better: m.lower_is_better(),
+                unit: if m.is_ms() { "ms" } else { "tasks" },
             })
             .collect(),
         seed_sweep_metrics: Metric::SEED_PICK.into_iter().map(Metric::name).collect(),

@@ -160,3 +160,33 @@ fn machine_and_qos_links_round_trip_and_bad_ones_fall_back() {
     assert!(!e.mix.has_qos());
     assert_eq!(e.seed, 7);
 }
+
+#[test]
+fn a_plus_typed_in_a_link_reads_as_the_same_machine() {
+    use tailslice::experiment::Param;
+    use tailslice::query_string::{decode_pairs, percent_encode};
+    // `?machine=2p+4e` typed by hand: the `+` arrives as a space.
+    for query in [
+        "machine=2p+4e",
+        "machine=2p%204e",
+        "machine=2p%2B4e",
+        "machine=2P+%2B+4e",
+    ] {
+        let pairs = decode_pairs(query);
+        let (e, errors) = Experiment::from_query(
+            pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+            &Limits::WEB,
+        );
+        assert!(errors.is_empty(), "{query}: {errors:?}");
+        assert_eq!(e.get(Param::Machine), "2p+4e", "{query}");
+        assert_eq!(e.core_count(), 6, "{query}");
+        // Written back, the link survives both decoders.
+        let written = format!("machine={}", percent_encode(&e.get(Param::Machine)));
+        assert_eq!(written, "machine=2p%2B4e");
+    }
+    let mut knobs = tailslice::scenario::Knobs::default();
+    knobs
+        .set(tailslice::scenario::Knob::Machine, "m", "2p 4e")
+        .unwrap();
+    assert_eq!(knobs.machine.as_deref(), Some("2p+4e"));
+}

@@ -320,7 +320,7 @@ impl Knobs {
             Knob::Seconds => self.seconds = SECONDS_RANGE.parse(field, text)?,
             Knob::Machine => {
                 Machine::parse(field, text, self.ep_ratio)?;
-                self.machine = Some(text.trim().to_ascii_lowercase());
+                self.machine = Some(Machine::spec(text));
             }
             Knob::Groups => {
                 const ALLOWED: Text = Text::new(

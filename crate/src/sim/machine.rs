@@ -189,14 +189,27 @@ impl Machine {
         m
     }
 
-    /// Parses `a10`, `m1`, `xeon-w` or `<P>p+<E>e` (e.g. `2p+4e`, `4p`),
-    /// at most 64 cores, at least one.
+    /// A machine spec as [`Machine::parse`] reads it: lower case, and the
+    /// parts of `<P>p+<E>e` joined by `+` whether they were separated by
+    /// `+`, spaces or both. A `+` typed into a URL arrives as a space
+    /// (`?machine=2p+4e` reads `2p 4e`), and means the same machine.
+    pub fn spec(text: &str) -> String {
+        text.trim()
+            .to_ascii_lowercase()
+            .split('+')
+            .map(|part| part.split_whitespace().collect::<Vec<_>>().join("+"))
+            .collect::<Vec<_>>()
+            .join("+")
+    }
+
+    /// Parses `a10`, `m1`, `xeon-w` or `<P>p+<E>e` (e.g. `2p+4e`, `2p 4e`,
+    /// `4p`), at most 64 cores, at least one.
     pub fn parse(field: &str, text: &str, ep_ratio: f64) -> Result<Machine, ParamError> {
         const ALLOWED: Text = Text::new(
             "a10, m1, xeon-w or <P>p+<E>e with 1 to 64 cores in all (e.g. 2p+4e)",
             "a10、m1、xeon-w 或 <P>p+<E>e，共 1 到 64 个核心（如 2p+4e）",
         );
-        let t = text.trim().to_ascii_lowercase();
+        let t = Machine::spec(text);
         match t.as_str() {
             "a10" => return Ok(Machine::a10()),
             "m1" => return Ok(Machine::m1(ep_ratio)),

@@ -126,6 +126,11 @@ pub fn check_machine(text: &str) {
                 let again = Machine::parse(field, &m.name, M1_EP_RATIO)
                     .unwrap_or_else(|e| panic!("{text:?}: its name {:?} is refused: {e}", m.name));
                 assert_eq!(again, m, "{text:?}");
+                // A `+` typed into a URL arrives as a space: the same machine.
+                let spaced = text.replace('+', " ");
+                let again = Machine::parse(field, &spaced, M1_EP_RATIO)
+                    .unwrap_or_else(|e| panic!("{text:?} as {spaced:?} is refused: {e}"));
+                assert_eq!(again, m, "{text:?} as {spaced:?}");
             }
             Err(e) => check_param_error(&e, field),
         }

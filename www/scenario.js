@@ -343,7 +343,7 @@ function renderStatus() {
 
 function renderRunPicker(labels, run) {
   const pick = $('#sc-run');
-  pick.replaceChildren(...labels.map((l, i) => el('option', { value: String(i), text: l })));
+  pick.replaceChildren(...labels.map((l, i) => el('option', { value: String(i), text: tr(l) })));
   pick.value = String(Math.min(run, Math.max(0, labels.length - 1)));
   pick.closest('.sc-knob').hidden = labels.length < 2;
 }
@@ -391,7 +391,7 @@ function renderTable() {
     thead.replaceChildren(headRow(['sc.col.config', 'sc.col.first_screen', 'sc.col.first_refresh', 'sc.col.whitelist']));
     for (const c of s.configs) {
       const tr = el('tr', { dataset: { row: c.name } });
-      tr.append(el('th', { scope: 'row', text: c.name }),
+      tr.append(el('th', { scope: 'row', text: page.rows?.[rows.length] ?? c.name }),
         td('first_screen_ms', fmt1(c.first_screen_ms)),
         td('first_refresh_ms', fmt1(c.first_refresh_ms)),
         td('whitelist', c.whitelist ? c.whitelist.join(', ') : '—', { className: 'wl' }));
@@ -410,7 +410,7 @@ function renderTable() {
         const sw = el('span', { className: 'swatch' });
         sw.style.background = qosColor(j.qos);
         const q = el('td', { dataset: { metric: 'qos' } }, sw, String(j.qos));
-        tr.append(el('th', { scope: 'row', text: c.machine }), el('td', { text: c.case }), q,
+        tr.append(el('th', { scope: 'row', text: c.machine }), el('td', { text: page.rows?.[rows.length] ?? c.case }), q,
           td('seconds', fmt1(j.seconds)),
           td('measured_seconds', fmt1(j.measured_seconds), { className: 'measured' }),
           td('measured', page.measured[rows.length] ?? '', { className: 'wl' }),
@@ -540,6 +540,8 @@ export function mountScenario(ctx) {
     renderNotes();
     renderLegends();
     renderStatus();
+    const labels = sc.summary.run_labels || [];
+    [...$('#sc-run').options].forEach((o, i) => { if (labels[i]) o.textContent = tr(labels[i]); });
   });
   return {
     errors: parsed.errors,

@@ -143,6 +143,13 @@ impl Filled {
     }
 }
 
+/// Serialises a [`Filled`] as its English text, where a JSON contract
+/// has a string (the CLI's `--json`); the page reads both languages from
+/// elsewhere.
+pub fn english<S: serde::Serializer>(text: &Filled, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&text.en)
+}
+
 /// Names as a choice: `a, b or c` / `a、b 或 c`.
 pub fn either(names: &[&str]) -> Filled {
     const OR: Text = Text::new("{} or {}", "{} 或 {}");

@@ -212,7 +212,7 @@ fn m1_background_keeps_to_e_cores_while_p_cores_idle() {
         ScenarioResult::M1Compress(r) => r,
         _ => unreachable!(),
     };
-    let run = r.runs.iter().find(|v| v.label == "m1 alone 9").unwrap();
+    let run = r.runs.iter().find(|v| v.label.en == "m1 alone 9").unwrap();
     assert!(!run.run.truncated);
     assert!(run.run.segments.iter().all(|s| s.core >= 4));
 }

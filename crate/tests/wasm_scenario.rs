@@ -52,7 +52,8 @@ fn run_summary_and_timeline_round_trip() {
     let summary = json(&run.summary());
     assert_eq!(summary["groups"].as_array().unwrap().len(), 4);
     assert!(summary["runs"].as_array().unwrap().is_empty());
-    assert_eq!(summary["run_labels"][0], "userInteractive queues");
+    assert_eq!(summary["run_labels"][0]["en"], "userInteractive queues");
+    assert_eq!(summary["run_labels"][0]["zh"], "userInteractive 队列");
     let tl = run.timeline(0);
     let meta = json(&Reflect::get(&tl, &"meta".into()).unwrap());
     assert_eq!(meta["floor"], 29);

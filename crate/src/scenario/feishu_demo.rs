@@ -210,7 +210,7 @@ pub fn run(knobs: &Knobs) -> FeishuDemoResult {
         }
         if knobs.timeline {
             runs.push(RunView {
-                label: format!("{} queues", qos.name()),
+                label: QUEUES.both(&[qos.name()]),
                 machine: machine.clone(),
                 run: r,
             });
@@ -230,6 +230,9 @@ pub fn run(knobs: &Knobs) -> FeishuDemoResult {
         runs,
     }
 }
+
+/// A run's name: the QoS its queues run at.
+const QUEUES: Text = Text::new("{} queues", "{} 队列");
 
 fn notes(groups: &[GroupResult], lang: Lang) -> Vec<String> {
     let levels: Vec<String> = groups
@@ -321,18 +324,19 @@ impl Outcome for FeishuDemoResult {
     }
 
     fn page_text(&self, lang: Lang) -> PageText {
-        let band = match (lang, self.band_limit) {
-            (Lang::En, true) => "band limit on",
-            (Lang::En, false) => "band limit off",
-            (Lang::Zh, true) => "band limit 开",
-            (Lang::Zh, false) => "band limit 关",
-        };
+        let band = if self.band_limit {
+            Text::new("band limit on", "优先级下限开")
+        } else {
+            Text::new("band limit off", "优先级下限关")
+        }
+        .get(lang);
         PageText {
             reading: format!(
                 "{} · {} × {} s · {band}",
                 self.machine, self.queues, self.seconds
             ),
             measured: Vec::new(),
+            rows: Vec::new(),
         }
     }
 
@@ -351,10 +355,10 @@ impl Outcome for FeishuDemoResult {
         )
     }
 
-    fn pri_labels(&self) -> Vec<String> {
+    fn pri_labels(&self) -> Vec<crate::text::Filled> {
         self.pri_series
             .iter()
-            .map(|p| format!("{} queues", p.qos))
+            .map(|p| QUEUES.both(&[p.qos]))
             .collect()
     }
 

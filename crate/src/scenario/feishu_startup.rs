@@ -285,6 +285,17 @@ pub fn auto_whitelist(s: &Startup) -> Vec<String> {
     names
 }
 
+/// A configuration's name in the page's words (the JSON keeps `name`).
+fn config_title(name: &'static str) -> Text {
+    match name {
+        "default" => Text::new("default", "默认"),
+        "all-utility" => Text::new("all-utility", "全部 utility"),
+        "whitelist" => Text::new("whitelist", "白名单"),
+        "auto-whitelist" => Text::new("auto-whitelist", "自动白名单"),
+        _ => Text::new(name, name),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConfigResult {
     pub name: &'static str,
@@ -366,7 +377,7 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
         });
         if knobs.timeline {
             runs.push(RunView {
-                label: name.into(),
+                label: config_title(name).into(),
                 machine: machine.clone(),
                 run: r,
             });
@@ -495,21 +506,25 @@ impl Outcome for FeishuStartupResult {
         let fr = signed_ms(self.model_first_refresh_gain_ms);
         let m_fs = signed_ms(self.measured.first_screen_gain_ms);
         let m_fr = signed_ms(self.measured.first_refresh_gain_ms);
-        let reading = match lang {
-            Lang::En => format!(
-                "Whitelist versus default: first screen {fs} ms (measured {m_fs} ms), \
-                 first refresh {fr} ms (measured {m_fr} ms). All utility: {}.",
-                self.measured.all_utility
-            ),
-            Lang::Zh => format!(
-                "白名单相对默认：首屏 {fs} 毫秒（实测 {m_fs} 毫秒），首次刷新 {fr} 毫秒\
-                 （实测 {m_fr} 毫秒）。全部 utility：{}。",
-                self.measured.all_utility_zh
-            ),
+        const READING: Text = Text::new(
+            "Whitelist versus default: first screen {} ms (measured {} ms), \
+             first refresh {} ms (measured {} ms). All utility: {}.",
+            "白名单相对默认：首屏 {} 毫秒（实测 {} 毫秒），首次刷新 {} 毫秒\
+             （实测 {} 毫秒）。全部 utility：{}。",
+        );
+        let all_utility = match lang {
+            Lang::En => self.measured.all_utility,
+            Lang::Zh => self.measured.all_utility_zh,
         };
+        let reading = READING.fill(lang, &[&fs, &m_fs, &fr, &m_fr, all_utility]);
         PageText {
             reading,
             measured: Vec::new(),
+            rows: self
+                .configs
+                .iter()
+                .map(|c| config_title(c.name).get(lang).to_string())
+                .collect(),
         }
     }
 

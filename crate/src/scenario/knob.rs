@@ -153,7 +153,7 @@ impl Knob {
     pub fn spec(self) -> KnobSpec {
         let (label, help, range) = match self {
             Knob::BandLimit => (
-                Text::new("Band limit (priority floor)", "优先级下限（band limit）"),
+                Text::new("Band limit (priority floor)", "优先级下限"),
                 None,
                 KnobRange::Switch {
                     unset: Some(Text::new("machine's default", "机器默认")),

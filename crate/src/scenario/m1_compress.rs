@@ -122,6 +122,16 @@ pub struct JobResult {
     pub unfinished: bool,
 }
 
+/// A case's name in the page's words (the JSON keeps `case`).
+fn case_title(case: &'static str) -> Text {
+    match case {
+        "alone" => Text::new("alone", "单独运行"),
+        "contention" => Text::new("contention", "争用"),
+        "two-background" => Text::new("two-background", "两个 background"),
+        _ => Text::new(case, case),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CaseResult {
     pub machine: String,
@@ -254,15 +264,15 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
                 })
                 .collect();
             if knobs.timeline {
+                let numbers = jobs
+                    .iter()
+                    .map(|q| q.number().to_string())
+                    .collect::<Vec<_>>()
+                    .join("+");
                 runs.push(RunView {
-                    label: format!(
-                        "{} {case} {}",
-                        m.name,
-                        jobs.iter()
-                            .map(|q| q.number().to_string())
-                            .collect::<Vec<_>>()
-                            .join("+")
-                    ),
+                    label: crate::text::Filled::each(|lang| {
+                        format!("{} {} {numbers}", m.name, case_title(case).get(lang))
+                    }),
                     machine: m.clone(),
                     run: r,
                 });
@@ -288,19 +298,14 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
     let with_unfinished = |mut notes: Vec<String>, lang: Lang| {
         if unfinished > 0 {
             let span = SIMULATED_MS / 1000.0;
-            notes.insert(
-                0,
-                match lang {
-                    Lang::En => format!(
-                        "{unfinished} job(s) did not finish within the simulated {span:.0} s \
-                         (shown as > {span:.0} s): the E cores are too slow at this ep ratio."
-                    ),
-                    Lang::Zh => format!(
-                        "有 {unfinished} 个任务在模拟的 {span:.0} 秒内没有完成（显示为 > {span:.0} s）：\
-                         在这个 ep 速度比下能效核太慢。"
-                    ),
-                },
+            const UNFINISHED: Text = Text::new(
+                "{} job(s) did not finish within the simulated {} s \
+                 (shown as > {1} s): the E cores are too slow at this ep ratio.",
+                "有 {} 个任务在模拟的 {} 秒内没有完成（显示为 > {1} s）：\
+                 在这个 ep 速度比下能效核太慢。",
             );
+            let args = [unfinished.to_string(), format!("{span:.0}")];
+            notes.insert(0, UNFINISHED.fill(lang, &[&args[0], &args[1]]));
         }
         notes
     };
@@ -408,9 +413,19 @@ impl Outcome for M1CompressResult {
                 text.unwrap_or(NO_FIGURE.get(lang)).to_string()
             })
             .collect();
+        let rows = self
+            .cases
+            .iter()
+            .flat_map(|c| {
+                c.jobs
+                    .iter()
+                    .map(|_| case_title(c.case).get(lang).to_string())
+            })
+            .collect();
         PageText {
             reading: String::new(),
             measured,
+            rows,
         }
     }
 }

@@ -49,7 +49,9 @@ fn push_notes(out: &mut String, notes: &[String], notes_zh: &[String], lang: Lan
 /// timelines (only with `timeline` on).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunView {
-    pub label: String,
+    /// The run's name in both languages (`--json` writes the English).
+    #[serde(serialize_with = "crate::text::english")]
+    pub label: crate::text::Filled,
     pub machine: Machine,
     #[serde(flatten)]
     pub run: RunResult,

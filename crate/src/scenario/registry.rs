@@ -57,6 +57,10 @@ pub struct PageText {
     /// The study's measured figure in words, one per table row (empty when
     /// the table has no such column).
     pub measured: Vec<String>,
+    /// Each row's name, one per table row, where the result names its rows
+    /// with identifiers (m1-compress's cases, feishu-startup's
+    /// configurations); empty when the rows are named by QoS.
+    pub rows: Vec<String>,
 }
 
 /// A scenario's result, whatever its shape.
@@ -86,7 +90,7 @@ pub trait Outcome {
 
     /// Labels of the runs whose priorities the result keeps itself (used
     /// when no run was recorded).
-    fn pri_labels(&self) -> Vec<String> {
+    fn pri_labels(&self) -> Vec<crate::text::Filled> {
         Vec::new()
     }
 

@@ -25,7 +25,7 @@ use crate::scenario::simulation::{PriSeries, RunResult, State};
 use crate::scenario::{self, Knob, Knobs, PageText, RunView, Scenario, ScenarioResult};
 use crate::sim::machine::CoreKind;
 use crate::sim::qos::BASEPRI_FOREGROUND;
-use crate::text::Text;
+use crate::text::{Filled, Text};
 
 /// Segments and state intervals kept per run (each). Enough for the Feishu demo's
 /// 10 s on two cores; longer runs are cut and say so on the page.
@@ -343,23 +343,31 @@ struct PageTexts {
 }
 
 #[cfg(not(feature = "page"))]
+impl ScenarioRun {
+    /// Labels of the runs the charts can show, in both languages.
+    fn run_labels(&self) -> Vec<Filled> {
+        if !self.runs.is_empty() {
+            return self.runs.iter().map(|r| r.label.clone()).collect();
+        }
+        // Some scenarios trace priorities even without timelines.
+        self.result.outcome().pri_labels()
+    }
+}
+
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl ScenarioRun {
     /// The scenario's result as the CLI's `--json` prints it, with `runs`
     /// empty (each is sent by `timeline`), plus `run_labels`: one label per
-    /// run the charts can show, and `page`: `{en, zh}`, each `{reading,
-    /// measured}` (the line under the table and the study's figures in
-    /// words, one per row).
+    /// run the charts can show (`{en, zh}`), and `page`: `{en, zh}`, each
+    /// `{reading, measured, rows}` (the line under the table, the study's
+    /// figures in words and the rows' names, one per row).
     pub fn summary(&self) -> JsValue {
         // Straight to a JS object (no serde_json::Value on the way: less code
         // in the wasm); `runs` is empty here, they were taken at the start.
         let v = to_js(&self.result);
-        let labels = js_sys::Array::new();
-        for l in self.run_labels() {
-            labels.push(&JsValue::from_str(&l));
-        }
         if let Some(obj) = v.dyn_ref::<Object>() {
-            set(obj, "run_labels", &labels);
+            set(obj, "run_labels", &to_js(&self.run_labels()));
             let outcome = self.result.outcome();
             let page = PageTexts {
                 en: outcome.page_text(crate::text::Lang::En),
@@ -368,16 +376,6 @@ impl ScenarioRun {
             set(obj, "page", &to_js(&page));
         }
         v
-    }
-
-    /// Labels of the runs the charts can show.
-    #[wasm_bindgen(js_name = runLabels)]
-    pub fn run_labels(&self) -> Vec<String> {
-        if !self.runs.is_empty() {
-            return self.runs.iter().map(|r| r.label.clone()).collect();
-        }
-        // Some scenarios trace priorities even without timelines.
-        self.result.outcome().pri_labels()
     }
 
     /// One run's timeline: `{meta, packed}` where `packed` is a
@@ -399,7 +397,7 @@ impl ScenarioRun {
         let mut meta = TimelineMeta {
             scenario: self.scenario.name(),
             run,
-            label: labels[run].clone(),
+            label: labels[run].en.clone(),
             machine: view.map(|v| v.machine.name.clone()).unwrap_or_default(),
             cores: view
                 .map(|v| {

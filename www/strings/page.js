@@ -2,6 +2,7 @@
 // Simplified Chinese. Keys are flat; `{name}` is replaced by t(key, vars).
 export default {
   en: {
+    'title': 'tailslice — scheduler playground',
     'tagline': 'How tasks share a CPU, and what it does to the tail.',
     'lang.label': 'Language',
     'open.full': 'open in tailslice ↗',
@@ -108,6 +109,7 @@ export default {
     'canvas.slice_many': '{n} slices',
   },
   zh: {
+    'title': 'tailslice — 调度器试验场',
     'tagline': '任务如何分享 CPU，以及这对尾延迟意味着什么。',
     'lang.label': '语言',
     'open.full': '在 tailslice 中打开 ↗',

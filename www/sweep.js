@@ -7,7 +7,7 @@
 import { drawSeedHistogram, drawQuantumChart } from './tailslice.js';
 import { t, fmtNumber, onLangChange } from './i18n.js';
 import { exportPng } from './io.js';
-import { catalog, limits, policyTitle as title } from './catalog.js';
+import { catalog, limits, metricTitle, policyTitle as title } from './catalog.js';
 import { request, warm } from './client.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -105,8 +105,8 @@ function fillMetricSelect(select, metrics, summary) {
     const o = document.createElement('option');
     o.value = m;
     o.textContent = summary && summary.summary && summary.summary.changes.length
-      ? t('sweep.change', { policy: title(summary.summary.changes[0].policy), base: title(summary.summary.changes[0].base), metric: m })
-      : m;
+      ? t('sweep.change', { policy: title(summary.summary.changes[0].policy), base: title(summary.summary.changes[0].base), metric: metricTitle(m) })
+      : metricTitle(m);
     select.append(o);
   }
   select.value = metrics.includes(keep) ? keep : metrics[0];
@@ -141,13 +141,13 @@ function renderSeeds() {
     counts: dist.histogram.counts,
     p5: dist.p5, p50: dist.p50, p95: dist.p95,
     current: current ?? null,
-    x_desc: change ? t('sweep.axis.change', { metric: m }) : t('sweep.axis.value', { metric: m }),
+    x_desc: change ? t('sweep.axis.change', { metric: metricTitle(m) }) : t('sweep.axis.value', { metric: metricTitle(m) }),
     y_desc: t('sweep.axis.seeds'),
     current_label: t('sweep.current', { seed: sum.seed }),
   });
   const stats = $('#seed-stats');
   const vars = {
-    n: sum.summary.seeds, from: sum.from, to: sum.to, policy: title(policy), metric: m,
+    n: sum.summary.seeds, from: sum.from, to: sum.to, policy: title(policy), metric: metricTitle(m),
     p5: fmtNumber(dist.p5, 1), p50: fmtNumber(dist.p50, 1), p95: fmtNumber(dist.p95, 1),
     seed: sum.seed, current: fmtNumber(current, 1),
     better: change ? change.p95_better : 0, worse: change ? change.p95_worse : 0,
@@ -181,7 +181,7 @@ function renderQuanta() {
     best,
     quantum: sum.quantum,
     x_desc: t('sweep.axis.quantum'),
-    y_desc: t('sweep.axis.latency', { metric: m }),
+    y_desc: t('sweep.axis.latency', { metric: metricTitle(m) }),
   });
   const ul = $('#best-quantum');
   ul.replaceChildren();
@@ -230,6 +230,8 @@ export function initSweep(context) {
   onLangChange(() => {
     const s = $('#sweep-metric');
     if (state.seeds) fillMetricSelect(s, catalog().seed_sweep_metrics, state.seeds.summary);
+    const q = $('#sweep-qmetric');
+    if (q.options.length) fillMetricSelect(q, catalog().quantum_sweep_metrics, null);
     redrawSweeps();
   });
   let queued = false;

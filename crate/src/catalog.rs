@@ -254,7 +254,7 @@ fn texts(p: Param) -> (Text, Text) {
             Text::new("Random numbers", "随机数"),
             Text::new(
                 "python is bit-exact with the study's CPython random; fast is quicker.",
-                "python 与研究所用的 CPython random 逐位一致；fast 更快。",
+                "python 与研究所用的 CPython 随机数生成器逐位一致；fast 更快。",
             ),
         ),
         Param::Within => (

@@ -103,7 +103,7 @@ impl Text {
 
 /// A text filled in both languages, to be carried in data (an error, a
 /// result sent to the page) until a reader's language is known.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Filled {
     pub en: String,
     pub zh: String,

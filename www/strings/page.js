@@ -107,6 +107,8 @@ export default {
     'canvas.tip_long': ', long',
     'canvas.slice_one': '{n} slice',
     'canvas.slice_many': '{n} slices',
+    'canvas.core_lane': 'core {core} · {kind}',
+    'canvas.floor': 'floor {floor}',
   },
   zh: {
     'title': 'tailslice — 调度器试验场',
@@ -212,5 +214,7 @@ export default {
     'canvas.tip_long': '，长任务',
     'canvas.slice_one': '{n} 段',
     'canvas.slice_many': '{n} 段',
+    'canvas.core_lane': '核心 {core} · {kind}',
+    'canvas.floor': '下限 {floor}',
   },
 };

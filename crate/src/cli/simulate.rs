@@ -375,7 +375,7 @@ fn table(
         "{} tasks {}, {}, switch cost {} ms",
         w.len(),
         source,
-        exp.machine().describe(exp.machine.is_some()),
+        exp.machine().describe(exp.machine.is_some()).en,
         exp.switch_cost,
     );
     let long = w.work.iter().filter(|&&d| d > 60.0).count();

@@ -257,7 +257,7 @@ fn notes(groups: &[GroupResult], lang: Lang) -> Vec<String> {
                 levels.join("；")
             ),
             "水平为何不同：模型里只有恰好 N 个始终可运行的自旋线程，别无其他；而在手机上，\
-             GCD 线程池、应用自己的 run loop 和渲染、其他进程、中断以及 Instruments 本身，\
+             GCD 线程池、应用自己的 RunLoop 和渲染、其他进程、中断以及 Instruments 本身，\
              都会改变哪些线程可运行；A10 在两对核心之间的切换和温控限制也没有建模。忠实按已发表的机制\
              建模，得到的就是约 96-98 %，正如这里。"
                 .into(),

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::qos::Qos;
 use crate::error::ParamError;
-use crate::text::Text;
+use crate::text::{Filled, Text};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -73,11 +73,20 @@ impl Machine {
 
     /// "1 core", "4 cores"; for a named machine "a10 (2 P cores)", "m1 (4 P
     /// + 4 E cores at 0.3×)".
-    pub fn describe(&self, named: bool) -> String {
+    pub fn describe(&self, named: bool) -> Filled {
+        const CORE: Text = Text::new("{} core", "{} 个核心");
+        const CORES: Text = Text::new("{} cores", "{} 个核心");
+        const P_CORE: Text = Text::new("{} P core", "{} 个 P 核");
+        const P_CORES: Text = Text::new("{} P cores", "{} 个 P 核");
+        // P cores, E cores, the E cores' speed.
+        const P_AND_E: Text = Text::new(
+            "{} P + {} E cores at {}×",
+            "{} 个 P 核 + {} 个 E 核，E 核速度为 {}×",
+        );
+        const NAMED: Text = Text::new("{} ({})", "{}（{}）");
         let n = self.cores.len();
-        let plural = |k: usize| if k == 1 { "" } else { "s" };
         if !named {
-            return format!("{n} core{}", plural(n));
+            return if n == 1 { CORE } else { CORES }.both(&[&n.to_string()]);
         }
         let e = self
             .cores
@@ -85,17 +94,19 @@ impl Machine {
             .filter(|c| c.kind == CoreKind::Efficiency)
             .count();
         let p = n - e;
-        let kinds = if e == 0 {
-            format!("{p} P core{}", plural(p))
-        } else {
-            let ratio = self
-                .cores
-                .iter()
-                .find(|c| c.kind == CoreKind::Efficiency)
-                .map_or(1.0, |c| c.speed);
-            format!("{p} P + {e} E cores at {ratio}×")
-        };
-        format!("{} ({kinds})", self.name)
+        let ratio = self
+            .cores
+            .iter()
+            .find(|c| c.kind == CoreKind::Efficiency)
+            .map_or(1.0, |c| c.speed);
+        Filled::each(|lang| {
+            let kinds = if e == 0 {
+                if p == 1 { P_CORE } else { P_CORES }.fill(lang, &[&p.to_string()])
+            } else {
+                P_AND_E.fill(lang, &[&p.to_string(), &e.to_string(), &ratio.to_string()])
+            };
+            NAMED.fill(lang, &[&self.name, &kinds])
+        })
     }
 
     /// Whether every core runs at speed 1 (the loop then skips the

@@ -116,6 +116,28 @@ pub fn parse(query: &str) -> ScenarioQuery {
     q
 }
 
+/// A thread's name as the page shows it. The scenarios name their threads
+/// `main`, `job J worker K` and after the study's queues (`serialQueue N`,
+/// the start-up's `network`, …); the CLI and `--json` keep those names, the
+/// page says the first two in words.
+fn thread_title(name: &str) -> Filled {
+    const MAIN: Text = Text::new("main", "主线程");
+    const WORKER: Text = Text::new("job {} worker {}", "任务 {} 工作线程 {}");
+    if name == "main" {
+        return MAIN.into();
+    }
+    if let Some((job, worker)) = name
+        .strip_prefix("job ")
+        .and_then(|rest| rest.split_once(" worker "))
+    {
+        return WORKER.both(&[job, worker]);
+    }
+    Filled {
+        en: name.to_string(),
+        zh: name.to_string(),
+    }
+}
+
 const RUNS: Text = Text::new(
     "a whole number from 0 to 63 (which run the charts show)",
     "0 到 63 之间的整数（图表显示哪一次运行）",
@@ -295,7 +317,7 @@ struct CoreMeta {
 
 #[derive(Serialize)]
 struct PriMeta {
-    name: String,
+    name: Filled,
     points: usize,
 }
 
@@ -307,8 +329,9 @@ struct TimelineMeta {
     label: String,
     machine: String,
     cores: Vec<CoreMeta>,
-    /// Names of the threads drawn in the state timeline (lane order).
-    lanes: Vec<String>,
+    /// Names of the threads drawn in the state timeline (lane order), in
+    /// both languages.
+    lanes: Vec<Filled>,
     /// Their QoS numbers (the main thread is 33 at base 47).
     lane_qos: Vec<u8>,
     /// Index of the main thread among `lanes`, if drawn.
@@ -457,7 +480,10 @@ impl ScenarioRun {
                     meta.intervals += 1;
                 }
             }
-            meta.lanes = keys.iter().map(|&t| r.threads[t].name.clone()).collect();
+            meta.lanes = keys
+                .iter()
+                .map(|&t| thread_title(&r.threads[t].name))
+                .collect();
             meta.lane_qos = keys.iter().map(|&t| r.threads[t].qos).collect();
             meta.main_lane = keys.iter().position(|&t| r.threads[t].group == "main");
         }
@@ -471,7 +497,7 @@ impl ScenarioRun {
                 packed.extend_from_slice(&[t, p as f64]);
             }
             meta.pri.push(PriMeta {
-                name: s.name.clone(),
+                name: thread_title(&s.name),
                 points: s.points.len(),
             });
             if meta.horizon == 0.0 {

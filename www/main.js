@@ -4,7 +4,7 @@
 // the simulation, View draws. This file loads the wasm, builds the page
 // from the catalog, routes a query to the controls, the URL and a run,
 // and publishes the test hooks (window.tailslice). The other files each
-// have one job: see www/README.md.
+// have one job: see docs/page-internals.md.
 import init, { parseQuery } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n } from './i18n.js';
 import { $ } from './dom.js';

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tailslice_e2e::page::{
-    assert_no_sideways_scroll, cli_table, ink, open_ready, table, wait_ready,
+    assert_no_sideways_scroll, assert_ran_in_the_worker, cli_table, ink, note_states, noted_states,
+    open_ready, table, wait_ready,
 };
 use tailslice_e2e::{Browser, Result};
 
@@ -64,7 +65,7 @@ async fn default_page_shows_the_studys_numbers() -> Result<()> {
     b.set_window_size(360, 800).await?;
     b.wait_js("document.querySelector('#gantt').clientWidth < 360", T)
         .await?;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    b.next_frame().await?;
     b.screenshot("page-360px").await?;
     assert_no_sideways_scroll(&b).await?;
     // On a phone the result comes first: the whole table is above the
@@ -474,7 +475,8 @@ async fn gantt_hover_zoom_and_pan() -> Result<()> {
          for (let i = 0; i < 5; i++) c.dispatchEvent(new WheelEvent('wheel', {clientX: r.left + 100, clientY: r.top + 30, deltaY: -200, bubbles: true, cancelable: true})); return 1;",
     )
     .await?;
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The zoom is drawn in the next animation frame.
+    b.next_frame().await?;
     let after = ink(&b, "#gantt").await?;
     assert!(
         after > 0.01 && (after - before).abs() > 1e-4,
@@ -487,20 +489,16 @@ async fn gantt_hover_zoom_and_pan() -> Result<()> {
 async fn large_runs_show_progress_and_keep_the_page_responsive() -> Result<()> {
     let b = Browser::start().await?;
     b.open("/?n=300000&q=4&p=fifo,rr,srpt").await?;
-    // Progress shows while the worker runs; the main thread answers at once.
+    // Progress shows while the worker runs.
     b.wait_js(
         "!document.querySelector('#progress').hidden || document.body.dataset.state === 'ready'",
         T,
     )
     .await?;
-    let started = std::time::Instant::now();
-    b.eval_js("return document.querySelector('#status-text').textContent;")
-        .await?;
-    assert!(
-        started.elapsed() < Duration::from_millis(500),
-        "main thread blocked"
-    );
-    // Editing while a large run is going cancels it and runs the new one.
+    // Editing while a large run is going cancels it and runs the new one,
+    // in the worker all the while the page says it is running (the main
+    // thread stays free; how soon it answers, the benchmark prints).
+    note_states(&b).await?;
     let seed = b.find("input#seed").await?;
     seed.clear().await?;
     seed.send_keys("5").await?;
@@ -514,6 +512,7 @@ async fn large_runs_show_progress_and_keep_the_page_responsive() -> Result<()> {
             .await?,
         serde_json::json!(3)
     );
+    assert_ran_in_the_worker(&noted_states(&b).await?)?;
     assert!(ink(&b, "#cdf").await? > 0.01);
     b.screenshot("page-large").await?;
     b.finish().await

@@ -21,7 +21,6 @@ use crate::experiment::metric::Metric;
 use crate::experiment::{
     Experiment, Limits, PolicyReport, MAX_QUANTUM_MS, MIN_TIME_MS, QUANTUM_RANGE,
 };
-use crate::policy::PolicyKind;
 use crate::rng::MAX_SEED;
 use crate::sim::EngineError;
 use crate::stats::{change_pct, percentile};
@@ -694,11 +693,6 @@ pub fn quantum_runs_csv(runs: &[QuantumRun]) -> String {
         runs.iter()
             .map(|r| (r.quantum.to_string(), r.results.as_slice())),
     )
-}
-
-/// True when the quantum changes the policy's behaviour.
-pub fn uses_quantum(p: PolicyKind) -> bool {
-    p.min_slice(1.0).is_finite()
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 //! measured row and a simulated row differ only in where the latencies came
 //! from.
 
-use crate::experiment::summary::{Summary, PERCENTILES};
+use crate::experiment::summary::{self, RunTotals, Summary};
 use crate::policy::PolicyKind;
-use crate::stats::{accurate_sum, percentile, percentiles_unsorted};
+use crate::stats::{accurate_sum, percentile};
 
 use super::plan::Plan;
 
@@ -111,61 +111,23 @@ impl Pass {
         if !self.complete() {
             return None;
         }
-        let lat = self.latencies(plan);
         let sim = plan.pass(self.policy)?;
-        let busy = accurate_sum(self.busy.iter().copied());
-        Some(summarize_latencies(
-            lat,
+        let totals = RunTotals {
+            context_switches: sim.summary.context_switches,
+            // Measured from the pass's start: its length is the last task's
+            // latency.
+            makespan: None,
+            busy_time: accurate_sum(self.busy.iter().copied()),
+            cores: 1,
+        };
+        let mut times = self.completion.clone();
+        Some(summary::figures(
+            &mut times,
+            &plan.workload.arrival,
             &plan.workload.work,
             plan.within,
-            sim.summary.context_switches,
-            busy,
+            totals,
         ))
-    }
-}
-
-/// [`crate::experiment::summary::summarize`] for latencies measured rather than
-/// simulated (one core, so utilisation is busy time over the makespan).
-pub fn summarize_latencies(
-    mut lat: Vec<f64>,
-    work: &[f64],
-    within: f64,
-    context_switches: u64,
-    busy_ms: f64,
-) -> Summary {
-    let n = lat.len();
-    if n == 0 {
-        return Summary {
-            mean: 0.0,
-            p50: 0.0,
-            p90: 0.0,
-            p95: 0.0,
-            p99: 0.0,
-            max: 0.0,
-            done_within: 0,
-            context_switches,
-            makespan: 0.0,
-            mean_wait: 0.0,
-            utilisation: 0.0,
-        };
-    }
-    let mean = accurate_sum(lat.iter().copied()) / n as f64;
-    let done_within = lat.iter().filter(|&&l| l < within).count() as u64;
-    let mean_wait = accurate_sum(lat.iter().zip(work).map(|(l, w)| l - w)) / n as f64;
-    let [p50, p90, p95, p99] = percentiles_unsorted(&mut lat, PERCENTILES);
-    let max = lat.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    Summary {
-        mean,
-        p50,
-        p90,
-        p95,
-        p99,
-        max,
-        done_within,
-        context_switches,
-        makespan: max,
-        mean_wait,
-        utilisation: if max > 0.0 { busy_ms / max } else { 0.0 },
     }
 }
 

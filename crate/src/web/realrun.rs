@@ -121,7 +121,7 @@ fn text_js(t: &PanelText) -> JsValue {
     o.into()
 }
 
-/// The report as the page reads it (`www/README.md`, Run for real).
+/// The report as the page reads it (`docs/page-internals.md`, Run for real).
 fn report_js(r: &Report) -> JsValue {
     let o = Object::new();
     set(&o, "state", &r.state.name().into());
@@ -298,7 +298,7 @@ impl RealRunPlan {
     }
 
     /// The panel's figures and sentences for the passes so far (see
-    /// `www/README.md`). `invalid` is why the run does not count (`hidden`).
+    /// `docs/page-internals.md`). `invalid` is why the run does not count (`hidden`).
     #[allow(clippy::too_many_arguments)]
     pub fn report(
         &self,

@@ -86,7 +86,7 @@ fn english_words(text: &str, keys: &[String]) -> Vec<String> {
             if word.len() >= 3
                 && !inner_capital
                 && !ALLOWED_WORDS.contains(&lower.as_str())
-                && !keys.iter().any(|k| *k == lower)
+                && !keys.contains(&lower)
             {
                 out.push(word.to_string());
             }

@@ -288,10 +288,7 @@ fn reading(report: &Report, lang: Lang) -> String {
             _ => NO_EVENT_TIMING.fill(lang, &[]),
         });
     }
-    out.join(match lang {
-        Lang::En => " ",
-        Lang::Zh => "",
-    })
+    lang.join(&out)
 }
 
 /// Both languages' sentences for a finished run.

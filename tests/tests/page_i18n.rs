@@ -150,12 +150,12 @@ async fn bad_lang_shows_the_banner() -> Result<()> {
         "{banner}"
     );
     // A region tag is a language like the CLI's (zh-CN is Chinese), and a
-    // repeated lang= keeps its first value and says so.
+    // repeated lang= keeps its first value and says so (in Chinese, then).
     open_ready(&b, "/?lang=zh-CN&lang=en").await?;
     assert_eq!(b.text("#h-table").await?, "各策略的延迟（毫秒）");
     let banner = b.text("#error").await?;
     assert!(
-        banner.contains("lang only once") && banner.contains("first value 'zh-CN'"),
+        banner.contains("lang 只能给一次") && banner.contains("第一个值“zh-CN”"),
         "{banner}"
     );
     // Hostile values are text only.

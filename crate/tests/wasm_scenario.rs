@@ -62,7 +62,8 @@ fn run_summary_and_timeline_round_trip() {
     let tl = run.timeline(0);
     let meta = json(&Reflect::get(&tl, &"meta".into()).unwrap());
     assert_eq!(meta["floor"], 29);
-    assert_eq!(meta["lanes"][0], "main");
+    assert_eq!(meta["lanes"][0]["en"], "main");
+    assert_eq!(meta["lanes"][0]["zh"], "主线程");
     let view = ScenarioView::new(tl).unwrap();
     assert!(view.has_timeline() && view.has_pri());
     assert!((view.horizon() - 1000.0).abs() < 1.0);

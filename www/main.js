@@ -11,7 +11,7 @@ import { $ } from './dom.js';
 import { loadCatalog, limits } from './catalog.js';
 import { app, setState } from './state.js';
 import { showBanner, showRunError, onMainThreadError } from './banner.js';
-import { initControls, fillControls, matchPreset, setWithinHead } from './controls.js';
+import { initControls, fillControls, matchPreset, syncInert } from './controls.js';
 import { writeUrl } from './url.js';
 import { request, crashWorker, onWorkerFailure } from './worker-calls.js';
 import { onFailure, workerRestarts, workersStarted, liveJobs } from './client.js';
@@ -58,8 +58,9 @@ function setPage(page, { fill }) {
     fillControls(page);
     $('#form-error').hidden = true;
   } else {
-    setWithinHead(page);
+    renderHead(page.values.within);
     matchPreset(page);
+    syncInert(page);
   }
   writeUrl(page);
   $('#embed-snippet').hidden = true;

@@ -13,8 +13,8 @@ import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor, mainThread
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 import { lane } from './client.js';
 import { words } from './catalog.js';
+import { $, el, sizeCanvas } from './dom.js';
 
-const $ = (sel) => document.querySelector(sel);
 /** Rust's scenario registry (see crate/src/web/scenario_catalog.rs); read at mount. */
 let catalog = null;
 /** A `{en, zh}` text from Rust in the page's language. */
@@ -48,18 +48,6 @@ function relabel() {
   }
 }
 
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'text') e.textContent = v;
-    else if (k === 'i18n') { e.dataset.i18n = v; e.textContent = t(v); }
-    else if (k === 'dataset') Object.assign(e.dataset, v);
-    else if (k in e && k !== 'list') e[k] = v; // input.list is read-only: an attribute
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
 const fmt1 = (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? '—' : Number(v).toFixed(1));
 
 // ---------------------------------------------------------------- DOM
@@ -481,17 +469,6 @@ function renderLegends() {
     if (meta && meta.floor !== null && meta.floor !== undefined) pri.append(swatch(null, t('sc.legend.floor'), 'dashed'));
     else if (meta && !meta.band_limit) pri.append(el('span', { text: t('sc.legend.nofloor') }));
   }
-}
-
-function sizeCanvas(canvas, cssHeight) {
-  const dpr = window.devicePixelRatio || 1;
-  const cssWidth = canvas.parentElement.clientWidth || 600;
-  canvas.style.height = `${cssHeight}px`;
-  const w = Math.max(1, Math.round(cssWidth * dpr));
-  const h = Math.max(1, Math.round(cssHeight * dpr));
-  if (canvas.width !== w) canvas.width = w;
-  if (canvas.height !== h) canvas.height = h;
-  return w / cssWidth;
 }
 
 function drawAll() {

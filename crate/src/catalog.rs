@@ -14,14 +14,15 @@ use serde::Serialize;
 
 use crate::error::NumberRange;
 use crate::experiment::metric::Metric;
+use crate::experiment::preset::PRESETS;
 use crate::experiment::reading::{policy_title, RECORDED_TITLE, SAME_PCT};
-use crate::experiment::sweep::DEFAULT_RANGE_STEPS;
+use crate::experiment::sweep::{SweepLimits, DEFAULT_RANGE_STEPS, MIN_RANGE_STEPS};
 use crate::experiment::{
     Experiment, Limits, Param, MAX_CORES, MAX_MLFQ_LEVELS, MLFQ_BOOST_RANGE, QUANTUM_RANGE,
     SWITCH_COST_RANGE, WITHIN_RANGE,
 };
 use crate::policy::PolicyKind;
-use crate::realrun::settings::YieldKind;
+use crate::realrun::settings::{YieldKind, MAX_REPEATS, MIN_REPEATS};
 use crate::rng::MAX_SEED;
 use crate::scenario::{self, Knob};
 use crate::sim::machine::{CoreKind, Machine, M1_EP_RATIO};
@@ -72,6 +73,9 @@ pub struct MetricEntry {
     pub lower_is_better: bool,
     /// `ms` or `tasks`.
     pub unit: &'static str,
+    /// Whether it depends on the "done within" threshold (`{ms}` in its
+    /// title).
+    pub threshold: bool,
 }
 
 /// One QoS class.
@@ -129,6 +133,10 @@ pub struct BrowserLimits {
     pub quantum_slider: (f64, f64),
     /// The quantum sweep's default number of log-spaced quanta.
     pub sweep_steps: u32,
+    /// The fewest and most log-spaced quanta a sweep takes.
+    pub sweep_steps_range: (u32, usize),
+    /// "Run for real"'s repeats (`real_repeats=`), fewest and most.
+    pub real_repeats: (u64, u64),
 }
 
 /// See [`BrowserLimits`].
@@ -146,7 +154,17 @@ pub const BROWSER_LIMITS: BrowserLimits = BrowserLimits {
     max_classes: MAX_CLASSES,
     quantum_slider: (1.0, 200.0),
     sweep_steps: DEFAULT_RANGE_STEPS,
+    sweep_steps_range: (MIN_RANGE_STEPS, SweepLimits::WEB.max_quanta),
+    real_repeats: (MIN_REPEATS, MAX_REPEATS),
 };
+
+/// One preset experiment of the page's picker.
+#[derive(Clone, Debug, Serialize)]
+pub struct PresetEntry {
+    /// The experiment's query (the URL's keys; empty for the study).
+    pub query: &'static str,
+    pub name: Text,
+}
 
 /// The whole catalog (see the module's documentation).
 #[derive(Clone, Debug, Serialize)]
@@ -174,6 +192,8 @@ pub struct Catalog {
     pub machines: Vec<MachineEntry>,
     pub scenarios: Vec<&'static str>,
     pub knobs: Vec<KnobEntry>,
+    /// The page's preset experiments, in the picker's order.
+    pub presets: Vec<PresetEntry>,
     pub limits: BrowserLimits,
 }
 
@@ -389,6 +409,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
                 title: m.title(),
                 lower_is_better: m.lower_is_better(),
                 unit: if m.is_ms() { "ms" } else { "tasks" },
+                threshold: m.uses_threshold(),
             })
             .collect(),
         seed_sweep_metrics: Metric::SEED_PICK.into_iter().map(Metric::name).collect(),
@@ -427,6 +448,13 @@ pub fn catalog(limits: &Limits) -> Catalog {
                 key: k.url_key(),
                 flag: k.flag(),
                 help: k.help(),
+            })
+            .collect(),
+        presets: PRESETS
+            .iter()
+            .map(|p| PresetEntry {
+                query: p.query,
+                name: p.name,
             })
             .collect(),
         limits: BROWSER_LIMITS,

@@ -53,7 +53,10 @@ async fn default_page_shows_the_studys_numbers() -> Result<()> {
     assert_eq!(p95.attr("data-change").await?.as_deref(), Some("−28 %"));
     let max = b.find("tr[data-policy=rr] td[data-metric=max]").await?;
     assert_eq!(max.attr("data-change").await?.as_deref(), Some("±0 %"));
-    assert!(b.text("#reading").await?.contains("max does not move"));
+    assert!(b
+        .text("#explanation")
+        .await?
+        .contains("the slowest task still finishes at 5209 ms"));
     // Defaults are omitted from the URL; no banner.
     assert_eq!(b.current_url().await?.query(), None);
     assert!(b.find("#error").await?.attr("hidden").await?.is_some());

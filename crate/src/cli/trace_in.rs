@@ -10,8 +10,8 @@ use tailslice::workload::Arrivals;
 use super::fail;
 
 /// Help lines shared by simulate and sweep.
-pub(super) const HELP: &str = "\
-  --trace-in FILE     run on a browser performance trace's main-thread tasks:
+pub(super) const HELP: &str =
+    "  --trace-in FILE     run on a browser performance trace's main-thread tasks:
                       a Trace Event file (.json, or .json.gz, detected by its
                       bytes) as DevTools \"Save profile…\", Lighthouse,
                       Puppeteer/Playwright or chrome://tracing save it; at most

@@ -84,7 +84,7 @@ const QUANTA_RANGE: Text = Text::new(
     "LO-HI in ms with {} ≤ LO < HI ≤ {} (e.g. 0.5-500), or a list such as 1,2,4,8,16",
     "以 ms 为单位的 LO-HI，{} ≤ LO < HI ≤ {}（如 0.5-500），或如 1,2,4,8,16 的列表",
 );
-const STEPS: Text = Text::new("2 to {} quanta", "2 到 {} 个时间片");
+const STEPS: Text = Text::new("{} to {} quanta", "{} 到 {} 个时间片");
 const SWEEP_TOO_BIG: Text = Text::new(
     "a sweep of at most {} slices in all; {} runs would need about {} (fewer runs, fewer tasks or a larger quantum)",
     "总共最多 {} 个时间片的扫描；{} 次运行需要约 {} 个（减少运行次数、任务数，或加大时间片）",
@@ -146,6 +146,9 @@ pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec
 /// collapsed into duplicates and then into 0).
 pub const MIN_RANGE_QUANTUM_MS: f64 = 0.001;
 
+/// The fewest quanta of a log-spaced range (its two ends).
+pub const MIN_RANGE_STEPS: u32 = 2;
+
 /// Quanta in a log-spaced range when none are given (the page's
 /// `#sweep-steps` starts here, the CLI's `--steps` defaults to it).
 pub const DEFAULT_RANGE_STEPS: u32 = 25;
@@ -184,11 +187,11 @@ pub fn parse_quanta_spec(
         return Err(bad());
     }
     let steps = steps as usize;
-    if !(2..=limits.max_quanta).contains(&steps) {
+    if !(MIN_RANGE_STEPS as usize..=limits.max_quanta).contains(&steps) {
         return Err(ParamError::new(
             "steps",
             &steps.to_string(),
-            STEPS.both(&[&limits.max_quanta.to_string()]),
+            STEPS.both(&[&MIN_RANGE_STEPS.to_string(), &limits.max_quanta.to_string()]),
         ));
     }
     // `log_quanta` rounds to 3 significant digits in binary floating point

@@ -48,10 +48,24 @@ impl PassCounts {
         "stopped",
     ];
 
-    /// Reads the counts from numbers in the order of [`Self::LAYOUT`]
-    /// (what the page sends: one `Float64Array`, NaN for "not reported").
+    /// Reads the counts from numbers in the order of [`Self::LAYOUT`],
+    /// NaN for "not reported".
     pub fn from_slice(v: &[f64]) -> PassCounts {
-        let at = |i: usize| v.get(i).copied().unwrap_or(f64::NAN);
+        PassCounts::from_named(|name| {
+            let i = Self::LAYOUT.iter().position(|n| *n == name)?;
+            v.get(i).copied()
+        })
+    }
+
+    /// Reads each count by its name in [`Self::LAYOUT`] (what the page
+    /// sends: an object of the counts it has; a missing or non-finite one
+    /// is "not reported", `stopped` is 1 or true when the pass stopped).
+    pub fn from_named(get: impl Fn(&str) -> Option<f64>) -> PassCounts {
+        let v: Vec<f64> = Self::LAYOUT
+            .iter()
+            .map(|name| get(name).unwrap_or(f64::NAN))
+            .collect();
+        let at = |i: usize| v[i];
         let count = |i: usize| if at(i).is_finite() { at(i) as u32 } else { 0 };
         let opt = |i: usize| Some(at(i)).filter(|x| x.is_finite());
         PassCounts {
@@ -67,6 +81,22 @@ impl PassCounts {
             loaf_blocking_ms: opt(9),
             stopped: at(10) == 1.0,
         }
+    }
+}
+
+/// Back-to-back yields timed together (see `plan::YIELD_BATCHES`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct YieldBatch {
+    pub yields: u32,
+    /// Time from before the first yield to after the last (ms).
+    pub ms: f64,
+}
+
+impl YieldBatch {
+    /// The cost of one yield of the batch (ms); `None` for an empty batch.
+    pub fn per_yield(self) -> Option<f64> {
+        (self.yields > 0 && self.ms.is_finite() && self.ms >= 0.0)
+            .then(|| self.ms / f64::from(self.yields))
     }
 }
 

@@ -195,7 +195,7 @@ fn with_real(page: &mut PageQuery, real: RealSettings) {
 /// The page's view of a valid experiment.
 pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQuery {
     let experiment = exp
-        .to_query()
+        .link_query()
         .into_iter()
         .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
         .collect::<Vec<_>>()

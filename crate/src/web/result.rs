@@ -29,10 +29,24 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
         .unwrap_or(JsValue::NULL)
 }
 
+/// A heading in both languages.
+#[derive(Serialize)]
+struct Both {
+    en: String,
+    zh: String,
+}
+
 /// One table row: the summary plus its change against the first policy.
 #[derive(Serialize)]
 struct Row<'a> {
     policy: &'a str,
+    /// The row's heading (`FIFO`, …, or "as recorded").
+    title: Both,
+    /// The index of the policy's colour (the Gantt's and the CDF's);
+    /// `null` for a trace's "as recorded" row, which is not a policy.
+    colour: Option<usize>,
+    /// Whether the quantum shapes this policy (the table names it beside).
+    uses_quantum: bool,
     #[serde(flatten)]
     summary: &'a summary::Summary,
     /// % change of each metric versus the first policy (`null` for it, or
@@ -84,8 +98,16 @@ pub fn table_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> JsV
                         .collect::<BTreeMap<_, _>>()
                 })
             };
+            // The runs follow an "as recorded" row, if there is one.
+            let run = i.checked_sub(all.len() - outcome.runs.len());
             Row {
                 policy,
+                title: Both {
+                    en: reading::policy_title(policy, Lang::En),
+                    zh: reading::policy_title(policy, Lang::Zh),
+                },
+                colour: run,
+                uses_quantum: run.is_some_and(|r| outcome.runs[r].policy.uses_quantum()),
                 summary: s,
                 change_text: shown(&|_, p| reading::change_text(p)),
                 verdict: changes.as_ref().map(|c| {

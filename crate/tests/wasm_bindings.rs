@@ -247,9 +247,11 @@ fn the_catalog_is_the_cores_tables() {
     assert_eq!(c["metrics"].as_array().unwrap().len(), 7);
     assert_eq!(c["limits"]["inline_max_slices"], 20_000.0);
     assert_eq!(c["limits"]["max_classes"], 16);
-    assert!(web::file_too_large(20.0 * 1024.0 * 1024.0).is_none());
-    let too = web::file_too_large(20.0 * 1024.0 * 1024.0 + 1.0).unwrap();
+    assert!(web::file_too_large(20.0 * 1024.0 * 1024.0, "en").is_none());
+    let too = web::file_too_large(20.0 * 1024.0 * 1024.0 + 1.0, "en").unwrap();
     assert!(too.starts_with("the file is 20971521 bytes"), "{too}");
+    let too = web::file_too_large(20.0 * 1024.0 * 1024.0 + 1.0, "zh").unwrap();
+    assert!(too.starts_with("文件有 20971521 字节"), "{too}");
 }
 
 #[wasm_bindgen_test]

@@ -2,7 +2,8 @@
 //! page (the study, a machine, each scenario, a trace opened with the file
 //! picker, Run for real, the sweeps, a link with bad values, the embed
 //! view) is visited and every visible text node, tooltip, placeholder, the
-//! document's title and every word drawn on a canvas is read. Names may
+//! document's title and every word drawn on a canvas is read (and a
+//! refused task list's line). Names may
 //! stay as they are (policies, QoS classes, scenarios, units, flags and URL
 //! keys): they are the short allow-list below, written out.
 //!
@@ -307,6 +308,16 @@ async fn lang_zh_shows_no_english_sentence_in_any_state() -> Result<()> {
     b.wait_js("!document.querySelector('#form-error').hidden", T)
         .await?;
     found.extend(english_on_page(&b, "form error", &keys).await?);
+    // A task list with a bad line: Rust's refusal under the list.
+    b.eval_js(open_all).await?;
+    b.eval_js("document.querySelector('#tasks-text').value = '1\\nx\\n'; return true;")
+        .await?;
+    b.click("#tasks-use").await?;
+    b.wait_js("!document.querySelector('#tasks-error').hidden", T)
+        .await?;
+    let refusal = b.text("#tasks-error").await?;
+    assert!(refusal.contains("“x”"), "{refusal}");
+    found.extend(english_on_page(&b, "task list error", &keys).await?);
 
     // The embed view, of the study and of a scenario.
     open_ready(&b, "/?lang=zh&embed=1").await?;

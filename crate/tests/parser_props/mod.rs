@@ -74,6 +74,10 @@ fn check_error_text(e: &ParamError) {
 
 fn check_import_error(e: &ImportError, lines: usize) {
     assert_one_line(&e.message);
+    for lang in Lang::ALL {
+        assert_one_line(&e.said(lang));
+        assert!(!e.message_in(lang).is_empty(), "{lang:?}: {e}");
+    }
     if let Some(l) = e.line {
         assert!((1..=lines.max(1)).contains(&l), "line {l} of {lines}: {e}");
     }

@@ -24,7 +24,7 @@ use crate::experiment::export;
 use crate::experiment::reading::explain;
 use crate::experiment::{Experiment, Limits, Outcome};
 use crate::text::Lang;
-use crate::workload::task_list::{self, ImportError};
+use crate::workload::task_list;
 use crate::workload::Workload;
 
 /// Adds `explain: {en, zh}` to a result object.
@@ -45,16 +45,18 @@ pub(crate) fn experiment(query_text: &str) -> Result<Experiment, JsError> {
     Ok(exp)
 }
 
-fn import_error(e: ImportError) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-/// Parses `text` and checks the run's size against the browser's limit.
-pub(crate) fn tasks_for(exp: &Experiment, text: &str) -> Result<(Experiment, Workload), JsError> {
-    let w = task_list::parse_task_list(text, Limits::WEB.max_tasks).map_err(import_error)?;
+/// Parses `text` and checks the run's size against the browser's limit;
+/// a refusal is said in `lang`.
+pub(crate) fn tasks_for(
+    exp: &Experiment,
+    text: &str,
+    lang: Lang,
+) -> Result<(Experiment, Workload), JsError> {
+    let w = task_list::parse_task_list(text, Limits::WEB.max_tasks)
+        .map_err(|e| JsError::new(&e.said(lang)))?;
     let exp = exp.for_workload(&w);
     exp.check_imported_size(&w, &Limits::WEB)
-        .map_err(|e| JsError::new(&e.to_string()))?;
+        .map_err(|e| JsError::new(&e.message(lang)))?;
     Ok((exp, w))
 }
 
@@ -122,7 +124,7 @@ pub fn export_file(
     let base = experiment(query)?;
     let (exp, workload) = match tasks.as_deref() {
         Some(t) => {
-            let (e, w) = tasks_for(&base, t)?;
+            let (e, w) = tasks_for(&base, t, Lang::En)?;
             (e, Some(w))
         }
         None => (base, None),

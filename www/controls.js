@@ -182,7 +182,8 @@ function controlsQuery() {
   p.set('p', policyOrder.join(','));
   // The real run's settings (www/realrun.js) ride along unchanged.
   for (const [key, v] of Object.entries(app.page.real_values || {})) p.set(key, v);
-  if (app.page.embed) p.set('embed', '1');
+  // The embed view's keys (embed=1, view, controls, theme) ride along too.
+  for (const [key, v] of new URLSearchParams(app.page.view_query)) p.set(key, v);
   return p.toString();
 }
 
@@ -262,7 +263,7 @@ export function initControls(context) {
   $('#preset').addEventListener('change', () => {
     const q = $('#preset').value;
     if (q === '__custom') return;
-    ctx.setPage(parseQuery(q + (app.page.embed ? '&embed=1' : '')), { fill: true });
+    ctx.setPage(parseQuery(q + (app.page.view_query ? `&${app.page.view_query}` : '')), { fill: true });
   });
   $('#reset').addEventListener('click', () => ctx.setPage(parseQuery(''), { fill: true }));
 }

@@ -18,6 +18,7 @@ import { onFailure, workerRestarts, workersStarted, liveJobs } from './client.js
 import { renderHead } from './table.js';
 import { drawGantt, drawPlots, wireGantt } from './gantt.js';
 import { wireSharing, startEmbed, postHeight } from './embed.js';
+import { setTheme } from './theme.js';
 import { relabel, pushCanvasWords } from './relabel.js';
 import { initPanel } from './panel.js';
 import { initIo, importedTasks, tasksLarge } from './io.js';
@@ -63,7 +64,7 @@ function setPage(page, { fill }) {
     syncInert(page);
   }
   writeUrl(page);
-  $('#embed-snippet').hidden = true;
+  $('#share-link').hidden = true;
   request(page.experiment, page.estimated_slices > limits().large_slices || tasksLarge(), page.estimated_slices);
 }
 
@@ -95,10 +96,11 @@ async function main() {
   initPanel();
   wireSharing();
   wireGantt();
-  if (page.embed) startEmbed();
+  setTheme(page.theme);
+  if (page.embed) startEmbed(page);
   // Apple QoS scenarios (s=<name> and its knobs): www/scenario.js.
   const scenario = mountScenario({
-    embed: page.embed, showRunError, postHeight,
+    embed: page.embed, viewQuery: page.view_query, showRunError, postHeight,
     restoreNormal: () => { showBanner(app.urlErrors); setPage(app.page, { fill: true }); },
   });
   app.urlErrors = page.errors.concat(scenario.errors);
@@ -115,7 +117,7 @@ async function main() {
     setQuery: (q, ui) => {
       // The file's language only if it differs (so the URL gains no lang= for nothing).
       if (ui && ui.lang && ui.lang !== lang()) setLang(ui.lang);
-      setPage(parseQuery(q + (app.page.embed ? '&embed=1' : '')), { fill: true });
+      setPage(parseQuery(q + (app.page.view_query ? `&${app.page.view_query}` : '')), { fill: true });
     },
   };
   initIo(context);

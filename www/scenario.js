@@ -14,6 +14,8 @@ import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 import { lane } from './client.js';
 import { words } from './catalog.js';
 import { $, el, sizeCanvas } from './dom.js';
+import { dark } from './theme.js';
+import { setShown } from './url.js';
 
 /** Rust's scenario registry (see crate/src/web/scenario_catalog.rs); read at mount. */
 let catalog = null;
@@ -31,7 +33,7 @@ const sc = {
   updates: 0,
   workerMs: 0,
   drawMs: 0,
-  dark: matchMedia('(prefers-color-scheme: dark)'),
+  dark,
   // Elements showing a Rust `{en, zh}` text: [{el, text, attr}], redone on a language switch.
   texts: [],
 };
@@ -232,8 +234,9 @@ function onKnobEdit() {
 
 function writeUrl() {
   const parts = ['v=1', sc.parsed.query];
-  if (sc.ctx.embed) parts.push('embed=1');
+  if (sc.ctx.viewQuery) parts.push(sc.ctx.viewQuery);
   history.replaceState(null, '', `${location.pathname}?${withLang(parts.join('&'))}${location.hash}`);
+  setShown(sc.parsed.query);
 }
 
 function setScenario(parsed, { fill }) {
@@ -491,7 +494,7 @@ function drawAll() {
 
 /**
  * Builds the scenario UI and reads the URL's scenario keys.
- * ctx: {embed, showRunError(message), restoreNormal(), postHeight()}.
+ * ctx: {embed, viewQuery (the embed view's keys), showRunError(message), restoreNormal(), postHeight()}.
  * Returns {errors, active, start()}: `errors` are rejected URL values for
  * the page's #error banner; `start()` enters scenario mode when the URL
  * named a valid scenario (call it after the normal page is set up).

@@ -12,6 +12,8 @@
 
 use serde::Serialize;
 
+use crate::embed::snippet::SnippetKind;
+use crate::embed::{EmbedParam, EmbedView};
 use crate::error::NumberRange;
 use crate::experiment::metric::Metric;
 use crate::experiment::preset::PRESETS;
@@ -100,6 +102,51 @@ pub struct KnobEntry {
     pub key: &'static str,
     pub flag: &'static str,
     pub help: &'static str,
+}
+
+/// One value of an embed key, with its name in the Embed dialog.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChoiceEntry {
+    pub value: &'static str,
+    pub label: Text,
+}
+
+/// One embed key with its choices (the Embed dialog's pickers).
+#[derive(Clone, Debug, Serialize)]
+pub struct EmbedParamEntry {
+    pub key: &'static str,
+    pub default: &'static str,
+    pub choices: Vec<ChoiceEntry>,
+    pub label: Text,
+    pub help: Text,
+}
+
+/// One snippet the Embed dialog offers (the first is its default).
+#[derive(Clone, Debug, Serialize)]
+pub struct SnippetEntry {
+    pub name: &'static str,
+    pub label: Text,
+    pub help: Text,
+}
+
+/// The Embed dialog's words.
+#[derive(Clone, Debug, Serialize)]
+pub struct EmbedWords {
+    pub title: Text,
+    pub copy: Text,
+    pub close: Text,
+    /// `{}` is the snippet's size in KB.
+    pub size: Text,
+    pub code: Text,
+}
+
+/// Everything the Embed dialog is built from.
+#[derive(Clone, Debug, Serialize)]
+pub struct EmbedCatalog {
+    /// `view`, `controls` and `theme` (the dialog's pickers).
+    pub params: Vec<EmbedParamEntry>,
+    pub snippets: Vec<SnippetEntry>,
+    pub words: EmbedWords,
 }
 
 /// The page's thresholds, named once.
@@ -195,6 +242,10 @@ pub struct Catalog {
     /// The page's preset experiments, in the picker's order.
     pub presets: Vec<PresetEntry>,
     pub limits: BrowserLimits,
+    /// The Embed dialog's pickers and words; left out of the page's own
+    /// module (`page`): the dialog reads the worker module's catalog.
+    #[cfg(not(feature = "page"))]
+    pub embed: EmbedCatalog,
 }
 
 /// Numeric bounds and whole-number-ness of a parameter, where it is one
@@ -343,41 +394,86 @@ fn page_params() -> Vec<ParamEntry> {
         label,
         help,
     };
-    vec![
+    vec![plain(
+        "v",
+        None,
+        crate::query_string::URL_VERSION,
+        crate::query_string::URL_VERSIONS.both(&[crate::query_string::URL_VERSION]),
+        Text::new("URL version", "链接格式版本"),
+        Text::new("The link format's version.", "链接格式的版本。"),
+    )]
+    .into_iter()
+    .chain(EmbedParam::ALL.into_iter().map(|p| {
+        let (label, help) = p.texts();
         plain(
-            "v",
+            p.url_key(),
             None,
-            crate::query_string::URL_VERSION,
-            crate::query_string::URL_VERSIONS.both(&[crate::query_string::URL_VERSION]),
-            Text::new("URL version", "链接格式版本"),
-            Text::new("The link format's version.", "链接格式的版本。"),
+            EmbedView::default().get(p),
+            p.allowed().into(),
+            label,
+            help,
+        )
+    }))
+    .chain([plain(
+        "lang",
+        Some("--lang"),
+        Lang::En.code(),
+        Lang::parse("lang", "\u{1}")
+            .err()
+            .map(|e| e.allowed)
+            .unwrap_or_default(),
+        Text::new("Language", "语言"),
+        Text::new(
+            "Language of the page and its generated text (default: the browser's).",
+            "页面及生成文字的语言（默认：浏览器的语言）。",
         ),
-        plain(
-            "embed",
-            None,
-            "0",
-            crate::query_string::EMBED_VALUES.into(),
-            Text::new("Embed view", "嵌入视图"),
-            Text::new(
-                "1: the compact view for blog posts.",
-                "1：用于博客文章的紧凑视图。",
-            ),
-        ),
-        plain(
-            "lang",
-            Some("--lang"),
-            Lang::En.code(),
-            Lang::parse("lang", "\u{1}")
-                .err()
-                .map(|e| e.allowed)
-                .unwrap_or_default(),
-            Text::new("Language", "语言"),
-            Text::new(
-                "Language of the page and its generated text (default: the browser's).",
-                "页面及生成文字的语言（默认：浏览器的语言）。",
-            ),
-        ),
-    ]
+    )])
+    .collect()
+}
+
+/// The Embed dialog's pickers, snippets and words.
+#[cfg_attr(feature = "page", allow(dead_code))]
+fn embed_catalog() -> EmbedCatalog {
+    EmbedCatalog {
+        params: [EmbedParam::View, EmbedParam::Controls, EmbedParam::Theme]
+            .into_iter()
+            .map(|p| {
+                let (label, help) = p.texts();
+                EmbedParamEntry {
+                    key: p.url_key(),
+                    default: EmbedView::default().get(p),
+                    choices: p
+                        .choices()
+                        .into_iter()
+                        .map(|c| ChoiceEntry {
+                            value: c.value,
+                            label: c.label,
+                        })
+                        .collect(),
+                    label,
+                    help,
+                }
+            })
+            .collect(),
+        snippets: SnippetKind::ALL
+            .into_iter()
+            .map(|k| {
+                let (label, help) = k.texts();
+                SnippetEntry {
+                    name: k.name(),
+                    label,
+                    help,
+                }
+            })
+            .collect(),
+        words: EmbedWords {
+            title: Text::new("Embed in a blog post", "嵌入博客文章"),
+            copy: Text::new("Copy", "复制"),
+            close: Text::new("Close", "关闭"),
+            size: Text::new("{} KB of HTML", "HTML 共 {} KB"),
+            code: Text::new("Embed code", "嵌入代码"),
+        },
+    }
 }
 
 /// Builds the catalog for a front end's limits (the page: `Limits::WEB`).
@@ -458,5 +554,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
             })
             .collect(),
         limits: BROWSER_LIMITS,
+        #[cfg(not(feature = "page"))]
+        embed: embed_catalog(),
     }
 }

@@ -14,7 +14,8 @@
 //!    lists) and the scenarios' programs; [`trace`]: a browser performance
 //!    trace's main thread as tasks;
 //! 5. [`experiment`] (parameters, the one runner, figures, readings,
-//!    sweeps, exports) and [`scenario`] (the QoS studies);
+//!    sweeps, exports), [`scenario`] (the QoS studies) and [`embed`] (the
+//!    embed view's keys and the snippets for blog posts);
 //! 6. [`realrun`] (Run for real's plan and report) and [`catalog`] (every
 //!    parameter, policy, figure and limit, for the page);
 //! 7. front ends: `web` (the page's wasm bindings) and the CLI (the bin).
@@ -35,6 +36,7 @@ pub mod policy;
 pub mod trace;
 pub mod workload;
 
+pub mod embed;
 pub mod experiment;
 pub mod scenario;
 

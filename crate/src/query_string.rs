@@ -14,9 +14,6 @@ pub const URL_VERSIONS: Text = Text::new(
     "{}（目前唯一的链接格式版本）",
 );
 
-/// What `embed=` accepts.
-pub const EMBED_VALUES: Text = Text::new("1 or 0", "1 或 0");
-
 /// Splits `a=1&b=x%20y` (a leading `?` is ignored) into decoded pairs.
 /// `+` is a space, as in HTML forms; bad escapes are kept as written.
 pub fn decode_pairs(query: &str) -> Vec<(String, String)> {

@@ -155,6 +155,14 @@ fn parsers() -> Vec<(&'static str, Check, Vec<String>)> {
             ]),
         ),
         (
+            "embed query",
+            check_embed_query,
+            s(&[
+                "embed=1&view=table&controls=0&theme=dark",
+                "seed=3&view=cdf&theme=light&embed=0",
+            ]),
+        ),
+        (
             "task list",
             check_task_list,
             s(&[
@@ -368,6 +376,9 @@ fn nasty_query() -> impl Strategy<Value = String> {
         "tl",
         "v",
         "embed",
+        "view",
+        "controls",
+        "theme",
         "é",
         "",
     ]
@@ -474,6 +485,7 @@ proptest! {
     fn url_queries_never_panic(query in nasty_query()) {
         timed("query", &query, SHORT, || check_query(&query));
         timed("scenario query", &query, SHORT, || check_scenario_query(&query));
+        timed("embed query", &query, SHORT, || check_embed_query(&query));
     }
 
     #[test]

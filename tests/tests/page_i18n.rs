@@ -59,7 +59,12 @@ async fn lang_zh_shows_chinese_labels_and_explanation() -> Result<()> {
         .wait_js("document.querySelector('#embed-snippet').value", T)
         .await?;
     let snippet = snippet.as_str().unwrap_or_default();
-    assert!(snippet.contains("?v=1&lang=zh&embed=1"), "{snippet}");
+    assert!(
+        snippet.contains("data-tailslice-facade=\"v=1&amp;lang=zh&amp;embed=1\""),
+        "{snippet}"
+    );
+    assert!(snippet.contains("切换为可交互"), "{snippet}");
+    b.click("#embed-close").await?;
     let full = js_str(
         &b,
         "document.querySelector('#open-full').getAttribute('href')",

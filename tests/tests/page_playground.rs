@@ -446,8 +446,11 @@ async fn share_and_embed_buttons_give_the_current_experiment() -> Result<()> {
         .wait_js("document.querySelector('#embed-snippet').value", T)
         .await?;
     let snippet = snippet.as_str().unwrap();
-    assert!(snippet.starts_with("<iframe src=\"http"), "{snippet}");
-    assert!(snippet.contains("?v=1&seed=9&q=12&embed=1"), "{snippet}");
+    assert!(
+        snippet.contains("data-tailslice-facade=\"v=1&amp;seed=9&amp;q=12&amp;embed=1\""),
+        "{snippet}"
+    );
+    b.click("#embed-close").await?;
     b.click("button#share").await?;
     b.wait_js(
         "document.querySelector('#copy-status').textContent.length > 0",

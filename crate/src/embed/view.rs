@@ -394,7 +394,7 @@ mod tests {
         assert_eq!(v.theme, Theme::Dark);
         assert_eq!(
             e,
-            ["invalid theme 'light': expected theme only once; the link gives it again, and its first value 'dark' is used"]
+            ["invalid theme 'light': expected theme only once; the link gives it again after its first value 'dark'"]
         );
     }
 

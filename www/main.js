@@ -5,10 +5,10 @@
 // from the catalog, routes a query to the controls, the URL and a run,
 // and publishes the test hooks (window.tailslice). The other files each
 // have one job: see docs/page-internals.md.
-import init, { parseQuery } from './tailslice.js';
+import init, { parseQuery, scenarioCatalog } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n } from './i18n.js';
 import { $ } from './dom.js';
-import { loadCatalog, limits } from './catalog.js';
+import { loadCatalog, catalog, limits } from './catalog.js';
 import { app, setState } from './state.js';
 import { showBanner, showRunError, onMainThreadError } from './banner.js';
 import { initControls, fillControls, matchPreset, syncInert } from './controls.js';
@@ -47,6 +47,10 @@ window.tailslice = {
   /** Makes the simulation worker's wasm panic (the recovery path's test hook). */
   crashWorker,
   get query() { return app.page ? app.page.query : null; },
+  /** Every key the page reads, as Rust lists them: the experiment's and
+   * the page's (catalog), the scenarios' (scenarioCatalog), and the
+   * defaults of an empty query (parseQuery('')). */
+  keyTables() { return { catalog: catalog(), scenarios: scenarioCatalog(), empty: parseQuery('') }; },
   /** Slices (segments) of the drawn schedules, all policies. */
   get segments() { return app.gantt ? app.gantt.segments : 0; },
 };
@@ -103,7 +107,6 @@ async function main() {
     embed: page.embed, viewQuery: page.view_query, showRunError, postHeight,
     restoreNormal: () => { showBanner(app.urlErrors); setPage(app.page, { fill: true }); },
   });
-  for (const e of page.errors) if (e.field in page.values) e.used = page.values[e.field];
   app.urlErrors = page.errors.concat(scenario.errors);
   showBanner(app.urlErrors);
   setPage(page, { fill: true });

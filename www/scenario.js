@@ -13,6 +13,7 @@
 import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 import { lane } from './client.js';
+import { words } from './catalog.js';
 import { $, el, sizeCanvas } from './dom.js';
 import { ganttCanvas } from './gantt.js';
 import { dark } from './theme.js';
@@ -234,7 +235,7 @@ function onKnobEdit() {
         const input = document.getElementById(`sc-${e.field}`);
         if (input) input.setAttribute('aria-invalid', 'true');
       }
-      err.textContent = parsed.errors.map((e) => e.message).join('\n');
+      err.textContent = parsed.errors.map((e) => words(e.refusal)).join('\n');
       err.hidden = false;
       return;
     }

@@ -39,6 +39,11 @@ fn bad_values_name_key_value_and_allowed() {
     assert!(msgs[0].starts_with("invalid s 'nope': expected feishu-demo"));
     assert!(msgs[1].starts_with("invalid nq '0': expected a whole number from 1"));
     assert!(msgs[2].starts_with("invalid m '<script>': expected a10, m1"));
+    let banner: Vec<&str> = q.errors.iter().map(|e| e.banner.en.as_str()).collect();
+    assert!(banner[0].ends_with("→ no scenario: the experiment page is shown."));
+    assert!(banner[1].ends_with("→ nq=100 is used."));
+    assert!(banner[2].ends_with("→ the scenario's default is used."));
+    assert!(q.errors[1].banner.zh.ends_with("→ 改用 nq=100。"));
     assert_eq!(q.knobs.queues, 100);
 }
 
@@ -53,12 +58,14 @@ fn run_summary_and_timeline_round_trip() {
     assert_eq!(summary["groups"].as_array().unwrap().len(), 4);
     assert!(summary["runs"].as_array().unwrap().is_empty());
     assert_eq!(summary["run_labels"][0]["en"], "userInteractive queues");
+    assert_eq!(summary["run_labels"][0]["zh"], "userInteractive 队列");
     let tl = run.timeline(0);
     let pri = json(&Reflect::get(&tl, &"pri".into()).unwrap());
     assert_eq!(pri["floor"], 29);
     let states = Reflect::get(&tl, &"states".into()).unwrap();
     let lanes = json(&Reflect::get(&states, &"meta".into()).unwrap());
     assert_eq!(lanes["blocks"][0]["lanes"][0]["label"]["en"], "main");
+    assert_eq!(lanes["blocks"][0]["lanes"][0]["label"]["zh"], "主线程");
     // The cores and the states are the one Gantt: hover a core's first slice.
     let mut cores = Gantt::new(Reflect::get(&tl, &"gantt".into()).unwrap()).unwrap();
     assert!(cores.load_segments());

@@ -13,7 +13,7 @@ use crate::error::ParamError;
 use crate::experiment::summary::{self, Summary};
 use crate::experiment::{Experiment, Outcome};
 use crate::scenario::{RunView, Scenario, ScenarioResult};
-use crate::text::{Lang, Text};
+use crate::text::{Filled, Lang, Text};
 
 /// Which part of a result a figure shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,7 +66,12 @@ impl Figure {
             .find(|f| f.name() == t)
             .ok_or_else(|| {
                 let names: Vec<&str> = allowed.iter().map(|f| f.name()).collect();
-                ParamError::new(field, text, names.join(", "))
+                // The CLI's refusal lists them as its help does.
+                let allowed = Filled {
+                    en: names.join(", "),
+                    zh: names.join("、"),
+                };
+                ParamError::new(field, text, allowed)
             })
     }
 
@@ -385,6 +390,6 @@ pub fn scenario(
         };
     }
     let spots = std::mem::take(&mut pen.spots);
-    let label = view.map_or(String::new(), |v| format!(" ({})", v.label));
+    let label = view.map_or(String::new(), |v| format!(" ({})", v.label.get(lang)));
     Ok(svg.finish(&format!("tailslice: {}{label}", scenario.name()), &spots))
 }

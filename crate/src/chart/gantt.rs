@@ -52,7 +52,11 @@ pub fn long_class(w: &Workload) -> Option<u16> {
 fn block_title(exp: &Experiment, policy: &str) -> Words {
     let name = policy.to_ascii_uppercase();
     if exp.machine.is_some() {
-        Words::same(format!("{name} · {}", exp.machine().describe(true)))
+        let machine = exp.machine().describe(true);
+        Words {
+            en: format!("{name} · {}", machine.en),
+            zh: format!("{name} · {}", machine.zh),
+        }
     } else if exp.core_count() > 1 {
         Words::fill(words::GANTT_CORES, &[&name, &exp.core_count().to_string()])
     } else {
@@ -312,14 +316,18 @@ pub fn scenario_cores(view: &RunView) -> Lanes {
     Lanes {
         meta: Meta {
             blocks: vec![Block {
-                name: view.label.clone(),
+                name: view.label.en.clone(),
                 title: Words::default(),
                 color: None,
                 lanes,
             }],
             keys,
             blank: None,
-            items: r.threads.iter().map(|t| t.name.clone()).collect(),
+            items: r
+                .threads
+                .iter()
+                .map(|t| super::timeline::thread_title(&t.name))
+                .collect(),
             horizon: scenario_horizon(view),
             drawn: true,
             note: Words::default(),

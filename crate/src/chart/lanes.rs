@@ -86,7 +86,7 @@ pub struct Meta {
     pub blank: Option<Words>,
     /// Names of the segments' items (threads) for tooltips; empty when
     /// items are study tasks.
-    pub items: Vec<String>,
+    pub items: Vec<Words>,
     /// The time the chart spans, ms.
     pub horizon: f64,
     /// Whether segments were kept (a run too large keeps none: a note says so).

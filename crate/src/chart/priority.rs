@@ -10,7 +10,7 @@ use super::frame::{self, AxisSpec, Scale};
 use super::legend::{Item, Swatch};
 use super::pen::{anchor, DrawResult, Pen};
 use super::theme;
-use super::words;
+use super::words::{self, Words};
 use crate::scenario::{RunView, ScenarioResult};
 
 /// A series: its name and `(time ms, priority)` at every change.
@@ -52,7 +52,7 @@ fn legend_of<'a>(
 /// The legend of a run's priorities.
 pub fn legend(p: &Priorities, lang: crate::text::Lang) -> Vec<Item> {
     legend_of(
-        p.names.iter().map(String::as_str),
+        p.names.iter().map(|n| n.get(lang)),
         &Floor {
             floor: p.floor,
             off: !p.band_limit,
@@ -157,7 +157,8 @@ pub fn priority_floor(band_limit: bool) -> Option<u8> {
 /// chart's span and floor.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Priorities {
-    pub names: Vec<String>,
+    /// The threads' names in both languages (see [`super::timeline::thread_title`]).
+    pub names: Vec<Words>,
     pub points: Vec<Vec<(f64, f64)>>,
     pub horizon: f64,
     pub floor: Option<u8>,
@@ -195,7 +196,10 @@ pub fn of_run(result: &ScenarioResult, runs: &[RunView], run: usize) -> Prioriti
     }
     let band = band_limit(result, runs);
     Priorities {
-        names: series.iter().map(|s| s.name.clone()).collect(),
+        names: series
+            .iter()
+            .map(|s| super::timeline::thread_title(&s.name))
+            .collect(),
         points: series
             .iter()
             .map(|s| s.points.iter().map(|&(t, p)| (t, p as f64)).collect())
@@ -216,11 +220,15 @@ pub fn draw_run<B: DrawingBackend>(
     size: (f64, f64),
     p: &Priorities,
 ) -> DrawResult<(), B> {
+    let lang = pen.lang;
     let series: Vec<Series> = p
         .names
         .iter()
         .zip(&p.points)
-        .map(|(name, points)| Series { name, points })
+        .map(|(name, points)| Series {
+            name: name.get(lang),
+            points,
+        })
         .collect();
     draw(
         pen,

@@ -52,14 +52,11 @@ pub fn cell(m: Metric, s: &Summary) -> String {
 pub fn study(exp: &Experiment, outcome: &Outcome, recorded: Option<&Summary>, lang: Lang) -> Table {
     let within = crate::error::fmt_number(exp.within);
     let mut headers = vec![words::POLICY.get(lang).to_string()];
-    headers.extend(Metric::ALL.iter().map(|m| {
-        let (en, zh) = m.title();
-        match lang {
-            Lang::En => en,
-            Lang::Zh => zh,
-        }
-        .replace("{ms}", &within)
-    }));
+    headers.extend(
+        Metric::ALL
+            .iter()
+            .map(|m| m.title().get(lang).replace("{ms}", &within)),
+    );
     let row = |name: String, color: Option<Rgb>, s: &Summary| Row {
         name,
         color,

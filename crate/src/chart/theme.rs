@@ -7,6 +7,7 @@
 use plotters_backend::BackendColor;
 
 use crate::error::ParamError;
+use crate::text::Text;
 
 /// An sRGB colour (`[r, g, b]` in JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -115,7 +116,11 @@ impl ThemeName {
         match text.trim().to_ascii_lowercase().as_str() {
             "light" => Ok(ThemeName::Light),
             "dark" => Ok(ThemeName::Dark),
-            _ => Err(ParamError::new(field, text, "light or dark")),
+            _ => Err(ParamError::new(
+                field,
+                text,
+                Text::new("light or dark", "light 或 dark"),
+            )),
         }
     }
 }

@@ -37,6 +37,23 @@ pub fn key_threads(scenario: &dyn Scenario, view: &RunView) -> Vec<usize> {
     out
 }
 
+/// A thread's name as the charts show it. The scenarios name their threads
+/// `main`, `job J worker K` and after the study's queues (`serialQueue N`,
+/// the start-up's `network`, …); the CLI's `--json` keeps those names, the
+/// charts say the first two in words.
+pub fn thread_title(name: &str) -> Words {
+    if name == "main" {
+        return words::MAIN.into();
+    }
+    if let Some((job, worker)) = name
+        .strip_prefix("job ")
+        .and_then(|rest| rest.split_once(" worker "))
+    {
+        return Words::fill(words::WORKER, &[job, worker]);
+    }
+    Words::same(name)
+}
+
 /// The key threads' states of one run of `scenario`.
 pub fn states(scenario: &dyn Scenario, view: &RunView) -> Lanes {
     let r = &view.run;
@@ -71,20 +88,20 @@ pub fn states(scenario: &dyn Scenario, view: &RunView) -> Lanes {
     Lanes {
         meta: Meta {
             blocks: vec![Block {
-                name: view.label.clone(),
+                name: view.label.en.clone(),
                 title: Words::default(),
                 color: None,
                 lanes: keys_threads
                     .iter()
                     .map(|&t| Lane {
-                        label: Words::same(r.threads[t].name.clone()),
+                        label: thread_title(&r.threads[t].name),
                         mark: Mark::None,
                     })
                     .collect(),
             }],
             keys,
             blank: Some(words::BLOCKED.into()),
-            items: r.threads.iter().map(|t| t.name.clone()).collect(),
+            items: r.threads.iter().map(|t| thread_title(&t.name)).collect(),
             horizon: super::gantt::scenario_horizon(view),
             drawn: true,
             note: Words::default(),

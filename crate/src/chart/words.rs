@@ -93,6 +93,9 @@ pub const THREAD_TIP: Text = Text::new("{} · {}\n{}{}–{} ms", "{} · {}\n{}{}
 pub const CORE: Text = Text::new("core {} · {}", "核心 {} · {}");
 pub const CORE_SPEED: Text = Text::new("core {} · {} ×{}", "核心 {} · {} ×{}");
 pub const MAIN_THREAD: Text = Text::new("main thread", "主线程");
+/// Thread names in lanes and legends (`--json` keeps the scenario's own).
+pub const MAIN: Text = Text::new("main", "主线程");
+pub const WORKER: Text = Text::new("job {} worker {}", "任务 {} 工作线程 {}");
 pub const SYSTEM_WORK: Text = Text::new("other system work", "其他系统负载");
 pub const STATES: [Text; 3] = [
     Text::new("running", "运行"),
@@ -100,9 +103,9 @@ pub const STATES: [Text; 3] = [
     Text::new("preempted", "被抢占"),
 ];
 pub const BLOCKED: Text = Text::new("blocked (lane background)", "阻塞（泳道底色）");
-pub const FLOOR: Text = Text::new("floor {} (band limit)", "下限 {}（band limit）");
+pub const FLOOR: Text = Text::new("floor {} (band limit)", "优先级下限 {}");
 pub const FLOOR_MARK: Text = Text::new("floor {}", "下限 {}");
-pub const NO_FLOOR: Text = Text::new("band limit off: no floor", "band limit 关：无下限");
+pub const NO_FLOOR: Text = Text::new("band limit off: no floor", "优先级下限关：无下限");
 
 /// Titles of a figure's parts.
 pub const SCHEDULE: Text = Text::new("Schedule", "调度甘特图");

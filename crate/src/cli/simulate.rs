@@ -59,7 +59,7 @@ Flags (defaults in brackets):
                       core; at most 1000000 slices
   --csv PATH          also write one CSV row per task and policy
   --explain           add an \"explanation\" text to the JSON (the table always has it)
-  --lang en|zh        language of the explanation [en]
+  --lang en|zh        language of the explanation [en] (errors stay English)
 ";
 
 /// Flags that describe a generated workload, so they make no sense with
@@ -75,7 +75,7 @@ pub(super) const WORKLOAD_PARAMS: [Param; 5] = [
 /// Reads and parses `--tasks-file`, reporting any problem on one line
 /// (returns the exit code then).
 pub(super) fn read_tasks_file(path: &str, limits: &Limits) -> Result<Workload, i32> {
-    let shown = tailslice::error::ParamError::new("", path, "").value;
+    let shown = tailslice::error::shown(path);
     let bad = |why: String| fail(&format!("invalid --tasks-file '{shown}': {why}"));
     match std::fs::metadata(path) {
         Ok(m) if m.len() > task_list::MAX_IMPORT_BYTES as u64 => {
@@ -246,7 +246,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         if est > MAX_TRACE_SLICES as f64 {
             return fail(&format!(
                 "invalid --trace '{}': expected a run of at most {MAX_TRACE_SLICES} slices for a trace file; this one needs about {est:.0} (use fewer tasks or a larger quantum)",
-                tailslice::error::ParamError::new("", path, "").value
+                tailslice::error::shown(path)
             ));
         }
     }
@@ -430,7 +430,7 @@ fn table(
         "{} tasks {}, {}, switch cost {} ms",
         w.len(),
         source,
-        exp.machine().describe(exp.machine.is_some()),
+        exp.machine().describe(exp.machine.is_some()).en,
         exp.switch_cost,
     );
     let long = w.work.iter().filter(|&&d| d > 60.0).count();

@@ -94,7 +94,7 @@ pub(super) fn load(
         return Ok(None);
     };
     let arrivals = arrivals(exp, given, tasks_file)?;
-    let shown = tailslice::error::ParamError::new("", path, "").value;
+    let shown = tailslice::error::shown(path);
     let bad = |why: String| fail(&format!("invalid --trace-in '{shown}': {why}"));
     match std::fs::metadata(path) {
         // A compressed file larger than the limit cannot inflate within it.

@@ -68,7 +68,7 @@ pub fn svg_figure(
     let base = experiment(query)?;
     match tasks.as_deref() {
         Some(t) => {
-            let (exp, w) = tasks_for(&base, t)?;
+            let (exp, w) = tasks_for(&base, t, options.lang)?;
             svg(&exp, Some(w), &options)
         }
         None => svg(&base, None, &options),

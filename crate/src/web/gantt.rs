@@ -384,7 +384,7 @@ impl Gantt {
         let item = s.item[h.seg];
         let key = meta.keys.get(s.key[h.seg] as usize);
         let Some(t) = &self.tasks else {
-            let thread = meta.items.get(item as usize).map_or("?", String::as_str);
+            let thread = meta.items.get(item as usize).map_or("?", |t| t.get(lang));
             let what = key.map_or("", |k| k.label.get(lang));
             return gantt::thread_tip(
                 lang,

@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{io, query, result, trace_run, GANTT_MAX_SLICES, LARGE_SLICES};
 use crate::experiment::{Experiment, Limits, PolicyRun};
+use crate::text::Lang;
 use crate::workload::Workload;
 
 /// Runs an experiment one policy at a time, so the worker can report
@@ -32,6 +33,19 @@ pub struct Runner {
     generated: bool,
     /// A trace's recorded task starts: the result gets the "as recorded" row.
     recorded: Option<Vec<f64>>,
+    /// The language of a refusal (a drawn workload too large): the query's
+    /// `lang=`, which the page adds.
+    lang: Lang,
+}
+
+/// The language a query asks refusals in (`lang=`; English without one).
+#[cfg(not(feature = "page"))]
+fn lang_of(query_text: &str) -> Lang {
+    query::parse(query_text, &Limits::WEB)
+        .1
+        .lang
+        .and_then(Lang::from_code)
+        .unwrap_or_default()
 }
 
 #[wasm_bindgen]
@@ -45,7 +59,9 @@ impl Runner {
             let msgs: Vec<String> = page.errors.into_iter().map(|e| e.message).collect();
             return Err(JsError::new(&msgs.join("; ")));
         }
-        Ok(Runner::for_experiment(exp))
+        let mut r = Runner::for_experiment(exp);
+        r.lang = page.lang.and_then(Lang::from_code).unwrap_or_default();
+        Ok(r)
     }
 
     /// Steps in all: drawing the workload, then one per policy.
@@ -131,14 +147,20 @@ impl Runner {
             record: false,
             generated: true,
             recorded: None,
+            lang: Lang::En,
         }
     }
 
     /// A runner whose workload is given (an imported list): sized at once.
     #[cfg_attr(feature = "page", allow(dead_code))]
-    pub(crate) fn with_workload(exp: Experiment, w: Workload) -> Result<Runner, JsError> {
+    pub(crate) fn with_workload(
+        exp: Experiment,
+        w: Workload,
+        lang: Lang,
+    ) -> Result<Runner, JsError> {
         let mut r = Runner::for_experiment(exp);
         r.generated = false;
+        r.lang = lang;
         r.size_to(w)?;
         Ok(r)
     }
@@ -149,7 +171,7 @@ impl Runner {
         let slices = self
             .exp
             .check_drawn_size(&w, &Limits::WEB)
-            .map_err(|e| JsError::new(&e.to_string()))?;
+            .map_err(|e| JsError::new(&e.message(self.lang)))?;
         self.slices = slices;
         self.record = slices <= GANTT_MAX_SLICES;
         self.workload = Some(w);
@@ -167,8 +189,9 @@ impl Runner {
     /// (seed, task count, mix and arrivals of the query are not used).
     #[wasm_bindgen(js_name = withTasks)]
     pub fn with_tasks(query: &str, tasks: &str) -> Result<Runner, JsError> {
-        let (exp, w) = io::tasks_for(&io::experiment(query)?, tasks)?;
-        Runner::with_workload(exp, w)
+        let lang = lang_of(query);
+        let (exp, w) = io::tasks_for(&io::experiment(query)?, tasks, lang)?;
+        Runner::with_workload(exp, w, lang)
     }
 
     /// A runner for the experiment of `query` on a trace's tasks (`tasks`,

@@ -5,24 +5,25 @@
 
 use super::lanes::{Block, Key, Lane, Lanes, Mark, Meta, Segments};
 use super::theme;
-use super::words::{self, Words};
+use super::words;
 use crate::experiment::{Experiment, Outcome};
 use crate::scenario::RunView;
 use crate::sim::machine::CoreKind;
+use crate::text::Filled;
 use crate::text::Lang;
 use crate::workload::Workload;
 
 /// The names of a workload's classes as charts show them: a generated
 /// mix's classes are ranges of durations (`1-8 ms`), an imported list's or
 /// a trace's are names, shown as they are.
-pub fn class_names(w: &Workload, generated: bool) -> Vec<Words> {
+pub fn class_names(w: &Workload, generated: bool) -> Vec<Filled> {
     w.class_labels
         .iter()
         .map(|c| {
             if generated {
-                Words::fill(words::CLASS_MS, &[c])
+                words::CLASS_MS.both(&[c])
             } else {
-                Words::same(c.clone())
+                Filled::same(c.clone())
             }
         })
         .collect()
@@ -49,18 +50,16 @@ pub fn long_class(w: &Workload) -> Option<u16> {
 }
 
 /// A study block's title: the policy, and the machine or core count.
-fn block_title(exp: &Experiment, policy: &str) -> Words {
+fn block_title(exp: &Experiment, policy: &str) -> Filled {
     let name = policy.to_ascii_uppercase();
     if exp.machine.is_some() {
-        let machine = exp.machine().describe(true);
-        Words {
-            en: format!("{name} · {}", machine.en),
-            zh: format!("{name} · {}", machine.zh),
-        }
+        exp.machine()
+            .describe(true)
+            .within(words::GANTT_MACHINE, &[&name])
     } else if exp.core_count() > 1 {
-        Words::fill(words::GANTT_CORES, &[&name, &exp.core_count().to_string()])
+        words::GANTT_CORES.both(&[&name, &exp.core_count().to_string()])
     } else {
-        Words::same(name)
+        Filled::same(name)
     }
 }
 
@@ -73,7 +72,7 @@ pub fn study(exp: &Experiment, outcome: &Outcome, drawn: bool, generated: bool) 
     let mixed = machine.cores.iter().any(|c| c.kind == CoreKind::Efficiency);
     let lanes: Vec<Lane> = (0..cores)
         .map(|c| Lane {
-            label: Words::default(),
+            label: Filled::default(),
             mark: match machine.cores.get(c).map(|c| c.kind) {
                 Some(CoreKind::Efficiency) if mixed => Mark::Efficiency,
                 Some(CoreKind::Performance) if mixed => Mark::Performance,
@@ -90,10 +89,7 @@ pub fn study(exp: &Experiment, outcome: &Outcome, drawn: bool, generated: bool) 
             let striped = long == Some(i as u16);
             Key {
                 label: if striped {
-                    Words {
-                        en: words::LONG.fill(Lang::En, &[&name.en]),
-                        zh: words::LONG.fill(Lang::Zh, &[&name.zh]),
-                    }
+                    name.within(words::LONG, &[])
                 } else {
                     name
                 },
@@ -243,12 +239,9 @@ pub fn scenario_cores(view: &RunView) -> Lanes {
                 CoreKind::Performance => "P",
             };
             let label = if (core.speed - 1.0).abs() > 1e-9 {
-                Words::fill(
-                    words::CORE_SPEED,
-                    &[&c.to_string(), kind, &format!("{:.2}", core.speed)],
-                )
+                words::CORE_SPEED.both(&[&c.to_string(), kind, &format!("{:.2}", core.speed)])
             } else {
-                Words::fill(words::CORE, &[&c.to_string(), kind])
+                words::CORE.both(&[&c.to_string(), kind])
             };
             Lane {
                 label,
@@ -289,7 +282,7 @@ pub fn scenario_cores(view: &RunView) -> Lanes {
         } else {
             let name = crate::sim::qos::Qos::from_number(q)
                 .map_or(String::new(), |q| q.name().to_string());
-            Words::same(format!("{name} ({q})"))
+            Filled::same(format!("{name} ({q})"))
         };
         keys.push(Key {
             label,
@@ -317,7 +310,7 @@ pub fn scenario_cores(view: &RunView) -> Lanes {
         meta: Meta {
             blocks: vec![Block {
                 name: view.label.en.clone(),
-                title: Words::default(),
+                title: Filled::default(),
                 color: None,
                 lanes,
             }],
@@ -330,7 +323,7 @@ pub fn scenario_cores(view: &RunView) -> Lanes {
                 .collect(),
             horizon: scenario_horizon(view),
             drawn: true,
-            note: Words::default(),
+            note: Filled::default(),
         },
         segs,
     }

@@ -18,7 +18,7 @@ use super::axis::{self, Along, LABEL_SIZE};
 use super::legend::{self, Item, Swatch};
 use super::pen::{anchor, shorten, text_width, DrawResult, Pen, Spot};
 use super::theme::{Rgb, Theme};
-use super::words::Words;
+use crate::text::Filled;
 use crate::text::Lang;
 
 /// Left and right padding without lane labels, CSS px.
@@ -50,7 +50,7 @@ pub enum Mark {
 /// One lane: its label (may be empty) and mark.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Lane {
-    pub label: Words,
+    pub label: Filled,
     pub mark: Mark,
 }
 
@@ -59,7 +59,7 @@ pub struct Lane {
 pub struct Block {
     /// A short name for tooltips (the policy).
     pub name: String,
-    pub title: Words,
+    pub title: Filled,
     /// A swatch before the title (the policy's colour).
     pub color: Option<Rgb>,
     pub lanes: Vec<Lane>,
@@ -68,7 +68,7 @@ pub struct Block {
 /// What a segment's colour means.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Key {
-    pub label: Words,
+    pub label: Filled,
     pub color: Rgb,
     /// Drawn with a dark band on top (the study's long class).
     pub striped: bool,
@@ -83,15 +83,15 @@ pub struct Meta {
     pub keys: Vec<Key>,
     /// The legend entry for an empty lane (a thread state chart's
     /// "blocked"), if it means something.
-    pub blank: Option<Words>,
+    pub blank: Option<Filled>,
     /// Names of the segments' items (threads) for tooltips; empty when
     /// items are study tasks.
-    pub items: Vec<Words>,
+    pub items: Vec<Filled>,
     /// The time the chart spans, ms.
     pub horizon: f64,
     /// Whether segments were kept (a run too large keeps none: a note says so).
     pub drawn: bool,
-    pub note: Words,
+    pub note: Filled,
 }
 
 /// The segments, one entry per slice: which lane (counted over all

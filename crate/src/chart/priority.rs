@@ -10,8 +10,9 @@ use super::frame::{self, AxisSpec, Scale};
 use super::legend::{Item, Swatch};
 use super::pen::{anchor, DrawResult, Pen};
 use super::theme;
-use super::words::{self, Words};
+use super::words;
 use crate::scenario::{RunView, ScenarioResult};
+use crate::text::Filled;
 
 /// A series: its name and `(time ms, priority)` at every change.
 pub struct Series<'a> {
@@ -158,7 +159,7 @@ pub fn priority_floor(band_limit: bool) -> Option<u8> {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Priorities {
     /// The threads' names in both languages (see [`super::timeline::thread_title`]).
-    pub names: Vec<Words>,
+    pub names: Vec<Filled>,
     pub points: Vec<Vec<(f64, f64)>>,
     pub horizon: f64,
     pub floor: Option<u8>,

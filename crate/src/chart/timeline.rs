@@ -6,9 +6,10 @@ use std::collections::HashMap;
 
 use super::lanes::{Block, Key, Lane, Lanes, Mark, Meta, Segments};
 use super::theme;
-use super::words::{self, Words};
+use super::words;
 use crate::scenario::{RunView, Scenario};
 use crate::sim::trace::State;
+use crate::text::Filled;
 
 /// Segments and state intervals a run keeps for its charts (each): enough
 /// for the Feishu demo's 10 s on two cores; longer runs are cut and say so.
@@ -41,7 +42,7 @@ pub fn key_threads(scenario: &dyn Scenario, view: &RunView) -> Vec<usize> {
 /// `main`, `job J worker K` and after the study's queues (`serialQueue N`,
 /// the start-up's `network`, …); the CLI's `--json` keeps those names, the
 /// charts say the first two in words.
-pub fn thread_title(name: &str) -> Words {
+pub fn thread_title(name: &str) -> Filled {
     if name == "main" {
         return words::MAIN.into();
     }
@@ -49,9 +50,9 @@ pub fn thread_title(name: &str) -> Words {
         .strip_prefix("job ")
         .and_then(|rest| rest.split_once(" worker "))
     {
-        return Words::fill(words::WORKER, &[job, worker]);
+        return words::WORKER.both(&[job, worker]);
     }
-    Words::same(name)
+    Filled::same(name)
 }
 
 /// The key threads' states of one run of `scenario`.
@@ -89,7 +90,7 @@ pub fn states(scenario: &dyn Scenario, view: &RunView) -> Lanes {
         meta: Meta {
             blocks: vec![Block {
                 name: view.label.en.clone(),
-                title: Words::default(),
+                title: Filled::default(),
                 color: None,
                 lanes: keys_threads
                     .iter()
@@ -104,7 +105,7 @@ pub fn states(scenario: &dyn Scenario, view: &RunView) -> Lanes {
             items: r.threads.iter().map(|t| thread_title(&t.name)).collect(),
             horizon: super::gantt::scenario_horizon(view),
             drawn: true,
-            note: Words::default(),
+            note: Filled::default(),
         },
         segs,
     }

@@ -1,57 +1,9 @@
 //! Every word a chart draws or shows on hover, in English and Chinese
-//! ([`Text`] pairs, `{}` filled in order), and [`Words`]: a text made at run
-//! time in both languages, carried with a chart's data so that switching
+//! ([`Text`] pairs, `{}` filled in order). A text made at run time is a
+//! [`crate::text::Filled`], carried with a chart's data so that switching
 //! language redraws without a new run.
 
-use serde::{Deserialize, Serialize};
-
-use crate::text::{Lang, Text};
-
-/// An owned text in both languages.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Words {
-    pub en: String,
-    pub zh: String,
-}
-
-impl Words {
-    /// A name that reads the same in both languages.
-    pub fn same(s: impl Into<String>) -> Words {
-        let s = s.into();
-        Words {
-            en: s.clone(),
-            zh: s,
-        }
-    }
-
-    /// `text` filled with `args` in each language.
-    pub fn fill(text: Text, args: &[&str]) -> Words {
-        Words {
-            en: text.fill(Lang::En, args),
-            zh: text.fill(Lang::Zh, args),
-        }
-    }
-
-    pub fn get(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Zh => &self.zh,
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.en.is_empty() && self.zh.is_empty()
-    }
-}
-
-impl From<Text> for Words {
-    fn from(t: Text) -> Words {
-        Words {
-            en: t.en.to_string(),
-            zh: t.zh.to_string(),
-        }
-    }
-}
+use crate::text::Text;
 
 pub const CDF_X: Text = Text::new("latency (ms)", "延迟（毫秒）");
 pub const CDF_Y: Text = Text::new("share of tasks done", "已完成任务比例");
@@ -62,6 +14,8 @@ pub const HIST_X_CUT: Text = Text::new(
 );
 pub const HIST_Y: Text = Text::new("tasks", "任务数");
 
+/// A Gantt block's title on a named machine: policy, machine.
+pub const GANTT_MACHINE: Text = Text::new("{} · {}", "{} · {}");
 /// A Gantt block's title with several cores: policy, cores.
 pub const GANTT_CORES: Text = Text::new("{} · {} cores", "{} · {} 核");
 pub const GANTT_TOO_MANY: Text = Text::new(

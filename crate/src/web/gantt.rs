@@ -23,8 +23,8 @@ use crate::chart::lanes::{self, Chart, Index, Lanes, Layout, Mark, Meta, Segment
 use crate::chart::legend;
 use crate::chart::pen::Pen;
 use crate::chart::theme::Theme;
-use crate::chart::words::Words;
 use crate::experiment::Outcome;
+use crate::text::Filled;
 
 /// Segments copied per [`Gantt::load_segments`] call: a few ms in a browser.
 const LOAD_CHUNK: usize = 100_000;
@@ -33,7 +33,7 @@ const LOAD_CHUNK: usize = 100_000;
 #[derive(Serialize, Deserialize)]
 struct TaskInfo {
     /// Class names (without the long mark).
-    classes: Vec<Words>,
+    classes: Vec<Filled>,
     long_class: Option<u16>,
 }
 

@@ -12,10 +12,11 @@ use web_sys::HtmlCanvasElement;
 
 use super::canvas::{err, Canvas};
 use super::chart_lang::lang;
+use crate::chart::cdf;
 use crate::chart::histogram::{self, Bins};
 use crate::chart::pen::{Pen, Spot};
 use crate::chart::theme::Theme;
-use crate::chart::{cdf, words::Words};
+use crate::text::Filled;
 
 /// One policy's latency CDF.
 struct Curve {
@@ -31,7 +32,7 @@ struct Curve {
 pub struct View {
     curves: Vec<Curve>,
     bins: Bins,
-    classes: Vec<Words>,
+    classes: Vec<Filled>,
     /// What the last drawing of each plot left for pointers (shortened
     /// legend entries): the CDF's, the histogram's.
     spots: RefCell<[Vec<Spot>; 2]>,
@@ -79,7 +80,7 @@ impl View {
                 p95: num(&r, "p95")?,
             });
         }
-        let classes: Vec<Words> = serde_wasm_bindgen::from_value(get(&result, "class_names")?)
+        let classes: Vec<Filled> = serde_wasm_bindgen::from_value(get(&result, "class_names")?)
             .map_err(|e| JsError::new(&format!("class_names: {e}")))?;
         let bins = Bins {
             hi: num(&result, "hist_hi")?,

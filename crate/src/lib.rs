@@ -14,7 +14,9 @@
 //!    lists) and the scenarios' programs; [`trace`]: a browser performance
 //!    trace's main thread as tasks;
 //! 5. [`experiment`] (parameters, the one runner, figures, readings,
-//!    sweeps, exports) and [`scenario`] (the QoS studies);
+//!    sweeps, exports), [`responsiveness`] (input delay, TBT and what
+//!    slicing costs, from a main thread's tasks) and [`scenario`] (the QoS
+//!    studies);
 //! 6. [`realrun`] (Run for real's plan and report) and [`catalog`] (every
 //!    parameter, policy, figure and limit, for the page);
 //! 7. front ends: `web` (the page's wasm bindings) and the CLI (the bin).
@@ -36,6 +38,7 @@ pub mod trace;
 pub mod workload;
 
 pub mod experiment;
+pub mod responsiveness;
 pub mod scenario;
 
 pub mod catalog;

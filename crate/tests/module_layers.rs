@@ -20,7 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["sim"],
     &["policy"],
     &["workload", "trace"],
-    &["experiment", "scenario"],
+    &["experiment", "responsiveness", "scenario"],
     &["realrun", "catalog"],
     &["web", "cli"],
 ];

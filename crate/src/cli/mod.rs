@@ -6,7 +6,7 @@ mod bench;
 mod scenario;
 mod simulate;
 mod sweep;
-mod trace_in;
+mod tasks_in;
 
 use std::ffi::OsString;
 

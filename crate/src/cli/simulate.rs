@@ -17,7 +17,7 @@ use tailslice::trace::Found;
 use tailslice::workload::Workload;
 
 use super::tasks_in::{self, Loaded, TaskSource};
-use super::{fail, flag_value, set_experiment_flag, EXIT_USAGE};
+use super::{fail, flag_value, set_experiment_flag, wrap, EXIT_USAGE};
 
 const HELP: &str = "\
 tailslice simulate — compare scheduling policies on one workload
@@ -257,26 +257,6 @@ fn print_report(exp: &Experiment, imported: Option<Workload>, limits: &Limits) -
         }
     }
     0
-}
-
-/// Breaks text at spaces so lines stay within `width` characters (text
-/// without spaces, such as Chinese, is left to the terminal).
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line_len = 0;
-    for word in text.split(' ') {
-        let len = word.chars().count();
-        if line_len > 0 && line_len + 1 + len > width {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(word);
-        line_len += len;
-    }
-    out
 }
 
 /// The study's table, for people.

@@ -357,3 +357,166 @@ pub fn row_name(row: &Row, source: Source, lang: Lang) -> String {
         Some(quantum) => format!("q = {} ms", q(quantum)),
     }
 }
+
+/// What the figures are about: the tasks, their busy time and the
+/// inputs' window.
+const ABOUT_SPAN: Text = Text::new(
+    "{} tasks, busy {} ms over a span of {} ms ({} %): inputs arrive from the first task's start ({} ms) to the last task's end ({} ms).",
+    "{} 个任务，忙碌 {} ms，时间跨度 {} ms（忙碌 {}%）：输入在第一个任务开始（{} ms）到最后一个任务结束（{} ms）之间到达。",
+);
+const ABOUT_WINDOW: Text = Text::new(
+    "{} tasks, busy {} ms; inputs arrive over the window given, from {} to {} ms ({} ms).",
+    "{} 个任务，忙碌 {} ms；输入在指定的时间窗口内到达：从 {} ms 到 {} ms（共 {} ms）。",
+);
+const ABOUT_YIELD: Text = Text::new(
+    "Each task yields with {} every q ms; each yield costs {} ms ({}).",
+    "每个任务每 q ms 用 {} 让出一次；每次让出耗时 {} ms（{}）。",
+);
+const COST_DEFAULT: Text = Text::new(
+    "a typical event-loop turn without rendering; measure yours with Run for real",
+    "不含渲染的一次事件循环的典型值；可用“真机运行”测量你自己的",
+);
+const COST_GIVEN: Text = Text::new("as given", "按指定");
+const COST_MEASURED: Text = Text::new(
+    "the median measured by Run for real",
+    "“真机运行”测得的中位数",
+);
+
+/// The lines that say what the rows are about: the tasks and the window,
+/// and the yield.
+pub fn about(answer: &super::Answer, lang: Lang) -> Vec<String> {
+    let r = &answer.report;
+    let w = r.window;
+    let n = r.tasks.to_string();
+    let first = if r.window_given {
+        ABOUT_WINDOW.fill(
+            lang,
+            &[&n, &ms(r.busy_ms), &ms(w.start), &ms(w.end), &ms(w.len())],
+        )
+    } else {
+        let share = if w.len() > 0.0 {
+            r.busy_ms / w.len()
+        } else {
+            0.0
+        };
+        ABOUT_SPAN.fill(
+            lang,
+            &[
+                &n,
+                &ms(r.busy_ms),
+                &ms(w.len()),
+                &pct(share),
+                &ms(w.start),
+                &ms(w.end),
+            ],
+        )
+    };
+    let y = answer.settings.yielding;
+    let from = match answer.settings.cost_from {
+        super::CostFrom::Default => COST_DEFAULT,
+        super::CostFrom::Given => COST_GIVEN,
+        super::CostFrom::Measured => COST_MEASURED,
+    };
+    let second = ABOUT_YIELD.fill(lang, &[y.kind.code(), &q(y.cost_ms), from.get(lang)]);
+    vec![first, second]
+}
+
+/// A column of the rows' table: its key (`data-metric` on the page) and
+/// heading.
+#[derive(Clone, Copy, Debug)]
+pub struct Column {
+    pub key: &'static str,
+    pub head: Text,
+}
+
+impl Column {
+    /// The row's figure in this column, as the table shows it.
+    pub fn cell(&self, row: &Row) -> String {
+        let d = row.input_delay_ms;
+        let f = row.finish_later_ms;
+        match self.key {
+            "mean" => format!("{:.2}", d.mean),
+            "p50" => ms(d.p50),
+            "p75" => ms(d.p75),
+            "p95" => ms(d.p95),
+            "p98" => ms(d.p98),
+            "max" => ms(d.max),
+            "over50" => pct1(row.delayed_over[0].1),
+            "over100" => pct1(row.delayed_over[1].1),
+            "over200" => pct1(row.delayed_over[2].1),
+            "tbt" => ms(row.tbt_ms),
+            "long" => row.long_tasks.to_string(),
+            "later_mean" => format!("{:.2}", f.mean + 0.0),
+            "later_p95" => ms(f.p95),
+            "later_max" => ms(f.max),
+            "later_total" => ms(f.total),
+            "yields" => row.yields.to_string(),
+            _ => String::new(),
+        }
+    }
+}
+
+fn pct1(share: f64) -> String {
+    format!("{:.1}", share * 100.0)
+}
+
+const fn col(key: &'static str, en: &'static str, zh: &'static str) -> Column {
+    Column {
+        key,
+        head: Text::new(en, zh),
+    }
+}
+
+/// Every column, as the CLI prints them.
+pub const COLUMNS: [Column; 16] = [
+    col("mean", "mean", "平均"),
+    col("p50", "p50", "p50"),
+    col("p75", "p75", "p75"),
+    col("p95", "p95", "p95"),
+    col("p98", "p98", "p98"),
+    col("max", "max", "最大"),
+    col("over50", ">50", ">50"),
+    col("over100", ">100", ">100"),
+    col("over200", ">200", ">200"),
+    col("tbt", "TBT", "TBT"),
+    col("long", "long", "长任务"),
+    col("later_mean", "mean", "平均"),
+    col("later_p95", "p95", "p95"),
+    col("later_max", "max", "最大"),
+    col("later_total", "total", "合计"),
+    col("yields", "yields", "让出"),
+];
+
+/// The page's shorter table.
+pub const PAGE_COLUMNS: [&str; 9] = [
+    "mean",
+    "p98",
+    "max",
+    "over50",
+    "tbt",
+    "long",
+    "later_mean",
+    "later_max",
+    "yields",
+];
+
+/// The column groups' headings.
+pub const GROUP_DELAY: Text = Text::new("input delay (ms)", "输入延迟（ms）");
+pub const GROUP_OVER: Text = Text::new("inputs over (%)", "超过的输入（%）");
+pub const GROUP_BLOCKING: Text = Text::new("blocking", "阻塞");
+pub const GROUP_LATER: Text = Text::new("finish later (ms)", "晚完成（ms）");
+/// Where the tasks come from, when not a trace: a file, or the study.
+pub const FROM_FILE: Text = Text::new("Tasks from {}", "任务来自 {}");
+pub const FROM_STUDY: Text = Text::new(
+    "The study's workload: seed {}, {} tasks, mix {}, arrivals {}",
+    "研究的工作负载：种子 {}，{} 个任务，组合 {}，到达 {}",
+);
+pub const QUANTUM_HEAD: Text = Text::new("q (ms)", "q（ms）");
+/// Marks beside the favoured row and the knee.
+pub const FAVOURED_MARK: Text = Text::new("favoured", "推荐");
+pub const KNEE_MARK: Text = Text::new("knee", "拐点");
+
+/// A column by its key.
+pub fn column(key: &str) -> Option<Column> {
+    COLUMNS.into_iter().find(|c| c.key == key)
+}

@@ -42,7 +42,7 @@ export function renderTable(result) {
       if (ch !== undefined) {
         td.dataset.change = ch;
         td.className = row.verdict[m];
-        td.title = t('versus', { change: ch, base: policyTitle(rows[0].policy) });
+        td.title = t('versus', { change: ch, base: policyTitle(row.base || rows[0].policy) });
       }
       tr.append(td);
     }

@@ -325,3 +325,32 @@ fn help_names_every_flag() {
     let top = stdout(&tailslice(&["help"]));
     assert!(top.contains("tailslice responsiveness"), "{top}");
 }
+
+/// With all tasks at t = 0 the "as recorded" row is the trace as it ran,
+/// not a baseline: the policies are compared with the first policy and the
+/// table says what the recorded row is.
+#[test]
+fn a_trace_at_t0_compares_the_policies_with_each_other() {
+    let path = trace_file();
+    for (lang, want) in [
+        ("en", "compared with the first policy, not with that row"),
+        ("zh", "与第一个策略比较"),
+    ] {
+        let o = tailslice(&[
+            "simulate",
+            "--trace-in",
+            &path,
+            "--arrivals",
+            "t0",
+            "--policies",
+            "fifo,rr",
+            "--lang",
+            lang,
+        ]);
+        let out = stdout(&o).replace('\n', " ");
+        assert!(out.contains(want), "{out}");
+        assert!(out.contains("rr 16ms vs fifo"), "{out}");
+    }
+    let o = tailslice(&["simulate", "--trace-in", &path, "--policies", "fifo,rr"]);
+    assert!(!stdout(&o).contains("not with that row"));
+}

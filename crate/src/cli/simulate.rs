@@ -229,6 +229,13 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
         let rec = recorded_row.map(|(s, _)| s);
         print!("{}", table(&exp, &outcome, source.path(), rec));
+        if recorded_row.is_some_and(|(_, found)| found.arrivals == "t0") {
+            let note = recorded::BESIDE_T0.get(lang);
+            match lang {
+                Lang::En => println!("\n{}", wrap(note, 78)),
+                Lang::Zh => println!("\n{note}"),
+            }
+        }
         let text = explain(&exp, &outcome, lang);
         match lang {
             Lang::En => println!("\n{}", wrap(&text, 78)),

@@ -25,6 +25,7 @@ import { initTrace } from './trace.js';
 import { initSweep, redrawSweeps } from './sweep.js';
 import { mountScenario } from './scenario.js';
 import { initRealRun } from './realrun.js';
+import { initResponsiveness } from './responsiveness.js';
 
 // A read-only window for tests and the benchmark.
 window.tailslice = {
@@ -122,6 +123,7 @@ async function main() {
   initTrace();
   initSweep(context);
   initRealRun(context);
+  initResponsiveness({ page: () => app.page, setQuery: context.setQuery, dark: context.dark });
 
   let resizeQueued = false;
   new ResizeObserver(() => {

@@ -43,7 +43,7 @@ export function request(query, large, slices) {
 
 function send(query, large, opts = {}) {
   const t0 = performance.now();
-  const args = { query, large, tasks: importedTasks(), starts: importedTrace() };
+  const args = { query, large, tasks: importedTasks(), starts: importedTrace(), resp: app.page ? app.page.resp_query : '' };
   if (!opts.inline) {
     setState('running');
     if (large) showProgress();

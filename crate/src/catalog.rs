@@ -174,6 +174,8 @@ pub struct Catalog {
     pub scenarios: Vec<&'static str>,
     pub knobs: Vec<KnobEntry>,
     pub limits: BrowserLimits,
+    /// The Responsiveness section's words, yields and keys.
+    pub responsiveness: crate::responsiveness::labels::Labels,
 }
 
 /// Numeric bounds and whole-number-ness of a parameter, where it is one
@@ -435,5 +437,6 @@ pub fn catalog(limits: &Limits) -> Catalog {
             })
             .collect(),
         limits: BROWSER_LIMITS,
+        responsiveness: crate::responsiveness::labels::labels(),
     }
 }

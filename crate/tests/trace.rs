@@ -568,3 +568,20 @@ proptest! {
         }
     }
 }
+
+/// The page's readable summary is the CLI's lines without the longest
+/// tasks' list, which it shows as a table of the same tasks (with their
+/// index, to find them in the schedule).
+#[test]
+fn the_summary_without_its_longest_tasks() {
+    let ev = renderer(7, 1, &[(0.0, 120.0), (130.0, 30.0), (170.0, 5.0)]);
+    let imp = import(&serde_json::to_vec(&ev).unwrap()).unwrap();
+    for lang in tailslice::text::Lang::ALL {
+        let all = imp.found.lines(lang);
+        let summary = imp.found.summary_lines(lang);
+        assert_eq!(summary.len(), all.len() - 1 - imp.found.longest.len());
+        assert_eq!(&all[..summary.len()], &summary[..]);
+    }
+    let tasks: Vec<usize> = imp.found.longest.iter().map(|l| l.task).collect();
+    assert_eq!(tasks, [0, 1, 2]);
+}

@@ -19,6 +19,7 @@
 //!   trade-off;
 //! - [`text`]: the reading in plain words, English and Chinese;
 //! - [`settings`]: the flags and URL keys;
+//! - [`labels`]: the page section's words;
 //! - [`answer`]: all of it together, and the CLI's JSON.
 //!
 //! The model's assumptions: inputs arrive uniformly over the window; an
@@ -32,6 +33,7 @@ pub mod answer;
 pub mod blocking;
 pub mod cost;
 pub mod delay;
+pub mod labels;
 pub mod plan;
 pub mod reading;
 pub mod report;

@@ -12,6 +12,7 @@ use crate::error::ParamError;
 use crate::experiment::{Experiment, Limits, Param};
 pub use crate::query_string::{decode_pairs, percent_encode};
 use crate::realrun::{RealParam, RealSettings};
+use crate::responsiveness::{RespParam, Settings as RespSettings};
 use crate::text::Lang;
 use crate::workload::mix::Dist;
 
@@ -72,6 +73,13 @@ pub struct PageQuery {
     /// in `experiment`) with their current values, defaults included, so
     /// the page can carry them through edits of the experiment.
     pub real_values: std::collections::BTreeMap<&'static str, String>,
+    /// The Responsiveness section's settings (`resp_*` keys; in `query`,
+    /// not in `experiment`), current values with defaults ("" for no
+    /// window).
+    pub resp_values: std::collections::BTreeMap<&'static str, String>,
+    /// The `resp_*` keys that differ from the defaults, as a query (what
+    /// the worker computes the section with).
+    pub resp_query: String,
     /// The language the link asks for (`lang=`), `null` when it names
     /// none or a bad one (then the browser's language is used).
     pub lang: Option<&'static str>,
@@ -132,10 +140,54 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
     let (real, real_errs) =
         RealSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     errors.extend(real_errs.into_iter().map(BadParam::from));
+    let (resp, resp_errs) =
+        RespSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    errors.extend(resp_errs.into_iter().map(BadParam::from));
     let mut page = describe(&exp, embed, errors);
     page.lang = lang.map(Lang::code);
     with_real(&mut page, real);
+    with_resp(&mut page, &resp);
     (exp, page)
+}
+
+/// Adds the Responsiveness section's settings to a described page:
+/// non-default `resp_*` keys go after the others and before `embed=1`.
+fn with_resp(page: &mut PageQuery, resp: &RespSettings) {
+    let extra: Vec<String> = resp
+        .to_query()
+        .into_iter()
+        .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
+        .collect();
+    page.resp_query = extra.join("&");
+    insert_before_embed(page, extra);
+    page.resp_values = RespParam::ALL
+        .into_iter()
+        .map(|p| (p.url_key(), resp.get(p)))
+        .collect();
+}
+
+/// Inserts `extra` pairs into the canonical query, before `embed=1`.
+fn insert_before_embed(page: &mut PageQuery, extra: Vec<String>) {
+    if extra.is_empty() {
+        return;
+    }
+    let mut parts: Vec<String> = page
+        .query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect();
+    if parts.is_empty() {
+        parts.push(format!("v={URL_VERSION}"));
+    }
+    let at = parts
+        .iter()
+        .position(|p| p == "embed=1")
+        .unwrap_or(parts.len());
+    for (i, e) in extra.into_iter().enumerate() {
+        parts.insert(at + i, e);
+    }
+    page.query = parts.join("&");
 }
 
 /// Adds the real run's settings to a described page: non-default `real_*`
@@ -146,25 +198,7 @@ fn with_real(page: &mut PageQuery, real: RealSettings) {
         .into_iter()
         .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
         .collect();
-    if !extra.is_empty() {
-        let mut parts: Vec<String> = page
-            .query
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(str::to_string)
-            .collect();
-        if parts.is_empty() {
-            parts.push(format!("v={URL_VERSION}"));
-        }
-        let at = parts
-            .iter()
-            .position(|p| p == "embed=1")
-            .unwrap_or(parts.len());
-        for (i, e) in extra.into_iter().enumerate() {
-            parts.insert(at + i, e);
-        }
-        page.query = parts.join("&");
-    }
+    insert_before_embed(page, extra);
     page.real_values = RealParam::ALL
         .into_iter()
         .map(|p| (p.url_key(), real.get(p)))
@@ -224,6 +258,8 @@ pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQue
         errors,
         estimated_slices: exp.estimated_slices(),
         real_values: Default::default(),
+        resp_values: Default::default(),
+        resp_query: String::new(),
         lang: None,
     }
 }

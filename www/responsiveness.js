@@ -49,7 +49,7 @@ function build(section) {
       field('resp-cost', 'cost_label', el('div', { className: 'inline' },
         el('input', { id: 'resp-cost', type: 'text', inputMode: 'decimal', className: 'num-s', spellcheck: false, autocomplete: 'off' }),
         el('button', { type: 'button', id: 'resp-use-measured', dataset: { respWord: 'use_measured' } })), 'cost_hint'),
-      field('resp-quanta', 'quanta_label', el('input', { id: 'resp-quanta', type: 'text', className: 'num-m', spellcheck: false, autocomplete: 'off' }), 'quanta_hint'),
+      field('resp-quanta', 'quanta_label', el('input', { id: 'resp-quanta', type: 'text', spellcheck: false, autocomplete: 'off' }), 'quanta_hint'),
       field('resp-window', 'window_label', el('input', { id: 'resp-window', type: 'text', className: 'num-m', spellcheck: false, autocomplete: 'off' }), 'window_hint')),
     el('p', { id: 'resp-form-error', className: 'form-error', role: 'alert', hidden: true }),
     el('p', { id: 'resp-error', className: 'form-error', role: 'alert', hidden: true }),
@@ -150,7 +150,7 @@ function renderTable(sec) {
   const groups = [];
   for (const c of cols) {
     const last = groups[groups.length - 1];
-    if (last && last.group === c.group) last.span++; else groups.push({ group: c.group, span: 1 });
+    if (last && last.group.en === c.group.en) last.span++; else groups.push({ group: c.group, span: 1 });
   }
   const top = el('tr', {}, el('th', { scope: 'col' }),
     ...groups.map((g) => el('th', { scope: 'colgroup', colSpan: g.span, text: words(g.group) })));

@@ -511,3 +511,40 @@ fn the_json_has_the_contracts_fields() {
     assert_eq!(v["knee"]["quantum_ms"], 24.0);
     assert!(v["reading"][0].as_str().unwrap().starts_with("As recorded"));
 }
+
+/// The reading is whole sentences on any tasks, with any primitive, in
+/// both languages: every placeholder filled, no NaN or infinity, and no
+/// "only −x ms" for a queueing list whose tasks finish earlier.
+#[test]
+fn readings_are_whole_sentences() {
+    for seed in 0..24 {
+        let mut rng = XorShift::new(1500 + seed);
+        let tasks = match seed % 3 {
+            0 => trace(&mut rng, 120, 30.0),
+            1 => list(&mut rng, 120, 4000.0),
+            _ => trace(&mut rng, 40, 2000.0),
+        };
+        let kind = YieldKind::ALL[(seed % 4) as usize];
+        let mut s = settings(kind, rng.uniform(0.0, 2.0), &[4.0, 16.0, 48.0, 100.0]);
+        if seed % 5 == 0 {
+            s.window = Some(Window::new(100.0, 2500.0));
+        }
+        let source = if seed % 3 == 1 {
+            Source::Tasks
+        } else {
+            Source::Trace
+        };
+        let a = Answer::new(&tasks, &s, source, MAX_CHUNKS).unwrap();
+        for lang in Lang::ALL {
+            for line in a.reading(lang) {
+                assert!(!line.contains("{}"), "seed {seed}: {line}");
+                assert!(
+                    !line.contains("NaN") && !line.contains("inf"),
+                    "seed {seed}: {line}"
+                );
+                assert!(!line.contains("only -"), "seed {seed}: {line}");
+                assert!(!line.contains("只晚完成 -"), "seed {seed}: {line}");
+            }
+        }
+    }
+}

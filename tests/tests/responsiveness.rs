@@ -175,6 +175,8 @@ async fn a_trace_shows_its_responsiveness_first() -> Result<()> {
     );
     let tbt = b.text("#resp-tbt").await?;
     assert!(tbt.starts_with("Total blocking time:"), "{tbt}");
+    b.eval_js("document.querySelector('#resp-body .plots').scrollIntoView(); return true;")
+        .await?;
     b.screenshot("responsiveness-en").await?;
 
     // In Chinese: Rust's Chinese reading, headings and charts.
@@ -193,6 +195,8 @@ async fn a_trace_shows_its_responsiveness_first() -> Result<()> {
     for c in ["#resp-cdf", "#resp-tradeoff"] {
         assert!(ink(&b, c).await? > 0.01, "{c} is blank in Chinese");
     }
+    b.eval_js("document.querySelector('#resp-body .plots').scrollIntoView(); return true;")
+        .await?;
     b.screenshot("responsiveness-zh").await?;
     b.eval_js("document.querySelector('#lang').value = 'en'; document.querySelector('#lang').dispatchEvent(new Event('change')); return true;").await?;
 
@@ -204,10 +208,7 @@ async fn a_trace_shows_its_responsiveness_first() -> Result<()> {
     section_ready(&b).await?;
     let url = b.current_url().await?;
     let query = url.query().unwrap_or_default().to_string();
-    assert!(
-        query.starts_with("v=1&p=fifo,rr&resp_yield=timeout"),
-        "{query}"
-    );
+    assert!(query.starts_with("v=1&resp_yield=timeout"), "{query}");
     let want = cli(&["--trace-in", p, "--yield", "timeout"])?;
     let rows = section_table(&b).await?;
     same_row(&rows[1].1, row_at(&want, Some(16.0)), "timeout, q = 16");

@@ -121,7 +121,7 @@ const FRAMES: Text = Text::new(
 );
 const OVERRUN: Text = Text::new(
     "At {} ms the work runs {} ms past the {}; inputs after it are not counted.",
-    "在 {} ms 时，工作超出{} {} ms；之后的输入不计入。",
+    "在 {} ms 时，工作超出 {} ms，越过了{}的末尾；之后的输入不计入。",
 );
 
 /// The model's assumptions, in one sentence (`{}`: span or window).
@@ -129,6 +129,15 @@ pub const ASSUMPTIONS: Text = Text::new(
     "The model: inputs arrive uniformly over the {}; one that lands in a running piece waits for that piece to end and is then handled first, ahead of continuations and queued tasks; yields and idle time delay no input; rendering costs nothing, and every task can be sliced.",
     "模型假设：输入在{}内均匀到达；落在正在运行的片段中的输入要等该片段结束，然后先于后续片段和排队任务处理；让出和空闲时间不会让输入等待；不计渲染开销，且每个任务都能切分。",
 );
+
+/// Between two sentences of one paragraph: a space in English, nothing
+/// after a Chinese full stop.
+fn sentence_gap(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => " ",
+        Lang::Zh => "",
+    }
+}
 
 fn ms(v: f64) -> String {
     format!("{:.1}", v + 0.0)
@@ -233,7 +242,7 @@ fn favoured_sentence(
                 .filter(|r| r.tbt_ms == 0.0)
                 .min_by(|a, b| a.finish_later_ms.mean.total_cmp(&b.finish_later_ms.mean));
             let n = rec.long_tasks.to_string();
-            s.push(' ');
+            s.push_str(sentence_gap(lang));
             s.push_str(&match cheapest {
                 Some(c) => STILL_BLOCKING.fill(
                     lang,
@@ -295,8 +304,10 @@ fn knee_sentence(report: &Report, knee: Result<Knee, NoKnee>, lang: Lang) -> Opt
                     &ms(finest.finish_later_ms.mean - kr.finish_later_ms.mean),
                 ],
             );
-            if finest.finish_later_ms.mean < 1.0 {
-                s.push(' ');
+            // Only for a real, small cost: a queueing list's tasks can
+            // finish earlier on average (a negative cost is no "only").
+            if (0.0..1.0).contains(&finest.finish_later_ms.mean) {
+                s.push_str(sentence_gap(lang));
                 s.push_str(&NEARLY_FREE.fill(lang, &[&q(qmin), &ms(finest.finish_later_ms.mean)]));
             }
             Some(s)
@@ -519,4 +530,49 @@ pub const KNEE_MARK: Text = Text::new("knee", "拐点");
 /// A column by its key.
 pub fn column(key: &str) -> Option<Column> {
     COLUMNS.into_iter().find(|c| c.key == key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both languages of a template take the same arguments.
+    #[test]
+    fn both_languages_take_the_same_arguments() {
+        let all = [
+            WAITS,
+            RARELY_WAITS,
+            IDLE,
+            TBT,
+            TBT_ONE,
+            NO_LONG,
+            FAVOURED,
+            FAVOURED_EARLIER,
+            NO_SLICING_NEEDED,
+            STILL_BLOCKING,
+            STILL_BLOCKING_UNTRIED,
+            NOT_MET,
+            NOT_MET_NOR_LOWER,
+            KNEE,
+            NEARLY_FREE,
+            FREE_YIELDS,
+            NO_KNEE,
+            CLAMP,
+            FRAMES,
+            OVERRUN,
+            ASSUMPTIONS,
+            ABOUT_SPAN,
+            ABOUT_WINDOW,
+            ABOUT_YIELD,
+            FROM_FILE,
+            FROM_STUDY,
+        ];
+        for t in all {
+            assert_eq!(
+                t.en.matches("{}").count(),
+                t.zh.matches("{}").count(),
+                "{t:?}"
+            );
+        }
+    }
 }

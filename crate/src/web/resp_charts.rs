@@ -68,7 +68,14 @@ pub struct Tradeoff {
 
 type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// A legend box in the upper right of `root`: label, colour, dashed.
+/// The room a legend of `items` entries takes above the plot (CSS px).
+fn legend_room(items: usize) -> f64 {
+    16.0 + 17.0 * items as f64 + 8.0
+}
+
+/// A legend box in the top right of `root`, above the plot (the charts
+/// leave [`legend_room`] for it, so it never covers a curve): label,
+/// colour, dashed.
 fn legend<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     items: &[(String, RGBColor, bool)],
@@ -93,7 +100,7 @@ fn legend<DB: DrawingBackend>(
     let h = pad * 2 + line_h * items.len() as i32;
     let (cw, _) = root.dim_in_pixel();
     let x0 = cw as i32 - w - style.px(right_margin) as i32;
-    let y0 = style.px(14.0) as i32;
+    let y0 = style.px(4.0) as i32;
     root.draw(&Rectangle::new(
         [(x0, y0), (x0 + w, y0 + h)],
         t.bg.plotters().mix(0.9).filled(),
@@ -153,6 +160,7 @@ pub fn draw_delay_cdf<DB: DrawingBackend>(
     let mut c = ChartBuilder::on(root)
         .margin(style.px(10.0))
         .margin_right(style.px(24.0))
+        .margin_top(style.px(legend_room(chart.curves.len())))
         .x_label_area_size(style.px(34.0))
         .y_label_area_size(style.px(58.0))
         .build_cartesian_2d(0f64..xmax, 0f64..1f64)?;
@@ -236,6 +244,7 @@ pub fn draw_tradeoff<DB: DrawingBackend>(
     };
     let mut c = ChartBuilder::on(root)
         .margin(style.px(10.0))
+        .margin_top(style.px(legend_room(2)))
         .x_label_area_size(style.px(34.0))
         .y_label_area_size(style.px(52.0))
         .right_y_label_area_size(style.px(58.0))

@@ -20,7 +20,7 @@ import { drawGantt, drawPlots, wireGantt } from './gantt.js';
 import { wireSharing, startEmbed, postHeight } from './embed.js';
 import { relabel, pushCanvasWords } from './relabel.js';
 import { initPanel } from './panel.js';
-import { initIo, importedTasks, tasksLarge } from './io.js';
+import { initIo, importedTasks, importedCount, tasksLarge } from './io.js';
 import { initTrace } from './trace.js';
 import { initSweep, redrawSweeps } from './sweep.js';
 import { mountScenario } from './scenario.js';
@@ -111,6 +111,7 @@ async function main() {
     query: () => app.page.experiment,
     page: () => app.page,
     tasks: () => importedTasks(),
+    taskCount: () => importedCount(),
     dark: () => app.dark.matches,
     rerun: () => setPage(app.page, { fill: false }),
     setQuery: (q, ui) => {

@@ -162,14 +162,28 @@ function renderTable(sec) {
     ...cols.map((c) => el('td', { dataset: { metric: c.key }, text: r.cells[c.key] })))));
 }
 
-function drawCharts() {
-  if (!view || $('#responsiveness').hidden || $('#resp-body').hidden) return;
-  const dark = ctx.dark();
+let chartsJob = 0;
+let chartsDone = []; // callbacks of drawings a newer one replaced
+/** Draws the two charts, each in a task of its own (neither adds to the
+ * task that drew the result, nor to the other); then `done()` (a newer
+ * drawing that replaces this one calls it when it ends). */
+function drawCharts(done = () => {}) {
+  chartsDone.push(done);
+  const finish = () => { const all = chartsDone; chartsDone = []; for (const f of all) f(); };
+  if (!view || $('#responsiveness').hidden || $('#resp-body').hidden) { finish(); return; }
+  const job = ++chartsJob;
+  const mine = view;
   const h = document.body.classList.contains('embed') ? 220 : 280;
-  for (const [id, draw] of [['#resp-cdf', 'drawCdf'], ['#resp-tradeoff', 'drawTradeoff']]) {
+  const charts = [['#resp-cdf', 'drawCdf'], ['#resp-tradeoff', 'drawTradeoff']];
+  const next = () => {
+    if (job !== chartsJob || mine !== view) return;
+    const [id, draw] = charts.shift();
     const canvas = $(id);
-    view[draw](canvas, sizeCanvas(canvas, h), dark, lang());
-  }
+    view[draw](canvas, sizeCanvas(canvas, h), ctx.dark(), lang());
+    if (charts.length) setTimeout(next, 0);
+    else finish();
+  };
+  setTimeout(next, 0);
 }
 
 function renderText(sec) {
@@ -186,6 +200,9 @@ function render() {
   if (result === shown) return;
   shown = result;
   const sec = result && result.responsiveness;
+  // A drawing of the previous section under way is dropped with it.
+  chartsJob++;
+  chartsDone = [];
   if (view) { view.free(); view = null; }
   section.hidden = !sec;
   if (!sec) { delete section.dataset.query; return; }
@@ -194,15 +211,18 @@ function render() {
   err.hidden = !sec.error;
   err.textContent = sec.error || '';
   $('#resp-body').hidden = !!sec.error;
-  if (!sec.error) {
-    renderTable(sec);
-    renderText(sec);
-    view = new RespView(sec);
-    drawCharts();
-  }
-  section.dataset.query = document.body.dataset.query || '';
-  section.dataset.lang = lang();
+  // section[data-query] (and [data-lang]) say what is shown once it is
+  // all drawn: the tests' hook.
+  const query = document.body.dataset.query || '';
+  const shownNow = () => { section.dataset.query = query; section.dataset.lang = lang(); };
+  if (sec.error) { shownNow(); return; }
+  renderTable(sec);
+  renderText(sec);
+  view = new RespView(sec);
+  drawCharts(shownNow);
 }
+
+
 
 export function initResponsiveness(context) {
   ctx = context;
@@ -214,12 +234,13 @@ export function initResponsiveness(context) {
   onLangChange(() => {
     relabel();
     const sec = shown && shown.responsiveness;
-    if (sec && !sec.error) { renderTable(sec); renderText(sec); drawCharts(); }
-    section.dataset.lang = lang();
+    const done = () => { section.dataset.lang = lang(); };
+    if (sec && !sec.error) { renderTable(sec); renderText(sec); drawCharts(done); } else done();
   });
-  // Each shown result (body[data-updates] changes once it is drawn).
-  new MutationObserver(render).observe(document.body, { attributes: true, attributeFilter: ['data-updates'] });
-  new ResizeObserver(() => requestAnimationFrame(drawCharts)).observe(section);
-  app.dark.addEventListener('change', drawCharts);
+  // Each shown result (body[data-updates] changes once it is drawn), in a
+  // task of its own after the one that drew it.
+  new MutationObserver(() => setTimeout(render, 0)).observe(document.body, { attributes: true, attributeFilter: ['data-updates'] });
+  new ResizeObserver(() => requestAnimationFrame(() => drawCharts())).observe(section);
+  app.dark.addEventListener('change', () => drawCharts());
   render();
 }

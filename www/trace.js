@@ -187,6 +187,12 @@ export function initTrace() {
   // Test hooks.
   window.tailslice.openTrace = openTrace;
   Object.defineProperty(window.tailslice, 'trace', {
-    get() { return shown ? { found: shown.sel.found, count: shown.sel.count, tasks: shown.sel.tasks } : null; },
+    // `tasks`: a promise of the task list's text (the list is a File, read
+    // only when asked).
+    get() {
+      if (!shown) return null;
+      const sel = shown.sel;
+      return { found: sel.found, count: sel.count, get tasks() { return sel.tasks.text(); } };
+    },
   });
 }

@@ -31,8 +31,9 @@ fn file(name: &str, bytes: &[u8]) -> String {
     p.to_string_lossy().into_owned()
 }
 
-/// A trace: one renderer main thread with a 275 ms task among short ones.
-fn trace_file() -> String {
+/// A trace: one renderer main thread with a 275 ms task among short ones
+/// (a file of its own for each test: they run at the same time).
+fn trace_file(name: &str) -> String {
     const T0: f64 = 98_765_432_000.0;
     let mut ev = vec![
         json!({"ph": "M", "name": "thread_name", "pid": 20, "tid": 1, "args": {"name": "CrRendererMain"}}),
@@ -46,14 +47,14 @@ fn trace_file() -> String {
         t += d + 20.0 + 13.0 * i as f64;
     }
     file(
-        "page.json",
+        &format!("{name}.json"),
         &serde_json::to_vec(&json!({ "traceEvents": ev })).unwrap(),
     )
 }
 
 #[test]
 fn a_trace_reads_as_recorded_and_sliced() {
-    let path = trace_file();
+    let path = trace_file("trace1");
     let o = tailslice(&["responsiveness", "--trace-in", &path, "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -118,7 +119,7 @@ fn a_trace_reads_as_recorded_and_sliced() {
 
 #[test]
 fn settings_reach_every_row() {
-    let path = trace_file();
+    let path = trace_file("trace2");
     let o = tailslice(&[
         "responsiveness",
         "--trace-in",
@@ -187,7 +188,7 @@ fn the_studys_workloads_with_their_arrivals() {
 
 #[test]
 fn bad_flags_get_one_line() {
-    let path = trace_file();
+    let path = trace_file("trace3");
     let hour = file("hour.txt", b"3600000\n");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let dir = dir.to_str().unwrap();
@@ -251,7 +252,7 @@ fn bad_flags_get_one_line() {
 /// same import problems with the same words.
 #[test]
 fn every_subcommand_loads_tasks_with_the_same_checks() {
-    let path = trace_file();
+    let path = trace_file("trace4");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let dir = dir.to_str().unwrap();
     let list = file("list.csv", b"arrival_ms,duration_ms\n0,5\n2,70\n");
@@ -331,7 +332,7 @@ fn help_names_every_flag() {
 /// table says what the recorded row is.
 #[test]
 fn a_trace_at_t0_compares_the_policies_with_each_other() {
-    let path = trace_file();
+    let path = trace_file("trace5");
     for (lang, want) in [
         ("en", "compared with the first policy, not with that row"),
         ("zh", "与第一个策略比较"),

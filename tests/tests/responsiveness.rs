@@ -115,7 +115,7 @@ fn same_row(page: &Value, cli: &Value, what: &str) {
     }
 }
 
-fn row_at<'a>(cli: &'a Value, q: Option<f64>) -> &'a Value {
+fn row_at(cli: &Value, q: Option<f64>) -> &Value {
     cli["rows"]
         .as_array()
         .unwrap()

@@ -4,6 +4,7 @@
 # primitive (scheduler.yield(), MessageChannel, setTimeout(0), rAF +
 # setTimeout) in headless Chromium, served cross-origin isolated, and prints
 # measured against simulated p50/p95, the yield cost, frames and probe delay.
+# tests/benches/realrun.rs.
 #   ./scripts/bench-realrun.sh [--no-build]
 #   BENCH_REAL_SCALE=0.2 BENCH_REAL_REPEATS=5 ./scripts/bench-realrun.sh --no-build
 set -euo pipefail
@@ -13,4 +14,4 @@ source scripts/env.sh
 if [ "${1:-}" != "--no-build" ]; then
   trunk build
 fi
-exec cargo test -q -p tailslice-e2e --test realrun_bench -- --ignored --nocapture
+exec cargo bench -q -p tailslice-e2e --profile dev --bench realrun

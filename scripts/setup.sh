@@ -6,7 +6,8 @@
 #   chromium + chromium-driver, fonts-wqy-zenhei     (Debian apt)
 #   trunk 0.21.14                                    (cargo install --locked, ~8 min)
 #   wasm-bindgen-cli 0.2.130                         (cargo install, ~2 min)
-#   binaryen 132 (wasm-opt), terser 5 (JS minifier)  (npm, into .tools/)
+#   binaryen 132 (wasm-opt), terser 5 (JS minifier),
+#   esbuild 0.28 (JS bundler)                        (npm, into .tools/)
 #
 # Only package registries are needed (crates.io, apt, npm).
 # Afterwards: `source scripts/env.sh` puts the tools on PATH.
@@ -97,6 +98,14 @@ if [ "$(node -e "try{console.log(require('$TAILSLICE_ROOT/.tools/node_modules/te
   say "installing terser@$TAILSLICE_TERSER_VERSION (npm) into .tools/"
   npm install --prefix "$TAILSLICE_ROOT/.tools" --no-audit --no-fund --silent \
     "terser@$TAILSLICE_TERSER_VERSION"
+fi
+
+# --- esbuild from npm (bundles the page's JavaScript in the same hook) -------
+if [ "$(node -e "try{console.log(require('$TAILSLICE_ROOT/.tools/node_modules/esbuild/package.json').version)}catch(e){}" 2>/dev/null)" != "$TAILSLICE_ESBUILD_VERSION" ]; then
+  command -v npm >/dev/null || die "npm not found: install Node.js 18+ (Debian: apt-get install nodejs npm)"
+  say "installing esbuild@$TAILSLICE_ESBUILD_VERSION (npm) into .tools/"
+  npm install --prefix "$TAILSLICE_ROOT/.tools" --no-audit --no-fund --silent \
+    "esbuild@$TAILSLICE_ESBUILD_VERSION"
 fi
 
 # --- final check -----------------------------------------------------------

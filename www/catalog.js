@@ -24,17 +24,10 @@ export function param(key) {
   return data.params.find((p) => p.key === key) || data.page_params.find((p) => p.key === key);
 }
 
-/** A policy's heading (FIFO, RR, …; the trace's "as recorded" row too). */
+/** A policy's heading (FIFO, RR, …). */
 export function policyTitle(name) {
-  if (name === 'recorded') return words(data.recorded_title);
   const p = data.policies.find((x) => x.name === name);
   return p ? p.title : name;
-}
-
-/** Whether a policy's schedule depends on the quantum. */
-export function usesQuantum(name) {
-  const p = data.policies.find((x) => x.name === name);
-  return !!(p && p.uses_quantum);
 }
 
 /** A figure's column heading (`{ms}` replaced by the threshold). */

@@ -1,5 +1,5 @@
 // The page's one client for its one worker (www/worker.js; the protocol is
-// described there and in www/README.md). Every caller (the experiment, the
+// described there and in docs/page-internals.md). Every caller (the experiment, the
 // scenarios, the sweeps, imports and exports) goes through it:
 //
 //   const job = client.request('sweep', args, { onProgress });

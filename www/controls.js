@@ -8,8 +8,11 @@ import { parseQuery, policyColor } from './tailslice.js';
 import { t } from './i18n.js';
 import { $, el } from './dom.js';
 import { catalog, limits, param, words } from './catalog.js';
-import { PRESETS } from './presets.js';
 import { app } from './state.js';
+import { renderHead } from './table.js';
+
+/** The preset experiments (Rust's catalog: a query and a name each). */
+const presets = () => catalog().presets;
 
 /** Parameters with a widget of their own (not one input). */
 const WIDGETS = { p: '#policy-boxes', mix: '#mix-rows' };
@@ -49,8 +52,8 @@ export function labelControls() {
     }
   }
   const opts = $('#preset').options;
-  PRESETS.forEach(([, key], i) => { if (opts[i]) opts[i].textContent = t(key); });
-  if (opts[PRESETS.length]) opts[PRESETS.length].textContent = t('preset.custom');
+  presets().forEach((p, i) => { if (opts[i]) opts[i].textContent = words(p.name); });
+  if (opts[presets().length]) opts[presets().length].textContent = t('preset.custom');
   document.querySelectorAll('#mix-rows .mix-row').forEach((row, i) => {
     const n = i + 1;
     for (const [sel, key] of [['.mix-w', 'mix.weight'], ['.mix-d', 'mix.dist'], ['.mix-lo', 'mix.lo'], ['.mix-hi', 'mix.hi'], ['.mix-rm', 'mix.remove']]) {
@@ -59,18 +62,12 @@ export function labelControls() {
     }
   });
   $('#policies-hint').textContent = t('policies.hint', { n: limits().page_max_policies });
-  if (app.page) setWithinHead(app.page);
-}
-
-/** The "done within" column's heading, with the threshold. */
-export function setWithinHead(page) {
-  const m = catalog().metrics.find((x) => x.name === 'done_within');
-  $('#within-head').textContent = words(m.title).replace('{ms}', page.values.within);
+  if (app.page) renderHead(app.page.values.within);
 }
 
 function buildStaticControls() {
   const preset = $('#preset');
-  PRESETS.forEach(([q, key]) => preset.append(el('option', { value: q, text: t(key) })));
+  for (const p of presets()) preset.append(el('option', { value: p.query, text: words(p.name) }));
   preset.append(el('option', { value: '__custom', text: t('preset.custom'), disabled: true }));
   const boxes = $('#policy-boxes');
   for (const p of catalog().policies) {
@@ -80,7 +77,8 @@ function buildStaticControls() {
   }
   const [lo, hi] = limits().quantum_slider;
   Object.assign($('#quantum-slider'), { min: String(lo), max: String(hi) });
-  $('#sweep-steps').value = String(limits().sweep_steps);
+  const [fewest, most] = limits().sweep_steps_range;
+  Object.assign($('#sweep-steps'), { min: String(fewest), max: String(most), value: String(limits().sweep_steps) });
   buildMissingFields();
   labelControls();
 }
@@ -121,27 +119,33 @@ function sliderValue(q) {
   return String(Math.min(hi, Math.max(lo, Math.round(Number(q)))));
 }
 
+/** Disables the controls of parameters that change nothing as `page`
+ * stands (Cores once a machine is named), after every edit as on load. */
+export function syncInert(page) {
+  for (const [key, input] of fields()) input.disabled = page.inert.includes(key);
+}
+
 export function fillControls(page) {
   const v = page.values;
   for (const [key, input] of fields()) {
     if (document.activeElement !== input || input.value === '') input.value = v[key];
     input.removeAttribute('aria-invalid');
-    input.disabled = page.inert.includes(key);
   }
+  syncInert(page);
   $('#quantum-slider').value = sliderValue(v.q);
   policyOrder = [...page.policies];
   syncPolicyBoxes();
   renderMix(page.mix);
-  const match = PRESETS.find(([q]) => q === page.experiment || parseQuery(q).experiment === page.experiment);
-  $('#preset').value = match ? match[0] : '__custom';
+  const match = presets().find((p) => p.query === page.experiment || parseQuery(p.query).experiment === page.experiment);
+  $('#preset').value = match ? match.query : '__custom';
   describePreset();
-  setWithinHead(page);
+  renderHead(v.within);
 }
 
 /** The preset matching `page`, or Custom (after an edit). */
 export function matchPreset(page) {
-  const match = PRESETS.find(([q]) => parseQuery(q).experiment === page.experiment);
-  $('#preset').value = match ? match[0] : '__custom';
+  const match = presets().find((p) => parseQuery(p.query).experiment === page.experiment);
+  $('#preset').value = match ? match.query : '__custom';
   describePreset();
 }
 
@@ -174,7 +178,8 @@ function controlsQuery() {
   p.set('p', policyOrder.join(','));
   // The real run's settings (www/realrun.js) ride along unchanged.
   for (const [key, v] of Object.entries(app.page.real_values || {})) p.set(key, v);
-  if (app.page.embed) p.set('embed', '1');
+  // The embed view's keys (embed=1, view, controls, theme) ride along too.
+  for (const [key, v] of new URLSearchParams(app.page.view_query)) p.set(key, v);
   return p.toString();
 }
 
@@ -254,7 +259,7 @@ export function initControls(context) {
   $('#preset').addEventListener('change', () => {
     const q = $('#preset').value;
     if (q === '__custom') return;
-    ctx.setPage(parseQuery(q + (app.page.embed ? '&embed=1' : '')), { fill: true });
+    ctx.setPage(parseQuery(q + (app.page.view_query ? `&${app.page.view_query}` : '')), { fill: true });
   });
   $('#reset').addEventListener('click', () => ctx.setPage(parseQuery(''), { fill: true }));
 }

@@ -1,17 +1,46 @@
-// The page's two DOM helpers: `$` (one element by selector) and `el` (build
-// an element with properties and children). User-supplied text only ever
-// goes in through `text` (textContent), never as markup.
+// The page's DOM helpers, one copy for every panel: `$` (one element by
+// selector), `el` (build an element with properties and children) and
+// `sizeCanvas` (a canvas's backing store at the device's resolution).
+// User-supplied text only ever goes in through `text` (textContent), never
+// as markup.
+import { t } from './i18n.js';
 
 export const $ = (sel) => document.querySelector(sel);
 
+/** Properties that are attributes only (`input.list` is read-only). */
+const ATTRIBUTES = new Set(['list']);
+
+/**
+ * `<tag>` with `props` and `children`. `text`: its textContent; `i18n`: a
+ * key of the string tables (its text now, again after a language switch);
+ * `dataset`: data-* values; a property of the element is set as one,
+ * anything else as an attribute.
+ */
 export function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {
     if (k === 'text') e.textContent = v;
+    else if (k === 'i18n') { e.dataset.i18n = v; e.textContent = t(v); }
     else if (k === 'dataset') Object.assign(e.dataset, v);
-    else if (k in e) e[k] = v;
+    else if (k in e && !ATTRIBUTES.has(k)) e[k] = v;
     else e.setAttribute(k, v);
   }
   for (const c of children) e.append(c);
   return e;
+}
+
+/**
+ * Gives `canvas` the CSS height `cssHeight` and a backing store of its
+ * parent's width (its own, else 600 px) times the device pixel ratio;
+ * returns the ratio the drawing code scales by.
+ */
+export function sizeCanvas(canvas, cssHeight) {
+  const dpr = window.devicePixelRatio || 1;
+  const cssWidth = canvas.parentElement.clientWidth || canvas.clientWidth || 600;
+  canvas.style.height = `${cssHeight}px`;
+  const w = Math.max(1, Math.round(cssWidth * dpr));
+  const h = Math.max(1, Math.round(cssHeight * dpr));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  return w / cssWidth;
 }

@@ -3,20 +3,9 @@
 // Gantt's gestures: wheel and pinch zoom, drag to pan, hover or tap for a
 // slice, keyboard zoom/pan and a Shift+arrow cursor.
 import { t } from './i18n.js';
-import { $ } from './dom.js';
+import { $, sizeCanvas } from './dom.js';
 import { limits } from './catalog.js';
 import { app } from './state.js';
-
-function sizeCanvas(canvas, cssHeight) {
-  const dpr = window.devicePixelRatio || 1;
-  const cssWidth = canvas.parentElement.clientWidth || canvas.clientWidth || 600;
-  canvas.style.height = `${cssHeight}px`;
-  const w = Math.max(1, Math.round(cssWidth * dpr));
-  const h = Math.max(1, Math.round(cssHeight * dpr));
-  if (canvas.width !== w) canvas.width = w;
-  if (canvas.height !== h) canvas.height = h;
-  return { dpr: w / cssWidth, cssWidth };
-}
 
 let ganttJob = 0;
 /** Draws the Gantt chart, `gantt_part_segments` segments per task, so a
@@ -25,7 +14,7 @@ let ganttJob = 0;
 export function drawGantt() {
   if (!app.view) return;
   const canvas = $('#gantt');
-  const { dpr } = sizeCanvas(canvas, app.view.ganttHeight());
+  const dpr = sizeCanvas(canvas, app.view.ganttHeight());
   const job = ++ganttJob;
   const view = app.view;
   const dark = app.dark.matches;
@@ -43,12 +32,10 @@ export function drawPlots({ histogram = true } = {}) {
   if (!app.view) return;
   const cdf = $('#cdf');
   const h = document.body.classList.contains('embed') ? 220 : 280;
-  let s = sizeCanvas(cdf, h);
-  app.view.drawCdf(cdf, s.dpr, app.dark.matches);
+  app.view.drawCdf(cdf, sizeCanvas(cdf, h), app.dark.matches);
   const hist = $('#hist');
   if (histogram && hist.offsetParent !== null) {
-    s = sizeCanvas(hist, h);
-    app.view.drawHistogram(hist, s.dpr, app.dark.matches);
+    app.view.drawHistogram(hist, sizeCanvas(hist, h), app.dark.matches);
   }
 }
 

@@ -10,8 +10,8 @@ import { openExperiment, fileTooLarge } from './tailslice.js';
 import { t, lang, onLangChange } from './i18n.js';
 import { limits } from './catalog.js';
 import { request, lane } from './client.js';
+import { $, el } from './dom.js';
 
-const $ = (sel) => document.querySelector(sel);
 let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
 let tasks = null;     // {text, source, count, starts}: starts (Float64Array) for a trace's tasks
 /** A large pasted list, kept aside instead of in the text box. */
@@ -42,10 +42,7 @@ async function job(name, args) {
 /** Offers `blob` as a download named `name` (Blob + object URL + <a download>). */
 export function download(blob, name) {
   const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.hidden = true;
+  const a = el('a', { href: url, download: name, hidden: true });
   document.body.append(a);
   a.click();
   a.remove();
@@ -102,12 +99,8 @@ function renderNote() {
   // Seed, task count, mix and arrivals do not apply to imported tasks: dimmed.
   document.body.classList.toggle('tasks-imported', !!tasks);
   if (!tasks) { note.hidden = true; note.replaceChildren(); return; }
-  const text = document.createElement('span');
-  text.textContent = t('io.note', { n: tasks.count.toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en-US'), source: tasks.source === '' ? t('io.source.pasted') : tasks.source });
-  const btn = document.createElement('button');
-  btn.type = 'button';
-  btn.id = 'tasks-download';
-  btn.textContent = t('io.note.download');
+  const text = el('span', { text: t('io.note', { n: tasks.count.toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en-US'), source: tasks.source === '' ? t('io.source.pasted') : tasks.source }) });
+  const btn = el('button', { type: 'button', id: 'tasks-download', text: t('io.note.download') });
   btn.addEventListener('click', () => exportText('experiment', `tailslice-experiment-${stamp()}.json`, 'application/json'));
   note.replaceChildren(text, ' ', btn);
   note.hidden = false;

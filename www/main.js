@@ -4,20 +4,21 @@
 // the simulation, View draws. This file loads the wasm, builds the page
 // from the catalog, routes a query to the controls, the URL and a run,
 // and publishes the test hooks (window.tailslice). The other files each
-// have one job: see www/README.md.
+// have one job: see docs/page-internals.md.
 import init, { parseQuery } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n } from './i18n.js';
 import { $ } from './dom.js';
 import { loadCatalog, limits } from './catalog.js';
 import { app, setState } from './state.js';
 import { showBanner, showRunError, onMainThreadError } from './banner.js';
-import { initControls, fillControls, matchPreset, setWithinHead } from './controls.js';
+import { initControls, fillControls, matchPreset, syncInert } from './controls.js';
 import { writeUrl } from './url.js';
 import { request, crashWorker, onWorkerFailure } from './worker-calls.js';
 import { onFailure, workerRestarts, workersStarted, liveJobs } from './client.js';
 import { renderHead } from './table.js';
 import { drawGantt, drawPlots, wireGantt } from './gantt.js';
 import { wireSharing, startEmbed, postHeight } from './embed.js';
+import { setTheme } from './theme.js';
 import { relabel, pushCanvasWords } from './relabel.js';
 import { initPanel } from './panel.js';
 import { initIo, importedTasks, importedCount, tasksLarge } from './io.js';
@@ -59,11 +60,12 @@ function setPage(page, { fill }) {
     fillControls(page);
     $('#form-error').hidden = true;
   } else {
-    setWithinHead(page);
+    renderHead(page.values.within);
     matchPreset(page);
+    syncInert(page);
   }
   writeUrl(page);
-  $('#embed-snippet').hidden = true;
+  $('#share-link').hidden = true;
   request(page.experiment, page.estimated_slices > limits().large_slices || tasksLarge(), page.estimated_slices);
 }
 
@@ -95,10 +97,11 @@ async function main() {
   initPanel();
   wireSharing();
   wireGantt();
-  if (page.embed) startEmbed();
+  setTheme(page.theme);
+  if (page.embed) startEmbed(page);
   // Apple QoS scenarios (s=<name> and its knobs): www/scenario.js.
   const scenario = mountScenario({
-    embed: page.embed, showRunError, postHeight,
+    embed: page.embed, viewQuery: page.view_query, showRunError, postHeight,
     restoreNormal: () => { showBanner(app.urlErrors); setPage(app.page, { fill: true }); },
   });
   for (const e of page.errors) if (e.field in page.values) e.used = page.values[e.field];
@@ -117,7 +120,7 @@ async function main() {
     setQuery: (q, ui) => {
       // The file's language only if it differs (so the URL gains no lang= for nothing).
       if (ui && ui.lang && ui.lang !== lang()) setLang(ui.lang);
-      setPage(parseQuery(q + (app.page.embed ? '&embed=1' : '')), { fill: true });
+      setPage(parseQuery(q + (app.page.view_query ? `&${app.page.view_query}` : '')), { fill: true });
     },
   };
   initIo(context);

@@ -1,10 +1,11 @@
 // Runs a real-run plan on this page's own main thread (the "Run for real"
-// panel, www/realrun.js). Every slice's task and length come from Rust
-// (RealRunPlan.slices(): the model's own fifo and rr schedules); this file
-// only spins on performance.now() for each slice, yields to the event loop
-// between slices of the sliced pass, and records clocks: completions, busy
-// time, yield gaps, frames, a 50 ms probe timer, long tasks, long animation
-// frames and the visitor's input delay (Event Timing).
+// panel, www/realrun.js). The passes, their slices, whether each yields
+// between slices, the order to run them in, the pauses and the yield
+// batches all come from Rust (RealRunPlan); this file only spins on
+// performance.now() for each slice, yields to the event loop where a pass
+// says so, and records clocks: completions, busy time, yield gaps, frames,
+// a 50 ms probe timer, long tasks, long animation frames, the visitor's
+// input delay (Event Timing) and batches of back-to-back yields.
 
 const supportedTypes = () => (globalThis.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [];
 
@@ -97,7 +98,7 @@ function createMonitor(avail) {
   if (avail.longtask) observe('longtask', m.longtask);
   if (avail.loaf) observe('long-animation-frame', m.loaf);
   if (avail.event_timing) observe('event', m.event, { durationThreshold: 16 });
-  m.begin = (policy) => { m.current = { policy, start: performance.now(), end: NaN, frames: 0 }; return m.current; };
+  m.begin = () => { m.current = { start: performance.now(), end: NaN, frames: 0 }; return m.current; };
   m.end = (p) => { p.end = performance.now(); m.current = null; };
   m.stop = () => {
     on = false;
@@ -136,35 +137,36 @@ function createMonitor(avail) {
   return m;
 }
 
-/** Slices left per task in one pass of the packed slice array. */
-function slicesPerTask(slices, off, count, n) {
+/** Slices left per task in one pass. */
+function slicesPerTask(tasks, n) {
   const left = new Uint32Array(n);
-  for (let i = 0; i < count; i++) left[slices[off + 2 * i]]++;
+  for (const task of tasks) left[task]++;
   return left;
 }
 
-async function runPass(job, policy, monitor) {
-  const { slices, arrival, n, control, yielder } = job;
-  const off = policy === 'fifo' ? 0 : 2 * job.info.fifo_slices;
-  const count = policy === 'fifo' ? job.info.fifo_slices : job.info.rr_slices;
-  const left = slicesPerTask(slices, off, count, n);
+/** Runs one pass of the plan: each slice spins its length; a pass that
+ * yields hands the event loop back between slices. */
+async function runPass(job, pass, monitor) {
+  const { arrival, n, control, yielder } = job;
+  const { tasks, lengths } = pass;
+  const left = slicesPerTask(tasks, n);
   const completion = new Float64Array(n).fill(NaN);
   const busy = new Float64Array(n);
   const gaps = [];
   let yields = 0, idle = 0, inputYields = 0, ran = 0, stopped = false;
   const pending = job.avail.input_pending ? () => navigator.scheduling.isInputPending() : () => false;
-  const pass = monitor.begin(policy);
-  const t0 = pass.start;
+  const span = monitor.begin();
+  const t0 = span.start;
   let lastEnd = -1;
-  for (let i = 0; i < count; i++) {
-    const task = slices[off + 2 * i];
-    const len = slices[off + 2 * i + 1];
+  for (let i = 0; i < tasks.length; i++) {
+    const task = tasks[i];
+    const len = lengths[i];
     let measureGap = lastEnd >= 0;
-    if (i > 0 && policy === 'rr') {
+    if (i > 0 && pass.yields) {
       await Promise.race([yielder.run(), control.woken]);
       yields++;
     } else if (i > 0 && pending()) {
-      // FIFO never yields, except to let the visitor's pending input (Stop) through.
+      // A pass that never yields still lets the visitor's pending input (Stop) through.
       await Promise.race([sleep(0), control.woken]);
       inputYields++;
       measureGap = false;
@@ -178,7 +180,7 @@ async function runPass(job, policy, monitor) {
     }
     if (control.stop || control.invalid) { stopped = true; break; }
     const s = performance.now();
-    if (policy === 'rr' && measureGap) gaps.push(s - lastEnd);
+    if (pass.yields && measureGap) gaps.push(s - lastEnd);
     let t = s;
     while (t - s < len) t = performance.now();
     busy[task] += t - s;
@@ -186,23 +188,56 @@ async function runPass(job, policy, monitor) {
     ran++;
     if (--left[task] === 0) completion[task] = t - t0;
   }
-  monitor.end(pass);
-  return { policy, pass, completion, busy, gaps: Float64Array.from(gaps), counts: { slices: ran, yields, idle_waits: idle, input_yields: inputYields, stopped } };
+  monitor.end(span);
+  return { span, completion, busy, gaps: Float64Array.from(gaps), counts: { slices: ran, yields, idle_waits: idle, input_yields: inputYields, stopped } };
+}
+
+/** Times `yields` back-to-back yields (ms in all). */
+async function timeYields(yielder, yields, control) {
+  const start = performance.now();
+  for (let i = 0; i < yields && !control.stop && !control.invalid; i++) {
+    await Promise.race([yielder.run(), control.woken]);
+  }
+  return performance.now() - start;
 }
 
 /**
- * Runs every pass of `plan` (a RealRunPlan): for each repeat FIFO and
- * sliced, alternating which goes first so drift hits both alike. Adds each
- * pass to the plan (plan.addPass) and returns the environment for
- * plan.report(). `onPass(done, total, policy)` is called before each pass.
+ * The yield alone, in batches: `count` batches of back-to-back yields, each
+ * lasting at least `clock_steps` steps of the clock. A batch shorter than
+ * that doubles the batch's yields (up to `max_yields`) and starts the
+ * count again. Returns [{yields, ms}].
+ */
+async function yieldBatches(yielder, { count, clock_steps, max_yields }, step, control) {
+  const enough = clock_steps * step;
+  let yields = 1;
+  let out = [];
+  while (out.length < count && !control.stop && !control.invalid) {
+    const ms = await timeYields(yielder, yields, control);
+    if (ms < enough && yields < max_yields) {
+      yields = Math.min(max_yields, yields * 2);
+      out = [];
+    } else {
+      out.push({ yields, ms });
+    }
+  }
+  return control.stop || control.invalid ? [] : out;
+}
+
+/**
+ * Runs every pass of `plan` (a RealRunPlan) in the plan's order, then
+ * times the yield in batches. Adds each pass and batch to the plan and
+ * returns `{env, passes, batches}` for plan.report() (and a re-plan).
+ * `onPass(done, total, pass)` is called before each pass.
  */
 export async function runPlan(plan, { yieldName, control, onPass }) {
   const avail = available();
   const used = resolveYield(yieldName, avail);
   if (!used) throw new Error(`yield primitive ${yieldName} is not available`);
   const info = plan.info();
-  const { slices, arrival } = plan.arrays();
-  const job = { info, slices, arrival, n: info.tasks, control, avail, yielder: makeYield(used) };
+  const passes = plan.passes();
+  const order = plan.order();
+  const { arrival } = plan.arrays();
+  const job = { arrival, n: info.tasks, control, avail, yielder: makeYield(used) };
   const env = {
     isolated: globalThis.crossOriginIsolated === true,
     resolution_ms: clockStep(),
@@ -216,43 +251,38 @@ export async function runPlan(plan, { yieldName, control, onPass }) {
   if (document.visibilityState === 'hidden') control.halt('hidden');
   const monitor = createMonitor(avail);
   const results = [];
+  let batches = [];
   try {
-    const total = 2 * info.repeats;
-    for (let r = 0; r < info.repeats && !control.stop && !control.invalid; r++) {
-      const order = r % 2 === 0 ? ['fifo', 'rr'] : ['rr', 'fifo'];
-      for (const policy of order) {
-        if (control.stop || control.invalid) break;
-        if (onPass) onPass(results.length, total, policy);
-        // Let the page paint the progress and late probes fire between passes.
-        await Promise.race([sleep(120), control.woken]);
-        if (control.stop || control.invalid) break;
-        const res = await runPass(job, policy, monitor);
-        res.repeat = r;
-        results.push(res);
-      }
+    for (const { pass, repeat } of order) {
+      if (control.stop || control.invalid) break;
+      if (onPass) onPass(results.length, order.length, passes[pass]);
+      // Let the page paint the progress and late probes fire between passes.
+      await Promise.race([sleep(info.pause_ms), control.woken]);
+      if (control.stop || control.invalid) break;
+      const res = await runPass(job, passes[pass], monitor);
+      res.pass = pass;
+      res.repeat = repeat;
+      results.push(res);
     }
+    if (!control.stop && !control.invalid) batches = await yieldBatches(job.yielder, info.batches, env.resolution_ms, control);
     // Observers report after the fact: give them a moment.
-    await sleep(150);
+    await sleep(info.settle_ms);
   } finally {
     monitor.stop();
     job.yielder.close();
     document.removeEventListener('visibilitychange', onHidden);
   }
-  const passes = results.map((res) => ({ res, during: monitor.during(res.pass) }));
-  for (const p of passes) addPass(plan, p);
+  const measured = results.map((res) => ({ res, during: monitor.during(res.span) }));
+  for (const p of measured) addPass(plan, p);
+  for (const b of batches) plan.addYieldBatch(b.yields, b.ms);
   env.invalid = control.invalid;
   env.stopped = control.stop;
-  return { env, passes };
+  return { env, passes: measured, batches };
 }
-
-/** Order of the numbers in a pass's counts (Rust's PassCounts::LAYOUT). */
-const COUNTS = ['slices', 'yields', 'idle_waits', 'input_yields', 'frames', 'wall_ms', 'longtasks', 'longtask_ms', 'loafs', 'loaf_blocking_ms', 'stopped'];
 
 /** Hands one measured pass to a RealRunPlan (again, after a re-plan). */
 export function addPass(plan, { res, during }) {
-  const c = { ...res.counts, ...during.counts };
-  const counts = Float64Array.from(COUNTS, (k) => (c[k] === undefined ? NaN : Number(c[k])));
-  plan.addPass(res.policy === 'fifo' ? 0 : 1, res.repeat, res.completion, res.busy, res.gaps, during.probe, during.input, counts);
+  plan.addPass(res.pass, res.repeat, res.completion, res.busy, res.gaps, during.probe, during.input, { ...res.counts, ...during.counts });
 }
 
 /** plan.report() for a run's environment. */

@@ -12,8 +12,10 @@
 import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor, mainThreadColor, stateColor, priColor } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 import { lane } from './client.js';
+import { $, el, sizeCanvas } from './dom.js';
+import { dark } from './theme.js';
+import { setShown } from './url.js';
 
-const $ = (sel) => document.querySelector(sel);
 /** Rust's scenario registry (see crate/src/web/scenario_catalog.rs); read at mount. */
 let catalog = null;
 /** A `{en, zh}` text from Rust in the page's language. */
@@ -30,7 +32,7 @@ const sc = {
   updates: 0,
   workerMs: 0,
   drawMs: 0,
-  dark: matchMedia('(prefers-color-scheme: dark)'),
+  dark,
   // Elements showing a Rust `{en, zh}` text: [{el, text, attr}], redone on a language switch.
   texts: [],
 };
@@ -47,18 +49,6 @@ function relabel() {
   }
 }
 
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'text') e.textContent = v;
-    else if (k === 'i18n') { e.dataset.i18n = v; e.textContent = t(v); }
-    else if (k === 'dataset') Object.assign(e.dataset, v);
-    else if (k in e && k !== 'list') e[k] = v; // input.list is read-only: an attribute
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
 const fmt1 = (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? '—' : Number(v).toFixed(1));
 
 // ---------------------------------------------------------------- DOM
@@ -243,8 +233,9 @@ function onKnobEdit() {
 
 function writeUrl() {
   const parts = ['v=1', sc.parsed.query];
-  if (sc.ctx.embed) parts.push('embed=1');
+  if (sc.ctx.viewQuery) parts.push(sc.ctx.viewQuery);
   history.replaceState(null, '', `${location.pathname}?${withLang(parts.join('&'))}${location.hash}`);
+  setShown(sc.parsed.query);
 }
 
 function setScenario(parsed, { fill }) {
@@ -482,17 +473,6 @@ function renderLegends() {
   }
 }
 
-function sizeCanvas(canvas, cssHeight) {
-  const dpr = window.devicePixelRatio || 1;
-  const cssWidth = canvas.parentElement.clientWidth || 600;
-  canvas.style.height = `${cssHeight}px`;
-  const w = Math.max(1, Math.round(cssWidth * dpr));
-  const h = Math.max(1, Math.round(cssHeight * dpr));
-  if (canvas.width !== w) canvas.width = w;
-  if (canvas.height !== h) canvas.height = h;
-  return w / cssWidth;
-}
-
 function drawAll() {
   const v = sc.view;
   if (!v || !sc.parsed) return;
@@ -513,7 +493,7 @@ function drawAll() {
 
 /**
  * Builds the scenario UI and reads the URL's scenario keys.
- * ctx: {embed, showRunError(message), restoreNormal(), postHeight()}.
+ * ctx: {embed, viewQuery (the embed view's keys), showRunError(message), restoreNormal(), postHeight()}.
  * Returns {errors, active, start()}: `errors` are rejected URL values for
  * the page's #error banner; `start()` enters scenario mode when the URL
  * named a valid scenario (call it after the normal page is set up).

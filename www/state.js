@@ -3,6 +3,7 @@
 // of `body[data-state]`. `runs` is the experiment's lane of the page's one
 // worker client (www/client.js): what is running or waiting.
 import { lane } from './client.js';
+import { dark } from './theme.js';
 
 export const runs = lane();
 
@@ -21,7 +22,7 @@ export const app = {
   panicked: false,   // the main thread's wasm instance panicked
   urlErrors: [],     // bad URL values, shown in #error until the page is reloaded
   runError: false,   // #error currently shows a failed run
-  dark: matchMedia('(prefers-color-scheme: dark)'),
+  dark,              // dark colours? (theme=, else the system setting)
 };
 
 export function setState(s) {

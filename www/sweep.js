@@ -9,8 +9,7 @@ import { t, fmtNumber, onLangChange } from './i18n.js';
 import { exportPng } from './io.js';
 import { catalog, limits, policyTitle as title } from './catalog.js';
 import { request, warm } from './client.js';
-
-const $ = (sel) => document.querySelector(sel);
+import { $, el, sizeCanvas } from './dom.js';
 
 let ctx = null;     // {query(), tasks(), dark()}
 let running = null; // {job, kind}: the sweep under way
@@ -35,6 +34,9 @@ function fail(message) {
 }
 
 function start(kind) {
+  // The status line, progress, Cancel and errors sit under the column of
+  // the sweep they are about.
+  $(`#sweep-${kind}-run`).closest('.field').append($('#sweep-status'), $('#sweep-error'));
   $('#sweep-error').hidden = true;
   const args = { kind, query: ctx.query() };
   if (kind === 'seeds') {
@@ -86,28 +88,16 @@ function onProgress(kind, p) {
   $('#sweep-status-text').textContent = t('sweep.progress', { what: t(`sweep.what.${kind}`), done: p.done, total: p.total });
 }
 
-function sizeCanvas(canvas, cssHeight) {
-  const dpr = window.devicePixelRatio || 1;
-  const cssWidth = canvas.parentElement.clientWidth || 600;
-  canvas.style.height = `${cssHeight}px`;
-  canvas.style.width = '100%';
-  const w = Math.max(1, Math.round(cssWidth * dpr));
-  const h = Math.max(1, Math.round(cssHeight * dpr));
-  if (canvas.width !== w) canvas.width = w;
-  if (canvas.height !== h) canvas.height = h;
-  return w / cssWidth;
-}
-
 function fillMetricSelect(select, metrics, summary) {
   const keep = select.value;
   select.replaceChildren();
   for (const m of metrics) {
-    const o = document.createElement('option');
-    o.value = m;
-    o.textContent = summary && summary.summary && summary.summary.changes.length
-      ? t('sweep.change', { policy: title(summary.summary.changes[0].policy), base: title(summary.summary.changes[0].base), metric: m })
-      : m;
-    select.append(o);
+    select.append(el('option', {
+      value: m,
+      text: summary && summary.summary && summary.summary.changes.length
+        ? t('sweep.change', { policy: title(summary.summary.changes[0].policy), base: title(summary.summary.changes[0].base), metric: m })
+        : m,
+    }));
   }
   select.value = metrics.includes(keep) ? keep : metrics[0];
 }
@@ -187,8 +177,7 @@ function renderQuanta() {
   ul.replaceChildren();
   ul.dataset.quanta = sum.quanta.join(',');
   for (const b of sum.best) {
-    const li = document.createElement('li');
-    li.dataset.policy = b.policy;
+    const li = el('li', { dataset: { policy: b.policy } });
     if (b.depends_on_quantum) {
       li.dataset.quantum = String(b.best_p95.quantum);
       li.dataset.value = String(b.best_p95.value);
@@ -202,9 +191,7 @@ function renderQuanta() {
     ul.append(li);
   }
   if (sum.switch_cost > 0) {
-    const li = document.createElement('li');
-    li.textContent = t('sweep.cs', { cs: sum.switch_cost });
-    ul.append(li);
+    ul.append(el('li', { text: t('sweep.cs', { cs: sum.switch_cost }) }));
   }
   $('#sweep-status-text').textContent = t('sweep.done.quanta', { n: sum.quanta.length, ms: fmtNumber(s.ms, 0) });
 }

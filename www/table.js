@@ -1,20 +1,21 @@
-// The percentile table, its reading, the generated explanation, the class
-// legend and the status line. Columns are the catalog's figures; every
+// The percentile table, the one reading under it, the class legend and
+// the status line. Columns are the catalog's figures; every
 // number, change text, verdict and sentence is Rust's (result.rows,
 // result.reading, result.explain): this file only lays them out.
 import { classColor, policyColor } from './tailslice.js';
 import { t, fmtNumber } from './i18n.js';
 import { $, el } from './dom.js';
-import { catalog, policyTitle, usesQuantum, words } from './catalog.js';
+import { catalog, words } from './catalog.js';
 import { tasksKey } from './io.js';
 import { app } from './state.js';
 
-/** The header row, from the catalog's figures (again after a language switch). */
+/** The header row, from the catalog's figures, the threshold's figure
+ * named with `within` (again after a language switch or a new threshold). */
 export function renderHead(within) {
   const tr = el('tr', {}, el('th', { scope: 'col', text: t('col.policy') }));
   for (const m of catalog().metrics) {
     const th = el('th', { scope: 'col', text: words(m.title).replace('{ms}', within) });
-    if (m.name === 'done_within') th.id = 'within-head';
+    if (m.threshold) th.id = 'within-head';
     tr.append(th);
   }
   $('#percentiles thead').replaceChildren(tr);
@@ -24,16 +25,15 @@ export function renderTable(result) {
   const tbody = $('#percentiles tbody');
   const rows = result.rows;
   const frag = document.createDocumentFragment();
-  // A trace's "as recorded" row comes first; the policies keep their colours.
-  const shift = rows.length && rows[0].policy === 'recorded' ? 1 : 0;
-  rows.forEach((row, i) => {
+  rows.forEach((row) => {
     const tr = el('tr', { dataset: { policy: row.policy } });
     const th = el('th', { scope: 'row' });
-    const sw = el('span', { className: 'swatch' });
-    sw.style.background = i < shift ? 'transparent' : policyColor(i - shift);
-    if (i < shift) sw.style.border = '1px solid currentColor';
-    th.append(sw, policyTitle(row.policy));
-    if (usesQuantum(row.policy)) th.append(el('span', { className: 'hint', text: ` ${result.quantum} ms` }));
+    // A policy's colour is the Gantt's; a row that is not a policy (a
+    // trace's "as recorded") has a hollow swatch.
+    const sw = el('span', { className: row.colour === null ? 'swatch hollow' : 'swatch' });
+    if (row.colour !== null) sw.style.background = policyColor(row.colour);
+    th.append(sw, words(row.title));
+    if (row.uses_quantum) th.append(el('span', { className: 'hint quantum', text: ` ${result.quantum} ms` }));
     tr.append(th);
     for (const { name: m, unit } of catalog().metrics) {
       const v = row[m];
@@ -42,16 +42,19 @@ export function renderTable(result) {
       if (ch !== undefined) {
         td.dataset.change = ch;
         td.className = row.verdict[m];
-        td.title = t('versus', { change: ch, base: policyTitle(row.base || rows[0].policy) });
+        // Changes are against the row each names (a trace at t = 0 compares
+        // with the first policy, not the "as recorded" row).
+        const base = rows.find((r) => r.policy === row.base) || rows[0];
+        td.title = t('versus', { change: ch, base: words(base.title) });
       }
       tr.append(td);
     }
     frag.append(tr);
   });
   tbody.replaceChildren(frag);
-  // The comparison and the generated reading (explain.rs), in the page's language.
-  $('#reading').textContent = result.reading ? words(result.reading) : '';
-  $('#explanation').textContent = result.explain ? words(result.explain) : '';
+  // One reading under the table, in the page's language: the generated
+  // explanation (its changes and why), else the bare comparison.
+  $('#explanation').textContent = words(result.explain) || words(result.reading);
 }
 
 export function renderStatus() {

@@ -14,6 +14,7 @@ import { $, el } from './dom.js';
 import { words } from './catalog.js';
 import { app } from './state.js';
 import { drawGantt } from './gantt.js';
+
 let current = null;   // {name}: the read or selection under way
 let shown = null;     // {sel, name}: the selection in use
 
@@ -141,12 +142,10 @@ function renderPicker() {
   if (!shown) { row.hidden = true; return; }
   const pick = $('#trace-thread');
   const threads = shown.sel.found.threads;
-  pick.replaceChildren(...threads.map((c) => {
-    const o = document.createElement('option');
-    o.value = c.id;
-    o.textContent = t('trace.thread.option', { id: c.id, name: c.thread_name || t('trace.unnamed'), process: c.process_name || c.pid, tasks: c.tasks });
-    return o;
-  }));
+  pick.replaceChildren(...threads.map((c) => el('option', {
+    value: c.id,
+    text: t('trace.thread.option', { id: c.id, name: c.thread_name || t('trace.unnamed'), process: c.process_name || c.pid, tasks: c.tasks }),
+  })));
   pick.value = shown.sel.found.thread;
   pick.disabled = threads.length < 2;
   $('#trace-t0').checked = shown.sel.found.arrivals === 't0';

@@ -1,22 +1,41 @@
 // The one writer of the page's address: the address bar itself
 // (history.replaceState, never pushState: Back keeps working), the "open
-// in tailslice" link of the embed view and the embed snippet's src. Each
-// adds `lang=` when the visitor chose a language (withLang).
+// in tailslice" link of the embed view, and the full page's link that
+// Share (in an embed) and the Embed dialog's snippets use. Each adds
+// `lang=` when the visitor chose a language (withLang).
 import { withLang } from './i18n.js';
 import { $ } from './dom.js';
+
+// The shown experiment's or scenario's own query (no v, embed keys, lang).
+let shown = '';
 
 /** Puts `page`'s canonical query into the address bar and the full-page link. */
 export function writeUrl(page) {
   const q = withLang(page.query);
   history.replaceState(null, '', location.pathname + (q ? `?${q}` : '') + location.hash);
-  // The full page keeps a language the visitor chose (lang=), like the embed snippet.
-  const fullQuery = withLang(page.experiment ? `v=1&${page.experiment}` : '');
-  $('#open-full').href = location.pathname + (fullQuery ? `?${fullQuery}` : '');
+  setShown(page.experiment);
 }
 
-/** The absolute address of `page`'s embed view (the iframe's src). */
-export function embedUrl(page) {
-  const src = new URL(location.pathname, location.href);
-  src.search = `?${withLang(page.experiment ? `v=1&${page.experiment}&embed=1` : 'v=1&embed=1')}`;
-  return src.href;
+/** Records what is shown (an experiment's or a scenario's query) for the
+ * full-page link ("open in tailslice", Share in an embed, the snippets). */
+export function setShown(query) {
+  shown = query;
+  $('#open-full').href = fullPageUrl();
+}
+
+/** The shown query, with `lang=` when the visitor chose a language. */
+export function shownQuery() {
+  return withLang(shown);
+}
+
+/** The absolute address of the full page showing what is shown (never the
+ * embed view: no embed keys). */
+export function fullPageUrl() {
+  const q = withLang(shown ? `v=1&${shown}` : '');
+  return new URL(location.pathname + (q ? `?${q}` : ''), location.href).href;
+}
+
+/** The deployment's folder (where index.html and facade.js are). */
+export function deploymentBase() {
+  return new URL('./', location.href).href;
 }

@@ -12,16 +12,19 @@
 
 use serde::Serialize;
 
+use crate::embed::snippet::SnippetKind;
+use crate::embed::{EmbedParam, EmbedView};
 use crate::error::NumberRange;
 use crate::experiment::metric::Metric;
+use crate::experiment::preset::PRESETS;
 use crate::experiment::reading::{policy_title, RECORDED_TITLE, SAME_PCT};
-use crate::experiment::sweep::DEFAULT_RANGE_STEPS;
+use crate::experiment::sweep::{SweepLimits, DEFAULT_RANGE_STEPS, MIN_RANGE_STEPS};
 use crate::experiment::{
     Experiment, Limits, Param, MAX_CORES, MAX_MLFQ_LEVELS, MLFQ_BOOST_RANGE, QUANTUM_RANGE,
     SWITCH_COST_RANGE, WITHIN_RANGE,
 };
 use crate::policy::PolicyKind;
-use crate::realrun::settings::YieldKind;
+use crate::realrun::settings::{YieldKind, MAX_REPEATS, MIN_REPEATS};
 use crate::rng::MAX_SEED;
 use crate::scenario::{self, Knob};
 use crate::sim::machine::{CoreKind, Machine, M1_EP_RATIO};
@@ -71,6 +74,9 @@ pub struct MetricEntry {
     pub lower_is_better: bool,
     /// `ms` or `tasks`.
     pub unit: &'static str,
+    /// Whether it depends on the "done within" threshold (`{ms}` in its
+    /// title).
+    pub threshold: bool,
 }
 
 /// One QoS class.
@@ -95,6 +101,51 @@ pub struct KnobEntry {
     pub key: &'static str,
     pub flag: &'static str,
     pub help: &'static str,
+}
+
+/// One value of an embed key, with its name in the Embed dialog.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChoiceEntry {
+    pub value: &'static str,
+    pub label: Text,
+}
+
+/// One embed key with its choices (the Embed dialog's pickers).
+#[derive(Clone, Debug, Serialize)]
+pub struct EmbedParamEntry {
+    pub key: &'static str,
+    pub default: &'static str,
+    pub choices: Vec<ChoiceEntry>,
+    pub label: Text,
+    pub help: Text,
+}
+
+/// One snippet the Embed dialog offers (the first is its default).
+#[derive(Clone, Debug, Serialize)]
+pub struct SnippetEntry {
+    pub name: &'static str,
+    pub label: Text,
+    pub help: Text,
+}
+
+/// The Embed dialog's words.
+#[derive(Clone, Debug, Serialize)]
+pub struct EmbedWords {
+    pub title: Text,
+    pub copy: Text,
+    pub close: Text,
+    /// `{}` is the snippet's size in KB.
+    pub size: Text,
+    pub code: Text,
+}
+
+/// Everything the Embed dialog is built from.
+#[derive(Clone, Debug, Serialize)]
+pub struct EmbedCatalog {
+    /// `view`, `controls` and `theme` (the dialog's pickers).
+    pub params: Vec<EmbedParamEntry>,
+    pub snippets: Vec<SnippetEntry>,
+    pub words: EmbedWords,
 }
 
 /// The page's thresholds, named once.
@@ -128,6 +179,10 @@ pub struct BrowserLimits {
     pub quantum_slider: (f64, f64),
     /// The quantum sweep's default number of log-spaced quanta.
     pub sweep_steps: u32,
+    /// The fewest and most log-spaced quanta a sweep takes.
+    pub sweep_steps_range: (u32, usize),
+    /// "Run for real"'s repeats (`real_repeats=`), fewest and most.
+    pub real_repeats: (u64, u64),
 }
 
 /// See [`BrowserLimits`].
@@ -145,7 +200,17 @@ pub const BROWSER_LIMITS: BrowserLimits = BrowserLimits {
     max_classes: MAX_CLASSES,
     quantum_slider: (1.0, 200.0),
     sweep_steps: DEFAULT_RANGE_STEPS,
+    sweep_steps_range: (MIN_RANGE_STEPS, SweepLimits::WEB.max_quanta),
+    real_repeats: (MIN_REPEATS, MAX_REPEATS),
 };
+
+/// One preset experiment of the page's picker.
+#[derive(Clone, Debug, Serialize)]
+pub struct PresetEntry {
+    /// The experiment's query (the URL's keys; empty for the study).
+    pub query: &'static str,
+    pub name: Text,
+}
 
 /// The whole catalog (see the module's documentation).
 #[derive(Clone, Debug, Serialize)]
@@ -173,9 +238,15 @@ pub struct Catalog {
     pub machines: Vec<MachineEntry>,
     pub scenarios: Vec<&'static str>,
     pub knobs: Vec<KnobEntry>,
+    /// The page's preset experiments, in the picker's order.
+    pub presets: Vec<PresetEntry>,
     pub limits: BrowserLimits,
     /// The Responsiveness section's words, yields and keys.
     pub responsiveness: crate::responsiveness::labels::Labels,
+    /// The Embed dialog's pickers and words; left out of the page's own
+    /// module (`page`): the dialog reads the worker module's catalog.
+    #[cfg(not(feature = "page"))]
+    pub embed: EmbedCatalog,
 }
 
 /// Numeric bounds and whole-number-ness of a parameter, where it is one
@@ -324,44 +395,89 @@ fn page_params() -> Vec<ParamEntry> {
         label,
         help,
     };
-    vec![
+    vec![plain(
+        "v",
+        None,
+        crate::query_string::URL_VERSION,
+        format!(
+            "{} (the only URL version so far)",
+            crate::query_string::URL_VERSION
+        ),
+        Text::new("URL version", "链接格式版本"),
+        Text::new("The link format's version.", "链接格式的版本。"),
+    )]
+    .into_iter()
+    .chain(EmbedParam::ALL.into_iter().map(|p| {
+        let (label, help) = p.texts();
         plain(
-            "v",
+            p.url_key(),
             None,
-            crate::query_string::URL_VERSION,
-            format!(
-                "{} (the only URL version so far)",
-                crate::query_string::URL_VERSION
-            ),
-            Text::new("URL version", "链接格式版本"),
-            Text::new("The link format's version.", "链接格式的版本。"),
+            EmbedView::default().get(p),
+            p.allowed().to_string(),
+            label,
+            help,
+        )
+    }))
+    .chain([plain(
+        "lang",
+        Some("--lang"),
+        Lang::En.code(),
+        Lang::parse("lang", "\u{1}")
+            .err()
+            .map(|e| e.allowed)
+            .unwrap_or_default(),
+        Text::new("Language", "语言"),
+        Text::new(
+            "Language of the page and its generated text (default: the browser's).",
+            "页面及生成文字的语言（默认：浏览器的语言）。",
         ),
-        plain(
-            "embed",
-            None,
-            "0",
-            "1 or 0".to_string(),
-            Text::new("Embed view", "嵌入视图"),
-            Text::new(
-                "1: the compact view for blog posts.",
-                "1：用于博客文章的紧凑视图。",
-            ),
-        ),
-        plain(
-            "lang",
-            Some("--lang"),
-            Lang::En.code(),
-            Lang::parse("lang", "\u{1}")
-                .err()
-                .map(|e| e.allowed)
-                .unwrap_or_default(),
-            Text::new("Language", "语言"),
-            Text::new(
-                "Language of the page and its generated text (default: the browser's).",
-                "页面及生成文字的语言（默认：浏览器的语言）。",
-            ),
-        ),
-    ]
+    )])
+    .collect()
+}
+
+/// The Embed dialog's pickers, snippets and words.
+#[cfg_attr(feature = "page", allow(dead_code))]
+fn embed_catalog() -> EmbedCatalog {
+    EmbedCatalog {
+        params: [EmbedParam::View, EmbedParam::Controls, EmbedParam::Theme]
+            .into_iter()
+            .map(|p| {
+                let (label, help) = p.texts();
+                EmbedParamEntry {
+                    key: p.url_key(),
+                    default: EmbedView::default().get(p),
+                    choices: p
+                        .choices()
+                        .into_iter()
+                        .map(|c| ChoiceEntry {
+                            value: c.value,
+                            label: c.label,
+                        })
+                        .collect(),
+                    label,
+                    help,
+                }
+            })
+            .collect(),
+        snippets: SnippetKind::ALL
+            .into_iter()
+            .map(|k| {
+                let (label, help) = k.texts();
+                SnippetEntry {
+                    name: k.name(),
+                    label,
+                    help,
+                }
+            })
+            .collect(),
+        words: EmbedWords {
+            title: Text::new("Embed in a blog post", "嵌入博客文章"),
+            copy: Text::new("Copy", "复制"),
+            close: Text::new("Close", "关闭"),
+            size: Text::new("{} KB of HTML", "HTML 共 {} KB"),
+            code: Text::new("Embed code", "嵌入代码"),
+        },
+    }
 }
 
 /// Builds the catalog for a front end's limits (the page: `Limits::WEB`).
@@ -395,6 +511,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
                     title: Text::new(en, zh),
                     lower_is_better: m.lower_is_better(),
                     unit: if m.is_ms() { "ms" } else { "tasks" },
+                    threshold: m.uses_threshold(),
                 }
             })
             .collect(),
@@ -436,7 +553,16 @@ pub fn catalog(limits: &Limits) -> Catalog {
                 help: k.help(),
             })
             .collect(),
+        presets: PRESETS
+            .iter()
+            .map(|p| PresetEntry {
+                query: p.query,
+                name: p.name,
+            })
+            .collect(),
         limits: BROWSER_LIMITS,
         responsiveness: crate::responsiveness::labels::labels(),
+        #[cfg(not(feature = "page"))]
+        embed: embed_catalog(),
     }
 }

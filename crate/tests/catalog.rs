@@ -4,6 +4,7 @@
 
 use tailslice::catalog::{catalog, Catalog, BROWSER_LIMITS};
 use tailslice::experiment::metric::Metric;
+use tailslice::experiment::sweep::SweepLimits;
 use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::policy::PolicyKind;
 use tailslice::sim::Qos;
@@ -97,6 +98,9 @@ fn every_metric_once_with_both_titles() {
     for m in &c.metrics {
         assert!(!m.title.en.is_empty() && !m.title.zh.is_empty());
         assert_eq!(Metric::from_name(m.name).map(Metric::name), Some(m.name));
+        // A title names the threshold exactly when the figure depends on it.
+        assert_eq!(m.threshold, m.title.en.contains("{ms}"), "{}", m.name);
+        assert_eq!(m.threshold, m.title.zh.contains("{ms}"), "{}", m.name);
     }
     for m in c.seed_sweep_metrics.iter().chain(&c.quantum_sweep_metrics) {
         assert!(names.contains(m), "{m}");
@@ -131,6 +135,55 @@ fn qos_machines_scenarios_and_limits() {
     assert_eq!(c.langs, ["en", "zh"]);
     let lang = c.page_params.iter().find(|p| p.key == "lang").unwrap();
     assert_eq!(lang.allowed, "en or zh");
+}
+
+#[test]
+fn presets_are_valid_distinct_experiments_named_in_both_languages() {
+    let c = web();
+    assert!(c.presets.len() >= 2);
+    assert_eq!(c.presets[0].query, "", "the study comes first");
+    let mut seen = Vec::new();
+    for p in &c.presets {
+        let pairs = tailslice::query_string::decode_pairs(p.query);
+        let (exp, errors) = Experiment::from_query(
+            pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+            &Limits::WEB,
+        );
+        assert!(errors.is_empty(), "{}: {errors:?}", p.query);
+        assert!(
+            !seen.contains(&exp),
+            "{}: the same experiment twice",
+            p.query
+        );
+        seen.push(exp);
+        assert!(!p.name.en.is_empty() && !p.name.zh.is_empty());
+        assert_ne!(p.name.en, p.name.zh, "{}: not translated", p.query);
+    }
+}
+
+#[test]
+fn the_pages_ranges_are_the_parsers() {
+    let l = BROWSER_LIMITS;
+    let (lo, hi) = l.sweep_steps_range;
+    let ok = |steps: u32| {
+        tailslice::experiment::sweep::parse_quanta_spec(
+            "quanta",
+            "0.5-500",
+            steps,
+            &SweepLimits::WEB,
+        )
+        .is_ok()
+    };
+    assert!(ok(lo) && ok(hi as u32) && !ok(lo - 1) && !ok(hi as u32 + 1));
+    assert!((lo..=hi as u32).contains(&l.sweep_steps));
+    let (lo, hi) = l.real_repeats;
+    for (n, good) in [(lo, true), (hi, true), (lo - 1, false), (hi + 1, false)] {
+        let (_, e) = tailslice::realrun::RealSettings::from_query([(
+            "real_repeats",
+            n.to_string().as_str(),
+        )]);
+        assert_eq!(e.is_empty(), good, "real_repeats={n}");
+    }
 }
 
 #[test]

@@ -3,6 +3,8 @@
 
 use std::process::{Command, Output};
 
+mod cpu_budget;
+
 fn tailslice(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tailslice"))
         .args(args)
@@ -138,13 +140,16 @@ fn bad_flags_get_one_clear_line_and_exit_2() {
 #[test]
 fn absurd_slice_counts_are_refused_up_front() {
     // Hours of work in 0.001 ms slices would be billions of slices.
-    let start = std::time::Instant::now();
-    let o = tailslice(&["simulate", "--tasks", "1000000", "--quantum", "0.001"]);
+    // Refused before any work: the process may use 30 s of CPU at most
+    // (a guard against a hang, not a test of speed).
+    let o = cpu_budget::cpu_limited(env!("CARGO_BIN_EXE_tailslice"), 30)
+        .args(["simulate", "--tasks", "1000000", "--quantum", "0.001"])
+        .output()
+        .expect("tailslice runs");
+    cpu_budget::assert_not_over(o.status, "--quantum 0.001");
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(err.contains("--quantum") && err.contains("slices"), "{err}");
-    // Refused before any work: not a timed test of speed, a guard against a hang.
-    assert!(start.elapsed().as_secs() < 30);
 }
 
 #[test]

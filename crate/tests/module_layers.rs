@@ -20,7 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["sim"],
     &["policy"],
     &["workload", "trace"],
-    &["experiment", "responsiveness", "scenario"],
+    &["experiment", "responsiveness", "scenario", "embed"],
     &["realrun", "catalog"],
     &["web", "cli"],
 ];

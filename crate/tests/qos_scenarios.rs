@@ -218,13 +218,11 @@ fn m1_background_keeps_to_e_cores_while_p_cores_idle() {
 }
 
 #[test]
-fn scenarios_are_quick() {
-    let t = std::time::Instant::now();
+fn every_scenario_runs_with_its_default_knobs() {
+    // How long they take natively: scripts/bench-core.sh.
     for name in scenario::names() {
         scenario::run(name, &Knobs::default()).unwrap();
     }
-    // Generous for debug builds; release runs all three in ~0.1 s.
-    assert!(t.elapsed().as_secs_f64() < 20.0);
 }
 
 #[test]

@@ -6,8 +6,10 @@
 use tailslice::experiment::{Experiment, Limits};
 use tailslice::policy::PolicyKind;
 use tailslice::realrun::{
-    Environment, Pass, PassCounts, Plan, RealSettings, Report, RunState, Scale, YieldKind,
+    Environment, Pass, PassCounts, Plan, RealSettings, Report, RunState, Scale, YieldBatch,
+    YieldKind,
 };
+use tailslice::text::Lang;
 use tailslice::workload::task_list::parse_task_list;
 use tailslice::workload::Workload;
 
@@ -145,7 +147,7 @@ fn a_perfect_machine_measures_what_the_model_simulates() {
                 .map(move |p| ideal_pass(plan, p, r, 0.0))
         })
         .collect();
-    let report = Report::build(&plan, &passes, &env());
+    let report = Report::build(&plan, &passes, &[], &env());
     assert_eq!(report.state, RunState::Done);
     for policy in ["fifo", "rr"] {
         let s = report.row(policy, "simulated").unwrap();
@@ -169,7 +171,7 @@ fn a_perfect_machine_measures_what_the_model_simulates() {
     );
     assert!(en.contains("keeps 100 %"), "{en}");
     assert!(
-        en.contains("60 frames drawn sliced instead of 1 under FIFO"),
+        en.contains("Frames drawn: 60 sliced, 1 under FIFO."),
         "{en}"
     );
     assert!(en.contains("No clicks or keys"), "{en}");
@@ -189,7 +191,7 @@ fn yield_costs_show_up_in_the_measured_rows_and_the_reading() {
         ideal_pass(&plan, PolicyKind::Fifo, 0, 0.0),
         ideal_pass(&plan, PolicyKind::Rr, 0, 0.5),
     ];
-    let report = Report::build(&plan, &passes, &env());
+    let report = Report::build(&plan, &passes, &[], &env());
     let yc = report.yield_cost.unwrap();
     assert_eq!(yc.gaps.n, plan.passes[1].slices.len() - 1);
     assert_eq!((yc.gaps.p50, yc.gaps.p95), (0.5, 0.5));
@@ -201,11 +203,204 @@ fn yield_costs_show_up_in_the_measured_rows_and_the_reading() {
         m.change_of("p95") > s.change_of("p95"),
         "slices that cost something gain less"
     );
-    let en = &report.text.en.reading;
+    // Gaps of 0.5 ms are 100 steps of this 5 µs clock: timed one by one.
+    assert!(yc.resolved);
+    assert_eq!(yc.ms, Some(0.5));
+    let en = &report.text.en.yield_cost;
     assert!(
-        en.contains("Each yield cost 0.50 ms (median; p95 0.50 ms) over 599 yields a pass"),
+        en.contains("Yield cost (MessageChannel): median 0.50 ms, p95 0.50 ms over 599 yields between slices, 300 ms of each sliced pass."),
         "{en}"
     );
+    assert!(
+        !report.text.en.reading.contains("yield"),
+        "one place says it"
+    );
+}
+
+#[test]
+fn a_coarse_clock_times_the_yield_in_batches() {
+    let exp = Experiment::default();
+    let w = Workload::generate(&exp.workload_spec());
+    let plan = Plan::build(&exp, &w, settings(0.1, 1)).unwrap();
+    // The 100 µs clock of a page that is not cross-origin isolated: yields
+    // of a few µs read 0 one by one.
+    let coarse = Environment {
+        isolated: false,
+        resolution_ms: 0.1,
+        ..env()
+    };
+    let passes = vec![
+        ideal_pass(&plan, PolicyKind::Fifo, 0, 0.0),
+        ideal_pass(&plan, PolicyKind::Rr, 0, 0.0),
+    ];
+    // Nine batches of 512 yields, 2.6 to 2.8 ms each: about 5.3 µs a yield.
+    let batches: Vec<YieldBatch> = (0..9)
+        .map(|i| YieldBatch {
+            yields: 512,
+            ms: 2.6 + 0.025 * f64::from(i),
+        })
+        .collect();
+    let report = Report::build(&plan, &passes, &batches, &coarse);
+    let yc = report.yield_cost.unwrap();
+    assert!(!yc.resolved);
+    let median = (2.6 + 0.025 * 4.0) / 512.0;
+    assert!((yc.ms.unwrap() - median).abs() < 1e-12, "{:?}", yc.ms);
+    let en = &report.text.en.yield_cost;
+    assert!(
+        en.starts_with("Yield cost (MessageChannel): 0.0053 ms a yield (p95 0.0055 ms), the median of 9 batches of 512 yields timed together: this clock's step of 0.10 ms is too coarse for one yield"),
+        "{en}"
+    );
+    assert!(!en.contains(" 0.00 ms"), "{en}");
+    assert!(report.text.zh.yield_cost.contains("0.0053 ms"));
+    // No batches (stopped before them): the page says the gaps are below
+    // the clock's step instead of calling the yield free, and offers no
+    // cost to simulate with.
+    let report = Report::build(&plan, &passes, &[], &coarse);
+    let yc = report.yield_cost.unwrap();
+    assert_eq!(yc.ms, None);
+    let en = &report.text.en.yield_cost;
+    assert!(
+        en.contains("below what this clock can time (its step is 0.10 ms)"),
+        "{en}"
+    );
+}
+
+#[test]
+fn the_estimate_counts_the_yields_of_the_chosen_primitive() {
+    let exp = Experiment::default();
+    let w = Workload::generate(&exp.workload_spec());
+    let with = |kind: YieldKind, repeats: u32| {
+        let settings = RealSettings {
+            scale: Scale::Auto,
+            repeats,
+            yield_kind: kind,
+        };
+        Plan::build(&exp, &w, settings).unwrap()
+    };
+    // The study at auto scale: 1 s a pass, 599 yields in the sliced one.
+    let message = with(YieldKind::Message, 1).estimate_ms();
+    let timeout = with(YieldKind::Timeout, 1).estimate_ms();
+    let raf = with(YieldKind::Raf, 1).estimate_ms();
+    assert!(message > 2000.0 && message < 2600.0, "{message}");
+    assert!(
+        timeout - message > 599.0 * 3.9,
+        "{timeout} vs {message}: 4 ms a nested setTimeout"
+    );
+    assert!(raf - timeout > 599.0 * 12.0, "{raf}: a frame a yield");
+    assert!(with(YieldKind::Message, 3).estimate_ms() > 2.5 * message);
+    // The note says it, with the repeat counted right.
+    let plan = with(YieldKind::Raf, 1);
+    let en = tailslice::realrun::text::plan_notes(&plan, 1, Lang::En).join("\n");
+    assert!(
+        en.contains("1 repeat of FIFO and sliced: about 12."),
+        "{en}"
+    );
+    assert!(
+        en.contains("599 yields a sliced pass at about 16.7 ms each (a frame at 60 Hz)"),
+        "{en}"
+    );
+    assert!(!en.contains("1 repeats"), "{en}");
+    let zh =
+        tailslice::realrun::text::plan_notes(&with(YieldKind::Timeout, 3), 3, Lang::Zh).join("\n");
+    assert!(zh.contains("各重复 3 次"), "{zh}");
+    assert!(zh.contains("至少等 4 ms"), "{zh}");
+}
+
+#[test]
+fn after_stop_the_comparison_says_no_pass_completed() {
+    let exp = Experiment::default();
+    let w = Workload::generate(&exp.workload_spec());
+    let plan = Plan::build(&exp, &w, settings(0.05, 1)).unwrap();
+    // FIFO ran; the sliced pass was stopped halfway.
+    let mut cut = ideal_pass(&plan, PolicyKind::Rr, 0, 0.0);
+    cut.completion[3] = f64::NAN;
+    cut.counts.stopped = true;
+    let passes = vec![ideal_pass(&plan, PolicyKind::Fifo, 0, 0.0), cut];
+    let report = Report::build(
+        &plan,
+        &passes,
+        &[],
+        &Environment {
+            stopped: true,
+            ..env()
+        },
+    );
+    let probe = report
+        .text
+        .en
+        .compare
+        .iter()
+        .find(|r| r.key == "probe")
+        .unwrap();
+    assert_eq!(probe.cells[1], "no complete pass: stopped before one ended");
+    assert!(probe.cells[0].starts_with("p50 "), "{probe:?}");
+    for row in &report.text.en.compare {
+        assert!(!row.cells[1].contains("passes under 50 ms"), "{row:?}");
+        assert!(!row.cells[1].contains("not available"), "{row:?}");
+    }
+    assert_eq!(report.text.en.passes, ["FIFO", "sliced"]);
+    assert!(
+        report
+            .text
+            .en
+            .status
+            .starts_with("Stopped: 0 complete repeats"),
+        "{}",
+        report.text.en.status
+    );
+}
+
+#[test]
+fn the_tables_come_with_their_headings_labels_and_cells() {
+    let exp = Experiment::default();
+    let w = Workload::generate(&exp.workload_spec());
+    let plan = Plan::build(&exp, &w, settings(0.1, 2)).unwrap();
+    let passes: Vec<Pass> = (0..2)
+        .flat_map(|r| {
+            let plan = &plan;
+            [PolicyKind::Fifo, PolicyKind::Rr]
+                .into_iter()
+                .map(move |p| ideal_pass(plan, p, r, 0.01 * f64::from(r + 1)))
+        })
+        .collect();
+    let report = Report::build(&plan, &passes, &[], &env());
+    let en = &report.text.en;
+    assert_eq!(
+        en.columns,
+        ["mean", "p50", "p90", "p95", "p99", "max", "done < 10 ms"]
+    );
+    assert_eq!(report.text.zh.columns[6], "10 毫秒内完成");
+    let labels: Vec<&str> = en.rows.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "FIFO · simulated",
+            "FIFO · measured",
+            "RR · simulated",
+            "RR · measured"
+        ]
+    );
+    for (row, text) in report.rows.iter().zip(&en.rows) {
+        assert_eq!(text.cells.len(), 7);
+        let p95 = row.value("p95").unwrap();
+        assert_eq!(text.cells[3].text, format!("{p95:.2}"));
+        let done = row.value("done_within").unwrap();
+        assert_eq!(text.cells[6].text, format!("{done:.0}"));
+    }
+    // Two repeats of different yield costs: the measured sliced row has a
+    // spread and a change against FIFO.
+    let rr = &en.rows[3];
+    assert!(rr.cells[5].spread.is_some(), "{rr:?}");
+    assert!(
+        rr.cells[3]
+            .change
+            .as_deref()
+            .unwrap()
+            .ends_with("versus FIFO of the same kind"),
+        "{rr:?}"
+    );
+    assert!(rr.cells[6].change.is_none(), "a count has no % change");
+    assert!(en.rows[0].cells.iter().all(|c| c.spread.is_none()));
 }
 
 #[test]
@@ -217,6 +412,7 @@ fn an_invalid_run_shows_no_measurements_and_says_why() {
     let report = Report::build(
         &plan,
         &passes,
+        &[],
         &Environment {
             invalid: Some("hidden".into()),
             ..env()
@@ -257,7 +453,7 @@ fn missing_apis_are_not_available_never_zero() {
         event_timing: false,
         ..env()
     };
-    let report = Report::build(&plan, &passes, &e);
+    let report = Report::build(&plan, &passes, &[], &e);
     let c = report.compare("fifo").unwrap();
     assert!(c.longtasks.is_none() && c.input.is_none() && c.loafs.is_none());
     assert!(report
@@ -285,6 +481,7 @@ fn a_stopped_pass_is_left_out_and_the_status_says_so() {
     let report = Report::build(
         &plan,
         &passes,
+        &[],
         &Environment {
             stopped: true,
             ..env()
@@ -331,7 +528,7 @@ fn slices_too_dear_lose_the_gain_and_the_reading_says_so() {
         ideal_pass(&plan, PolicyKind::Fifo, 0, 0.0),
         ideal_pass(&plan, PolicyKind::Rr, 0, 4.0),
     ];
-    let report = Report::build(&plan, &passes, &env());
+    let report = Report::build(&plan, &passes, &[], &env());
     let en = &report.text.en.reading;
     assert!(en.contains("loses the whole simulated p95 gain"), "{en}");
     assert!(!en.contains("keeps"), "{en}");
@@ -346,7 +543,7 @@ fn the_visitors_input_delay_is_read_per_policy() {
     fifo.input_delay = Some(vec![480.0, 120.0]);
     let mut rr = ideal_pass(&plan, PolicyKind::Rr, 0, 0.1);
     rr.input_delay = Some(vec![1.5]);
-    let report = Report::build(&plan, &[fifo, rr], &env());
+    let report = Report::build(&plan, &[fifo, rr], &[], &env());
     let c = report.compare("fifo").unwrap().input.unwrap();
     assert_eq!((c.n, c.sample.unwrap().max), (2, 480.0));
     let en = &report.text.en.reading;

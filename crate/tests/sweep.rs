@@ -9,6 +9,8 @@ use tailslice::experiment::{Experiment, Limits};
 use tailslice::policy::PolicyKind;
 use tailslice::workload::Workload;
 
+mod cpu_budget;
+
 fn tailslice(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tailslice"))
         .args(args)
@@ -226,8 +228,12 @@ fn bad_sweep_flags_get_one_line_and_exit_2() {
     for (args, wants) in cases {
         let mut full = vec!["sweep"];
         full.extend_from_slice(args);
-        let start = std::time::Instant::now();
-        let o = tailslice(&full);
+        // At most 20 s of CPU each: refused up front.
+        let o = cpu_budget::cpu_limited(env!("CARGO_BIN_EXE_tailslice"), 20)
+            .args(&full)
+            .output()
+            .expect("tailslice runs");
+        cpu_budget::assert_not_over(o.status, format!("{args:?}"));
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(o.stdout.is_empty(), "{args:?}");
@@ -236,7 +242,6 @@ fn bad_sweep_flags_get_one_line_and_exit_2() {
         for w in *wants {
             assert!(err.contains(w), "{args:?}: {err:?} lacks {w:?}");
         }
-        assert!(start.elapsed().as_secs() < 20, "{args:?} refused up front");
     }
 }
 
@@ -261,13 +266,10 @@ fn library_limits_refuse_absurd_sweeps() {
 }
 
 #[test]
-fn a_thousand_seeds_are_quick() {
-    // Not a benchmark: a guard that the sweep stays in the region the page
-    // needs (1000 seeds × 400 tasks × 2 policies in well under a second
-    // natively; generous for debug builds on a busy machine).
+fn a_thousand_seed_sweep_has_a_run_per_seed() {
+    // The sweeps panel's 1000 seeds × 400 tasks × 2 policies, within the
+    // page's limits. How long it takes natively: scripts/bench-core.sh.
     let exp = Experiment::default();
-    let start = std::time::Instant::now();
     let runs = sweep::sweep_seeds_chunk(&exp, 1..=1000, &Limits::WEB).unwrap();
     assert_eq!(runs.len(), 1000);
-    assert!(start.elapsed().as_secs_f64() < 30.0);
 }

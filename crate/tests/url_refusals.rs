@@ -2,7 +2,7 @@
 //! key the visitor wrote, the value they wrote, a bound in words, and
 //! exactly the parameter that falls back changed.
 
-use tailslice::experiment::{Experiment, Limits};
+use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::workload::Workload;
 
 fn parse(pairs: &[(&str, &str)]) -> (Experiment, Vec<tailslice::error::ParamError>) {
@@ -159,4 +159,27 @@ fn machine_and_qos_links_round_trip_and_bad_ones_fall_back() {
     assert!(e.machine.is_none());
     assert!(!e.mix.has_qos());
     assert_eq!(e.seed, 7);
+}
+
+/// A link keeps no `cores=` that a named machine overrides (the page's
+/// Cores control is disabled then, and typing into it did nothing but put
+/// `cores=4` in the address bar); without a machine, cores are kept.
+#[test]
+fn the_link_drops_cores_a_machine_overrides() {
+    let (e, errors) = parse(&[("machine", "2p+4e"), ("cores", "4"), ("q", "8")]);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(e.inert(), [Param::Cores]);
+    let link = e.link_query();
+    assert!(link.iter().all(|(k, _)| *k != "cores"), "{link:?}");
+    assert!(link.contains(&("machine", "2p+4e".to_string())), "{link:?}");
+    assert!(link.contains(&("q", "8".to_string())), "{link:?}");
+    // The link opens the same run: the machine decides the cores.
+    let (back, errors) =
+        Experiment::from_query(link.iter().map(|(k, v)| (*k, v.as_str())), &Limits::WEB);
+    assert!(errors.is_empty());
+    assert_eq!(back.machine(), e.machine());
+    assert_eq!(back.core_count(), 6);
+    let (e, _) = parse(&[("cores", "4")]);
+    assert!(e.inert().is_empty());
+    assert_eq!(e.link_query(), [("cores", "4".to_string())]);
 }

@@ -44,6 +44,87 @@ fn parse_query_defaults_and_canonical_form() {
 }
 
 #[wasm_bindgen_test]
+fn the_embed_view_keys_end_the_canonical_query() {
+    let p = json(&web::parse_query(
+        "theme=dark&controls=0&view=gantt&embed=1&seed=3&real_repeats=5&v=1",
+    ));
+    assert!(p["errors"].as_array().unwrap().is_empty(), "{p}");
+    assert_eq!(
+        p["query"],
+        "v=1&seed=3&real_repeats=5&embed=1&view=gantt&controls=0&theme=dark"
+    );
+    assert_eq!(p["view_query"], "embed=1&view=gantt&controls=0&theme=dark");
+    assert_eq!(
+        [&p["view"], &p["controls"], &p["theme"]],
+        [
+            &Value::from("gantt"),
+            &Value::from(false),
+            &Value::from("dark")
+        ]
+    );
+    // On the full page only the theme applies and is written back.
+    let full = json(&web::parse_query("view=table&controls=0&theme=light"));
+    assert_eq!(full["query"], "v=1&theme=light");
+    assert_eq!(full["view_query"], "theme=light");
+    let none = json(&web::parse_query("seed=3"));
+    assert_eq!(
+        [
+            &none["view"],
+            &none["controls"],
+            &none["theme"],
+            &none["view_query"]
+        ],
+        [
+            &Value::from("all"),
+            &Value::from(true),
+            &Value::from("auto"),
+            &Value::from("")
+        ]
+    );
+}
+
+#[wasm_bindgen_test]
+fn the_embed_snippet_and_its_refusals() {
+    let svg = "<svg width=\"10\" height=\"10\" xmlns=\"http://www.w3.org/2000/svg\"></svg>";
+    let live = web::embed_snippet(
+        "live",
+        "https://example.org/t/",
+        "seed=3&lang=zh",
+        "view=table&controls=1&theme=auto",
+        "zh",
+        svg,
+    )
+    .unwrap();
+    assert!(
+        live.contains("href=\"https://example.org/t/?v=1&amp;seed=3&amp;lang=zh\""),
+        "{live}"
+    );
+    assert!(
+        live.contains(
+            "data-tailslice-facade=\"v=1&amp;seed=3&amp;lang=zh&amp;embed=1&amp;view=table\""
+        ),
+        "{live}"
+    );
+    assert!(live.contains("切换为可交互"), "{live}");
+    for (kind, base, view, svg) in [
+        ("iframe", "https://example.org/t/", "", svg),
+        ("live", "javascript:alert(1)//", "", svg),
+        ("live", "https://example.org/t/", "view=everything", svg),
+        (
+            "static",
+            "https://example.org/t/",
+            "",
+            "<img src=x onerror=alert(1)>",
+        ),
+    ] {
+        assert!(
+            web::embed_snippet(kind, base, "seed=3", view, "en", svg).is_err(),
+            "{kind} {base} {view} {svg}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
 fn bad_and_hostile_values_are_reported_and_fall_back() {
     let p = json(&web::parse_query(
         "seed=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&q=0&v=2&embed=yes&n=9",

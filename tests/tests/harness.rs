@@ -2,6 +2,7 @@
 //! console errors, exceptions and missing files are caught, so a clean smoke
 //! test really means a clean page.
 
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use tailslice_e2e::{Browser, Result};
@@ -27,11 +28,21 @@ async fn errors_on_the_page_are_reported() -> Result<()> {
     assert_eq!(b.text("#p").await?, "hello");
     assert_eq!(b.attr("#p", "data-x").await?.as_deref(), Some("7"));
     assert_eq!(b.eval_js("return location.search").await?, "?a=1&b=2");
-    b.wait_js("true", Duration::from_secs(1)).await?;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-
-    let errors = b.errors().await?;
-    let all = errors.join("\n");
+    // The exception is thrown from a timer: wait until the console has it.
+    let all = b
+        .wait_until(
+            "the uncaught error logged",
+            Duration::from_secs(10),
+            || async {
+                let all = b.errors().await?.join("\n");
+                Ok(if all.contains("uncaught boom") {
+                    ControlFlow::Break(all)
+                } else {
+                    ControlFlow::Continue(all)
+                })
+            },
+        )
+        .await?;
     assert!(all.contains("boom from console"), "{all}");
     assert!(all.contains("uncaught boom"), "{all}");
     assert!(all.contains("missing.js"), "{all}");

@@ -1,11 +1,16 @@
-//! Issue 8: no shared link may kill the page, hang a run or freeze the tab.
-//! Every URL the issue reports is opened in headless Chromium; the page must
-//! stay usable (a later edit is answered) and, where it applies, no
-//! main-thread task may exceed 50 ms (the Long Tasks API's entries).
+//! No shared link may kill the page, hang a run or freeze the tab. Each
+//! such URL is opened in headless Chromium; the page must stay usable (a
+//! later edit is answered), heavy work must run in the worker, and an edit
+//! must cancel a long run rather than wait for it. How long those take, and
+//! the longest main-thread task meanwhile, `scripts/bench-page.sh` prints
+//! (`tests/benches/responsiveness.rs`).
 
 use std::time::Duration;
 
-use tailslice_e2e::page::{open_ready, still_usable, wait_ready};
+use tailslice_e2e::page::{
+    assert_ran_in_the_worker, assert_read_in_the_worker, note_states, noted_states, open_ready,
+    still_usable, wait_ready,
+};
 use tailslice_e2e::{Browser, Result};
 
 async fn banner(b: &Browser) -> Result<String> {
@@ -41,13 +46,13 @@ async fn a_heavy_tailed_draw_runs_off_the_main_thread_and_edits_cancel_it() -> R
     // At q=0.13 (27.7 M slices) an edit arriving mid-run cancels it.
     b.open("/?v=1&n=1&mix=1:pareto(1,0.5)&seed=1847&q=0.13")
         .await?;
+    // Progress shows once the page knows the run is large: from then on
+    // the next edit cancels it instead of waiting for it.
     b.wait_js(
-        "document.body.dataset.state === 'running'",
+        "document.body.dataset.state === 'running' && !document.querySelector('#progress').hidden",
         Duration::from_secs(10),
     )
     .await?;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let t = std::time::Instant::now();
     b.eval_js(
         "const s = document.querySelector('#seed'); s.value = '1'; \
          s.dispatchEvent(new Event('input', {bubbles: true})); return 0;",
@@ -55,14 +60,17 @@ async fn a_heavy_tailed_draw_runs_off_the_main_thread_and_edits_cancel_it() -> R
     .await?;
     b.wait_js(
         "document.body.dataset.state === 'ready' && document.body.dataset.query.includes('seed=1&')",
-        Duration::from_secs(30),
+        Duration::from_secs(120),
     )
     .await?;
-    let waited = t.elapsed();
-    eprintln!("edit during a 27.7 M-slice run answered after {waited:?}");
-    assert!(
-        waited < Duration::from_secs(3),
-        "the edit waited {waited:?}"
+    // The edit's result is the only one the page received (each result
+    // that arrives is measured as tailslice:simulate): the 27.7 M-slice run
+    // was cancelled, not waited for.
+    assert_eq!(
+        b.eval_js("return performance.getEntriesByName('tailslice:simulate').length;")
+            .await?,
+        1,
+        "the long run's result arrived too: it was waited for, not cancelled"
     );
     b.finish().await
 }
@@ -156,21 +164,17 @@ async fn a_huge_paste_stays_out_of_the_text_box_and_is_parsed_off_the_main_threa
         v[1].as_str().unwrap_or_default().contains("MB"),
         "no note: {v}"
     );
-    let t0 = b
-        .eval_js("return performance.now();")
-        .await?
-        .as_f64()
-        .unwrap();
+    note_states(&b).await?;
     b.click("#tasks-use").await?;
     b.wait_js(
         "document.body.dataset.tasks === '200000' && document.body.dataset.state === 'ready'",
         Duration::from_secs(60),
     )
     .await?;
-    let longest = b
-        .eval_js(&format!("return window.tailslice.longestTaskSince({t0});"))
-        .await?;
-    eprintln!("paste of 200000 lines used; longest main-thread task {longest} ms");
+    // Read, checked and run in the worker, never on the main thread.
+    let notes = noted_states(&b).await?;
+    assert_read_in_the_worker(&notes)?;
+    assert_ran_in_the_worker(&notes)?;
     b.finish().await
 }
 
@@ -263,7 +267,13 @@ async fn a_huge_scenario_link_shows_progress_and_an_edit_cancels_it() -> Result<
         Duration::from_secs(60),
     )
     .await?;
-    let t = std::time::Instant::now();
+    // Every state the scenario view passes through from here on.
+    b.eval_js(
+        "window.__scenarioStates = []; const r = document.querySelector('#scenario-results'); \
+         new MutationObserver(() => window.__scenarioStates.push(r.dataset.state)) \
+           .observe(r, {attributes: true, attributeFilter: ['data-state']}); return 0;",
+    )
+    .await?;
     b.eval_js(
         "const q = document.querySelector('#sc-nq'); q.value = '20'; \
          q.dispatchEvent(new Event('input', {bubbles: true})); \
@@ -273,14 +283,21 @@ async fn a_huge_scenario_link_shows_progress_and_an_edit_cancels_it() -> Result<
     b.wait_js(
         "(() => { const r = document.querySelector('#scenario-results'); \
          return r.dataset.state === 'ready' && (r.dataset.query || '').includes('nq=20'); })()",
-        Duration::from_secs(30),
+        Duration::from_secs(120),
     )
     .await?;
-    eprintln!(
-        "edit during the huge scenario answered after {:?}",
-        t.elapsed()
+    // The huge run was cancelled: neither drawn before the edit's result
+    // nor ended in an error (its work budget) first.
+    let r = b
+        .eval_js(
+            "return [document.querySelector('#scenario-results').dataset.updates, window.__scenarioStates];",
+        )
+        .await?;
+    assert_eq!(r[0], "1", "the huge run was drawn before the edit's: {r}");
+    assert!(
+        !r[1].as_array().unwrap().iter().any(|s| s == "error"),
+        "the huge run ended in an error first: {r}"
     );
-    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
     b.finish().await
 }
 

@@ -38,8 +38,10 @@ async fn lang_zh_shows_chinese_labels_and_explanation() -> Result<()> {
     assert!(has_han(&explanation), "{explanation}");
     assert!(explanation.contains("28%"), "{explanation}");
     assert!(explanation.contains("5209"), "{explanation}");
-    let reading = b.text("#reading").await?;
-    assert!(reading.contains("最大值不变"), "{reading}");
+    assert!(
+        explanation.contains("最慢的任务仍在 5209 ms"),
+        "{explanation}"
+    );
     // Test hooks stay plain numbers whatever the language.
     assert_eq!(
         b.text("tr[data-policy=fifo] td[data-metric=mean]").await?,
@@ -57,7 +59,12 @@ async fn lang_zh_shows_chinese_labels_and_explanation() -> Result<()> {
         .wait_js("document.querySelector('#embed-snippet').value", T)
         .await?;
     let snippet = snippet.as_str().unwrap_or_default();
-    assert!(snippet.contains("?v=1&lang=zh&embed=1"), "{snippet}");
+    assert!(
+        snippet.contains("data-tailslice-facade=\"v=1&amp;lang=zh&amp;embed=1\""),
+        "{snippet}"
+    );
+    assert!(snippet.contains("切换为可交互"), "{snippet}");
+    b.click("#embed-close").await?;
     let full = js_str(
         &b,
         "document.querySelector('#open-full').getAttribute('href')",

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tailslice_e2e::page::{
-    assert_no_sideways_scroll, cli_table, ink, open_ready, table, wait_ready,
+    assert_no_sideways_scroll, assert_ran_in_the_worker, cli_table, ink, note_states, noted_states,
+    open_ready, table, wait_ready,
 };
 use tailslice_e2e::{Browser, Result};
 
@@ -52,7 +53,10 @@ async fn default_page_shows_the_studys_numbers() -> Result<()> {
     assert_eq!(p95.attr("data-change").await?.as_deref(), Some("−28 %"));
     let max = b.find("tr[data-policy=rr] td[data-metric=max]").await?;
     assert_eq!(max.attr("data-change").await?.as_deref(), Some("±0 %"));
-    assert!(b.text("#reading").await?.contains("max does not move"));
+    assert!(b
+        .text("#explanation")
+        .await?
+        .contains("the slowest task still finishes at 5209 ms"));
     // Defaults are omitted from the URL; no banner.
     assert_eq!(b.current_url().await?.query(), None);
     assert!(b.find("#error").await?.attr("hidden").await?.is_some());
@@ -64,7 +68,7 @@ async fn default_page_shows_the_studys_numbers() -> Result<()> {
     b.set_window_size(360, 800).await?;
     b.wait_js("document.querySelector('#gantt').clientWidth < 360", T)
         .await?;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    b.next_frame().await?;
     b.screenshot("page-360px").await?;
     assert_no_sideways_scroll(&b).await?;
     // On a phone the result comes first: the whole table is above the
@@ -442,8 +446,11 @@ async fn share_and_embed_buttons_give_the_current_experiment() -> Result<()> {
         .wait_js("document.querySelector('#embed-snippet').value", T)
         .await?;
     let snippet = snippet.as_str().unwrap();
-    assert!(snippet.starts_with("<iframe src=\"http"), "{snippet}");
-    assert!(snippet.contains("?v=1&seed=9&q=12&embed=1"), "{snippet}");
+    assert!(
+        snippet.contains("data-tailslice-facade=\"v=1&amp;seed=9&amp;q=12&amp;embed=1\""),
+        "{snippet}"
+    );
+    b.click("#embed-close").await?;
     b.click("button#share").await?;
     b.wait_js(
         "document.querySelector('#copy-status').textContent.length > 0",
@@ -474,7 +481,8 @@ async fn gantt_hover_zoom_and_pan() -> Result<()> {
          for (let i = 0; i < 5; i++) c.dispatchEvent(new WheelEvent('wheel', {clientX: r.left + 100, clientY: r.top + 30, deltaY: -200, bubbles: true, cancelable: true})); return 1;",
     )
     .await?;
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The zoom is drawn in the next animation frame.
+    b.next_frame().await?;
     let after = ink(&b, "#gantt").await?;
     assert!(
         after > 0.01 && (after - before).abs() > 1e-4,
@@ -487,20 +495,16 @@ async fn gantt_hover_zoom_and_pan() -> Result<()> {
 async fn large_runs_show_progress_and_keep_the_page_responsive() -> Result<()> {
     let b = Browser::start().await?;
     b.open("/?n=300000&q=4&p=fifo,rr,srpt").await?;
-    // Progress shows while the worker runs; the main thread answers at once.
+    // Progress shows while the worker runs.
     b.wait_js(
         "!document.querySelector('#progress').hidden || document.body.dataset.state === 'ready'",
         T,
     )
     .await?;
-    let started = std::time::Instant::now();
-    b.eval_js("return document.querySelector('#status-text').textContent;")
-        .await?;
-    assert!(
-        started.elapsed() < Duration::from_millis(500),
-        "main thread blocked"
-    );
-    // Editing while a large run is going cancels it and runs the new one.
+    // Editing while a large run is going cancels it and runs the new one,
+    // in the worker all the while the page says it is running (the main
+    // thread stays free; how soon it answers, the benchmark prints).
+    note_states(&b).await?;
     let seed = b.find("input#seed").await?;
     seed.clear().await?;
     seed.send_keys("5").await?;
@@ -514,6 +518,7 @@ async fn large_runs_show_progress_and_keep_the_page_responsive() -> Result<()> {
             .await?,
         serde_json::json!(3)
     );
+    assert_ran_in_the_worker(&noted_states(&b).await?)?;
     assert!(ink(&b, "#cdf").await? > 0.01);
     b.screenshot("page-large").await?;
     b.finish().await

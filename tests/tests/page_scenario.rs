@@ -353,7 +353,13 @@ async fn knob_edits_update_the_url_and_the_table() -> Result<()> {
         b.attr("#sc-nq", "aria-invalid").await?.as_deref(),
         Some("true")
     );
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The same frame that showed the error decided not to run: nothing
+    // started (a run sets the state to running at once) or was drawn.
+    assert_eq!(
+        b.eval_js("return document.querySelector('#scenario-results').dataset.state;")
+            .await?,
+        "ready"
+    );
     assert_eq!(updates(&b).await?, before);
 
     // The shared link reopens the same experiment.
@@ -504,14 +510,18 @@ async fn bad_and_hostile_scenario_parameters_show_the_banner_and_run_nothing() -
             .await?;
         let banner = b.text("#error").await?;
         assert!(banner.contains("invalid"), "{url}: {banner}");
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        // No payload ran, and none is waiting to (an injected element's
+        // handler may fire later, e.g. an image's onerror once its load
+        // fails): no element anywhere carries an event-handler attribute.
         let check = b
             .eval_js(
                 "return [window.__pwned === undefined, \
-                 document.querySelectorAll('#error img, #error script, #error svg').length];",
+                 document.querySelectorAll('#error img, #error script, #error svg').length, \
+                 [...document.querySelectorAll('*')].filter((e) => \
+                   [...e.attributes].some((a) => a.name.startsWith('on'))).map((e) => e.outerHTML)];",
             )
             .await?;
-        assert_eq!(check, serde_json::json!([true, 0]), "{url}");
+        assert_eq!(check, serde_json::json!([true, 0, []]), "{url}");
     }
     let shown = b.text("#error").await?;
     assert!(shown.contains("<svg onload"), "echoed as text: {shown}");

@@ -1,7 +1,7 @@
 //! The sweeps panel in headless Chromium: a seed sweep's histogram and
 //! p5/p50/p95 equal what `tailslice sweep --seeds A-B --json` gives, Cancel
 //! stops a long sweep, and a quantum sweep's best quantum equals the CLI's.
-//! `sweep_bench` (ignored; `scripts/bench-page.sh`) times the 1000-seed sweep.
+//! `scripts/bench-page.sh` times the 1000-seed sweep.
 
 use std::time::Duration;
 
@@ -231,42 +231,5 @@ async fn quantum_sweep_best_quantum_matches_the_cli() -> Result<()> {
     b.eval_js("document.querySelector('#quantum-result').scrollIntoView(); return true;")
         .await?;
     b.screenshot("sweep-quanta").await?;
-    b.finish().await
-}
-
-/// The 1000-seed × 400-task × 2-policy sweep, timed in the page (request to
-/// summary drawn, worker included). Printed, not asserted.
-#[tokio::test]
-#[ignore]
-async fn sweep_bench() -> Result<()> {
-    let b = Browser::start().await?;
-    open_ready(&b, "/").await?;
-    // Let the jobs worker compile its wasm first, as a visitor's would.
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    set_value(&b, "#sweep-seeds", "1-1000").await?;
-    let mut times = Vec::new();
-    for _ in 0..5 {
-        b.eval_js("document.body.dataset.sweep = 'idle'; return true;")
-            .await?;
-        run_sweep(&b, "#sweep-seeds-run").await?;
-        let ms: f64 = b
-            .eval_js("return document.body.dataset.sweepMs;")
-            .await?
-            .as_str()
-            .unwrap()
-            .parse()?;
-        times.push(ms);
-        let seeds = b
-            .eval_js("return document.querySelector('#seed-stats').dataset.seeds;")
-            .await?;
-        assert_eq!(seeds, "1000");
-    }
-    let long = b.eval_js("return window.tailslice.longTasks;").await?;
-    times.sort_by(f64::total_cmp);
-    println!(
-        "\nseed sweep 1-1000 (400 tasks, fifo vs rr), request to drawn: runs {:?} ms; median {:.0} ms; long tasks on the page so far: {long}",
-        times,
-        times[times.len() / 2]
-    );
     b.finish().await
 }

@@ -287,10 +287,11 @@ async fn a_hidden_tab_invalidates_the_run() -> Result<()> {
         RUN,
     )
     .await?;
-    // Freezing a page through the DevTools protocol hides it first.
+    // Freezing a page through the DevTools protocol hides it first (its
+    // visibilitychange fires before the freeze); waking it afterwards
+    // comes after that in the page's own order of events.
     b.cdp("Page.setWebLifecycleState", json!({ "state": "frozen" }))
         .await?;
-    tokio::time::sleep(Duration::from_millis(300)).await;
     b.cdp("Page.setWebLifecycleState", json!({ "state": "active" }))
         .await?;
     b.wait_js(

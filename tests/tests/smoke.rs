@@ -18,8 +18,13 @@ async fn page_loads_without_console_errors() -> Result<()> {
         Duration::from_secs(15),
     )
     .await?;
-    // Let the module start and report any error it hits.
-    tokio::time::sleep(Duration::from_millis(750)).await;
+    // The module started and either drew its first result or reported
+    // the error it hit.
+    b.wait_js(
+        "['ready', 'error'].includes(document.body.dataset.state)",
+        Duration::from_secs(30),
+    )
+    .await?;
 
     let title = b.title().await?;
     assert!(

@@ -10,8 +10,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tailslice_e2e::page::{assert_no_sideways_scroll, cli_table, ink, open_ready, table, updates};
-use tailslice_e2e::{artifacts_dir, run_cli, Browser, Result};
+use tailslice_e2e::page::{
+    assert_no_sideways_scroll, cli_table, ink, open_ready, open_trace, table, updates,
+};
+use tailslice_e2e::{artifacts_dir, run_cli, Browser, Result, TIMELINE_CATEGORIES};
 
 const T: Duration = Duration::from_secs(60);
 
@@ -74,20 +76,7 @@ async fn record_trace(tag: &str) -> Result<(PathBuf, Vec<Known>)> {
         std::env::temp_dir().join(format!("tailslice-e2e-trace-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     std::fs::write(dir.join("tasks.html"), TASKS_PAGE)?;
-    let b = Browser::start_serving_with(&dir, |caps| {
-        caps.insert(
-            "goog:loggingPrefs".into(),
-            json!({"browser": "ALL", "performance": "ALL"}),
-        );
-        if let Some(chrome) = caps.get_mut("goog:chromeOptions") {
-            chrome["perfLoggingPrefs"] = json!({
-                "enableNetwork": false,
-                "enablePage": false,
-                "traceCategories": "devtools.timeline,disabled-by-default-devtools.timeline",
-            });
-        }
-    })
-    .await?;
+    let b = Browser::start_tracing(&dir, TIMELINE_CATEGORIES).await?;
     b.open("/tasks.html").await?;
     b.wait_js("window.stage === 'click'", T).await?;
     b.click("#go").await?;
@@ -105,18 +94,7 @@ async fn record_trace(tag: &str) -> Result<(PathBuf, Vec<Known>)> {
         })
         .collect();
     // Reading the performance log ends the trace and returns its events.
-    let mut events: Vec<Value> = Vec::new();
-    for entry in b.performance_log().await? {
-        let Some(text) = entry["message"].as_str() else {
-            continue;
-        };
-        let Ok(msg) = serde_json::from_str::<Value>(text) else {
-            continue;
-        };
-        if msg["message"]["method"] == "Tracing.dataCollected" {
-            events.push(msg["message"]["params"].clone());
-        }
-    }
+    let events = b.trace_events().await?;
     b.finish().await?;
     assert!(
         events.len() > 100,
@@ -350,33 +328,10 @@ fn list_tasks(text: &str) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// Opens `path` with the page's trace picker and waits for the outcome:
-/// `ready` (the run with the trace's tasks is shown) or `error`.
-async fn open_trace(b: &Browser, path: &std::path::Path) -> Result<String> {
-    let n = updates(b).await?;
-    b.eval_js("document.querySelector('#tasks-panel').open = true; return true;")
-        .await?;
-    b.find("#trace-file")
-        .await?
-        .send_keys(path.to_str().unwrap())
-        .await?;
-    let state = b
-        .wait_js(
-            &format!(
-                "(document.body.dataset.trace === 'error' || (document.body.dataset.trace === 'ready' \
-                 && Number(document.body.dataset.updates) > {n} && document.body.dataset.state === 'ready')) \
-                 && document.body.dataset.trace"
-            ),
-            T,
-        )
-        .await?;
-    Ok(state.as_str().unwrap_or_default().to_string())
-}
-
 async fn on_the_page(path: &std::path::Path, known: &[Known]) -> Result<()> {
     let b = Browser::start().await?;
     open_ready(&b, "/?v=1&p=fifo,rr,srpt").await?;
-    assert_eq!(open_trace(&b, path).await?, "ready");
+    assert_eq!(open_trace(&b, path, T).await?, "ready");
     // The tasks the page runs are the CLI's, and the known ones are there.
     let tasks = b.eval_js("return window.tailslice.trace.tasks;").await?;
     let tasks = list_tasks(tasks.as_str().unwrap());
@@ -449,7 +404,7 @@ async fn on_the_page(path: &std::path::Path, known: &[Known]) -> Result<()> {
         std::fs::write(&gz, enc.finish()?)?;
     }
     b.eval_js("document.querySelector('#lang').value = 'en'; document.querySelector('#lang').dispatchEvent(new Event('change')); document.querySelector('#trace-t0').checked = false; return true;").await?;
-    assert_eq!(open_trace(&b, &gz).await?, "ready");
+    assert_eq!(open_trace(&b, &gz, T).await?, "ready");
     same_table(&table(&b).await?, &want);
     let full = std::fs::read(path)?;
     let bad: Vec<(&str, Vec<u8>, &str)> = vec![
@@ -483,14 +438,14 @@ async fn on_the_page(path: &std::path::Path, known: &[Known]) -> Result<()> {
     // A 1 GB file (sparse: no disk used) is refused before it is read.
     let huge = dir.join("bad-huge.json");
     std::fs::File::create(&huge)?.set_len(1 << 30)?;
-    assert_eq!(open_trace(&b, &huge).await?, "error");
+    assert_eq!(open_trace(&b, &huge, T).await?, "error");
     let msg = b.text("#trace-error").await?;
     assert!(msg.contains("at most 268435456 bytes"), "{msg}");
     let _ = std::fs::remove_file(&huge);
     for (name, bytes, want_msg) in bad {
         let p = dir.join(format!("bad-{name}"));
         std::fs::write(&p, bytes)?;
-        assert_eq!(open_trace(&b, &p).await?, "error", "{name}");
+        assert_eq!(open_trace(&b, &p, T).await?, "error", "{name}");
         let msg = b.text("#trace-error").await?;
         assert!(msg.contains(want_msg), "{name}: {msg}");
         // Still responsive: the last good run is still shown.
@@ -551,71 +506,4 @@ async fn responsiveness_section(b: &Browser, path: &std::path::Path) -> Result<(
         "{reading}"
     );
     Ok(())
-}
-
-/// A generated trace of about `bytes` bytes: a main thread with tasks of
-/// 0.05 to 60 ms and their first children, and a second thread.
-fn big_trace(bytes: usize) -> Vec<u8> {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(bytes + 4096);
-    s.push_str(r#"{"traceEvents":[{"args":{"data":{"frames":[{"frame":"M","processId":20}]}},"name":"TracingStartedInBrowser","ph":"I","pid":1,"tid":1,"ts":1e11},"#);
-    s.push_str(
-        r#"{"args":{"name":"CrRendererMain"},"name":"thread_name","ph":"M","pid":20,"tid":20},"#,
-    );
-    let mut ts = 100_000_000_000u64;
-    let mut i = 0u64;
-    while s.len() < bytes {
-        let d = 50 + (i * 7919) % 60_000 * (i % 3) / 2;
-        let tid = if i % 4 == 3 { 31 } else { 20 };
-        let _ = write!(
-            s,
-            r#"{{"args":{{}},"cat":"disabled-by-default-devtools.timeline","name":"RunTask","ph":"X","pid":20,"tid":{tid},"ts":{ts},"dur":{d},"tdur":{d}}},{{"args":{{"data":{{"frame":"M","url":"https://example.com/app.js"}}}},"cat":"devtools.timeline","name":"FunctionCall","ph":"X","pid":20,"tid":{tid},"ts":{},"dur":{}}},"#,
-            ts + 1,
-            d / 2
-        );
-        ts += d + 100;
-        i += 1;
-    }
-    s.push_str(r#"{"name":"end","ph":"I","pid":1,"tid":1,"ts":1e11}]}"#);
-    s.into_bytes()
-}
-
-/// The page with a 200 MB trace: how long it takes and whether the main
-/// thread stalls (long tasks). Heavy, so not part of the suite:
-/// `cargo test -p tailslice-e2e --test trace -- --ignored --nocapture`.
-#[tokio::test]
-#[ignore]
-async fn a_200_mb_trace_on_the_page() -> Result<()> {
-    // TRACE_MB sets another size.
-    let mb: usize = std::env::var("TRACE_MB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
-    let path = artifacts_dir().join(format!("big-trace-{mb}mb.json"));
-    std::fs::write(&path, big_trace(mb * 1_000_000))?;
-    let b = Browser::start().await?;
-    open_ready(&b, "/?v=1&p=fifo,rr").await?;
-    b.eval_js("window.__stalls = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__stalls.push(Math.round(e.duration)); }).observe({ type: 'longtask' }); return true;").await?;
-    let before = b
-        .eval_js("return window.tailslice.longTasks;")
-        .await?
-        .as_u64()
-        .unwrap_or(0);
-    let t0 = std::time::Instant::now();
-    assert_eq!(open_trace(&b, &path).await?, "ready");
-    let secs = t0.elapsed().as_secs_f64();
-    let after = b
-        .eval_js("return window.tailslice.longTasks;")
-        .await?
-        .as_u64()
-        .unwrap_or(0);
-    let count = b.eval_js("return window.tailslice.trace.count;").await?;
-    let stalls = b.eval_js("return window.__stalls;").await?;
-    let render = b
-        .eval_js("return ['tailslice:render:view','tailslice:render:table','tailslice:render:gantt','tailslice:render:plots'].map(n => { const e = performance.getEntriesByName(n); return n.slice(17) + ' ' + Math.round(e.length ? e[e.length - 1].duration : -1); }).join(', ');")
-        .await?;
-    println!("last render (ms): {render}");
-    println!("{mb} MB trace on the page: {count} tasks, ready after {secs:.1} s; main-thread long tasks during: {} ({stalls})", after - before);
-    let _ = std::fs::remove_file(&path);
-    b.finish().await
 }

@@ -1,6 +1,7 @@
 // Labels of the "Run for real" panel (www/realrun.js), English and
-// Simplified Chinese. Its sentences (notes, reading, status, "not
-// available") come from Rust (crate/src/realrun/text.rs).
+// Simplified Chinese. Its sentences and the tables' headings, labels and
+// cells (notes, estimate, status, yield cost, reading, "not available")
+// come from Rust (crate/src/realrun/text.rs).
 export default {
   en: {
     'real.title': 'Run for real',
@@ -20,22 +21,7 @@ export default {
     'real.progress': 'Pass {pass} of {total}: {policy}…',
     'real.failed': 'The run failed: {message}',
     'real.col.row': 'policy · kind',
-    'real.col.within': 'done within',
     'real.col.what': 'during the passes',
-    'real.col.sliced': 'sliced',
-    'real.kind.simulated': 'simulated',
-    'real.kind.measured': 'measured',
-    'real.change': '{change} versus FIFO of the same kind',
-    'real.yieldcost': 'Yield cost ({code}): median {median} ms, p95 {p95} ms over {n} yields.',
-    'real.sample': 'p50 {p50} ms, max {max} ms',
-    'real.noinput': 'no clicks or keys during the run',
-    'real.noprobe': 'no probe was due during a pass (passes under 50 ms)',
-    'real.row.frames': 'frames drawn (requestAnimationFrame)',
-    'real.row.wall': 'pass wall time (ms)',
-    'real.row.probe': '50 ms probe timer lateness (a stand-in for input delay)',
-    'real.row.longtasks': 'long tasks (count · total)',
-    'real.row.loafs': 'long animation frames (count · blocking)',
-    'real.row.input': 'your input delay (Event Timing)',
     'real.usecost': 'Simulate with this yield cost',
     'real.download': 'Download results (JSON)',
   },
@@ -57,22 +43,7 @@ export default {
     'real.progress': '第 {pass} 轮，共 {total} 轮：{policy}…',
     'real.failed': '运行失败：{message}',
     'real.col.row': '策略 · 类别',
-    'real.col.within': '按时完成',
     'real.col.what': '运行期间',
-    'real.col.sliced': '分片',
-    'real.kind.simulated': '模拟',
-    'real.kind.measured': '实测',
-    'real.change': '相对同类 FIFO {change}',
-    'real.yieldcost': '让出开销（{code}）：中位数 {median} ms，p95 {p95} ms，共 {n} 次让出。',
-    'real.sample': 'p50 {p50} ms，最大 {max} ms',
-    'real.noinput': '运行期间没有点击或按键',
-    'real.noprobe': '运行期间没有到期的探测（每轮不足 50 ms）',
-    'real.row.frames': '绘制的帧数（requestAnimationFrame）',
-    'real.row.wall': '每轮实际耗时（ms）',
-    'real.row.probe': '50 ms 探测定时器的延迟（代替输入延迟的估计）',
-    'real.row.longtasks': '长任务（次数 · 总时长）',
-    'real.row.loafs': '长动画帧（次数 · 阻塞时长）',
-    'real.row.input': '你的输入延迟（Event Timing）',
     'real.usecost': '用这个让出开销模拟',
     'real.download': '下载结果（JSON）',
   },

@@ -15,8 +15,8 @@ use tailslice::workload::{Arrivals, Workload};
 use super::fail;
 
 /// Help lines for `--trace-in` and `--thread`, shared by the subcommands.
-pub(super) const TRACE_HELP: &str = "\
-  --trace-in FILE     run on a browser performance trace's main-thread tasks:
+pub(super) const TRACE_HELP: &str =
+    "  --trace-in FILE     run on a browser performance trace's main-thread tasks:
                       a Trace Event file (.json, or .json.gz, detected by its
                       bytes) as DevTools \"Save profile…\", Lighthouse,
                       Puppeteer/Playwright or chrome://tracing save it; at most

@@ -266,9 +266,17 @@ fn csv_field(s: &str) -> String {
 pub const TASKS_CSV_HEADER: &str =
     "policy,task,class,arrival_ms,work_ms,first_start_ms,completion_ms,latency_ms,wait_ms,slices";
 
-/// One row per task and policy (all policies, or one by index). Numbers are
-/// written in Rust's shortest round-trip form, so reading them back gives
-/// the exact values.
+/// A time in ms as the CSV writes it: rounded to 1e-6 ms (a nanosecond, far
+/// below anything the model resolves), in the shortest form that reads back
+/// as that value, so a sum of three-decimal durations reads `11.795`, not
+/// `11.795000000000002`.
+pub fn csv_ms(ms: f64) -> impl std::fmt::Display {
+    // `+ 0.0` turns a rounded `-0` into `0`.
+    (ms * 1e6).round() / 1e6 + 0.0
+}
+
+/// One row per task and policy (all policies, or one by index). Times are
+/// written with [`csv_ms`].
 pub fn tasks_csv(outcome: &Outcome, policy: Option<usize>) -> Result<String, ExportError> {
     use std::fmt::Write;
     let runs = selected(outcome, policy)?;
@@ -285,12 +293,12 @@ pub fn tasks_csv(outcome: &Outcome, policy: Option<usize>) -> Result<String, Exp
                 s,
                 "{name},{t},{},{},{},{},{},{},{},{}",
                 labels.get(w.class[t] as usize).map_or("", String::as_str),
-                w.arrival[t],
-                w.work[t],
-                o.first_start,
-                o.completion,
-                latency,
-                latency - w.work[t],
+                csv_ms(w.arrival[t]),
+                csv_ms(w.work[t]),
+                csv_ms(o.first_start),
+                csv_ms(o.completion),
+                csv_ms(latency),
+                csv_ms(latency - w.work[t]),
                 o.slices
             );
         }
@@ -505,6 +513,30 @@ mod tests {
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(csv_field("1-8"), "1-8");
+    }
+
+    #[test]
+    fn csv_times_carry_no_float_noise() {
+        assert_eq!(csv_ms(3.931 + 3.932 + 3.932).to_string(), "11.795");
+        assert_eq!(csv_ms(0.1 + 0.2).to_string(), "0.3");
+        assert_eq!(csv_ms(-1e-12).to_string(), "0");
+        assert_eq!(csv_ms(2661.25).to_string(), "2661.25");
+        assert_eq!(csv_ms(1.0 / 3.0).to_string(), "0.333333");
+        // A FIFO run of three-decimal tasks: every field as typed or summed.
+        let w = crate::workload::task_list::parse_task_list("0.1\n0.2\n3.932\n", 10).unwrap();
+        let exp = Experiment {
+            policies: vec![PolicyKind::Fifo],
+            ..Experiment::default()
+        };
+        let outcome = exp.run_on(w, &Limits::CLI, false).unwrap();
+        assert_eq!(outcome.runs[0].schedule.outcomes[1].completion, 0.1 + 0.2);
+        let csv = tasks_csv(&outcome, None).unwrap();
+        let rows: Vec<&str> = csv.lines().skip(1).collect();
+        assert_eq!(rows[1], "fifo,1,imported,0,0.2,0.1,0.3,0.3,0.1,1", "{csv}");
+        assert_eq!(
+            rows[2], "fifo,2,imported,0,3.932,0.3,4.232,4.232,0.3,1",
+            "{csv}"
+        );
     }
 
     #[test]

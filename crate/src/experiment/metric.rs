@@ -84,6 +84,12 @@ impl Metric {
         self != Metric::DoneWithin
     }
 
+    /// Whether the figure depends on the "done within" threshold (its
+    /// title names it).
+    pub fn uses_threshold(self) -> bool {
+        self == Metric::DoneWithin
+    }
+
     /// Whether the value is in ms (else a count of tasks).
     pub fn is_ms(self) -> bool {
         self != Metric::DoneWithin

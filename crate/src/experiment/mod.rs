@@ -8,11 +8,13 @@
 //! - [`summary`] and [`metric`]: the reported figures;
 //! - [`reading`]: the result in plain words, in English or Chinese;
 //! - [`recorded`]: a trace's tasks as they ran, as a baseline row;
-//! - [`sweep`]: many seeds or quanta; [`export`]: files out and in.
+//! - [`sweep`]: many seeds or quanta; [`export`]: files out and in;
+//! - [`preset`]: the experiments the page offers by name.
 
 pub mod estimate;
 pub mod export;
 pub mod metric;
+pub mod preset;
 pub mod reading;
 pub mod recorded;
 pub mod run;
@@ -353,6 +355,17 @@ impl Experiment {
             .into_iter()
             .filter(|&p| self.get(p) != default.get(p))
             .map(|p| (p.url_key(), self.get(p)))
+            .collect()
+    }
+
+    /// [`Self::to_query`] without the parameters that change nothing as
+    /// the experiment stands ([`Self::inert`]): the page's link, which
+    /// does not keep a `cores=` a named machine overrides.
+    pub fn link_query(&self) -> Vec<(&'static str, String)> {
+        let inert: Vec<&str> = self.inert().into_iter().map(Param::url_key).collect();
+        self.to_query()
+            .into_iter()
+            .filter(|(k, _)| !inert.contains(k))
             .collect()
     }
 

@@ -39,29 +39,60 @@ pub fn latencies(workload: &Workload, schedule: &Schedule) -> Vec<f64> {
         .collect()
 }
 
+/// What a run's figures need besides its tasks' times.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunTotals {
+    pub context_switches: u64,
+    /// When the last task ended; `None`: the largest latency (a run whose
+    /// tasks all start at time 0, as Run for real measures them).
+    pub makespan: Option<f64>,
+    /// Core time spent running tasks (ms), summed over cores.
+    pub busy_time: f64,
+    pub cores: usize,
+}
+
+impl RunTotals {
+    pub fn of(schedule: &Schedule) -> RunTotals {
+        RunTotals {
+            context_switches: schedule.context_switches,
+            makespan: Some(schedule.makespan),
+            busy_time: schedule.busy_time,
+            cores: schedule.cores,
+        }
+    }
+}
+
 /// Summarises a run. `within` is the "done within" threshold in ms.
 pub fn summarize(workload: &Workload, schedule: &Schedule, within: f64) -> Summary {
     let mut lat = schedule.completions.clone();
-    summary_of(&mut lat, workload, schedule, within)
+    figures(
+        &mut lat,
+        &workload.arrival,
+        &workload.work,
+        within,
+        RunTotals::of(schedule),
+    )
 }
 
 /// [`summarize`] for a schedule that is not needed afterwards: the latencies
 /// are computed in the completions' own storage instead of a copy (a
 /// million-task run then allocates nothing here). Same figures, bit for bit.
 pub fn summarize_owned(workload: &Workload, schedule: Schedule, within: f64) -> Summary {
+    let totals = RunTotals::of(&schedule);
     let mut lat = schedule.completions;
-    let rest = Schedule {
-        completions: Vec::new(),
-        outcomes: Vec::new(),
-        segments: Vec::new(),
-        ..schedule
-    };
-    summary_of(&mut lat, workload, &rest, within)
+    figures(&mut lat, &workload.arrival, &workload.work, within, totals)
 }
 
-/// The figures of a run from its completion times in task order, which are
-/// turned into latencies (completion − arrival) in place, then reordered.
-fn summary_of(lat: &mut [f64], workload: &Workload, schedule: &Schedule, within: f64) -> Summary {
+/// The figures of a run from its tasks' completion times in task order,
+/// which are turned into latencies (completion − `arrival`) in place, then
+/// reordered: the one summary of simulated and measured runs alike.
+pub fn figures(
+    lat: &mut [f64],
+    arrival: &[f64],
+    work: &[f64],
+    within: f64,
+    totals: RunTotals,
+) -> Summary {
     let n = lat.len();
     if n == 0 {
         return Summary {
@@ -72,7 +103,7 @@ fn summary_of(lat: &mut [f64], workload: &Workload, schedule: &Schedule, within:
             p99: 0.0,
             max: 0.0,
             done_within: 0,
-            context_switches: 0,
+            context_switches: totals.context_switches,
             makespan: 0.0,
             mean_wait: 0.0,
             utilisation: 0.0,
@@ -86,7 +117,7 @@ fn summary_of(lat: &mut [f64], workload: &Workload, schedule: &Schedule, within:
     let mut done_within = 0u64;
     let mut sorted = true;
     let mut prev = f64::NEG_INFINITY;
-    for ((slot, &a), &w) in lat.iter_mut().zip(&workload.arrival).zip(&workload.work) {
+    for ((slot, &a), &w) in lat.iter_mut().zip(arrival).zip(work) {
         *slot -= a;
         let l = *slot;
         lat_sum.add(l);
@@ -107,7 +138,8 @@ fn summary_of(lat: &mut [f64], workload: &Workload, schedule: &Schedule, within:
         let ps = percentiles_unsorted(lat, PERCENTILES);
         (ps, lat.iter().copied().fold(f64::NEG_INFINITY, f64::max))
     };
-    let span = schedule.makespan * schedule.cores as f64;
+    let makespan = totals.makespan.unwrap_or(max);
+    let span = makespan * totals.cores as f64;
     Summary {
         mean,
         p50,
@@ -116,11 +148,11 @@ fn summary_of(lat: &mut [f64], workload: &Workload, schedule: &Schedule, within:
         p99,
         max,
         done_within,
-        context_switches: schedule.context_switches,
-        makespan: schedule.makespan,
+        context_switches: totals.context_switches,
+        makespan,
         mean_wait,
         utilisation: if span > 0.0 {
-            schedule.busy_time / span
+            totals.busy_time / span
         } else {
             0.0
         },

@@ -21,7 +21,6 @@ use crate::experiment::metric::Metric;
 use crate::experiment::{
     Experiment, Limits, PolicyReport, MAX_QUANTUM_MS, MIN_TIME_MS, QUANTUM_RANGE,
 };
-use crate::policy::PolicyKind;
 use crate::rng::MAX_SEED;
 use crate::sim::EngineError;
 use crate::stats::{change_pct, percentile};
@@ -126,6 +125,9 @@ pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec
 /// collapsed into duplicates and then into 0).
 pub const MIN_RANGE_QUANTUM_MS: f64 = 0.001;
 
+/// The fewest quanta of a log-spaced range (its two ends).
+pub const MIN_RANGE_STEPS: u32 = 2;
+
 /// Quanta in a log-spaced range when none are given (the page's
 /// `#sweep-steps` starts here, the CLI's `--steps` defaults to it).
 pub const DEFAULT_RANGE_STEPS: u32 = 25;
@@ -163,11 +165,11 @@ pub fn parse_quanta_spec(
         return Err(bad());
     }
     let steps = steps as usize;
-    if !(2..=limits.max_quanta).contains(&steps) {
+    if !(MIN_RANGE_STEPS as usize..=limits.max_quanta).contains(&steps) {
         return Err(ParamError::new(
             "steps",
             &steps.to_string(),
-            format!("2 to {} quanta", limits.max_quanta),
+            format!("{MIN_RANGE_STEPS} to {} quanta", limits.max_quanta),
         ));
     }
     // `log_quanta` rounds to 3 significant digits in binary floating point
@@ -670,11 +672,6 @@ pub fn quantum_runs_csv(runs: &[QuantumRun]) -> String {
         runs.iter()
             .map(|r| (r.quantum.to_string(), r.results.as_slice())),
     )
-}
-
-/// True when the quantum changes the policy's behaviour.
-pub fn uses_quantum(p: PolicyKind) -> bool {
-    p.min_slice(1.0).is_finite()
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 //! measured row and a simulated row differ only in where the latencies came
 //! from.
 
-use crate::experiment::summary::{Summary, PERCENTILES};
+use crate::experiment::summary::{self, RunTotals, Summary};
 use crate::policy::PolicyKind;
-use crate::stats::{accurate_sum, percentile, percentiles_unsorted};
+use crate::stats::{accurate_sum, percentile};
 
 use super::plan::Plan;
 
@@ -48,10 +48,24 @@ impl PassCounts {
         "stopped",
     ];
 
-    /// Reads the counts from numbers in the order of [`Self::LAYOUT`]
-    /// (what the page sends: one `Float64Array`, NaN for "not reported").
+    /// Reads the counts from numbers in the order of [`Self::LAYOUT`],
+    /// NaN for "not reported".
     pub fn from_slice(v: &[f64]) -> PassCounts {
-        let at = |i: usize| v.get(i).copied().unwrap_or(f64::NAN);
+        PassCounts::from_named(|name| {
+            let i = Self::LAYOUT.iter().position(|n| *n == name)?;
+            v.get(i).copied()
+        })
+    }
+
+    /// Reads each count by its name in [`Self::LAYOUT`] (what the page
+    /// sends: an object of the counts it has; a missing or non-finite one
+    /// is "not reported", `stopped` is 1 or true when the pass stopped).
+    pub fn from_named(get: impl Fn(&str) -> Option<f64>) -> PassCounts {
+        let v: Vec<f64> = Self::LAYOUT
+            .iter()
+            .map(|name| get(name).unwrap_or(f64::NAN))
+            .collect();
+        let at = |i: usize| v[i];
         let count = |i: usize| if at(i).is_finite() { at(i) as u32 } else { 0 };
         let opt = |i: usize| Some(at(i)).filter(|x| x.is_finite());
         PassCounts {
@@ -67,6 +81,22 @@ impl PassCounts {
             loaf_blocking_ms: opt(9),
             stopped: at(10) == 1.0,
         }
+    }
+}
+
+/// Back-to-back yields timed together (see `plan::YIELD_BATCHES`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct YieldBatch {
+    pub yields: u32,
+    /// Time from before the first yield to after the last (ms).
+    pub ms: f64,
+}
+
+impl YieldBatch {
+    /// The cost of one yield of the batch (ms); `None` for an empty batch.
+    pub fn per_yield(self) -> Option<f64> {
+        (self.yields > 0 && self.ms.is_finite() && self.ms >= 0.0)
+            .then(|| self.ms / f64::from(self.yields))
     }
 }
 
@@ -111,61 +141,23 @@ impl Pass {
         if !self.complete() {
             return None;
         }
-        let lat = self.latencies(plan);
         let sim = plan.pass(self.policy)?;
-        let busy = accurate_sum(self.busy.iter().copied());
-        Some(summarize_latencies(
-            lat,
+        let totals = RunTotals {
+            context_switches: sim.summary.context_switches,
+            // Measured from the pass's start: its length is the last task's
+            // latency.
+            makespan: None,
+            busy_time: accurate_sum(self.busy.iter().copied()),
+            cores: 1,
+        };
+        let mut times = self.completion.clone();
+        Some(summary::figures(
+            &mut times,
+            &plan.workload.arrival,
             &plan.workload.work,
             plan.within,
-            sim.summary.context_switches,
-            busy,
+            totals,
         ))
-    }
-}
-
-/// [`crate::experiment::summary::summarize`] for latencies measured rather than
-/// simulated (one core, so utilisation is busy time over the makespan).
-pub fn summarize_latencies(
-    mut lat: Vec<f64>,
-    work: &[f64],
-    within: f64,
-    context_switches: u64,
-    busy_ms: f64,
-) -> Summary {
-    let n = lat.len();
-    if n == 0 {
-        return Summary {
-            mean: 0.0,
-            p50: 0.0,
-            p90: 0.0,
-            p95: 0.0,
-            p99: 0.0,
-            max: 0.0,
-            done_within: 0,
-            context_switches,
-            makespan: 0.0,
-            mean_wait: 0.0,
-            utilisation: 0.0,
-        };
-    }
-    let mean = accurate_sum(lat.iter().copied()) / n as f64;
-    let done_within = lat.iter().filter(|&&l| l < within).count() as u64;
-    let mean_wait = accurate_sum(lat.iter().zip(work).map(|(l, w)| l - w)) / n as f64;
-    let [p50, p90, p95, p99] = percentiles_unsorted(&mut lat, PERCENTILES);
-    let max = lat.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    Summary {
-        mean,
-        p50,
-        p90,
-        p95,
-        p99,
-        max,
-        done_within,
-        context_switches,
-        makespan: max,
-        mean_wait,
-        utilisation: if max > 0.0 { busy_ms / max } else { 0.0 },
     }
 }
 

@@ -20,7 +20,7 @@ pub mod report;
 pub mod settings;
 pub mod text;
 
-pub use measure::{Pass, PassCounts};
+pub use measure::{Pass, PassCounts, YieldBatch};
 pub use plan::{Plan, PlanError};
 pub use report::{Environment, Report, RunState};
 pub use settings::{RealParam, RealSettings, Scale, YieldKind};

@@ -26,6 +26,26 @@ pub const MAX_PASS_MS: f64 = 120_000.0;
 /// The two ways a real run executes the tasks.
 pub const POLICIES: [PolicyKind; 2] = [PolicyKind::Fifo, PolicyKind::Rr];
 
+/// The page waits this long (ms) before each pass, so it paints the
+/// progress and late probe timers fire outside the pass.
+pub const PAUSE_MS: f64 = 120.0;
+/// And this long after the last pass, for the observers' late entries.
+pub const SETTLE_MS: f64 = 150.0;
+
+/// After the passes, the yield is timed alone in this many batches of
+/// back-to-back yields: a coarse clock (100 µs when the page is not
+/// cross-origin isolated) cannot time one yield of a few µs, but it times
+/// a batch of hundreds well.
+pub const YIELD_BATCHES: u32 = 9;
+/// A batch lasts at least this many steps of the clock (its yields double
+/// until it does), so rounding to the step costs at most 4 % of it.
+pub const BATCH_CLOCK_STEPS: f64 = 25.0;
+/// And has at most this many yields.
+pub const BATCH_MAX_YIELDS: u32 = 1024;
+/// What the estimate allows for one batch when a yield is cheap: 25 steps
+/// of the coarse 0.1 ms clock.
+const BATCH_FLOOR_MS: f64 = 2.5;
+
 /// Why no real run can be planned.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlanError {
@@ -47,6 +67,9 @@ pub enum PlanError {
 #[derive(Clone, Debug)]
 pub struct PlanPass {
     pub policy: PolicyKind,
+    /// Whether the page yields to the event loop between this pass's
+    /// slices (the time-sliced pass) or runs them back to back (FIFO).
+    pub yields: bool,
     /// `(task, length in ms)` in the order the model runs them.
     pub slices: Vec<(u32, f64)>,
     pub schedule: Schedule,
@@ -138,6 +161,7 @@ impl Plan {
             let summary = summary::summarize(&scaled, &schedule, within);
             Ok(PlanPass {
                 policy,
+                yields: policy.uses_quantum(),
                 slices,
                 schedule,
                 summary,
@@ -160,23 +184,48 @@ impl Plan {
         self.passes.iter().find(|p| p.policy == policy)
     }
 
-    /// Busy time of one pass (the scaled total work), in ms.
-    pub fn pass_ms(&self) -> f64 {
-        self.workload.total_work()
-    }
-
-    /// Every slice of both passes as one flat array:
-    /// `[task, length_ms, task, length_ms, …]`, `fifo`'s first.
-    pub fn packed_slices(&self) -> Vec<f64> {
-        let mut out =
-            Vec::with_capacity(2 * (self.passes[0].slices.len() + self.passes[1].slices.len()));
-        for p in &self.passes {
-            for &(t, len) in &p.slices {
-                out.push(t as f64);
-                out.push(len);
+    /// The passes in the order they run: `(index into passes, repeat)`;
+    /// each repeat runs every pass once, alternating which goes first so
+    /// that drift hits both alike.
+    pub fn run_order(&self) -> Vec<(usize, u32)> {
+        let n = self.passes.len();
+        let mut out = Vec::with_capacity(n * self.settings.repeats as usize);
+        for r in 0..self.settings.repeats {
+            for k in 0..n {
+                let i = if r % 2 == 0 { k } else { n - 1 - k };
+                out.push((i, r));
             }
         }
         out
+    }
+
+    /// Yields in one run of `pass` (one between every two slices).
+    pub fn yields_in(&self, pass: &PlanPass) -> usize {
+        if pass.yields {
+            pass.slices.len().saturating_sub(1)
+        } else {
+            0
+        }
+    }
+
+    /// How long the whole run takes (ms): every pass as long as the model's
+    /// schedule of it (arrivals over time included), each yield at the
+    /// primitive's assumed cost, the pauses between passes and the timing
+    /// of the yield in batches.
+    pub fn estimate_ms(&self) -> f64 {
+        let per_yield = self.settings.yield_kind.assumed_ms();
+        let repeat: f64 = self
+            .passes
+            .iter()
+            .map(|p| p.summary.makespan + self.yields_in(p) as f64 * per_yield + PAUSE_MS)
+            .sum();
+        let batches = f64::from(YIELD_BATCHES + 1) * per_yield.max(BATCH_FLOOR_MS);
+        repeat * f64::from(self.settings.repeats) + batches + SETTLE_MS
+    }
+
+    /// Busy time of one pass (the scaled total work), in ms.
+    pub fn pass_ms(&self) -> f64 {
+        self.workload.total_work()
     }
 
     /// Task ids in the order the model completes them under `policy`.

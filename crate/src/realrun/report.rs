@@ -10,9 +10,14 @@ use crate::experiment::summary::Summary;
 use crate::policy::PolicyKind;
 use crate::stats::change_pct;
 
-use super::measure::{Pass, Sample, Spread};
+use super::measure::{Pass, Sample, Spread, YieldBatch};
 use super::plan::{Plan, POLICIES};
 use super::text::{self, Texts};
+
+/// Single gaps between slices count as timed when their median is at least
+/// this many steps of the clock (rounding to the step then moves it by at
+/// most a tenth); below, the yield is timed in batches.
+pub const RESOLVED_STEPS: f64 = 10.0;
 
 /// What the page knows about where it ran.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -100,6 +105,60 @@ pub struct YieldCost {
     pub pass_median: Spread,
     /// Yields per pass.
     pub per_pass: f64,
+    /// The cost of one yield in each batch timed alone, if any were.
+    pub batches: Option<Sample>,
+    /// Yields in the largest batch.
+    pub batch_yields: u32,
+    /// The clock's step (ms).
+    pub step_ms: f64,
+    /// Whether the clock times single gaps (see [`RESOLVED_STEPS`]).
+    pub resolved: bool,
+    /// The cost of a yield as the panel shows it and the model may take as
+    /// its switch cost: the median gap when the clock times single gaps,
+    /// else the median of the batches; `None` when neither is known.
+    pub ms: Option<f64>,
+    /// The p95 of the same sample.
+    pub p95: Option<f64>,
+}
+
+impl YieldCost {
+    fn build(sliced: &[&Pass], batches: &[YieldBatch], step_ms: f64) -> Option<YieldCost> {
+        let gaps = Sample::of(sliced.iter().flat_map(|p| p.gaps.iter().copied()).collect())?;
+        let pass_median = Spread::of(
+            sliced
+                .iter()
+                .filter_map(|p| Sample::of(p.gaps.clone()).map(|s| s.p50))
+                .collect(),
+        )?;
+        let per_pass = sliced
+            .iter()
+            .map(|p| f64::from(p.counts.yields))
+            .sum::<f64>()
+            / sliced.len() as f64;
+        let batch = Sample::of(batches.iter().filter_map(|b| b.per_yield()).collect());
+        let step = if step_ms.is_finite() && step_ms > 0.0 {
+            step_ms
+        } else {
+            0.0
+        };
+        let resolved = gaps.p50 >= RESOLVED_STEPS * step;
+        let (ms, p95) = match (resolved, batch) {
+            (true, _) => (Some(gaps.p50), Some(gaps.p95)),
+            (false, Some(b)) => (Some(b.p50), Some(b.p95)),
+            (false, None) => (None, None),
+        };
+        Some(YieldCost {
+            gaps,
+            pass_median,
+            per_pass,
+            batches: batch,
+            batch_yields: batches.iter().map(|b| b.yields).max().unwrap_or(0),
+            step_ms: step,
+            resolved,
+            ms,
+            p95,
+        })
+    }
 }
 
 /// FIFO against sliced: what the page felt during the passes.
@@ -118,6 +177,8 @@ pub struct Compare {
     /// `None` when the browser has no Event Timing.
     pub input: Option<InputDelay>,
     pub input_yields: u32,
+    /// Complete passes behind these figures (none: stopped or invalid).
+    pub passes: usize,
 }
 
 /// The visitor's input during the passes (Event Timing).
@@ -251,11 +312,18 @@ fn compare(policy: PolicyKind, used: &[&Pass], env: &Environment) -> Compare {
         loaf_blocking_ms: reported(used, |p| p.counts.loaf_blocking_ms),
         input,
         input_yields: used.iter().map(|p| p.counts.input_yields).sum(),
+        passes: used.len(),
     }
 }
 
 impl Report {
-    pub fn build(plan: &Plan, passes: &[Pass], env: &Environment) -> Report {
+    /// The report of `passes` and the yield `batches` timed after them.
+    pub fn build(
+        plan: &Plan,
+        passes: &[Pass],
+        batches: &[YieldBatch],
+        env: &Environment,
+    ) -> Report {
         let state = if env.invalid.is_some() {
             RunState::Invalid
         } else if env.stopped || passes.iter().any(|p| p.counts.stopped) {
@@ -292,24 +360,13 @@ impl Report {
         add_change(&mut rows);
         let sliced: Vec<&Pass> = passes
             .iter()
-            .filter(|p| p.policy == PolicyKind::Rr && p.complete() && state != RunState::Invalid)
+            .filter(|p| {
+                plan.pass(p.policy).is_some_and(|pp| pp.yields)
+                    && p.complete()
+                    && state != RunState::Invalid
+            })
             .collect();
-        let gaps = Sample::of(sliced.iter().flat_map(|p| p.gaps.iter().copied()).collect());
-        let pass_median = Spread::of(
-            sliced
-                .iter()
-                .filter_map(|p| Sample::of(p.gaps.clone()).map(|s| s.p50))
-                .collect(),
-        );
-        let yield_cost = gaps.zip(pass_median).map(|(gaps, pass_median)| YieldCost {
-            gaps,
-            pass_median,
-            per_pass: sliced
-                .iter()
-                .map(|p| f64::from(p.counts.yields))
-                .sum::<f64>()
-                / sliced.len() as f64,
-        });
+        let yield_cost = YieldCost::build(&sliced, batches, env.resolution_ms);
         let mut report = Report {
             state,
             scale: plan.scale,

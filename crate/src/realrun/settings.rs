@@ -11,6 +11,7 @@ pub const MAX_SCALE: f64 = 10.0;
 /// Smallest scale factor: below this the clock's resolution (100 µs when the
 /// page is not isolated) is as long as the shortest slices.
 pub const MIN_SCALE: f64 = 0.001;
+pub const MIN_REPEATS: u64 = 1;
 pub const MAX_REPEATS: u64 = 20;
 pub const DEFAULT_REPEATS: u32 = 3;
 /// `real_scale=auto` picks the scale at which one pass (one policy, every
@@ -61,6 +62,19 @@ impl YieldKind {
             YieldKind::Message => "MessageChannel",
             YieldKind::Timeout => "setTimeout(0)",
             YieldKind::Raf => "requestAnimationFrame + setTimeout(0)",
+        }
+    }
+
+    /// What one yield of this kind is assumed to cost before anything was
+    /// measured (ms), for the panel's time estimate: `setTimeout(0)` waits
+    /// at least 4 ms once nested (the HTML standard's clamp), a frame at
+    /// 60 Hz is 16.7 ms; a message or `scheduler.yield()` has no floor of
+    /// its own, only the event loop's turn (a few tens of µs).
+    pub fn assumed_ms(self) -> f64 {
+        match self {
+            YieldKind::Auto | YieldKind::Scheduler | YieldKind::Message => 0.05,
+            YieldKind::Timeout => 4.0,
+            YieldKind::Raf => 1000.0 / 60.0,
         }
     }
 
@@ -160,7 +174,9 @@ impl RealSettings {
                     Scale::Fixed(s)
                 }
             }
-            RealParam::Repeats => self.repeats = parse_count(field, value, 1, MAX_REPEATS)? as u32,
+            RealParam::Repeats => {
+                self.repeats = parse_count(field, value, MIN_REPEATS, MAX_REPEATS)? as u32
+            }
             RealParam::Yield => self.yield_kind = YieldKind::parse(field, value)?,
         }
         Ok(())

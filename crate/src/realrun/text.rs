@@ -1,15 +1,47 @@
-//! Every sentence of the "Run for real" panel, in English and Simplified
-//! Chinese, generated from the numbers (nothing canned): the notes before a
-//! run, the reading after it, why a run is invalid, and "not available".
+//! Every sentence and label of the "Run for real" panel, in English and
+//! Simplified Chinese, generated from the numbers (nothing canned): the
+//! notes and time estimate before a run, the tables' headings, labels and
+//! cells, the yield cost, the reading after it, why a run is invalid, and
+//! "not available". The page lays them out and knows none of them.
 //!
 //! Each sentence is one [`Text`]: a pair of templates (English, Chinese)
 //! whose `{}` are filled in order with figures formatted once.
 
+use crate::experiment::metric::Metric;
+use crate::experiment::reading::policy_title;
 use crate::text::{Lang, Text};
 
-use super::plan::{Plan, PlanError, MAX_PASS_MS, MAX_REAL_SLICES};
-use super::report::{Report, Row, RunState};
+use super::measure::{Sample, Spread};
+use super::plan::{Plan, PlanError, PlanPass, MAX_PASS_MS, MAX_REAL_SLICES};
+use super::report::{Compare, Report, Row, RunState};
 use super::settings::YieldKind;
+
+/// One cell of `table#real-results`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CellText {
+    pub text: String,
+    /// `min–max` over repeats (measured rows of more than one repeat).
+    pub spread: Option<String>,
+    /// The change against the base pass of the same kind, as a tooltip.
+    pub change: Option<String>,
+}
+
+/// One row of `table#real-results`: its heading and cells (in the order of
+/// [`super::report::METRICS`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RowText {
+    pub label: String,
+    pub cells: Vec<CellText>,
+}
+
+/// One row of `table#real-compare`: a key (the test hook
+/// `tr[data-row]`), its heading and one cell per pass.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CompareRow {
+    pub key: &'static str,
+    pub label: String,
+    pub cells: Vec<String>,
+}
 
 /// The panel's sentences in one language.
 #[derive(Clone, Debug, Default)]
@@ -21,6 +53,14 @@ pub struct PanelText {
     pub notes: Vec<String>,
     /// What a figure the browser does not report shows instead.
     pub na: String,
+    /// The yield cost in one sentence (empty when no sliced pass completed).
+    pub yield_cost: String,
+    /// Headings of the results table's figure columns.
+    pub columns: Vec<String>,
+    pub rows: Vec<RowText>,
+    /// Each pass's name, the comparison's column headings.
+    pub passes: Vec<String>,
+    pub compare: Vec<CompareRow>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -34,6 +74,21 @@ const NA: Text = Text::new("not available", "不可用");
 /// "not available".
 pub fn na(lang: Lang) -> &'static str {
     NA.get(lang)
+}
+
+/// A duration in ms with two significant digits below 1 ms (`0.0053`,
+/// `0.50`), as [`ms`] from there: a yield of a few µs must not read 0.00.
+fn fine_ms(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        return "0".to_string();
+    }
+    if a >= 1.0 || !a.is_finite() {
+        return ms(v);
+    }
+    // (A step measured as 0.0999999 ms still reads 0.10.)
+    let d = ((-a.log10() - 1e-6).ceil() as usize + 1).min(6);
+    format!("{v:.d$}")
 }
 
 fn ms(v: f64) -> String {
@@ -101,9 +156,17 @@ pub fn plan_error(e: &PlanError, lang: Lang) -> String {
 }
 
 const SCALE: Text = Text::new(
-    "Scale {}×: every task and the quantum ({} ms) at {} times the model's; one pass is {} of busy work, {} repeats of FIFO and sliced about {}.",
-    "比例 {}×：每个任务和时间片（{} ms）都是模型的 {} 倍；一轮忙 {}，FIFO 和分片各重复 {} 次，共约 {}。",
+    "Scale {}×: every task and the quantum ({} ms) at {} times the model's; one pass is {} of busy work. {} of FIFO and sliced: about {}, counting {} yields a sliced pass at about {} ms each ({}).",
+    "比例 {}×：每个任务和时间片（{} ms）都是模型的 {} 倍；一轮忙 {}。FIFO 和分片各重复 {} 次，约需 {}，其中每轮分片让出 {} 次、每次约 {} ms（{}）。",
 );
+const REPEAT: Text = Text::new("1 repeat", "1");
+const REPEATS: Text = Text::new("{} repeats", "{}");
+const WHY_TURN: Text = Text::new("a turn of the event loop", "事件循环的一轮");
+const WHY_CLAMP: Text = Text::new(
+    "setTimeout(0) waits at least 4 ms once nested",
+    "嵌套后 setTimeout(0) 至少等 4 ms",
+);
+const WHY_FRAME: Text = Text::new("a frame at 60 Hz", "60 Hz 下的一帧");
 const BLOCKS: Text = Text::new(
     "Each FIFO pass blocks this tab for {} by design (no yields). Stop takes effect at the next task boundary: during a FIFO pass only where the browser reports your click as pending input, otherwise when the pass ends.",
     "每轮 FIFO 会按设计阻塞本页 {}（不让出）。“停止”在下一个任务边界生效：FIFO 运行中只有浏览器报告有待处理输入时才行，否则要等这一轮结束。",
@@ -117,10 +180,42 @@ const SWITCH: Text = Text::new(
     "模拟行按实验的切换开销每次 {} ms 计算（不按比例缩放）；实测不额外空转：真实的让出就是开销。",
 );
 
+/// `n` repeats, in words (`1 repeat`, `3 repeats`; Chinese counts with 次
+/// in the sentence).
+fn repeats(n: usize, lang: Lang) -> String {
+    if n == 1 {
+        REPEAT.fill(lang, &[])
+    } else {
+        REPEATS.fill(lang, &[&n.to_string()])
+    }
+}
+
+/// Why a yield of `kind` costs what the estimate assumes.
+fn why_yield(kind: YieldKind) -> Text {
+    match kind {
+        YieldKind::Auto | YieldKind::Scheduler | YieldKind::Message => WHY_TURN,
+        YieldKind::Timeout => WHY_CLAMP,
+        YieldKind::Raf => WHY_FRAME,
+    }
+}
+
+/// A pass's name: the time-sliced one is "sliced", the other its policy.
+pub fn pass_label(pass: &PlanPass, lang: Lang) -> String {
+    if pass.yields {
+        SLICED.fill(lang, &[])
+    } else {
+        policy_title(pass.policy.name(), lang)
+    }
+}
+
+const SLICED: Text = Text::new("sliced", "分片");
+
 /// What to know before pressing the button.
-pub fn plan_notes(plan: &Plan, repeats: u32, lang: Lang) -> Vec<String> {
+pub fn plan_notes(plan: &Plan, repeats_n: u32, lang: Lang) -> Vec<String> {
     let pass = plan.pass_ms();
     let s = scale_text(plan.scale);
+    let kind = plan.settings.yield_kind;
+    let yields: usize = plan.passes.iter().map(|p| plan.yields_in(p)).sum();
     let mut out = vec![SCALE.fill(
         lang,
         &[
@@ -128,8 +223,11 @@ pub fn plan_notes(plan: &Plan, repeats: u32, lang: Lang) -> Vec<String> {
             &ms(plan.quantum),
             &s,
             &dur(pass),
-            &repeats.to_string(),
-            &dur(pass * 2.0 * f64::from(repeats)),
+            &repeats(repeats_n as usize, lang),
+            &dur(plan.estimate_ms()),
+            &yields.to_string(),
+            &fine_ms(kind.assumed_ms()),
+            why_yield(kind).get(lang),
         ],
     )];
     if pass > 1000.0 {
@@ -169,21 +267,33 @@ const HIDDEN: Text = Text::new(
 );
 const INVALID: Text = Text::new("Invalid: {}.", "无效：{}。");
 const STOPPED: Text = Text::new(
-    "Stopped: {} complete repeat(s) of FIFO and sliced; the figures come from complete passes only.",
+    "Stopped: {} of FIFO and sliced; the figures come from complete passes only.",
     "已停止：FIFO 和分片各完成 {} 次；数字只来自完整的轮次。",
 );
+const COMPLETE: Text = Text::new("1 complete repeat", "1");
+const COMPLETES: Text = Text::new("{} complete repeats", "{}");
 const DONE: Text = Text::new(
-    "Done: {} repeat(s) of FIFO and sliced, yielding with {}.",
+    "Done: {} of FIFO and sliced, yielding with {}.",
     "完成：FIFO 和分片各 {} 次，用 {} 让出。",
 );
 
 fn status(report: &Report, env_invalid: Option<&str>, lang: Lang) -> String {
-    let reps = report.complete[0].min(report.complete[1]).to_string();
+    let reps = report.complete[0].min(report.complete[1]);
     match (report.state, env_invalid) {
         (RunState::Invalid, Some("hidden") | None) => HIDDEN.fill(lang, &[]),
         (RunState::Invalid, Some(other)) => INVALID.fill(lang, &[other]),
-        (RunState::Stopped, _) => STOPPED.fill(lang, &[&reps]),
-        (RunState::Done, _) => DONE.fill(lang, &[&reps, yield_code(&report.yield_used)]),
+        (RunState::Stopped, _) => {
+            let n = if reps == 1 {
+                COMPLETE.fill(lang, &[])
+            } else {
+                COMPLETES.fill(lang, &[&reps.to_string()])
+            };
+            STOPPED.fill(lang, &[&n])
+        }
+        (RunState::Done, _) => DONE.fill(
+            lang,
+            &[&repeats(reps, lang), yield_code(&report.yield_used)],
+        ),
     }
 }
 
@@ -199,13 +309,9 @@ const LOSES: Text = Text::new(
     "On this machine slicing loses the whole simulated p95 gain: sliced is slower than FIFO.",
     "在这台机器上分片失去了全部模拟的 p95 收益：分片比 FIFO 还慢。",
 );
-const YIELDS: Text = Text::new(
-    "Each yield cost {} ms (median; p95 {} ms) over {} yields a pass, {} ms in all.",
-    "每次让出耗时 {} ms（中位数；p95 {} ms），每轮 {} 次，共 {} ms。",
-);
 const FRAMES: Text = Text::new(
-    "{} frames drawn sliced instead of {} under FIFO.",
-    "分片时绘制了 {} 帧，FIFO 时 {} 帧。",
+    "Frames drawn: {} sliced, {} under FIFO.",
+    "绘制的帧数：分片时 {}，FIFO 时 {}。",
 );
 const PROBE: Text = Text::new(
     "The 50 ms probe timer (a stand-in for input delay) ran up to {} ms late sliced against {} ms under FIFO.",
@@ -257,17 +363,6 @@ fn reading(report: &Report, lang: Lang) -> String {
     } else if sim_c < -0.5 {
         out.push(LOSES.fill(lang, &[]));
     }
-    if let Some(yc) = &report.yield_cost {
-        out.push(YIELDS.fill(
-            lang,
-            &[
-                &ms(yc.gaps.p50),
-                &ms(yc.gaps.p95),
-                &format!("{:.0}", yc.per_pass),
-                &ms(yc.gaps.total / yc.pass_median.n as f64),
-            ],
-        ));
-    }
     if let (Some(cf), Some(cr)) = (report.compare("fifo"), report.compare("rr")) {
         if let (Some(ff), Some(fr)) = (cf.frames, cr.frames) {
             out.push(FRAMES.fill(
@@ -294,11 +389,247 @@ fn reading(report: &Report, lang: Lang) -> String {
     })
 }
 
-/// Both languages' sentences for a finished run.
+const YIELD_TIMED: Text = Text::new(
+    "Yield cost ({}): median {} ms, p95 {} ms over {} yields between slices, {} ms of each sliced pass.",
+    "让出开销（{}）：中位数 {} ms，p95 {} ms，切片之间共 {} 次让出，每轮分片合计 {} ms。",
+);
+const YIELD_ALONE: Text = Text::new(
+    " Timed alone in batches of {}: {} ms a yield.",
+    "单独成批计时（每批 {} 次）：每次 {} ms。",
+);
+const YIELD_BATCHED: Text = Text::new(
+    "Yield cost ({}): {} ms a yield (p95 {} ms), the median of {} batches of {} yields timed together: this clock's step of {} ms is too coarse for one yield (single gaps between slices read {} ms at the median).",
+    "让出开销（{}）：每次 {} ms（p95 {} ms），取 {} 批、每批 {} 次连续让出计时的中位数：这里时钟的步长 {} ms 太粗，测不出单次让出（切片之间单个间隔的中位数读作 {} ms）。",
+);
+const YIELD_BELOW: Text = Text::new(
+    "Yield cost ({}): below what this clock can time (its step is {} ms): the gaps between slices read {} ms at the median over {} yields.",
+    "让出开销（{}）：低于这个时钟能测的精度（步长 {} ms）：切片之间的间隔中位数读作 {} ms（共 {} 次让出）。",
+);
+
+/// The yield cost in one sentence, from whichever sample times it.
+fn yield_cost(report: &Report, lang: Lang) -> String {
+    let Some(yc) = &report.yield_cost else {
+        return String::new();
+    };
+    let code = yield_code(&report.yield_used);
+    let g = &yc.gaps;
+    match (yc.resolved, yc.batches) {
+        (true, batches) => {
+            let mut s = YIELD_TIMED.fill(
+                lang,
+                &[
+                    code,
+                    &fine_ms(g.p50),
+                    &fine_ms(g.p95),
+                    &format!("{:.0}", yc.per_pass),
+                    &ms(g.total / yc.pass_median.n as f64),
+                ],
+            );
+            if let Some(b) = batches {
+                s.push_str(
+                    &YIELD_ALONE.fill(lang, &[&yc.batch_yields.to_string(), &fine_ms(b.p50)]),
+                );
+            }
+            s
+        }
+        (false, Some(b)) => YIELD_BATCHED.fill(
+            lang,
+            &[
+                code,
+                &fine_ms(b.p50),
+                &fine_ms(b.p95),
+                &b.n.to_string(),
+                &yc.batch_yields.to_string(),
+                &fine_ms(yc.step_ms),
+                &fine_ms(g.p50),
+            ],
+        ),
+        (false, None) => YIELD_BELOW.fill(
+            lang,
+            &[
+                code,
+                &fine_ms(yc.step_ms),
+                &fine_ms(g.p50),
+                &g.n.to_string(),
+            ],
+        ),
+    }
+}
+
+const KIND_SIMULATED: Text = Text::new("simulated", "模拟");
+const KIND_MEASURED: Text = Text::new("measured", "实测");
+const CHANGE: Text = Text::new("{} versus {} of the same kind", "相对同类 {} {}");
+
+/// The threshold at the run's scale, as short as it reads exactly to 1 µs.
+fn threshold(v: f64) -> String {
+    let t = format!("{v:.3}");
+    t.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The results table's figure headings (the "done within" threshold at
+/// the run's scale).
+fn columns(within: f64, lang: Lang) -> Vec<String> {
+    Metric::ALL
+        .iter()
+        .map(|m| {
+            let (en, zh) = m.title();
+            let t = if lang == Lang::En { en } else { zh };
+            t.replace("{ms}", &threshold(within))
+        })
+        .collect()
+}
+
+fn cell(metric: Metric, v: f64) -> String {
+    if metric.is_ms() {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+fn signed_change(v: f64) -> String {
+    format!("{}{:.1} %", if v < 0.0 { "−" } else { "+" }, v.abs())
+}
+
+fn row_text(row: &Row, base: &str, lang: Lang) -> RowText {
+    let kind = if row.measured {
+        KIND_MEASURED
+    } else {
+        KIND_SIMULATED
+    };
+    let label = format!(
+        "{} · {}",
+        policy_title(row.policy.name(), lang),
+        kind.get(lang)
+    );
+    let cells = Metric::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| CellText {
+            text: row.values[i].map_or_else(|| "—".to_string(), |v| cell(m, v)),
+            spread: row.spread[i]
+                .filter(|_| row.repeats > 1)
+                .map(|(lo, hi)| format!("{}–{}", cell(m, lo), cell(m, hi))),
+            change: row.change[i]
+                .filter(|_| m.is_ms())
+                .map(|c| CHANGE.fill(lang, &[&signed_change(c), base])),
+        })
+        .collect();
+    RowText { label, cells }
+}
+
+const ROW_FRAMES: Text = Text::new(
+    "frames drawn (requestAnimationFrame)",
+    "绘制的帧数（requestAnimationFrame）",
+);
+const ROW_WALL: Text = Text::new("pass wall time (ms)", "每轮实际耗时（ms）");
+const ROW_PROBE: Text = Text::new(
+    "50 ms probe timer lateness (a stand-in for input delay)",
+    "50 ms 探测定时器的延迟（代替输入延迟的估计）",
+);
+const ROW_LONGTASKS: Text = Text::new("long tasks (count · total)", "长任务（次数 · 总时长）");
+const ROW_LOAFS: Text = Text::new(
+    "long animation frames (count · blocking)",
+    "长动画帧（次数 · 阻塞时长）",
+);
+const ROW_INPUT: Text = Text::new(
+    "your input delay (Event Timing)",
+    "你的输入延迟（Event Timing）",
+);
+const SAMPLE: Text = Text::new("p50 {} ms, max {} ms", "p50 {} ms，最大 {} ms");
+const NO_INPUT_CELL: Text = Text::new("no clicks or keys during the run", "运行期间没有点击或按键");
+const NO_PROBE: Text = Text::new(
+    "no probe was due during a pass (passes under 50 ms)",
+    "运行期间没有到期的探测（每轮不足 50 ms）",
+);
+const NO_PASS: Text = Text::new(
+    "no complete pass: stopped before one ended",
+    "没有完整的一轮：在一轮结束前已停止",
+);
+const NOT_COUNTED: Text = Text::new("not counted: the run is invalid", "不计入：本次运行无效");
+
+/// `median (min–max)` over repeats, or the median alone when they agree.
+fn spread(s: Option<Spread>, d: usize, na: &str) -> String {
+    match s {
+        Some(s) if s.n > 1 && s.min != s.max => {
+            format!("{:.d$} ({:.d$}–{:.d$})", s.median, s.min, s.max)
+        }
+        Some(s) => format!("{:.d$}", s.median),
+        None => na.to_string(),
+    }
+}
+
+fn sample(s: Option<Sample>, lang: Lang) -> String {
+    s.map_or_else(
+        || na(lang).to_string(),
+        |s| SAMPLE.fill(lang, &[&format!("{:.1}", s.p50), &format!("{:.1}", s.max)]),
+    )
+}
+
+/// A row of the comparison: its key, its heading and how a pass's cell reads.
+type CompareLine = (&'static str, Text, fn(&Compare, Lang) -> String);
+
+/// The comparison's rows: what the page felt during each pass.
+fn compare_rows(report: &Report, lang: Lang) -> Vec<CompareRow> {
+    let rows: [CompareLine; 6] = [
+        ("frames", ROW_FRAMES, |c, l| spread(c.frames, 0, na(l))),
+        ("wall", ROW_WALL, |c, l| spread(c.wall_ms, 1, na(l))),
+        ("probe", ROW_PROBE, |c, l| {
+            if c.probe.is_some() {
+                sample(c.probe, l)
+            } else {
+                NO_PROBE.fill(l, &[])
+            }
+        }),
+        ("longtasks", ROW_LONGTASKS, |c, l| match c.longtasks {
+            Some(_) => format!(
+                "{} · {} ms",
+                spread(c.longtasks, 0, na(l)),
+                spread(c.longtask_ms, 1, na(l))
+            ),
+            None => na(l).to_string(),
+        }),
+        ("loafs", ROW_LOAFS, |c, l| match c.loafs {
+            Some(_) => format!(
+                "{} · {} ms",
+                spread(c.loafs, 0, na(l)),
+                spread(c.loaf_blocking_ms, 1, na(l))
+            ),
+            None => na(l).to_string(),
+        }),
+        ("input", ROW_INPUT, |c, l| match &c.input {
+            None => na(l).to_string(),
+            Some(i) if i.n == 0 => NO_INPUT_CELL.fill(l, &[]),
+            Some(i) => format!("{} ({})", sample(i.sample, l), i.n),
+        }),
+    ];
+    rows.iter()
+        .map(|(key, label, f)| CompareRow {
+            key,
+            label: label.fill(lang, &[]),
+            cells: report
+                .compare
+                .iter()
+                .map(|c| match (report.state, c.passes) {
+                    (RunState::Invalid, _) => NOT_COUNTED.fill(lang, &[]),
+                    (_, 0) => NO_PASS.fill(lang, &[]),
+                    _ => f(c, lang),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Both languages' sentences, labels and cells for a finished run.
 pub fn texts(plan: &Plan, report: &Report, env: &super::report::Environment) -> Texts {
     let one = |lang: Lang| {
         let mut notes = plan_notes(plan, plan.settings.repeats, lang);
         notes.insert(0, environment(env.isolated, env.resolution_ms, lang));
+        let base = plan
+            .passes
+            .first()
+            .map(|p| policy_title(p.policy.name(), lang))
+            .unwrap_or_default();
         PanelText {
             status: status(report, env.invalid.as_deref(), lang),
             reading: if report.state == RunState::Invalid {
@@ -308,6 +639,15 @@ pub fn texts(plan: &Plan, report: &Report, env: &super::report::Environment) -> 
             },
             notes,
             na: na(lang).to_string(),
+            yield_cost: yield_cost(report, lang),
+            columns: columns(plan.within, lang),
+            rows: report
+                .rows
+                .iter()
+                .map(|r| row_text(r, &base, lang))
+                .collect(),
+            passes: plan.passes.iter().map(|p| pass_label(p, lang)).collect(),
+            compare: compare_rows(report, lang),
         }
     };
     Texts {
@@ -329,5 +669,12 @@ mod tests {
             ("0.30".into(), "12.3".into(), "4774".into())
         );
         assert_eq!((dur(2604.7), dur(260.4)), ("2.6 s".into(), "260 ms".into()));
+        let fine: Vec<String> = [0.0053, 0.099_999_99, 0.5, 0.05, 0.0, 3.25, 0.000_001_2]
+            .map(fine_ms)
+            .to_vec();
+        assert_eq!(
+            fine,
+            ["0.0053", "0.10", "0.50", "0.050", "0", "3.25", "0.000001"]
+        );
     }
 }

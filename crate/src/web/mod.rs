@@ -16,6 +16,10 @@
 
 mod canvas;
 mod catalog;
+// The Embed dialog's exports live in the worker's module only: the page
+// loads that on the dialog's first use (www/embed.js), not on page load.
+#[cfg(not(feature = "page"))]
+mod embed;
 // Under `page` (the main thread's wasm) the worker-only exports of these
 // modules are left out; the helpers only they use are then unused.
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
@@ -47,6 +51,8 @@ use crate::catalog::BROWSER_LIMITS;
 use crate::experiment::Limits;
 
 pub use catalog::{catalog, file_too_large};
+#[cfg(not(feature = "page"))]
+pub use embed::{embed_snippet, placeholder_figure_svg};
 pub use io::open_experiment;
 #[cfg(not(feature = "page"))]
 pub use io::{check_tasks, export_file};
@@ -74,7 +80,8 @@ pub const GANTT_MAX_SLICES: f64 = BROWSER_LIMITS.gantt_max_slices;
 pub const LARGE_SLICES: f64 = BROWSER_LIMITS.large_slices;
 
 /// Parses a page query string (with or without `?`). Returns
-/// `{query, experiment, embed, values, mix, policies, errors, estimated_slices}`
+/// `{query, experiment, embed, view, controls, theme, values, mix,
+/// policies, errors, estimated_slices}`
 /// where `query` is the canonical form to put in the address bar and
 /// `errors` lists every rejected value (`{field, value, allowed, message}`).
 #[wasm_bindgen(js_name = parseQuery)]

@@ -1,4 +1,5 @@
-//! The page's query string: the page-level keys (`v`, `embed`) and the
+//! The page's query string: the page-level keys (`v`, `lang`, and the embed
+//! view's `embed`, `view`, `controls`, `theme`: [`crate::embed::view`]) and the
 //! canonical form written back with `history.replaceState` (percent-coding
 //! is in [`crate::query_string`], native code the fuzzers reach).
 //!
@@ -8,6 +9,7 @@
 
 use serde::Serialize;
 
+use crate::embed::{EmbedParam, EmbedView};
 use crate::error::ParamError;
 use crate::experiment::{Experiment, Limits, Param};
 pub use crate::query_string::{decode_pairs, percent_encode};
@@ -55,11 +57,21 @@ pub struct MixRow {
 #[derive(Clone, Debug, Serialize)]
 pub struct PageQuery {
     /// Canonical query (no `?`): `v=1` then every non-default parameter,
-    /// then `embed=1`; empty for the default experiment.
+    /// then `embed=1` and the embed view's other keys; empty for the
+    /// default experiment.
     pub query: String,
     /// The experiment's query only (what the worker runs; no `v`/`embed`).
     pub experiment: String,
     pub embed: bool,
+    /// What the embed view shows (`view=`): `table`, `gantt`, `cdf`, `all`.
+    pub view: &'static str,
+    /// Whether the embed view shows its few settings (`controls=`).
+    pub controls: bool,
+    /// `light`, `dark` or `auto` (`theme=`; the full page too).
+    pub theme: &'static str,
+    /// The embed view's keys as the link writes them (`embed=1&view=table`,
+    /// `theme=dark`, or empty): what an edit of the experiment keeps.
+    pub view_query: String,
     /// Every parameter's value as text, keyed by URL key.
     pub values: std::collections::BTreeMap<&'static str, String>,
     pub mix: Vec<MixRow>,
@@ -90,7 +102,6 @@ pub struct PageQuery {
 pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
     let pairs = decode_pairs(query);
     let mut errors: Vec<BadParam> = Vec::new();
-    let mut embed = false;
     let mut lang: Option<Lang> = None;
     let mut lang_first: Option<&str> = None;
     for (k, v) in &pairs {
@@ -126,14 +137,12 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
                 )
                 .into(),
             ),
-            "embed" => match v.as_str() {
-                "1" => embed = true,
-                "0" => embed = false,
-                _ => errors.push(ParamError::new("embed", v, "1 or 0").into()),
-            },
             _ => {}
         }
     }
+    let (view, view_errs) =
+        EmbedView::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    errors.extend(view_errs.into_iter().map(BadParam::from));
     let (exp, errs) =
         Experiment::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())), limits);
     errors.extend(errs.into_iter().map(BadParam::from));
@@ -143,7 +152,7 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
     let (resp, resp_errs) =
         RespSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     errors.extend(resp_errs.into_iter().map(BadParam::from));
-    let mut page = describe(&exp, embed, errors);
+    let mut page = describe_view(&exp, view, errors);
     page.lang = lang.map(Lang::code);
     with_real(&mut page, real);
     with_resp(&mut page, &resp);
@@ -151,7 +160,8 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
 }
 
 /// Adds the Responsiveness section's settings to a described page:
-/// non-default `resp_*` keys go after the others and before `embed=1`.
+/// non-default `resp_*` keys go after the others and before the embed
+/// view's.
 fn with_resp(page: &mut PageQuery, resp: &RespSettings) {
     let extra: Vec<String> = resp
         .to_query()
@@ -166,7 +176,8 @@ fn with_resp(page: &mut PageQuery, resp: &RespSettings) {
         .collect();
 }
 
-/// Inserts `extra` pairs into the canonical query, before `embed=1`.
+/// Inserts `extra` pairs into the canonical query, before the embed view's
+/// keys, which end a link.
 fn insert_before_embed(page: &mut PageQuery, extra: Vec<String>) {
     if extra.is_empty() {
         return;
@@ -182,7 +193,7 @@ fn insert_before_embed(page: &mut PageQuery, extra: Vec<String>) {
     }
     let at = parts
         .iter()
-        .position(|p| p == "embed=1")
+        .position(|p| EmbedParam::from_url_key(p.split('=').next().unwrap_or("")).is_some())
         .unwrap_or(parts.len());
     for (i, e) in extra.into_iter().enumerate() {
         parts.insert(at + i, e);
@@ -191,7 +202,7 @@ fn insert_before_embed(page: &mut PageQuery, extra: Vec<String>) {
 }
 
 /// Adds the real run's settings to a described page: non-default `real_*`
-/// keys go after the experiment's and before `embed=1`.
+/// keys go after the experiment's and before the embed view's.
 fn with_real(page: &mut PageQuery, real: RealSettings) {
     let extra: Vec<String> = real
         .to_query()
@@ -205,28 +216,50 @@ fn with_real(page: &mut PageQuery, real: RealSettings) {
         .collect();
 }
 
-/// The page's view of a valid experiment.
+/// The page's view of a valid experiment, the full page or the embed view.
 pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQuery {
+    describe_view(
+        exp,
+        EmbedView {
+            embed,
+            ..EmbedView::default()
+        },
+        errors,
+    )
+}
+
+/// The page's view of a valid experiment shown as `view`.
+pub fn describe_view(exp: &Experiment, view: EmbedView, errors: Vec<BadParam>) -> PageQuery {
     let experiment = exp
-        .to_query()
+        .link_query()
         .into_iter()
         .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
         .collect::<Vec<_>>()
         .join("&");
+    let view_query = view
+        .to_query()
+        .into_iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("&");
     let mut parts = Vec::new();
-    if !experiment.is_empty() || embed {
+    if !experiment.is_empty() || !view_query.is_empty() {
         parts.push(format!("v={URL_VERSION}"));
     }
     if !experiment.is_empty() {
         parts.push(experiment.clone());
     }
-    if embed {
-        parts.push("embed=1".to_string());
+    if !view_query.is_empty() {
+        parts.push(view_query.clone());
     }
     PageQuery {
         query: parts.join("&"),
         experiment,
-        embed,
+        embed: view.embed,
+        view: view.part.name(),
+        controls: view.controls,
+        theme: view.theme.name(),
+        view_query,
         values: Param::ALL
             .into_iter()
             .map(|p| (p.url_key(), exp.get(p)))

@@ -1,26 +1,29 @@
 //! The "Run for real" panel's bindings (`www/realrun.js`).
 //!
 //! [`RealRunPlan`] is made from the page's query (and an imported task
-//! list, if any): it hands the page the scaled tasks and every slice of the
-//! model's one-core `fifo` and `rr` schedules in one flat typed array, takes
-//! back what each pass measured, and answers with the table, the yield cost,
-//! the comparisons and every sentence in both languages. The page only
-//! spins, yields and reads clocks.
+//! list, if any): it hands the page the scaled tasks, the passes to run
+//! (each with its name, its label, whether it yields between slices, and
+//! its slices as parallel arrays of task and length) and the order to run
+//! them in; it takes back what each pass measured and the yield timed in
+//! batches, and answers with the tables (headings, labels and cells), the
+//! yield cost, the comparisons, every sentence in both languages and the
+//! run as a file. The page only spins, yields, reads clocks and lays out.
 //!
 //! Results are built as JS objects field by field (no serde): the page's
 //! transfer budget is tight and generic serialisation code is not small.
 
-use js_sys::{Array, Float64Array, Object};
+use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use super::query;
 use super::result::set;
 use crate::experiment::Limits;
 use crate::realrun::measure::{Sample, Spread};
-use crate::realrun::report::{Compare, Row, METRICS};
+use crate::realrun::report::{Compare, Row, YieldCost, METRICS};
 use crate::realrun::text::PanelText;
 use crate::realrun::{
-    plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealSettings, Report,
+    plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealParam, RealSettings, Report,
+    YieldBatch,
 };
 use crate::text::Lang;
 use crate::workload::task_list;
@@ -45,6 +48,15 @@ fn array<T>(items: &[T], f: impl Fn(&T) -> JsValue) -> JsValue {
 
 fn strings(v: &[String]) -> JsValue {
     array(v, |s| JsValue::from_str(s))
+}
+
+/// A plain JS array of numbers (NaN becomes `null` in JSON).
+fn numbers(v: &[f64]) -> JsValue {
+    Array::from(&Float64Array::from(v)).into()
+}
+
+fn opt_str(s: Option<&str>) -> JsValue {
+    s.map_or(JsValue::NULL, JsValue::from_str)
 }
 
 fn spread(s: Option<Spread>) -> JsValue {
@@ -109,6 +121,24 @@ fn compare(c: &Compare) -> JsValue {
     });
     set(&o, "input", &input);
     set(&o, "input_yields", &c.input_yields.into());
+    set(&o, "passes", &(c.passes as u32).into());
+    o.into()
+}
+
+fn yield_cost(y: &YieldCost) -> JsValue {
+    let o = Object::new();
+    set(&o, "gaps", &sample(Some(y.gaps)));
+    set(&o, "pass_median", &spread(Some(y.pass_median)));
+    set(&o, "per_pass", &y.per_pass.into());
+    set(&o, "batches", &sample(y.batches));
+    set(&o, "batch_yields", &y.batch_yields.into());
+    set(&o, "step_ms", &y.step_ms.into());
+    set(&o, "resolved", &y.resolved.into());
+    let num = |v: Option<f64>| v.map_or(JsValue::NULL, JsValue::from_f64);
+    set(&o, "ms", &num(y.ms));
+    set(&o, "p95", &num(y.p95));
+    // The model's switch cost as the URL writes it (`cs=`), to 0.1 µs.
+    set(&o, "cs", &num(y.ms.map(|ms| (ms * 1e4).round() / 1e4)));
     o.into()
 }
 
@@ -118,10 +148,44 @@ fn text_js(t: &PanelText) -> JsValue {
     set(&o, "reading", &t.reading.as_str().into());
     set(&o, "notes", &strings(&t.notes));
     set(&o, "na", &t.na.as_str().into());
+    set(&o, "yield_cost", &t.yield_cost.as_str().into());
+    set(&o, "columns", &strings(&t.columns));
+    set(&o, "passes", &strings(&t.passes));
+    set(
+        &o,
+        "rows",
+        &array(&t.rows, |r| {
+            let ro = Object::new();
+            set(&ro, "label", &r.label.as_str().into());
+            set(
+                &ro,
+                "cells",
+                &array(&r.cells, |c| {
+                    let co = Object::new();
+                    set(&co, "text", &c.text.as_str().into());
+                    set(&co, "spread", &opt_str(c.spread.as_deref()));
+                    set(&co, "change", &opt_str(c.change.as_deref()));
+                    co.into()
+                }),
+            );
+            ro.into()
+        }),
+    );
+    set(
+        &o,
+        "compare",
+        &array(&t.compare, |r| {
+            let ro = Object::new();
+            set(&ro, "key", &r.key.into());
+            set(&ro, "label", &r.label.as_str().into());
+            set(&ro, "cells", &strings(&r.cells));
+            ro.into()
+        }),
+    );
     o.into()
 }
 
-/// The report as the page reads it (`www/README.md`, Run for real).
+/// The report as the page reads it (`docs/page-internals.md`, Run for real).
 fn report_js(r: &Report) -> JsValue {
     let o = Object::new();
     set(&o, "state", &r.state.name().into());
@@ -133,15 +197,18 @@ fn report_js(r: &Report) -> JsValue {
     set(&complete, "fifo", &(r.complete[0] as u32).into());
     set(&complete, "rr", &(r.complete[1] as u32).into());
     set(&o, "complete", &complete.into());
+    set(&o, "columns", &array(&METRICS, |m| JsValue::from_str(m)));
+    set(
+        &o,
+        "passes",
+        &array(&r.compare, |c| JsValue::from_str(c.policy.name())),
+    );
     set(&o, "rows", &array(&r.rows, row));
-    let yc = r.yield_cost.map_or(JsValue::NULL, |y| {
-        let yo = Object::new();
-        set(&yo, "gaps", &sample(Some(y.gaps)));
-        set(&yo, "pass_median", &spread(Some(y.pass_median)));
-        set(&yo, "per_pass", &y.per_pass.into());
-        yo.into()
-    });
-    set(&o, "yield_cost", &yc);
+    set(
+        &o,
+        "yield_cost",
+        &r.yield_cost.as_ref().map_or(JsValue::NULL, yield_cost),
+    );
     set(&o, "compare", &array(&r.compare, compare));
     let t = Object::new();
     set(&t, "en", &text_js(&r.text.en));
@@ -154,11 +221,62 @@ fn lines(text: &str) -> usize {
     text.bytes().filter(|&b| b == b'\n').count() + 1
 }
 
-/// A planned real run and the passes measured so far.
+fn environment_js(e: &Environment) -> JsValue {
+    let o = Object::new();
+    set(&o, "isolated", &e.isolated.into());
+    set(&o, "resolution_ms", &e.resolution_ms.into());
+    set(&o, "yield_used", &e.yield_used.as_str().into());
+    set(&o, "invalid", &opt_str(e.invalid.as_deref()));
+    set(&o, "stopped", &e.stopped.into());
+    set(&o, "event_timing", &e.event_timing.into());
+    o.into()
+}
+
+/// One measured pass as the run's file holds it.
+fn pass_js(p: &Pass) -> JsValue {
+    let o = Object::new();
+    let c = &p.counts;
+    set(&o, "policy", &p.policy.name().into());
+    set(&o, "repeat", &p.repeat.into());
+    set(&o, "slices", &c.slices.into());
+    set(&o, "yields", &c.yields.into());
+    set(&o, "idle_waits", &c.idle_waits.into());
+    set(&o, "input_yields", &c.input_yields.into());
+    set(&o, "stopped", &c.stopped.into());
+    set(&o, "frames", &c.frames.into());
+    set(&o, "wall_ms", &c.wall_ms.into());
+    if let Some(v) = c.longtasks {
+        set(&o, "longtasks", &v.into());
+    }
+    if let Some(v) = c.longtask_ms {
+        set(&o, "longtask_ms", &v.into());
+    }
+    if let Some(v) = c.loafs {
+        set(&o, "loafs", &v.into());
+    }
+    if let Some(v) = c.loaf_blocking_ms {
+        set(&o, "loaf_blocking_ms", &v.into());
+    }
+    set(&o, "completion", &numbers(&p.completion));
+    set(&o, "busy", &numbers(&p.busy));
+    set(&o, "gaps", &numbers(&p.gaps));
+    set(&o, "probe_late", &numbers(&p.probe_late));
+    set(
+        &o,
+        "input_delay",
+        &p.input_delay.as_deref().map_or(JsValue::NULL, numbers),
+    );
+    o.into()
+}
+
+/// A planned real run and what was measured so far.
 #[wasm_bindgen]
 pub struct RealRunPlan {
     plan: Plan,
     passes: Vec<Pass>,
+    batches: Vec<YieldBatch>,
+    /// The environment of the last report.
+    env: Option<Environment>,
 }
 
 #[wasm_bindgen]
@@ -221,11 +339,17 @@ impl RealRunPlan {
         Ok(RealRunPlan {
             plan,
             passes: Vec::new(),
+            batches: Vec::new(),
+            env: None,
         })
     }
 
-    /// `{scale, quantum, within, switch_cost, pass_ms, tasks, fifo_slices,
-    /// rr_slices, repeats, yield, cores, notes: {en: [...], zh: [...]}}`.
+    /// `{scale, quantum, within, switch_cost, pass_ms, tasks, repeats,
+    /// yield, cores, estimate_ms, pause_ms, settle_ms, batches: {count,
+    /// clock_steps, max_yields}, notes: {en: [...], zh: [...]}}`: pause
+    /// `pause_ms` before each pass and `settle_ms` after the last; time the
+    /// yield in `count` batches, each of at least `clock_steps` steps of
+    /// the clock and at most `max_yields` yields.
     pub fn info(&self) -> JsValue {
         let p = &self.plan;
         let o = Object::new();
@@ -235,11 +359,17 @@ impl RealRunPlan {
         set(&o, "switch_cost", &p.switch_cost.into());
         set(&o, "pass_ms", &p.pass_ms().into());
         set(&o, "tasks", &(p.workload.len() as u32).into());
-        set(&o, "fifo_slices", &(p.passes[0].slices.len() as u32).into());
-        set(&o, "rr_slices", &(p.passes[1].slices.len() as u32).into());
         set(&o, "repeats", &p.settings.repeats.into());
         set(&o, "yield", &p.settings.yield_kind.name().into());
         set(&o, "cores", &(p.experiment_cores as u32).into());
+        set(&o, "estimate_ms", &p.estimate_ms().into());
+        set(&o, "pause_ms", &plan::PAUSE_MS.into());
+        set(&o, "settle_ms", &plan::SETTLE_MS.into());
+        let b = Object::new();
+        set(&b, "count", &plan::YIELD_BATCHES.into());
+        set(&b, "clock_steps", &plan::BATCH_CLOCK_STEPS.into());
+        set(&b, "max_yields", &plan::BATCH_MAX_YIELDS.into());
+        set(&o, "batches", &b.into());
         let notes = Object::new();
         for lang in [Lang::En, Lang::Zh] {
             let n = text::plan_notes(p, p.settings.repeats, lang);
@@ -249,37 +379,55 @@ impl RealRunPlan {
         o.into()
     }
 
-    /// The run's arrays: `{slices, arrival, work, simulated_fifo,
-    /// simulated_rr}`. `slices` is every slice of both passes as
-    /// `[task, length_ms, …]`, the `fifo` pass's `info().fifo_slices` pairs
-    /// first, then `rr`'s; `arrival` and `work` are the tasks at the run's
-    /// scale (ms from a pass's start); `simulated_*` the model's completion
-    /// of each task.
+    /// The passes to run: `[{name, label: {en, zh}, yields, tasks,
+    /// lengths, simulated}]`. `yields`: yield to the event loop between
+    /// slices; slice `i` spins `lengths[i]` ms for task `tasks[i]`;
+    /// `simulated` is the model's completion of each task.
+    pub fn passes(&self) -> JsValue {
+        array(&self.plan.passes, |pp| {
+            let o = Object::new();
+            set(&o, "name", &pp.policy.name().into());
+            set(&o, "label", &both(|lang| text::pass_label(pp, lang)));
+            set(&o, "yields", &pp.yields.into());
+            let tasks: Vec<u32> = pp.slices.iter().map(|s| s.0).collect();
+            let lengths: Vec<f64> = pp.slices.iter().map(|s| s.1).collect();
+            set(&o, "tasks", &Uint32Array::from(&tasks[..]).into());
+            set(&o, "lengths", &Float64Array::from(&lengths[..]).into());
+            let c: Vec<f64> = pp.schedule.outcomes.iter().map(|o| o.completion).collect();
+            set(&o, "simulated", &Float64Array::from(&c[..]).into());
+            o.into()
+        })
+    }
+
+    /// The order of the run: `[{pass, repeat}]`, `pass` an index into
+    /// `passes()`.
+    pub fn order(&self) -> JsValue {
+        array(&self.plan.run_order(), |&(pass, repeat)| {
+            let o = Object::new();
+            set(&o, "pass", &(pass as u32).into());
+            set(&o, "repeat", &repeat.into());
+            o.into()
+        })
+    }
+
+    /// The tasks at the run's scale: `{arrival, work}` (ms from a pass's
+    /// start).
     pub fn arrays(&self) -> JsValue {
         let p = &self.plan;
         let o = Object::new();
-        let f = |v: &[f64]| JsValue::from(Float64Array::from(v));
-        set(&o, "slices", &f(&p.packed_slices()));
-        set(&o, "arrival", &f(&p.workload.arrival));
-        set(&o, "work", &f(&p.workload.work));
-        for (key, pass) in [
-            ("simulated_fifo", &p.passes[0]),
-            ("simulated_rr", &p.passes[1]),
-        ] {
-            let c: Vec<f64> = pass
-                .schedule
-                .outcomes
-                .iter()
-                .map(|o| o.completion)
-                .collect();
-            set(&o, key, &f(&c));
-        }
+        set(
+            &o,
+            "arrival",
+            &Float64Array::from(&p.workload.arrival[..]).into(),
+        );
+        set(&o, "work", &Float64Array::from(&p.workload.work[..]).into());
         o.into()
     }
 
-    /// Records one measured pass (`pass`: 0 `fifo`, 1 `rr`). `counts` holds
-    /// `PassCounts::LAYOUT` in order, NaN where the browser reports nothing;
-    /// `input` is `undefined` where Event Timing is not available.
+    /// Records one measured pass (`pass`: an index into `passes()`).
+    /// `counts` is an object of the counts the page has (named as
+    /// `PassCounts::LAYOUT`; a missing one is "not reported"); `input` is
+    /// `undefined` where Event Timing is not available.
     #[wasm_bindgen(js_name = addPass)]
     #[allow(clippy::too_many_arguments)]
     pub fn add_pass(
@@ -291,7 +439,7 @@ impl RealRunPlan {
         gaps: Vec<f64>,
         probe: Vec<f64>,
         input: Option<Vec<f64>>,
-        counts: Vec<f64>,
+        counts: &JsValue,
     ) -> Result<(), JsError> {
         let n = self.plan.workload.len();
         if completion.len() != n || busy.len() != n {
@@ -299,24 +447,37 @@ impl RealRunPlan {
                 "a pass needs one completion and busy time per task",
             ));
         }
+        let Some(planned) = self.plan.passes.get(pass) else {
+            return Err(JsError::new("no such pass in the plan"));
+        };
+        let counts = PassCounts::from_named(|name| {
+            let v = Reflect::get(counts, &JsValue::from_str(name)).ok()?;
+            v.as_f64().or_else(|| v.as_bool().map(f64::from))
+        });
         self.passes.push(Pass {
-            policy: plan::POLICIES[pass.min(1)],
+            policy: planned.policy,
             repeat,
             completion,
             busy,
             gaps,
             probe_late: probe,
             input_delay: input,
-            counts: PassCounts::from_slice(&counts),
+            counts,
         });
         Ok(())
     }
 
-    /// The panel's figures and sentences for the passes so far (see
-    /// `www/README.md`). `invalid` is why the run does not count (`hidden`).
+    /// Records `yields` back-to-back yields that took `ms` in all.
+    #[wasm_bindgen(js_name = addYieldBatch)]
+    pub fn add_yield_batch(&mut self, yields: u32, ms: f64) {
+        self.batches.push(YieldBatch { yields, ms });
+    }
+
+    /// The panel's figures and sentences for what was measured so far (see
+    /// `docs/page-internals.md`). `invalid` is why the run does not count (`hidden`).
     #[allow(clippy::too_many_arguments)]
     pub fn report(
-        &self,
+        &mut self,
         isolated: bool,
         resolution_ms: f64,
         yield_used: String,
@@ -332,7 +493,74 @@ impl RealRunPlan {
             stopped,
             event_timing,
         };
-        report_js(&Report::build(&self.plan, &self.passes, &env))
+        let r = report_js(&Report::build(
+            &self.plan,
+            &self.passes,
+            &self.batches,
+            &env,
+        ));
+        self.env = Some(env);
+        r
+    }
+
+    /// The run as a file (`JSON.stringify` it): the query, the settings,
+    /// the environment, the scaled tasks, each pass's plan, every raw
+    /// measurement and the report. `null` before a report.
+    pub fn file(&self, query: &str) -> JsValue {
+        let Some(env) = &self.env else {
+            return JsValue::NULL;
+        };
+        let p = &self.plan;
+        let o = Object::new();
+        set(&o, "tailslice", &"real-run".into());
+        set(&o, "version", &1.into());
+        set(&o, "query", &query.into());
+        let settings = Object::new();
+        for param in RealParam::ALL {
+            set(&settings, param.url_key(), &p.settings.get(param).into());
+        }
+        set(&o, "settings", &settings.into());
+        set(&o, "environment", &environment_js(env));
+        set(&o, "scale", &p.scale.into());
+        set(&o, "quantum_ms", &p.quantum.into());
+        set(&o, "within_ms", &p.within.into());
+        set(&o, "switch_cost_ms", &p.switch_cost.into());
+        set(&o, "arrival_ms", &numbers(&p.workload.arrival));
+        set(&o, "work_ms", &numbers(&p.workload.work));
+        set(
+            &o,
+            "plan",
+            &array(&p.passes, |pp| {
+                let po = Object::new();
+                set(&po, "policy", &pp.policy.name().into());
+                let flat: Vec<f64> = pp
+                    .slices
+                    .iter()
+                    .flat_map(|&(t, len)| [f64::from(t), len])
+                    .collect();
+                set(&po, "slices", &numbers(&flat));
+                let c: Vec<f64> = pp.schedule.outcomes.iter().map(|o| o.completion).collect();
+                set(&po, "simulated_completion_ms", &numbers(&c));
+                po.into()
+            }),
+        );
+        set(&o, "passes", &array(&self.passes, pass_js));
+        set(
+            &o,
+            "yield_batches",
+            &array(&self.batches, |b| {
+                let bo = Object::new();
+                set(&bo, "yields", &b.yields.into());
+                set(&bo, "ms", &b.ms.into());
+                bo.into()
+            }),
+        );
+        set(
+            &o,
+            "report",
+            &report_js(&Report::build(p, &self.passes, &self.batches, env)),
+        );
+        o.into()
     }
 }
 

@@ -29,10 +29,24 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
         .unwrap_or(JsValue::NULL)
 }
 
+/// A heading in both languages.
+#[derive(Serialize)]
+struct Both {
+    en: String,
+    zh: String,
+}
+
 /// One table row: the summary plus its change against the first policy.
 #[derive(Serialize)]
 struct Row<'a> {
     policy: &'a str,
+    /// The row's heading (`FIFO`, …, or "as recorded").
+    title: Both,
+    /// The index of the policy's colour (the Gantt's and the CDF's);
+    /// `null` for a trace's "as recorded" row, which is not a policy.
+    colour: Option<usize>,
+    /// Whether the quantum shapes this policy (the table names it beside).
+    uses_quantum: bool,
     #[serde(flatten)]
     summary: &'a summary::Summary,
     /// % change of each metric versus the baseline row (`null` for it and
@@ -68,17 +82,17 @@ pub fn table(outcome: &Outcome) -> JsValue {
 /// The table with an "as recorded" row first, the baseline of every
 /// change.
 pub fn table_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> JsValue {
-    table_against(&entries(outcome, recorded), 0)
+    table_against(outcome, &entries(outcome, recorded), 0)
 }
 
 /// The table with an "as recorded" row first that is not the baseline (the
 /// policies ran the tasks at other arrivals): the first policy is.
 pub fn table_beside_recorded(outcome: &Outcome, recorded: &summary::Summary) -> JsValue {
-    table_against(&entries(outcome, Some(recorded)), 1)
+    table_against(outcome, &entries(outcome, Some(recorded)), 1)
 }
 
 /// The rows, each after row `base` with its change against that row.
-fn table_against(all: &[(&str, &summary::Summary)], base: usize) -> JsValue {
+fn table_against(outcome: &Outcome, all: &[(&str, &summary::Summary)], base: usize) -> JsValue {
     let base_row = all.get(base).copied();
     let rows: Vec<Row> = all
         .iter()
@@ -98,9 +112,17 @@ fn table_against(all: &[(&str, &summary::Summary)], base: usize) -> JsValue {
                         .collect::<BTreeMap<_, _>>()
                 })
             };
+            // The runs follow an "as recorded" row, if there is one.
+            let run = i.checked_sub(all.len() - outcome.runs.len());
             Row {
                 policy,
                 base: changes.as_ref().and(base_row).map(|b| b.0),
+                title: Both {
+                    en: reading::policy_title(policy, Lang::En),
+                    zh: reading::policy_title(policy, Lang::Zh),
+                },
+                colour: run,
+                uses_quantum: run.is_some_and(|r| outcome.runs[r].policy.uses_quantum()),
                 summary: s,
                 change_text: shown(&|_, p| reading::change_text(p)),
                 verdict: changes.as_ref().map(|c| {

@@ -26,22 +26,25 @@ pub(crate) fn add_recorded(obj: &JsValue, exp: &Experiment, outcome: &Outcome, s
         set(o, "reading", &reading_with(outcome, Some(&rec)));
     } else {
         set(o, "rows", &table_beside_recorded(outcome, &rec));
-        let reading = js_sys::Object::new();
+        set(o, "reading", &reading_with(outcome, None));
+        // The reading under the table begins by saying what the recorded
+        // row is.
+        let explain = js_sys::Object::new();
         for lang in Lang::ALL {
-            let policies = reading_with(outcome, None);
-            let text = js_sys::Reflect::get(&policies, &lang.code().into())
+            let shown = js_sys::Reflect::get(obj, &"explain".into())
                 .ok()
+                .and_then(|e| js_sys::Reflect::get(&e, &lang.code().into()).ok())
                 .and_then(|v| v.as_string())
                 .unwrap_or_default();
             let note = recorded::BESIDE_T0.get(lang);
-            let joined = if text.is_empty() {
-                note.to_string()
-            } else {
-                format!("{note} {text}")
+            let gap = match lang {
+                Lang::En if !shown.is_empty() => " ",
+                _ => "",
             };
-            set(&reading, lang.code(), &joined.into());
+            let joined = format!("{note}{gap}{shown}");
+            set(&explain, lang.code(), &joined.into());
         }
-        set(o, "reading", &reading.into());
+        set(o, "explain", &explain.into());
     }
     set(o, "recorded", &true.into());
 }

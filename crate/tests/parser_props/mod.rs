@@ -11,6 +11,7 @@
 //!
 //! Each `check_*` takes the raw text a user (or attacker) could supply.
 
+use tailslice::embed::{EmbedView, Snippet, SnippetKind};
 use tailslice::error::{is_hidden_char, parse_count, ParamError};
 use tailslice::experiment::export::{experiment_json, parse_experiment_json};
 use tailslice::experiment::sweep::{
@@ -345,6 +346,57 @@ pub fn check_scenario_query(query: &str) {
     }
     let m = knobs.machine_or(Machine::m1);
     assert!((1..=64).contains(&m.cores.len()));
+}
+
+/// The embed view's keys of a page query (`embed`, `view`, `controls`,
+/// `theme`), and the snippets the Embed dialog writes for that query: an
+/// accepted view reads back the same from its written keys, and whatever
+/// the query holds, a snippet has the markup of the snippet for an empty
+/// query (no `<` or `"` of its own), so nothing in a link can add an
+/// element or an attribute to a blog post.
+pub fn check_embed_query(query: &str) {
+    let pairs = decode_pairs(query);
+    let (view, errors) = EmbedView::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    for e in &errors {
+        assert!(
+            pairs.iter().any(|(k, _)| *k == e.field),
+            "unexpected field: {e}"
+        );
+        check_error_text(e);
+    }
+    let written = view.to_query();
+    let (back, errors) = EmbedView::from_query(written.iter().copied());
+    assert!(errors.is_empty(), "{query:?}: {written:?} is refused");
+    if view.embed {
+        assert_eq!(back, view, "{query:?}");
+    } else {
+        assert_eq!((back.embed, back.theme), (false, view.theme), "{query:?}");
+    }
+    const SVG: &str =
+        "<svg width=\"4\" height=\"4\" xmlns=\"http://www.w3.org/2000/svg\"><text>p95</text></svg>";
+    for kind in SnippetKind::ALL {
+        let snippet = |query| Snippet {
+            kind,
+            base: "https://example.org/tailslice/",
+            query,
+            view,
+            lang: Lang::En,
+            url_lang: None,
+            svg: SVG,
+        };
+        let html = snippet(query)
+            .html()
+            .unwrap_or_else(|e| panic!("{query:?}: {e}"));
+        let plain = snippet("").html().expect("the empty query's snippet");
+        for c in ['<', '>', '"'] {
+            assert_eq!(
+                html.matches(c).count(),
+                plain.matches(c).count(),
+                "{query:?} adds markup: {html}"
+            );
+        }
+        assert_one_line(&snippet(query).embed_query());
+    }
 }
 
 /// `task_list::parse_task_list` (pasted or uploaded lists, `--tasks-file`),

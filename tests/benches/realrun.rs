@@ -1,6 +1,5 @@
 //! The study run for real (printed, not a pass/fail test):
-//! `scripts/bench-realrun.sh`, or
-//! `cargo test -p tailslice-e2e --test realrun_bench -- --ignored --nocapture`.
+//! `scripts/bench-realrun.sh`.
 //!
 //! Opens the study's experiment in headless Chromium, served cross-origin
 //! isolated (as `scripts/serve.sh` does), once per yield primitive, presses
@@ -11,12 +10,9 @@
 use std::time::Duration;
 
 use serde_json::Value;
+use tailslice_e2e::bench_report::env_str;
 use tailslice_e2e::page::open_ready;
 use tailslice_e2e::{Browser, Result};
-
-fn env(name: &str, default: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default.to_string())
-}
 
 fn row<'a>(report: &'a Value, policy: &str, kind: &str) -> &'a Value {
     report["rows"]
@@ -32,11 +28,10 @@ fn f(v: &Value) -> String {
     v.as_f64().map_or("–".to_string(), |x| format!("{x:.1}"))
 }
 
-#[tokio::test]
-#[ignore = "benchmark: run with --ignored --nocapture (scripts/bench-realrun.sh)"]
-async fn bench_real_run() -> Result<()> {
-    let scale = env("BENCH_REAL_SCALE", "0.1");
-    let repeats = env("BENCH_REAL_REPEATS", "3");
+#[tokio::main]
+async fn main() -> Result<()> {
+    let scale = env_str("BENCH_REAL_SCALE", "0.1");
+    let repeats = env_str("BENCH_REAL_REPEATS", "3");
     let b = Browser::start_isolated().await?;
     println!(
         "\nThe study (400 tasks, FIFO vs RR 16 ms) run for real in headless Chromium, scale {scale}x, {repeats} repeats, cross-origin isolated"

@@ -1,0 +1,15 @@
+//! An experiment inside someone else's page.
+//!
+//! - [`view`]: the embed view's URL keys (`embed`, `view`, `controls`,
+//!   `theme`), one table with the same refusals as every other key;
+//! - [`snippet`]: the two snippets the Embed dialog writes — a live facade
+//!   (the figure inside a link, swapped for the live embed by the
+//!   deployment's `facade.js` on a click) and a static figure with its link
+//!   for places that allow no script or frame.
+
+pub mod placeholder_figure;
+pub mod snippet;
+pub mod view;
+
+pub use snippet::{Snippet, SnippetKind};
+pub use view::{EmbedParam, EmbedView, Part, Theme};

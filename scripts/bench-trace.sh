@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# A 200 MB trace opened on the page (printed, not a pass/fail test): how
+# long until its run is drawn, and the main-thread tasks meanwhile (goal:
+# none over 50 ms). tests/benches/trace.rs. Builds dist/ unless --no-build.
+#   ./scripts/bench-trace.sh [--no-build]
+#   TRACE_MB=50 ./scripts/bench-trace.sh --no-build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=env.sh
+source scripts/env.sh
+if [ "${1:-}" != "--no-build" ]; then
+  trunk build
+fi
+exec cargo bench -q -p tailslice-e2e --profile dev --bench trace

@@ -1,0 +1,115 @@
+//! Printing the page benchmarks' figures (`tests/benches/`, run by
+//! `scripts/bench-*.sh`): percentiles, settings from the environment, and
+//! each figure beside its goal. A benchmark prints; it never fails because
+//! a goal is missed (a test that could would be a wall-clock assert on a
+//! shared machine).
+
+/// `$name` as a number, or `default`.
+pub fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// `$name`, or `default`.
+pub fn env_str(name: &str, default: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| default.to_string())
+}
+
+/// The `p`th percentile (nearest rank) of `sorted`; NaN when empty.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() as f64 * p / 100.0) as usize).min(sorted.len() - 1)]
+}
+
+/// `values` sorted ascending (NaNs last).
+pub fn sorted(values: &[f64]) -> Vec<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+/// One figure and the goal it is held to (`value ≤ at_most`).
+#[derive(Debug, Clone)]
+pub struct Figure {
+    pub what: String,
+    pub value: f64,
+    pub at_most: f64,
+    pub unit: &'static str,
+}
+
+impl Figure {
+    pub fn new(what: impl Into<String>, value: f64, at_most: f64, unit: &'static str) -> Self {
+        Figure {
+            what: what.into(),
+            value,
+            at_most,
+            unit,
+        }
+    }
+
+    /// `meets`, `OVER` or `no value`.
+    pub fn verdict(&self) -> &'static str {
+        if self.value.is_nan() {
+            "no value"
+        } else if self.value <= self.at_most {
+            "meets"
+        } else {
+            "OVER"
+        }
+    }
+
+    /// One line: the figure, the goal, the verdict.
+    pub fn line(&self) -> String {
+        let digits = if self.at_most >= 100.0 { 0 } else { 1 };
+        format!(
+            "  {:<64} {:>9.*} {:<3} goal ≤ {:.*} {:<3} {}",
+            self.what,
+            digits,
+            self.value,
+            self.unit,
+            digits,
+            self.at_most,
+            self.unit,
+            self.verdict()
+        )
+    }
+}
+
+/// Prints `figures` under a heading, one line each.
+pub fn print_goals(heading: &str, figures: &[Figure]) {
+    println!("\n{heading}");
+    for f in figures {
+        println!("{}", f.line());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let v = sorted(&[5.0, 1.0, 4.0, 2.0, 3.0]);
+        assert_eq!(v, [1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(percentile(&v, 50.0), 3.0);
+        assert_eq!(percentile(&v, 95.0), 5.0);
+        assert_eq!(percentile(&v, 0.0), 1.0);
+        assert!(percentile(&[], 50.0).is_nan());
+    }
+
+    #[test]
+    fn a_figure_says_whether_it_meets_its_goal() {
+        assert_eq!(Figure::new("x", 16.0, 16.0, "ms").verdict(), "meets");
+        assert_eq!(Figure::new("x", 16.1, 16.0, "ms").verdict(), "OVER");
+        assert_eq!(Figure::new("x", f64::NAN, 16.0, "ms").verdict(), "no value");
+        let line = Figure::new("first view", 262.4, 250.0, "KB").line();
+        assert!(
+            line.contains("262 KB") && line.contains("goal ≤ 250 KB") && line.ends_with("OVER"),
+            "{line}"
+        );
+    }
+}

@@ -268,7 +268,7 @@ async fn a_trace_shows_its_responsiveness_first() -> Result<()> {
         .eval_js("return document.querySelector('table#percentiles tr[data-policy=rr] td[data-metric=mean]').title;")
         .await?;
     assert!(title.as_str().unwrap().contains("FIFO"), "{title}");
-    let reading = b.text("#reading").await?;
+    let reading = b.text("#explanation").await?;
     assert!(reading.contains("not with that row"), "{reading}");
     // The section then describes the tasks all posted at once.
     let want = cli(&["--trace-in", p, "--arrivals", "t0", "--yield", "timeout"])?;

@@ -49,7 +49,6 @@ function relabel() {
   }
 }
 
-const fmt1 = (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? '—' : Number(v).toFixed(1));
 
 // ---------------------------------------------------------------- DOM
 
@@ -61,6 +60,12 @@ function knobInput(knob) {
     const s = el('select', { id });
     if (r.unset) s.append(bilingual(el('option', { value: '' }), r.unset));
     s.append(bilingual(el('option', { value: 'on' }), r.on), bilingual(el('option', { value: 'off' }), r.off));
+    return [s];
+  }
+  if (r.kind === 'choice') {
+    const s = el('select', { id });
+    if (r.unset) s.append(bilingual(el('option', { value: '' }), r.unset));
+    for (const o of r.options) s.append(bilingual(el('option', { value: o.value }), o.label));
     return [s];
   }
   if (r.kind === 'number') {
@@ -144,8 +149,10 @@ function buildResults() {
   box.append(
     el('div', { className: 'status', 'aria-live': 'polite' }, el('progress', { id: 'scenario-progress', hidden: true }), el('span', { id: 'scenario-status' })),
     section('sc-table', null,
-      el('div', { className: 'table-wrap' }, el('table', { id: 'scenario-table', className: 'scenario-table' }, el('thead'), el('tbody'))),
+      el('div', { className: 'table-wrap' }, el('table', { id: 'scenario-table', className: 'scenario-table', dataset: { table: 'main' } }, el('thead'), el('tbody'))),
       el('p', { id: 'scenario-reading', className: 'reading' })),
+    // Further tables of the result (a mechanism table), laid out by Rust.
+    el('div', { id: 'scenario-more-tables' }),
     section('sc-gantt', 'sc.heading.gantt',
       el('div', { id: 'scenario-legend', className: 'legend' }),
       canvas('qos-gantt', 'sc.caption.gantt'),
@@ -157,9 +164,10 @@ function buildResults() {
       el('p', { className: 'hint', i18n: 'sc.caption.states' })),
     section('sc-pri', 'sc.heading.pri',
       el('div', { id: 'pri-legend', className: 'legend' }),
-      canvas('qos-pri', 'sc.caption.pri'),
+      // Its caption and label describe the run's settings: from Rust (renderNotes).
+      el('canvas', { id: 'qos-pri', role: 'img' }),
       el('p', { id: 'pri-none', className: 'hint', i18n: 'sc.pri.none', hidden: true }),
-      el('p', { id: 'pri-caption', className: 'hint', i18n: 'sc.caption.pri' })),
+      el('p', { id: 'pri-caption', className: 'hint' })),
     section('sc-notes', 'sc.heading.notes',
       el('ul', { id: 'scenario-notes', className: 'scenario-notes' }),
       el('h3', { id: 'sc-calibration-h', i18n: 'sc.heading.calibration', hidden: true }),
@@ -199,10 +207,10 @@ function knobsQuery() {
     const v = $(`#sc-${key}`).value.trim();
     if (v !== '') p.set(key, v);
   }
-  // The run picker applies while the runs stay the same; other edits show
-  // the new scenario's default run.
+  // The run picker applies while the runs stay the same (Rust names them:
+  // `runs`); an edit that changes them shows the new default run.
   const run = $('#sc-run').value;
-  if (run !== '' && parseScenarioQuery(p.toString()).key === sc.parsed.key) p.set(catalog.run_key, run);
+  if (run !== '' && parseScenarioQuery(p.toString()).runs === sc.parsed.runs) p.set(catalog.run_key, run);
   return p.toString();
 }
 
@@ -333,85 +341,58 @@ function renderStatus() {
 
 function renderRunPicker(labels, run) {
   const pick = $('#sc-run');
-  pick.replaceChildren(...labels.map((l, i) => el('option', { value: String(i), text: l })));
+  pick.replaceChildren(...labels.map((l, i) => el('option', { value: String(i), text: tr(l) })));
   pick.value = String(Math.min(run, Math.max(0, labels.length - 1)));
   pick.closest('.sc-knob').hidden = labels.length < 2;
 }
 
-function headRow(keys) {
-  const tr = el('tr');
-  for (const k of keys) tr.append(el('th', { scope: 'col', i18n: k }));
-  return tr;
-}
-
-function td(metric, text, extra = {}) {
-  return el('td', { dataset: { metric }, text, ...extra });
+/** Fills `table` from a Rust table `{columns: [{key, label, class}], rows: [{key, cells: [{en, zh, qos}]}]}`:
+ *  the first cell heads its row; the others carry their column's key as `data-metric`. */
+function fillTable(table, t) {
+  const head = el('tr');
+  for (const c of t.columns) head.append(el('th', { scope: 'col', text: tr(c.label) }));
+  table.querySelector('thead').replaceChildren(head);
+  const rows = t.rows.map((r) => {
+    const row = el('tr', { dataset: { row: r.key } });
+    r.cells.forEach((cell, i) => {
+      const col = t.columns[i] || {};
+      const e = i === 0 ? el('th', { scope: 'row' }) : el('td', { dataset: { metric: col.key } });
+      if (col.class) e.className = col.class;
+      if (cell.qos !== null && cell.qos !== undefined) {
+        const sw = el('span', { className: 'swatch' });
+        sw.style.background = qosColor(cell.qos);
+        e.append(sw);
+      }
+      e.append(tr(cell));
+      row.append(e);
+    });
+    return row;
+  });
+  table.querySelector('tbody').replaceChildren(...rows);
 }
 
 function renderTable() {
   const s = sc.summary;
+  const tables = s.tables || [];
   const table = $('#scenario-table');
-  const thead = table.querySelector('thead');
-  const tbody = table.querySelector('tbody');
-  const heading = $('#sc-table-h');
-  const entry = scenarioEntry(sc.parsed.scenario);
-  heading.textContent = entry ? tr(entry.table_title) : sc.parsed.scenario;
   table.dataset.scenario = sc.parsed.scenario;
-  // Sentences made from the result, in the page's language, from Rust.
-  const page = (s.page && (s.page[lang()] || s.page.en)) || { reading: '', measured: [] };
-  const rows = [];
-  if (s.groups) {
-    thead.replaceChildren(headRow(['sc.col.group', 'sc.col.running', 'sc.col.runnable', 'sc.col.preempted', 'sc.col.waiting', 'sc.col.measured_pct', 'sc.col.min_pri']));
-    for (const g of s.groups) {
-      const tr = el('tr', { dataset: { row: g.qos } });
-      const th = el('th', { scope: 'row' });
-      const sw = el('span', { className: 'swatch' });
-      sw.style.background = qosColor(g.qos_number);
-      th.append(sw, `${g.qos} (${g.qos_number})`);
-      tr.append(th,
-        td('main_running_pct', fmt1(g.main_running_pct)),
-        td('main_runnable_pct', fmt1(g.main_runnable_pct)),
-        td('main_preempted_pct', fmt1(g.main_preempted_pct)),
-        td('main_waiting_pct', fmt1(g.main_waiting_pct)),
-        td('measured_pct', fmt1(g.measured_pct), { className: 'measured' }),
-        td('main_min_pri', String(g.main_min_pri)));
-      rows.push(tr);
-    }
-  } else if (s.configs) {
-    thead.replaceChildren(headRow(['sc.col.config', 'sc.col.first_screen', 'sc.col.first_refresh', 'sc.col.whitelist']));
-    for (const c of s.configs) {
-      const tr = el('tr', { dataset: { row: c.name } });
-      tr.append(el('th', { scope: 'row', text: c.name }),
-        td('first_screen_ms', fmt1(c.first_screen_ms)),
-        td('first_refresh_ms', fmt1(c.first_refresh_ms)),
-        td('whitelist', c.whitelist ? c.whitelist.join(', ') : '—', { className: 'wl' }));
-      rows.push(tr);
-    }
-  } else if (s.cases) {
-    thead.replaceChildren(headRow(['sc.col.machine', 'sc.col.case', 'sc.col.qos', 'sc.col.seconds', 'sc.col.measured_seconds', 'sc.col.measured_text', 'sc.col.e_share', 'sc.col.cores']));
-    const seen = new Map();
-    for (const c of s.cases) {
-      for (const j of c.jobs) {
-        let key = `${c.machine}:${c.case}:${j.qos}`;
-        const n = (seen.get(key) || 0) + 1;
-        seen.set(key, n);
-        if (n > 1) key += `#${n}`;
-        const tr = el('tr', { dataset: { row: key } });
-        const sw = el('span', { className: 'swatch' });
-        sw.style.background = qosColor(j.qos);
-        const q = el('td', { dataset: { metric: 'qos' } }, sw, String(j.qos));
-        tr.append(el('th', { scope: 'row', text: c.machine }), el('td', { text: c.case }), q,
-          td('seconds', fmt1(j.seconds)),
-          td('measured_seconds', fmt1(j.measured_seconds), { className: 'measured' }),
-          td('measured', page.measured[rows.length] ?? '', { className: 'wl' }),
-          td('efficiency_core_share', `${(100 * j.efficiency_core_share).toFixed(0)} %`),
-          td('cores_used', String(j.cores_used)));
-        rows.push(tr);
-      }
-    }
+  const [main, ...more] = tables;
+  if (main) {
+    $('#sc-table-h').textContent = tr(main.title);
+    fillTable(table, main);
+    $('#scenario-reading').textContent = tr(main.reading);
   }
-  tbody.replaceChildren(...rows);
-  $('#scenario-reading').textContent = page.reading;
+  const box = $('#scenario-more-tables');
+  box.replaceChildren(...more.map((t) => {
+    const id = `sc-table-${t.id}`;
+    const tbl = el('table', { className: 'scenario-table', dataset: { table: t.id } }, el('thead'), el('tbody'));
+    fillTable(tbl, t);
+    const sec = el('section', { 'aria-labelledby': `${id}-h` });
+    sec.append(el('h2', { id: `${id}-h`, text: tr(t.title) }),
+      el('div', { className: 'table-wrap' }, tbl),
+      el('p', { className: 'reading', dataset: { reading: t.id }, text: tr(t.reading) }));
+    return sec;
+  }));
 }
 
 /** The model's notes and calibration in the page's language: Rust sends
@@ -425,6 +406,9 @@ function renderNotes() {
   const list = $('#scenario-notes');
   list.lang = zh && notes === s.notes_zh ? 'zh-CN' : 'en';
   list.replaceChildren(...notes.map((n) => el('li', { text: n })));
+  const caption = s.page ? tr(s.page.pri_caption) : '';
+  $('#pri-caption').textContent = caption;
+  $('#qos-pri').setAttribute('aria-label', caption);
   const cal = $('#scenario-calibration');
   cal.lang = zh && calibration === s.calibration_zh ? 'zh-CN' : 'en';
   cal.textContent = calibration;
@@ -515,6 +499,7 @@ export function mountScenario(ctx) {
   onLangChange(() => {
     relabel();
     if (!sc.summary || !sc.parsed) return;
+    renderRunPicker(sc.summary.run_labels || [], Number($('#sc-run').value) || 0);
     renderTable();
     renderNotes();
     renderLegends();

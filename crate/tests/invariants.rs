@@ -6,9 +6,11 @@ use proptest::prelude::*;
 
 use tailslice::experiment::summary::summarize;
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::policy::ClassParams;
+use tailslice::policy::{ClassParams, ClutchParams, ClutchRules};
 use tailslice::policy::{MlfqParams, PolicyKind};
-use tailslice::sim::{EngineConfig, Machine, NoRecord, Schedule};
+use tailslice::sim::{
+    EngineConfig, GroupKind, Machine, NoRecord, Qos, Schedule, ThreadGroup, ThreadInfo,
+};
 use tailslice::workload::Workload;
 
 const TOL: f64 = 1e-6;
@@ -34,6 +36,7 @@ fn run(
     let params = ClassParams {
         quantum,
         mlfq,
+        clutch: ClutchParams::default(),
         machine: &Machine::identical(cores),
         threads: &[],
     };
@@ -153,6 +156,42 @@ proptest! {
         prop_assert_eq!(&a.segments, &b.segments);
         prop_assert_eq!(format!("{:?}", a.outcomes), format!("{:?}", b.outcomes));
         prop_assert_eq!(a.context_switches, b.context_switches);
+    }
+
+    /// The same for the classes that read the tasks' attributes, with a
+    /// QoS and an app per task (Clutch's buckets, groups and clock).
+    #[test]
+    fn one_core_fast_path_equals_the_event_loop_with_qos_and_apps(
+        tasks in tasks_strategy(),
+        attrs in prop::collection::vec((0usize..6, 0u32..3, 0usize..3), 60),
+        clutch in any::<bool>(),
+        rules in prop::sample::select(ClutchRules::ALL.to_vec()),
+    ) {
+        let w = workload(&tasks);
+        let threads: Vec<ThreadInfo> = (0..w.len())
+            .map(|i| {
+                let (q, app, kind) = attrs[i % attrs.len()];
+                ThreadInfo {
+                    group: ThreadGroup { id: app, kind: GroupKind::ALL[kind] },
+                    ..ThreadInfo::of_qos(Qos::ALL[q])
+                }
+            })
+            .collect();
+        let kind = if clutch { PolicyKind::Clutch } else { PolicyKind::Xnu };
+        let params = ClassParams {
+            quantum: 10.0,
+            mlfq: &MlfqParams::default(),
+            clutch: ClutchParams { rules },
+            machine: &Machine::identical(1),
+            threads: &threads,
+        };
+        let fast = EngineConfig::default();
+        let slow = EngineConfig { one_core_fast_path: false, ..fast };
+        let a = kind.run(&params, &mut w.threads(), &mut NoRecord, &fast).unwrap();
+        let b = kind.run(&params, &mut w.threads(), &mut NoRecord, &slow).unwrap();
+        prop_assert_eq!(&a.segments, &b.segments);
+        prop_assert_eq!(format!("{:?}", a.outcomes), format!("{:?}", b.outcomes));
+        check_invariants(&w, &a, 1, 0.0)?;
     }
 
     #[test]
@@ -320,4 +359,28 @@ fn more_cores_run_in_parallel() {
     let done: Vec<f64> = s.outcomes.iter().map(|o| o.completion).collect();
     assert_eq!(done, vec![10.0, 10.0, 20.0, 20.0]);
     assert!((summarize(&w, &s, 1.0).utilisation - 1.0).abs() < 1e-12);
+}
+
+/// A zero-work task arriving exactly at a slice end, while one long task
+/// runs alone: the arrival is handled at that instant (arrivals before
+/// picks), by the fast path as by the event loop.
+#[test]
+fn fast_path_takes_an_arrival_at_a_slice_end() {
+    let w = workload(&[(30.0, 0.0), (0.0, 85.07753833934049)]);
+    let mlfq = MlfqParams {
+        levels: 3,
+        boost: f64::INFINITY,
+    };
+    for kind in PolicyKind::ALL {
+        let fast = EngineConfig::default();
+        let slow = EngineConfig {
+            one_core_fast_path: false,
+            ..fast
+        };
+        let (a, b) = (
+            run(&w, kind, 0.5, &mlfq, 1, &fast),
+            run(&w, kind, 0.5, &mlfq, 1, &slow),
+        );
+        assert_eq!(a.segments, b.segments, "{kind:?}");
+    }
 }

@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 
 use tailslice::experiment::{Experiment, Limits};
-use tailslice::policy::{ClassParams, MlfqParams, PolicyKind};
+use tailslice::policy::{ClassParams, ClutchParams, MlfqParams, PolicyKind};
 use tailslice::sim::Qos;
 use tailslice::sim::{CoreKind, Machine};
 use tailslice::sim::{EngineConfig, NoRecord, Schedule, ThreadInfo};
@@ -48,6 +48,7 @@ fn run(
     let params = ClassParams {
         quantum,
         mlfq: &mlfq,
+        clutch: ClutchParams::default(),
         machine,
         threads: &threads,
     };
@@ -88,7 +89,7 @@ proptest! {
             work_done[t] += (seg.end - seg.start) * machine.cores[c].speed;
             per_core[c].push((seg.start, seg.end));
             per_task[t].push((seg.start, seg.end));
-            if kind == PolicyKind::Xnu && machine.has_efficiency_cores() && qos[t].is_background() {
+            if kind.reads_threads() && machine.has_efficiency_cores() && qos[t].is_background() {
                 prop_assert_eq!(machine.cores[c].kind, CoreKind::Efficiency,
                     "background task {} on a P core", t);
             }

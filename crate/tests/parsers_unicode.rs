@@ -433,7 +433,22 @@ fn number_in(lo: f64, hi: f64) -> impl Strategy<Value = String> {
     ]
 }
 
-/// A syntactically valid mix of 1 to 4 classes with such numbers.
+/// An optional `@QOS` and `~APP[:KIND]` after a class's distribution:
+/// mostly well formed, sometimes hostile text in the name.
+fn class_suffix() -> impl Strategy<Value = String> {
+    let qos = prop::sample::select(vec!["", "@utility", "@9", "@userInitiated", "@Background"]);
+    let app = prop_oneof![
+        3 => Just(String::new()),
+        3 => "[a-z0-9_-]{1,24}".prop_map(|n| format!("~{n}")),
+        2 => ("[a-zA-Z0-9_-]{1,8}", prop::sample::select(vec!["ui", "normal", "efficient", "UI", "fast", ""]))
+            .prop_map(|(n, k)| format!("~{n}:{k}")),
+        1 => nasty_text().prop_map(|t| format!("~{t}")),
+    ];
+    (qos, app).prop_map(|(q, a)| format!("{q}{a}"))
+}
+
+/// A syntactically valid mix of 1 to 4 classes with such numbers (and
+/// some QoS and app suffixes).
 fn structured_mix() -> impl Strategy<Value = String> {
     const MAX: f64 = tailslice::workload::mix::MAX_TASK_MS;
     let class = (
@@ -444,13 +459,17 @@ fn structured_mix() -> impl Strategy<Value = String> {
         number_in(-20.0, 20.0),
         number_in(0.0, 10.0),
         number_in(0.0, 100.0),
+        class_suffix(),
     )
-        .prop_map(|(w, kind, a, b, mu, sigma, alpha)| match kind {
-            0 => format!("{w}:{a}-{b}"),
-            1 => format!("{w}:fixed({a})"),
-            2 => format!("{w}:exp({a})"),
-            3 => format!("{w}:lognormal({mu},{sigma})"),
-            _ => format!("{w}:pareto({a},{alpha})"),
+        .prop_map(|(w, kind, a, b, mu, sigma, alpha, suffix)| {
+            let class = match kind {
+                0 => format!("{w}:{a}-{b}"),
+                1 => format!("{w}:fixed({a})"),
+                2 => format!("{w}:exp({a})"),
+                3 => format!("{w}:lognormal({mu},{sigma})"),
+                _ => format!("{w}:pareto({a},{alpha})"),
+            };
+            format!("{class}{suffix}")
         });
     prop::collection::vec(class, 1..5).prop_map(|c| c.join(","))
 }

@@ -155,23 +155,12 @@ fn lang_zh_prints_notes_in_chinese() {
         let (code, zh, err) = tailslice(&["scenario", name, "--lang", "zh"]);
         assert_eq!(code, 0, "{err}");
         assert!(has_han(&zh), "{name}: {zh}");
-        // The table is the same; only the notes (and calibration) change.
-        let table = |s: &str| s.split("\n- ").next().unwrap().to_string();
-        let (en_table, zh_table) = (table(&en), table(&zh));
+        // The scenario's own table is the same; the sentences (reading,
+        // mechanism table, notes, calibration) follow the language.
+        let table = |s: &str| s.split("\n\n").take(2).collect::<Vec<_>>().join("\n\n");
+        assert_eq!(table(&zh), table(&en), "{name}");
         if name == "m1-compress" {
-            assert!(zh_table.contains("校准：") && !en_table.contains("校准"));
-            let cut = |s: &str| {
-                s.split("\ncal")
-                    .next()
-                    .unwrap()
-                    .split("\n校准")
-                    .next()
-                    .unwrap()
-                    .to_string()
-            };
-            assert_eq!(cut(&zh_table), cut(&en_table), "{name}");
-        } else {
-            assert_eq!(zh_table, en_table, "{name}");
+            assert!(zh.contains("校准：") && !en.contains("校准"));
         }
         let notes = zh.matches("\n- ").count();
         assert_eq!(notes, en.matches("\n- ").count(), "{name}: same notes");
@@ -206,7 +195,10 @@ fn json_has_both_languages_and_english_unchanged() {
     let en = v["notes"][0].as_str().unwrap();
     let zh = v["notes_zh"][0].as_str().unwrap();
     assert!(
-        en.starts_with("Main thread Preempted + Runnable: userInteractive "),
+        en.starts_with(
+            "xnu on a10 (2 cores, band limit on, other system work on): \
+             main thread Preempted + Runnable: userInteractive "
+        ),
         "{en}"
     );
     assert!(en.contains("(measured 74 %); userInitiated "), "{en}");
@@ -309,4 +301,98 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(err.starts_with(expect), "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+/// Any class runs every scenario (`--policy`); the JSON says which, and
+/// carries the mechanism table's documented fields.
+#[test]
+fn every_policy_runs_every_scenario_from_the_cli() {
+    let (code, help, _) = tailslice(&["scenario", "--help"]);
+    assert_eq!(code, 0);
+    for flag in ["--policy", "--clutch-rules", "--gcd-cap"] {
+        assert!(help.contains(flag), "{help}");
+    }
+    for name in ["feishu-demo", "feishu-startup", "m1-compress"] {
+        for policy in ["rr", "mlfq", "clutch"] {
+            let mut args = vec!["scenario", name, "--json", "--policy", policy];
+            if name == "feishu-demo" {
+                args.extend(["--seconds", "1", "--queues", "20"]);
+            }
+            if name == "m1-compress" {
+                args.extend(["--machine", "m1"]);
+            }
+            let v = json(&args);
+            assert_eq!(v["policy"], policy, "{name}");
+        }
+    }
+    // Round-robin ignores QoS: the main thread waits alike whatever the
+    // queues' QoS.
+    let v = json(&[
+        "scenario",
+        "feishu-demo",
+        "--json",
+        "--policy",
+        "rr",
+        "--seconds",
+        "1",
+    ]);
+    let waiting: Vec<f64> = v["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["main_waiting_pct"].as_f64().unwrap())
+        .collect();
+    assert!(
+        waiting.iter().all(|w| (w - waiting[0]).abs() < 1.0),
+        "{waiting:?}"
+    );
+    // The mechanism table's fields.
+    let v = json(&["scenario", "m1-compress", "--json", "--machine", "m1"]);
+    let m = &v["mechanisms"];
+    for key in [
+        "what",
+        "what_zh",
+        "columns",
+        "columns_zh",
+        "measured",
+        "tolerance_pct",
+        "rows",
+        "reading",
+        "reading_zh",
+    ] {
+        assert!(!m[key].is_null(), "mechanisms.{key}");
+    }
+    for r in m["rows"].as_array().unwrap() {
+        for key in [
+            "mechanism",
+            "label",
+            "label_zh",
+            "policy",
+            "apps",
+            "gcd_cap",
+            "figures",
+            "within",
+            "reproduces",
+        ] {
+            assert!(!r[key].is_null(), "rows[].{key}");
+        }
+    }
+    assert_eq!(m["measured"], serde_json::json!([40.0, 77.0]));
+    // Other machines have no measurement to compare with.
+    let v = json(&["scenario", "m1-compress", "--json", "--machine", "xeon-w"]);
+    assert!(v["mechanisms"].is_null());
+    // The study under clutch, apps named in the mix.
+    let v = json(&[
+        "simulate",
+        "--json",
+        "--policies",
+        "xnu,clutch",
+        "--machine",
+        "m1",
+        "--mix",
+        "85:1-8@userInitiated~mail:ui,15:10-40@background~backup",
+        "--tasks",
+        "100",
+    ]);
+    assert_eq!(v["results"][1]["policy"], "clutch");
 }

@@ -84,7 +84,36 @@ fn check_default_in_range(knob: Knob, text: &str) {
                     .unwrap_or_else(|err| panic!("{knob:?} example {e}: {err}"));
             }
         }
+        KnobRange::Choice { options, unset } => {
+            assert!(
+                options.iter().any(|o| o.value == text) || (text.is_empty() && unset.is_some()),
+                "{knob:?} default {text:?} is not an option"
+            );
+            for o in options {
+                let mut k = Knobs::default();
+                k.set(knob, knob.url_key(), o.value)
+                    .unwrap_or_else(|err| panic!("{knob:?} option {}: {err}", o.value));
+                assert_eq!(k.text(knob).as_deref(), Some(o.value), "{knob:?}");
+                assert!(!o.label.en.is_empty() && o.label.en != o.label.zh);
+            }
+        }
     }
+}
+
+/// The policy control offers every policy the CLI knows, once.
+#[test]
+fn the_policy_knob_offers_every_policy() {
+    let KnobRange::Choice { options, .. } = Knob::Policy.spec().range else {
+        panic!("the policy knob is a choice");
+    };
+    let mut offered: Vec<&str> = options.iter().map(|o| o.value).collect();
+    let mut all: Vec<&str> = tailslice::policy::PolicyKind::ALL
+        .iter()
+        .map(|p| p.name())
+        .collect();
+    offered.sort_unstable();
+    all.sort_unstable();
+    assert_eq!(offered, all);
 }
 
 #[test]
@@ -106,6 +135,7 @@ fn every_knob_default_is_in_its_range_and_read_back_by_set() {
                 matches!(
                     spec.range,
                     KnobRange::Switch { unset: Some(_), .. }
+                        | KnobRange::Choice { unset: Some(_), .. }
                         | KnobRange::Text {
                             placeholder: Some(_),
                             ..
@@ -152,20 +182,41 @@ fn each_scenario_runs_and_its_page_text_has_both_languages() {
             .unwrap_or_else(|e| panic!("{}: {e}", s.name()));
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["scenario"], s.name());
-        let (en, zh) = (
-            r.outcome().page_text(Lang::En),
-            r.outcome().page_text(Lang::Zh),
-        );
-        assert_eq!(en.measured.len(), zh.measured.len(), "{}", s.name());
-        assert_eq!(en.reading.is_empty(), zh.reading.is_empty(), "{}", s.name());
-        if !en.reading.is_empty() {
-            assert_ne!(en.reading, zh.reading, "{}: untranslated reading", s.name());
+        let page = r.outcome().page_text();
+        let (en, zh) = (&page.reading.en, &page.reading.zh);
+        assert_eq!(en.is_empty(), zh.is_empty(), "{}", s.name());
+        if !en.is_empty() {
+            assert_ne!(en, zh, "{}: untranslated reading", s.name());
+        }
+        // Every table has a heading cell and one cell per column in every
+        // row, in both languages.
+        let tables = r.outcome().tables();
+        assert_eq!(tables[0].id, "main", "{}", s.name());
+        for t in &tables {
+            assert_ne!(t.title.en, t.title.zh, "{}: untranslated title", s.name());
+            for row in &t.rows {
+                assert_eq!(row.cells.len(), t.columns.len(), "{} {}", s.name(), row.key);
+            }
         }
         assert!(!r.to_text(Lang::En).is_empty());
-        // The default run the page charts is one that was recorded.
-        let runs = r.outcome_mut().runs_mut().len();
-        assert!(runs > 0, "{}: timeline on records runs", s.name());
-        assert!(s.default_run(&knobs) < runs, "{}", s.name());
+        // The default run the page charts is one that was recorded, and the
+        // run picker's labels (known before the run) name the runs.
+        let labels = s.run_labels(&knobs);
+        let runs: Vec<String> = r
+            .outcome_mut()
+            .runs_mut()
+            .iter()
+            .map(|v| v.label.clone())
+            .collect();
+        assert!(!runs.is_empty(), "{}: timeline on records runs", s.name());
+        assert_eq!(
+            labels.iter().map(|l| l.en.clone()).collect::<Vec<_>>(),
+            runs,
+            "{}",
+            s.name()
+        );
+        assert!(labels.iter().all(|l| !l.zh.is_empty()));
+        assert!(s.default_run(&knobs) < runs.len(), "{}", s.name());
         let on_m1 = Knobs {
             machine: Some("m1".into()),
             ..knobs.clone()

@@ -54,6 +54,12 @@ corpus! {
     xnu_a10_qos_mix: "simulate --policies fifo,rr,xnu --machine a10 --mix 85:1-8@userInitiated,12:10-40@utility,3:80-200@utility",
     xnu_m1_background_json: "simulate --json --policies rr,mlfq,xnu --machine m1 --mix 85:1-8@userInitiated,12:10-40@utility,3:80-200@background --tasks 300",
     rr_custom_machine_poisson: "simulate --json --policies fifo,rr,srpt --machine 2p+2e --arrivals poisson:0.8 --tasks 300",
+    // Clutch/Edge on the study, on identical cores, on an M1 with apps
+    // named in the mix, and under each xnu release's rules.
+    clutch_study_one_core: "simulate --json --policies fifo,rr,xnu,clutch",
+    clutch_four_cores_poisson: "simulate --json --policies xnu,clutch --cores 4 --arrivals poisson:0.9 --tasks 300",
+    clutch_m1_apps: "simulate --policies xnu,clutch --machine m1 --mix 85:1-8@userInitiated~mail,12:10-40@utility~backup:efficient,3:80-200@background~mail --tasks 300",
+    clutch_a10_ios_quanta: "simulate --json --policies clutch --machine a10 --mix 85:1-8@userInitiated,15:10-40@default --tasks 200",
     // Switch costs.
     switch_cost_rr_small_quantum: "simulate --json --switch-cost 0.5 --quantum 4 --tasks 300",
     switch_cost_four_cores_poisson: "simulate --json --policies fifo,rr,srpt,mlfq --switch-cost 0.25 --cores 4 --arrivals poisson:0.95 --tasks 400",
@@ -126,6 +132,16 @@ corpus! {
     m1_compress_table_zh: "scenario m1-compress --lang zh",
     m1_compress_ep_ratio: "scenario m1-compress --ep-ratio 0.5 --json",
     m1_compress_custom_machine: "scenario m1-compress --machine 4p+2e",
+    // Any class runs every scenario; the mechanism tables under other rules
+    // and caps.
+    feishu_demo_clutch: "scenario feishu-demo --policy clutch --seconds 2",
+    feishu_demo_rr_zh: "scenario feishu-demo --policy rr --seconds 1 --queues 20 --lang zh",
+    feishu_demo_clutch_11215_json: "scenario feishu-demo --policy clutch --clutch-rules 11215 --seconds 1 --queues 30 --json",
+    feishu_startup_clutch_json: "scenario feishu-startup --policy clutch --json",
+    feishu_startup_mlfq: "scenario feishu-startup --policy mlfq",
+    m1_compress_clutch_m1: "scenario m1-compress --policy clutch --machine m1",
+    m1_compress_gcd_held_json: "scenario m1-compress --gcd-cap held --machine m1 --json",
+    m1_compress_rules_8796_zh: "scenario m1-compress --clutch-rules 8796 --machine m1 --lang zh",
     // Bad input: one line naming the flag, exit code 2.
     error_quantum: "simulate --quantum 0",
     error_mix: "simulate --mix 1:9-2",
@@ -138,6 +154,10 @@ corpus! {
     error_unknown_scenario: "scenario feishu",
     error_responsiveness_yield: "responsiveness --yield auto",
     error_scenario_knob: "scenario feishu-demo --seconds 100",
+    error_scenario_policy: "scenario feishu-demo --policy cfs",
+    error_scenario_clutch_rules: "scenario m1-compress --clutch-rules 6000",
+    error_scenario_gcd_cap: "scenario m1-compress --gcd-cap always",
+    error_mix_app: "simulate --mix 1:1-8~mail:fast --policies clutch",
 }
 
 fn corpus_dir() -> PathBuf {
@@ -193,8 +213,16 @@ fn corpus_covers_every_kind_of_experiment() {
             .iter()
             .any(|(_, a)| a.starts_with("simulate") && a.contains(needle))
     };
-    for policy in ["fifo", "rr", "sjf", "srpt", "mlfq"] {
+    for policy in ["fifo", "rr", "sjf", "srpt", "mlfq", "xnu", "clutch"] {
         assert!(simulate(policy), "no experiment runs {policy}");
+    }
+    for knob in [
+        "--policy clutch",
+        "--policy rr",
+        "--clutch-rules",
+        "--gcd-cap",
+    ] {
+        assert!(has(knob), "no scenario with {knob}");
     }
     for needle in [
         "--cores 2",

@@ -428,7 +428,10 @@ async fn knob_edits_update_the_url_and_the_table() -> Result<()> {
         .await?;
     let notes = b.text("#scenario-notes").await?;
     assert!(!has_han(&notes), "switched to en: {notes}");
-    assert!(notes.contains("Main thread"), "{notes}");
+    assert!(
+        notes.contains("main thread Preempted + Runnable"),
+        "{notes}"
+    );
     assert_eq!(updates(&b).await?, before);
     // m1-compress: notes and calibration in each language.
     b.open("/?s=m1-compress&tl=off&lang=zh").await?;
@@ -603,7 +606,10 @@ async fn the_panel_is_built_from_the_registry_in_both_languages() -> Result<()> 
          .filter(f => !f.hidden && f.dataset.knob !== 'run').map(f => f.dataset.knob);";
     // feishu-startup has no queue count or simulated span of its own.
     let knobs = b.eval_js(shown_knobs).await?;
-    assert_eq!(knobs, serde_json::json!(["bl", "m", "ep", "sys", "tl"]));
+    assert_eq!(
+        knobs,
+        serde_json::json!(["bl", "m", "ep", "sys", "tl", "pol", "cr"])
+    );
     // In Chinese: the scenario's title, the knobs' labels and placeholder,
     // the reading under the table, all from Rust.
     let zh = b
@@ -650,7 +656,7 @@ async fn the_panel_is_built_from_the_registry_in_both_languages() -> Result<()> 
     let knobs = b.eval_js(shown_knobs).await?;
     assert_eq!(
         knobs,
-        serde_json::json!(["bl", "nq", "groups", "m", "ep", "sys", "secs", "tl"])
+        serde_json::json!(["bl", "nq", "groups", "m", "ep", "sys", "secs", "tl", "pol", "cr"])
     );
     b.finish().await
 }

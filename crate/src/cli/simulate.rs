@@ -27,13 +27,15 @@ With no flags: the 400-task study (seed 42, 16 ms round-robin against FIFO).
 Flags (defaults in brackets):
   --seed N            workload seed, 0 to 2^53-1 [42]
   --tasks N           number of tasks, 1 to 5000000 [400]
-  --mix SPEC          WEIGHT:DIST[@QOS] classes joined by commas [85:1-8,12:10-40,3:80-200]
+  --mix SPEC          WEIGHT:DIST[@QOS][~APP] classes joined by commas [85:1-8,12:10-40,3:80-200]
                       DIST: LO-HI | fixed(MS) | exp(MEAN) | lognormal(MU,SIGMA) | pareto(XM,ALPHA)
-                      QOS (for xnu): userInteractive | userInitiated | default | utility |
-                      background | maintenance [default]
+                      QOS (for xnu and clutch): userInteractive | userInitiated | default |
+                      utility | background | maintenance [default]
+                      APP (for clutch): the app's name, optionally :ui | :normal | :efficient
+                      (its thread group's kind) [app]
   --arrivals SPEC     t0 | poisson:LOAD | burst:COUNT@PERIOD [t0]
   --rng KIND          python (bit-exact CPython random) | fast [python]
-  --policies LIST     from fifo, rr, sjf, srpt, mlfq, xnu [fifo,rr]
+  --policies LIST     from fifo, rr, sjf, srpt, mlfq, xnu, clutch [fifo,rr]
   --quantum MS        rr quantum and mlfq top-level quantum, > 0 [16]
   --cores N           identical cores, 1 to 256 [1]
   --machine M         a10 | m1 | xeon-w | <P>p+<E>e (E at 0.30x a P core) instead

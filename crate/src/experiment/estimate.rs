@@ -6,7 +6,7 @@
 
 use super::{Experiment, Limits, Param};
 use crate::error::{fmt_number, ParamError};
-use crate::policy::{xnu, PolicyKind};
+use crate::policy::{clutch, xnu, PolicyKind};
 use crate::workload::{Arrivals, Workload};
 
 impl Experiment {
@@ -42,6 +42,10 @@ impl Experiment {
             // Its load sample and tick: 1/15 + 1/125 per ms of the run.
             let span = last_arrival + total_work / self.core_count() as f64;
             span * xnu::TIMERS_PER_MS + 2.0
+        } else if policy == PolicyKind::Clutch {
+            // Its scheduler tick.
+            let span = last_arrival + total_work / self.core_count() as f64;
+            span * clutch::TIMERS_PER_MS + 2.0
         } else {
             0.0
         }

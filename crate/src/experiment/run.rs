@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::summary::{self, Summary};
 use super::{Experiment, Limits};
-use crate::policy::{ClassParams, PolicyKind};
+use crate::policy::{ClassParams, ClutchParams, PolicyKind};
 use crate::sim::{EngineConfig, EngineError, Machine, NoRecord, Schedule, ThreadInfo};
 use crate::workload::Workload;
 
@@ -50,6 +50,7 @@ impl Experiment {
         let params = ClassParams {
             quantum: self.quantum,
             mlfq: &self.mlfq,
+            clutch: ClutchParams::default(),
             machine,
             threads,
         };
@@ -66,8 +67,8 @@ impl Experiment {
     ) -> Result<Vec<R>, EngineError> {
         let machine = self.machine();
         let config = self.engine_config(limits, keep);
-        // Only `xnu` reads the tasks' QoS.
-        let threads = if self.policies.contains(&PolicyKind::Xnu) {
+        // Only `xnu` and `clutch` read the tasks' QoS and groups.
+        let threads = if self.policies.iter().any(|p| p.reads_threads()) {
             workload.thread_info(&self.mix)
         } else {
             Vec::new()

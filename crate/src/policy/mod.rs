@@ -1,15 +1,19 @@
 //! Scheduling classes, one per file, each implementing the class
 //! interface of the loop (`crate::sim::class`, as every file of the
 //! kernel's `kernel/sched/` includes `sched.h`). A class owns its run
-//! queue(s) and its priority model: `fifo`, `rr`, `sjf`, `srpt`, `mlfq`, and
-//! XNU's timeshare class `xnu` over its priority model [`timeshare`]. Every
-//! one runs on every machine and every workload.
+//! queue(s) and its priority model: `fifo`, `rr`, `sjf`, `srpt`, `mlfq`,
+//! XNU's timeshare class `xnu` over its priority model [`timeshare`] (the
+//! kernels before Clutch), and XNU's Clutch/Edge class `clutch` over its
+//! rules and tables [`clutch_rules`] (Apple silicon since macOS 11, iOS
+//! since 13). Every one runs on every machine and every workload.
 //!
 //! [`PolicyKind::run`] is the one way into the loop: it builds the class a
 //! kind names and runs it, with the class known at compile time so the loop
 //! inlines it. Everything that simulates (experiments, sweeps, scenarios,
 //! Run for real's plan, the benchmarks) goes through it.
 
+pub mod clutch;
+pub mod clutch_rules;
 mod fifo;
 mod mlfq;
 mod rr;
@@ -19,6 +23,8 @@ mod srpt;
 pub mod timeshare;
 pub mod xnu;
 
+pub use clutch::{Clutch, ClutchParams};
+pub use clutch_rules::ClutchRules;
 pub use fifo::Fifo;
 pub use mlfq::{Mlfq, MlfqParams};
 pub use rr::RoundRobin;
@@ -32,11 +38,14 @@ use crate::sim::{
 };
 
 /// What a class is built from besides its kind: the knobs, the machine
-/// and the threads' scheduling attributes (which only `xnu` reads).
+/// and the threads' scheduling attributes (which only `xnu` and `clutch`
+/// read).
 #[derive(Clone, Copy, Debug)]
 pub struct ClassParams<'a> {
     pub quantum: f64,
     pub mlfq: &'a MlfqParams,
+    /// Which xnu release's Clutch rules `clutch` follows.
+    pub clutch: ClutchParams,
     pub machine: &'a Machine,
     /// Each thread's attributes (empty: every thread at the defaults).
     pub threads: &'a [ThreadInfo],
@@ -52,19 +61,21 @@ pub enum PolicyKind {
     Srpt,
     Mlfq,
     Xnu,
+    Clutch,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 6] = [
+    pub const ALL: [PolicyKind; 7] = [
         PolicyKind::Fifo,
         PolicyKind::Rr,
         PolicyKind::Sjf,
         PolicyKind::Srpt,
         PolicyKind::Mlfq,
         PolicyKind::Xnu,
+        PolicyKind::Clutch,
     ];
-    /// At most this many policies are compared in one experiment.
-    pub const MAX_COMPARED: usize = 6;
+    /// At most this many policies are compared in one experiment: all.
+    pub const MAX_COMPARED: usize = PolicyKind::ALL.len();
 
     pub fn name(self) -> &'static str {
         match self {
@@ -74,12 +85,19 @@ impl PolicyKind {
             PolicyKind::Srpt => "srpt",
             PolicyKind::Mlfq => "mlfq",
             PolicyKind::Xnu => "xnu",
+            PolicyKind::Clutch => "clutch",
         }
     }
 
     /// Whether the `quantum` parameter changes what this class does.
     pub fn uses_quantum(self) -> bool {
         matches!(self, PolicyKind::Rr | PolicyKind::Mlfq)
+    }
+
+    /// Whether the class reads the threads' attributes (QoS, base
+    /// priority, pin, thread group); the others schedule by work alone.
+    pub fn reads_threads(self) -> bool {
+        matches!(self, PolicyKind::Xnu | PolicyKind::Clutch)
     }
 
     /// A one-line description for help texts.
@@ -94,6 +112,9 @@ impl PolicyKind {
             }
             PolicyKind::Xnu => {
                 "XNU timeshare: QoS priorities that decay with CPU use, 10 ms quanta, background on E cores"
+            }
+            PolicyKind::Clutch => {
+                "XNU Clutch/Edge: QoS buckets by earliest deadline, then apps (thread groups), then threads; background on E cores"
             }
         }
     }
@@ -166,6 +187,13 @@ impl PolicyKind {
             PolicyKind::Xnu => {
                 simulate_on(threads, m, &mut Xnu::new(n, p.threads, m), recorder, config)
             }
+            PolicyKind::Clutch => simulate_on(
+                threads,
+                m,
+                &mut Clutch::new(n, p.threads, m, p.clutch),
+                recorder,
+                config,
+            ),
         }
     }
 
@@ -175,6 +203,7 @@ impl PolicyKind {
         match self {
             PolicyKind::Rr | PolicyKind::Mlfq => quantum,
             PolicyKind::Xnu => xnu::MIN_SLICE_MS,
+            PolicyKind::Clutch => clutch::MIN_SLICE_MS,
             _ => f64::INFINITY,
         }
     }

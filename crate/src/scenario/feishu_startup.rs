@@ -22,12 +22,16 @@
 use serde::Serialize;
 
 use super::knob::{Knob, Text};
+use super::registry::{PageCell, PageColumn, PageRow, PageTable, RunLabel, Words};
 use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
+use crate::policy::{ClutchParams, PolicyKind};
 use crate::scenario::simulation::{simulate, RunConfig};
 use crate::sim::machine::Machine;
-use crate::sim::Qos;
+use crate::sim::{GroupKind, Qos, ThreadGroup};
 use crate::text::Lang;
-use crate::workload::programs::{ItemId, Program, Programs, Step, ThreadSpec, WorkItem};
+use crate::workload::programs::{
+    ItemId, Process, Program, Programs, Step, ThreadSpec, WorkItem, WorkerCap,
+};
 
 /// The queues the first refresh needs, found by hand (reading code and
 /// Instruments traces, as the study did first).
@@ -58,11 +62,27 @@ impl Scenario for FeishuStartup {
             Knob::EpRatio,
             Knob::SystemWork,
             Knob::Timeline,
+            Knob::Policy,
+            Knob::ClutchRules,
         ]
     }
 
     fn run(&self, knobs: &Knobs) -> ScenarioResult {
         run(knobs).into()
+    }
+
+    /// One per configuration, with timelines only.
+    fn run_labels(&self, knobs: &Knobs) -> Vec<RunLabel> {
+        if !knobs.timeline {
+            return Vec::new();
+        }
+        CONFIGS
+            .iter()
+            .map(|&(name, zh)| Words {
+                en: name.into(),
+                zh: zh.into(),
+            })
+            .collect()
     }
 
     /// The main thread and the first few start-up workers of each queue.
@@ -79,6 +99,15 @@ pub const ALL_UTILITY_MEASURED: Text = Text::new(
 );
 
 pub const HAND_WHITELIST: [&str; 4] = ["account", "db", "net-callback", "network"];
+
+/// The four configurations, as named in the table and the JSON, and in
+/// Chinese.
+pub const CONFIGS: [(&str, &str); 4] = [
+    ("default", "默认"),
+    ("all-utility", "全部 utility"),
+    ("whitelist", "白名单"),
+    ("auto-whitelist", "自动白名单"),
+];
 
 /// Measured gains of the whitelist over the default, ms.
 pub const MEASURED_FIRST_SCREEN_GAIN_MS: f64 = 100.0;
@@ -127,6 +156,16 @@ pub struct Startup {
 
 pub fn workload(qos_of: &dyn Fn(&str) -> Qos) -> Startup {
     let mut w = Programs::default();
+    // The app (its main thread and async queues), then the daemons' own
+    // processes (other apps' thread groups).
+    w.add_process(Process {
+        name: "Feishu".into(),
+        group: ThreadGroup {
+            id: 1,
+            kind: GroupKind::Normal,
+        },
+        worker_cap: WorkerCap::Off,
+    });
     let mut names = Vec::new();
     let main = w.add_thread(ThreadSpec::main_thread(Program::Queue));
     names.push(None);
@@ -247,9 +286,18 @@ pub fn workload(qos_of: &dyn Fn(&str) -> Qos) -> Startup {
     // Other processes busy during a launch (SpringBoard, daemons) at the
     // default QoS (31): above utility, below userInitiated.
     for d in 0..DAEMONS {
+        let process = w.add_process(Process {
+            name: format!("daemon {d}"),
+            group: ThreadGroup {
+                id: 2 + d as u32,
+                kind: GroupKind::Normal,
+            },
+            worker_cap: WorkerCap::Off,
+        });
         let t = w.add_thread(
             ThreadSpec::new(format!("daemon {d}"), Qos::Default, Program::Queue)
-                .in_group("other processes"),
+                .in_group("other processes")
+                .in_process(process),
         );
         names.push(None);
         for k in 0..DAEMON_ITEMS {
@@ -310,6 +358,10 @@ pub struct FeishuStartupResult {
     pub scenario: &'static str,
     pub machine: String,
     pub band_limit: bool,
+    /// The class every run used.
+    pub policy: &'static str,
+    /// The xnu release whose Clutch rules `clutch` followed.
+    pub clutch_rules: &'static str,
     pub configs: Vec<ConfigResult>,
     /// Whitelist minus default, ms (negative: sooner).
     pub model_first_screen_gain_ms: f64,
@@ -351,6 +403,10 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
             timeline: knobs.timeline,
             max_records: knobs.max_records,
             trace_pri: vec![0],
+            class: knobs.policy,
+            clutch: ClutchParams {
+                rules: knobs.clutch_rules,
+            },
             ..RunConfig::default()
         };
         let run_on = Machine {
@@ -373,14 +429,21 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
         }
     }
     let gain = |f: fn(&ConfigResult) -> f64| f(&configs[2]) - f(&configs[0]);
+    let setting = Setting {
+        policy: knobs.policy,
+        band_limit,
+        rules: knobs.clutch_rules.name(),
+    };
     FeishuStartupResult {
         scenario: FeishuStartup.name(),
         machine: machine.name.clone(),
         band_limit,
+        policy: knobs.policy.name(),
+        clutch_rules: knobs.clutch_rules.name(),
         model_first_screen_gain_ms: gain(|c| c.first_screen_ms),
         model_first_refresh_gain_ms: gain(|c| c.first_refresh_ms),
-        notes: notes(&configs, Lang::En),
-        notes_zh: notes(&configs, Lang::Zh),
+        notes: notes(&configs, &setting, Lang::En),
+        notes_zh: notes(&configs, &setting, Lang::Zh),
         configs,
         measured: Measured {
             first_screen_gain_ms: -MEASURED_FIRST_SCREEN_GAIN_MS,
@@ -402,51 +465,74 @@ fn whitelisted(list: Vec<String>) -> Box<dyn Fn(&str) -> Qos> {
     })
 }
 
-fn notes(c: &[ConfigResult], lang: Lang) -> Vec<String> {
+/// What the notes need to know of the run's settings.
+struct Setting {
+    policy: PolicyKind,
+    band_limit: bool,
+    rules: &'static str,
+}
+
+fn notes(c: &[ConfigResult], set: &Setting, lang: Lang) -> Vec<String> {
     let first_screen = c[2].first_screen_ms - c[0].first_screen_ms;
     let first_refresh = c[2].first_refresh_ms - c[0].first_refresh_ms;
-    if lang == Lang::Zh {
-        return vec![
-            "工作负载是合成的（队列、守护进程和时间都是虚构的，只保留研究中的形态）；结论是\
-             四种配置的先后顺序，而不是收益的大小。手工调整过的有：异步工作量、启动时两个 \
-             default QoS（31）的守护进程，以及无关队列的开始时间，使启动过程有几秒的争用，\
-             且关键路径只占异步工作的一小部分。"
-                .into(),
-            format!(
-                "模型与实测，白名单相对默认配置：首屏 {first_screen:+.0} ms（实测 -100 ms），\
-                 首次刷新 {first_refresh:+.0} ms（实测 -1500 ms）。模型高估首屏收益的原因，\
-                 与它高估演示中等待比例（约 96 % 对 74 %）的原因相同：这里每个 userInitiated \
-                 队列都随时可以抢占已衰减的主线程，而真实手机上的队列大多空闲或阻塞。"
-            ),
-            "原因：userInitiated 队列（37）与主线程（47）同在前台优先级桶，主线程的优先级在\
-             负载下会衰减到 29，于是被这些队列抢占；utility 队列（20）则从不会。把所有队列都\
-             降级能解放主线程，却让数据库和网络工作低于主线程和其他进程（31），并与所有无关\
-             工作平级；白名单则让关键路径始终高于这一切。"
-                .into(),
-        ];
-    }
-    vec![
-        "The workload is synthetic (invented queues, daemons and times with the study's shape); \
-         the ordering of the four configurations is the result, not the size of the gains. \
-         Tuned by hand: the amount of async work, the two launch-time daemons at default QoS \
-         (31) and the unrelated queues' start times, so that the start-up is contended for a \
-         few seconds and the critical path is a small part of the async work."
-            .into(),
-        format!(
-            "Model vs measured, whitelist against default: first screen {:+.0} ms (measured \
-             -100 ms), first refresh {:+.0} ms (measured -1500 ms). The model overstates the \
-             first-screen gain for the reason it overstates the demo's waiting (~96 % vs 74 %): \
-             every userInitiated queue here is always ready to preempt the decayed main thread, \
-             a real phone's queues are mostly idle or blocked.",
-            first_screen, first_refresh,
-        ),
-        "Why: userInitiated queues (37) share the foreground bucket with the main thread (47), \
-         whose priority decays to 29 under load, so they preempt it; utility queues (20) never \
-         do. Lowering every queue frees the main thread but puts the database and network work \
-         below the main thread and the other processes (31) and level with all the unrelated \
-         work; the whitelist keeps the critical path above all of that."
-            .into(),
-    ]
+    let mut notes = vec![Text::new(
+        "The workload is synthetic (invented queues, daemons and times with the study's shape); the ordering of the four configurations is the result, not the size of the gains. Tuned by hand: the amount of async work, the two launch-time daemons at default QoS (31) and the unrelated queues' start times, so that the start-up is contended for a few seconds and the critical path is a small part of the async work.",
+        "工作负载是合成的（队列、守护进程和时间都是虚构的，只保留研究中的形态）；结论是四种配置的先后顺序，而不是收益的大小。手工调整过的有：异步工作量、启动时两个 default QoS（31）的守护进程，以及无关队列的开始时间，使启动过程有几秒的争用，且关键路径只占异步工作的一小部分。",
+    )
+    .get(lang)
+    .to_string()];
+    let sign = |v: f64| format!("{v:+.0}");
+    let size = if first_screen.abs() > MEASURED_FIRST_SCREEN_GAIN_MS {
+        Text::new(
+            " The model's first-screen gain is larger than measured: every userInitiated queue here is always ready to run, while a real phone's queues are mostly idle or blocked.",
+            "模型的首屏收益比实测大：这里每个 userInitiated 队列都随时可以运行，而真实手机上的队列大多空闲或阻塞。",
+        )
+        .get(lang)
+    } else {
+        ""
+    };
+    notes.push(format!(
+        "{}{size}",
+        Text::new(
+            "Model vs measured, whitelist against default: first screen {} ms (measured -100 ms), first refresh {} ms (measured -1500 ms).",
+            "模型与实测，白名单相对默认配置：首屏 {} ms（实测 -100 ms），首次刷新 {} ms（实测 -1500 ms）。",
+        )
+        .fill(lang, &[&sign(first_screen), &sign(first_refresh)])
+    ));
+    let same = c.iter().all(|x| {
+        x.first_screen_ms == c[0].first_screen_ms && x.first_refresh_ms == c[0].first_refresh_ms
+    });
+    let why = match set.policy {
+        _ if same => Text::new(
+            "Why: {} does not read QoS, so the four configurations run the same schedule.",
+            "原因：{} 不看 QoS，所以四种配置的调度完全相同。",
+        )
+        .fill(lang, &[set.policy.name()]),
+        PolicyKind::Xnu if set.band_limit => Text::new(
+            "Why: userInitiated queues (37) share the foreground bucket with the main thread (47), whose priority decays to 29 under load, so they preempt it; utility queues (20) never do. Lowering every queue frees the main thread but puts the database and network work below the main thread and the other processes (31) and level with all the unrelated work; the whitelist keeps the critical path above all of that.",
+            "原因：userInitiated 队列（37）与主线程（47）同在前台优先级桶，主线程的优先级在负载下会衰减到 29，于是被这些队列抢占；utility 队列（20）则从不会。把所有队列都降级能解放主线程，却让数据库和网络工作低于主线程和其他进程（31），并与所有无关工作平级；白名单则让关键路径始终高于这一切。",
+        )
+        .get(lang)
+        .to_string(),
+        PolicyKind::Xnu => Text::new(
+            "Why: userInitiated queues (37) share the foreground bucket with the main thread (47), whose priority decays under load with no floor (band limit off), so they preempt it, and utility queues (20) can too once it falls below 20. The whitelist keeps the critical path at userInitiated and the rest at utility.",
+            "原因：userInitiated 队列（37）与主线程（47）同在前台优先级桶，主线程的优先级在负载下衰减且没有下限（优先级衰减下限关），于是被这些队列抢占；一旦它降到 20 以下，utility 队列（20）也能抢占它。白名单让关键路径保持 userInitiated，其余为 utility。",
+        )
+        .get(lang)
+        .to_string(),
+        PolicyKind::Clutch => Text::new(
+            "Why, under Clutch (xnu-{}): the main thread's FG bucket comes first by earliest deadline, userInitiated queues (IN) next, the daemons (DF, other apps) then, utility (UT) last; the configurations differ in which async work waits behind the daemons and the unrelated queues.",
+            "原因（Clutch，xnu-{}）：按最早截止时间，主线程所在的 FG 桶最先，其次是 userInitiated 队列（IN），然后是守护进程（DF，其他应用），utility（UT）最后；各配置的区别在于哪些异步工作要排在守护进程和无关队列之后。",
+        )
+        .fill(lang, &[set.rules]),
+        _ => Text::new(
+            "Why: {} does not read QoS; the configurations differ only through the order the work arrives in.",
+            "原因：{} 不看 QoS；各配置只在工作到达的先后上有差别。",
+        )
+        .fill(lang, &[set.policy.name()]),
+    };
+    notes.push(why);
+    notes
 }
 
 /// A whole number of ms with its sign (`−` for sooner), `—` when the
@@ -490,27 +576,97 @@ impl Outcome for FeishuStartupResult {
         &mut self.runs
     }
 
-    fn page_text(&self, lang: Lang) -> PageText {
+    fn page_text(&self) -> PageText {
         let fs = signed_ms(self.model_first_screen_gain_ms);
         let fr = signed_ms(self.model_first_refresh_gain_ms);
         let m_fs = signed_ms(self.measured.first_screen_gain_ms);
         let m_fr = signed_ms(self.measured.first_refresh_gain_ms);
-        let reading = match lang {
-            Lang::En => format!(
-                "Whitelist versus default: first screen {fs} ms (measured {m_fs} ms), \
-                 first refresh {fr} ms (measured {m_fr} ms). All utility: {}.",
-                self.measured.all_utility
+        let reading = Words {
+            en: Text::new(
+                "Whitelist versus default: first screen {} ms (measured {} ms), first refresh {} ms (measured {} ms). All utility: {}.",
+                "",
+            )
+            .fill(Lang::En, &[&fs, &m_fs, &fr, &m_fr, self.measured.all_utility]),
+            zh: Text::new(
+                "",
+                "白名单相对默认：首屏 {} 毫秒（实测 {} 毫秒），首次刷新 {} 毫秒（实测 {} 毫秒）。全部 utility：{}。",
+            )
+            .fill(Lang::Zh, &[&fs, &m_fs, &fr, &m_fr, self.measured.all_utility_zh]),
+        };
+        let caption = match PolicyKind::parse("policy", self.policy).unwrap_or(PolicyKind::Xnu) {
+            PolicyKind::Xnu if self.band_limit => Text::new(
+                "The main thread (base 47). With the band limit on, it never decays below 29.",
+                "主线程（基础优先级 47）。开启优先级衰减下限时，它不会降到 29 以下。",
             ),
-            Lang::Zh => format!(
-                "白名单相对默认：首屏 {fs} 毫秒（实测 {m_fs} 毫秒），首次刷新 {fr} 毫秒\
-                 （实测 {m_fr} 毫秒）。全部 utility：{}。",
-                self.measured.all_utility_zh
+            PolicyKind::Xnu => Text::new(
+                "The main thread (base 47). With the band limit off, nothing stops its decay.",
+                "主线程（基础优先级 47）。关闭优先级衰减下限时，它的衰减没有下限。",
+            ),
+            PolicyKind::Clutch => Text::new(
+                "The main thread (base 47). Under Clutch it decays with the load of its own clutch bucket; there is no band limit.",
+                "主线程（基础优先级 47）。在 Clutch 下它随所在 clutch bucket 的负载衰减；没有优先级衰减下限。",
+            ),
+            _ => Text::new(
+                "This policy has no priorities to draw.",
+                "这个策略没有可画的优先级。",
             ),
         };
         PageText {
             reading,
-            measured: Vec::new(),
+            pri_caption: Words::of(caption),
         }
+    }
+
+    fn tables(&self) -> Vec<PageTable> {
+        let col = |key: &str, en: &'static str, zh: &'static str, class: Option<&'static str>| {
+            PageColumn {
+                key: key.into(),
+                label: Words::of(Text::new(en, zh)),
+                class,
+            }
+        };
+        let columns = vec![
+            col("config", "configuration", "配置", None),
+            col("first_screen_ms", "first screen", "首屏", None),
+            col("first_refresh_ms", "first refresh", "首次刷新", None),
+            col(
+                "whitelist",
+                "queues kept userInitiated",
+                "保持 userInitiated 的队列",
+                Some("wl"),
+            ),
+        ];
+        let rows = self
+            .configs
+            .iter()
+            .map(|c| {
+                let zh = CONFIGS
+                    .iter()
+                    .find(|(en, _)| *en == c.name)
+                    .map_or(c.name, |(_, zh)| zh);
+                PageRow {
+                    key: c.name.to_string(),
+                    cells: vec![
+                        PageCell::new(Words {
+                            en: c.name.into(),
+                            zh: (*zh).into(),
+                        }),
+                        PageCell::number(Some(c.first_screen_ms), 1),
+                        PageCell::number(Some(c.first_refresh_ms), 1),
+                        PageCell::new(Words::same(
+                            c.whitelist.as_ref().map_or("—".into(), |w| w.join(", ")),
+                        )),
+                    ],
+                }
+            })
+            .collect();
+        vec![PageTable {
+            id: "main",
+            title: Words::of(FeishuStartup.table_title()),
+            columns,
+            rows,
+            reading: self.page_text().reading,
+        }]
     }
 
     fn band_limit(&self) -> Option<bool> {

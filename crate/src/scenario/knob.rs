@@ -12,9 +12,11 @@
 use serde::Serialize;
 
 use crate::error::{parse_count, parse_number, NumberRange, ParamError};
+use crate::policy::{ClutchRules, PolicyKind};
 use crate::sim::machine::{Machine, M1_EP_RATIO};
 use crate::sim::Qos;
 pub use crate::text::Text;
+use crate::workload::programs::WorkerCap;
 
 use super::feishu_demo;
 
@@ -30,6 +32,12 @@ pub enum Knob {
     SystemWork,
     Seconds,
     Timeline,
+    /// The scheduling class every run of the scenario uses.
+    Policy,
+    /// Which xnu release's Clutch rules `clutch` follows.
+    ClutchRules,
+    /// GCD's cap on a process's workers.
+    GcdCap,
 }
 
 /// An efficiency core's speed relative to a performance core: from 1/20
@@ -70,6 +78,12 @@ pub enum KnobRange {
         step: f64,
         integer: bool,
     },
+    /// One of a few values (`unset`: the choice "leave it to the
+    /// scenario", absent when the knob always has a value).
+    Choice {
+        unset: Option<Text>,
+        options: &'static [KnobOption],
+    },
     /// Free text checked by [`Knobs::set`]; `examples` are suggestions.
     Text {
         examples: &'static [&'static str],
@@ -77,6 +91,96 @@ pub enum KnobRange {
         placeholder: Option<Text>,
     },
 }
+
+/// One value of a [`KnobRange::Choice`]: as the URL writes it, and as the
+/// control labels it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct KnobOption {
+    pub value: &'static str,
+    pub label: Text,
+}
+
+const POLICY_OPTIONS: [KnobOption; 7] = [
+    KnobOption {
+        value: "xnu",
+        label: Text::new(
+            "xnu: timeshare, before Clutch (default)",
+            "xnu：分时调度，Clutch 之前（默认）",
+        ),
+    },
+    KnobOption {
+        value: "clutch",
+        label: Text::new(
+            "clutch: Clutch/Edge (macOS 11+, iOS 13+)",
+            "clutch：Clutch/Edge（macOS 11+、iOS 13+）",
+        ),
+    },
+    KnobOption {
+        value: "rr",
+        label: Text::new("rr: round-robin, no QoS", "rr：轮转，不看 QoS"),
+    },
+    KnobOption {
+        value: "mlfq",
+        label: Text::new(
+            "mlfq: multi-level feedback queue, no QoS",
+            "mlfq：多级反馈队列，不看 QoS",
+        ),
+    },
+    KnobOption {
+        value: "fifo",
+        label: Text::new("fifo: first come, no QoS", "fifo：先来先服务，不看 QoS"),
+    },
+    KnobOption {
+        value: "sjf",
+        label: Text::new("sjf: shortest job first", "sjf：短作业优先"),
+    },
+    KnobOption {
+        value: "srpt",
+        label: Text::new("srpt: shortest remaining time", "srpt：最短剩余时间优先"),
+    },
+];
+
+const CLUTCH_RULES_OPTIONS: [KnobOption; 3] = [
+    KnobOption {
+        value: "7195",
+        label: Text::new(
+            "xnu-7195: macOS 11–13.2, iOS 14–16.3 (group boost)",
+            "xnu-7195：macOS 11–13.2、iOS 14–16.3（线程组提升）",
+        ),
+    },
+    KnobOption {
+        value: "8796",
+        label: Text::new(
+            "xnu-8796: macOS 13.3–14 (no boost)",
+            "xnu-8796：macOS 13.3–14（无提升）",
+        ),
+    },
+    KnobOption {
+        value: "11215",
+        label: Text::new("xnu-11215: macOS 15, iOS 18", "xnu-11215：macOS 15、iOS 18"),
+    },
+];
+
+const GCD_CAP_OPTIONS: [KnobOption; 3] = [
+    KnobOption {
+        value: "per-item",
+        label: Text::new(
+            "per item (GCD: each chunk admitted in turn)",
+            "按工作项（GCD：每块依次准入）",
+        ),
+    },
+    KnobOption {
+        value: "held",
+        label: Text::new(
+            "held (a worker keeps its slot for the whole job)",
+            "占用（工作线程整个任务期间占着名额）",
+        ),
+    },
+    KnobOption {
+        value: "off",
+        label: Text::new("off (no cap)", "关（无上限）"),
+    },
+];
 
 /// A knob as a control shows it: label, help and range.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -90,7 +194,7 @@ const ON: Text = Text::new("on", "开");
 const OFF: Text = Text::new("off", "关");
 
 impl Knob {
-    pub const ALL: [Knob; 8] = [
+    pub const ALL: [Knob; 11] = [
         Knob::BandLimit,
         Knob::Queues,
         Knob::Groups,
@@ -99,6 +203,9 @@ impl Knob {
         Knob::SystemWork,
         Knob::Seconds,
         Knob::Timeline,
+        Knob::Policy,
+        Knob::ClutchRules,
+        Knob::GcdCap,
     ];
 
     pub fn flag(self) -> &'static str {
@@ -111,6 +218,9 @@ impl Knob {
             Knob::SystemWork => "--system-work",
             Knob::Seconds => "--seconds",
             Knob::Timeline => "--timeline",
+            Knob::Policy => "--policy",
+            Knob::ClutchRules => "--clutch-rules",
+            Knob::GcdCap => "--gcd-cap",
         }
     }
 
@@ -124,6 +234,9 @@ impl Knob {
             Knob::SystemWork => "sys",
             Knob::Seconds => "secs",
             Knob::Timeline => "tl",
+            Knob::Policy => "pol",
+            Knob::ClutchRules => "cr",
+            Knob::GcdCap => "gcd",
         }
     }
 
@@ -138,6 +251,13 @@ impl Knob {
             Knob::SystemWork => "on|off: ~1.3 % other system work on every core",
             Knob::Seconds => "S: simulated seconds for feishu-demo (0.5..=60, default 10)",
             Knob::Timeline => "on|off: keep per-core segments and thread states",
+            Knob::Policy => "P: the scheduling class of every run, one of the policies [xnu]",
+            Knob::ClutchRules => {
+                "7195|8796|11215: the xnu release whose Clutch rules clutch follows [7195]"
+            }
+            Knob::GcdCap => {
+                "per-item|held|off: GCD's cap on a process's workers (m1-compress) [per-item]"
+            }
         }
     }
 
@@ -234,6 +354,39 @@ impl Knob {
                     off: OFF,
                 },
             ),
+            Knob::Policy => (
+                Text::new("Scheduling policy", "调度策略"),
+                Some(Text::new(
+                    "the class every run uses: xnu is the kernel the studies measured",
+                    "每次运行使用的调度类：xnu 是研究所测的内核",
+                )),
+                KnobRange::Choice {
+                    unset: None,
+                    options: &POLICY_OPTIONS,
+                },
+            ),
+            Knob::ClutchRules => (
+                Text::new("Clutch rules (xnu release)", "Clutch 规则（xnu 版本）"),
+                Some(Text::new(
+                    "read by clutch: thread-group boost, starvation window, ageout",
+                    "clutch 使用：线程组提升、防饥饿窗口、老化",
+                )),
+                KnobRange::Choice {
+                    unset: None,
+                    options: &CLUTCH_RULES_OPTIONS,
+                },
+            ),
+            Knob::GcdCap => (
+                Text::new("GCD worker cap", "GCD 工作线程上限"),
+                Some(Text::new(
+                    "at most the machine's parallelism for a QoS (the E cores for background) per process",
+                    "每个进程同一 QoS 至多为机器的并行度（background 为能效核数）",
+                )),
+                KnobRange::Choice {
+                    unset: Some(Text::new("scenario's default", "场景默认")),
+                    options: &GCD_CAP_OPTIONS,
+                },
+            ),
         };
         KnobSpec { label, help, range }
     }
@@ -265,6 +418,11 @@ pub struct Knobs {
     /// dropped and the run marked `truncated`), so that a page gets a few
     /// MB at most.
     pub max_records: usize,
+    /// The class every run uses.
+    pub policy: PolicyKind,
+    pub clutch_rules: ClutchRules,
+    /// `None`: the scenario's default.
+    pub gcd_cap: Option<WorkerCap>,
 }
 
 impl Default for Knobs {
@@ -279,6 +437,9 @@ impl Default for Knobs {
             seconds: 10.0,
             timeline: false,
             max_records: 5_000,
+            policy: PolicyKind::Xnu,
+            clutch_rules: ClutchRules::default(),
+            gcd_cap: None,
         }
     }
 }
@@ -312,6 +473,20 @@ impl Knobs {
                 Machine::parse(field, text, self.ep_ratio)?;
                 self.machine = Some(text.trim().to_ascii_lowercase());
             }
+            Knob::Policy => {
+                self.policy = PolicyKind::parse(field, text)?;
+            }
+            Knob::ClutchRules => {
+                self.clutch_rules = ClutchRules::parse(text).ok_or_else(|| {
+                    ParamError::new(field, text, "7195, 8796 or 11215 (an xnu release)")
+                })?;
+            }
+            Knob::GcdCap => {
+                self.gcd_cap = Some(
+                    WorkerCap::parse(text)
+                        .ok_or_else(|| ParamError::new(field, text, "per-item, held or off"))?,
+                );
+            }
             Knob::Groups => {
                 let allowed = "a comma-separated list of 1 to 6 QoS classes \
                     (userInteractive, userInitiated, default, utility, background, \
@@ -344,6 +519,9 @@ impl Knobs {
             Knob::Machine => self.machine.clone(),
             Knob::EpRatio => Some(crate::error::fmt_number(self.ep_ratio)),
             Knob::Seconds => Some(crate::error::fmt_number(self.seconds)),
+            Knob::Policy => Some(self.policy.name().to_string()),
+            Knob::ClutchRules => Some(self.clutch_rules.name().to_string()),
+            Knob::GcdCap => self.gcd_cap.map(|c| c.name().to_string()),
         }
     }
 

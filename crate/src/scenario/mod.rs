@@ -12,6 +12,7 @@ pub mod feishu_demo;
 pub mod feishu_startup;
 pub mod knob;
 pub mod m1_compress;
+pub mod mechanism;
 pub mod registry;
 pub mod simulation;
 
@@ -30,7 +31,8 @@ pub use knob::{
 };
 pub use m1_compress::M1CompressResult;
 pub use registry::{
-    allowed_names, find, names, Outcome, PageText, Scenario, ScenarioResult, REGISTRY,
+    allowed_names, find, names, Outcome, PageCell, PageColumn, PageRow, PageTable, PageText,
+    RunLabel, Scenario, ScenarioResult, Words, REGISTRY,
 };
 
 /// Ends a scenario's text report: its notes in `lang` as a bulleted list.

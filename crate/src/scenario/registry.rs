@@ -46,17 +46,190 @@ pub trait Scenario: Sync + std::fmt::Debug {
     fn lanes_per_group(&self) -> usize {
         2
     }
+
+    /// The runs the page's charts can pick from with these knobs, in the
+    /// order of the result's runs (known before running, so a knob edit
+    /// that keeps them keeps the chosen run).
+    fn run_labels(&self, knobs: &Knobs) -> Vec<Words>;
 }
 
-/// Sentences the page shows around a result's table, in one language, made
-/// from the same figures as the table.
+/// A generated text in both languages (the page switches language without
+/// a new run).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Words {
+    pub en: String,
+    pub zh: String,
+}
+
+impl Words {
+    /// A template filled with the same arguments in both languages.
+    pub fn fill(t: Text, args: &[&str]) -> Words {
+        Words {
+            en: t.fill(Lang::En, args),
+            zh: t.fill(Lang::Zh, args),
+        }
+    }
+
+    /// Text that reads the same in both (a number, a name).
+    pub fn same(s: impl Into<String>) -> Words {
+        let s = s.into();
+        Words {
+            en: s.clone(),
+            zh: s,
+        }
+    }
+
+    pub fn of(t: Text) -> Words {
+        Words {
+            en: t.en.into(),
+            zh: t.zh.into(),
+        }
+    }
+
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+}
+
+/// A run's label in the page's run picker.
+pub type RunLabel = Words;
+
+/// Sentences the page shows around a result's tables, made from the same
+/// figures and settings as the tables.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PageText {
-    /// One line under the table.
-    pub reading: String,
-    /// The study's measured figure in words, one per table row (empty when
-    /// the table has no such column).
-    pub measured: Vec<String>,
+    /// One line under the main table.
+    pub reading: Words,
+    /// What the sched_pri chart shows, for this run's settings.
+    pub pri_caption: Words,
+}
+
+/// One column of a [`PageTable`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PageColumn {
+    /// The cells' `data-metric` (the test hooks: the JSON field they show;
+    /// `figure_N` for a mechanism table's Nth figure).
+    pub key: String,
+    pub label: Words,
+    /// A style of its cells (`measured`: the study's figures; `wl`: words
+    /// that may wrap).
+    pub class: Option<&'static str>,
+}
+
+/// One cell: its text and, for a QoS, the colour swatch before it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PageCell {
+    #[serde(flatten)]
+    pub text: Words,
+    /// Draw the QoS colour of this number before the text.
+    pub qos: Option<u8>,
+}
+
+impl PageCell {
+    pub fn new(text: Words) -> PageCell {
+        PageCell { text, qos: None }
+    }
+
+    /// A figure with `digits` decimals, `—` when there is none.
+    pub fn number(v: Option<f64>, digits: usize) -> PageCell {
+        PageCell::new(Words::same(match v {
+            Some(v) if v.is_finite() => format!("{v:.digits$}"),
+            _ => "—".to_string(),
+        }))
+    }
+
+    pub fn with_qos(mut self, qos: u8) -> PageCell {
+        self.qos = Some(qos);
+        self
+    }
+}
+
+/// One row: its `data-row` key, its heading cell, then one cell per
+/// remaining column.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PageRow {
+    pub key: String,
+    pub cells: Vec<PageCell>,
+}
+
+/// A table as the page shows it, laid out in Rust (the page holds no
+/// scenario's columns, rows or words).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PageTable {
+    /// `main` (the scenario's table) or `mechanisms`.
+    pub id: &'static str,
+    pub title: Words,
+    /// The first column heads the rows.
+    pub columns: Vec<PageColumn>,
+    pub rows: Vec<PageRow>,
+    /// The sentence under the table.
+    pub reading: Words,
+}
+
+impl PageTable {
+    /// The mechanism table of a scenario's result.
+    pub fn of_mechanisms(t: &super::mechanism::MechanismTable, digits: usize) -> PageTable {
+        let mut columns = vec![PageColumn {
+            key: "mechanism".into(),
+            label: Words::of(Text::new("mechanism", "机制")),
+            class: Some("wl"),
+        }];
+        for (i, (en, zh)) in t.columns.iter().zip(&t.columns_zh).enumerate() {
+            columns.push(PageColumn {
+                key: format!("figure_{i}"),
+                label: Words {
+                    en: en.clone(),
+                    zh: zh.clone(),
+                },
+                class: None,
+            });
+        }
+        columns.push(PageColumn {
+            key: "reproduces".into(),
+            label: Words::of(Text::new("within 10 %", "在 10 % 以内")),
+            class: None,
+        });
+        let measured_row = PageRow {
+            key: "measured".into(),
+            cells: std::iter::once(PageCell::new(Words::of(Text::new("measured", "实测"))))
+                .chain(t.measured.iter().map(|m| PageCell::number(*m, digits)))
+                .chain(std::iter::once(PageCell::new(Words::same(""))))
+                .collect(),
+        };
+        let rows = std::iter::once(measured_row)
+            .chain(t.rows.iter().map(|r| {
+                PageRow {
+                    key: r.mechanism.into(),
+                    cells: std::iter::once(PageCell::new(Words::of(Text::new(
+                        r.label, r.label_zh,
+                    ))))
+                    .chain(r.figures.iter().map(|f| PageCell::number(Some(*f), digits)))
+                    .chain(std::iter::once(PageCell::new(Words::of(if r.reproduces {
+                        Text::new("yes", "是")
+                    } else {
+                        Text::new("no", "否")
+                    }))))
+                    .collect(),
+                }
+            }))
+            .collect();
+        PageTable {
+            id: "mechanisms",
+            title: Words {
+                en: t.what.clone(),
+                zh: t.what_zh.clone(),
+            },
+            columns,
+            rows,
+            reading: Words {
+                en: t.reading.clone(),
+                zh: t.reading_zh.clone(),
+            },
+        }
+    }
 }
 
 /// A scenario's result, whatever its shape.
@@ -69,8 +242,12 @@ pub trait Outcome {
     /// page's charts; empty without the timeline knob.
     fn runs_mut(&mut self) -> &mut Vec<RunView>;
 
-    /// The page's sentences in `lang`.
-    fn page_text(&self, lang: Lang) -> PageText;
+    /// The page's sentences.
+    fn page_text(&self) -> PageText;
+
+    /// The page's tables, first the scenario's own, then any mechanism
+    /// table.
+    fn tables(&self) -> Vec<PageTable>;
 
     /// Whether the band limit was on, when the result says so for all its
     /// runs (otherwise each run's machine says it).

@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use crate::policy::{ClassParams, MlfqParams, PolicyKind};
+use crate::policy::{ClassParams, ClutchParams, MlfqParams, PolicyKind};
 use crate::sim::time::SAME_INSTANT_MS as EPS;
 use crate::sim::{CoreKind, EngineConfig, Machine, Recorder, ThreadId, ThreadInfo};
 use crate::workload::program_threads::{ProgramRun, Stop};
@@ -40,6 +40,8 @@ pub struct RunConfig {
     pub trace_pri: Vec<ThreadId>,
     /// The scheduling class.
     pub class: PolicyKind,
+    /// The xnu release whose rules `clutch` follows.
+    pub clutch: ClutchParams,
 }
 
 impl Default for RunConfig {
@@ -52,6 +54,7 @@ impl Default for RunConfig {
             max_records: 20_000,
             trace_pri: Vec::new(),
             class: PolicyKind::Xnu,
+            clutch: ClutchParams::default(),
         }
     }
 }
@@ -343,7 +346,7 @@ pub fn simulate(programs: &Programs, machine: &Machine, cfg: &RunConfig) -> RunR
         after_items: cfg.stop_after_items.clone(),
         when_pools_done: cfg.stop_when_pools_done,
     };
-    let mut run = ProgramRun::new(programs, &stop);
+    let mut run = ProgramRun::new(programs, &stop, machine);
     let mut recorder = ThreadRecorder::new(programs, machine, cfg);
     let config = EngineConfig {
         switch_cost: 0.0,
@@ -354,10 +357,13 @@ pub fn simulate(programs: &Programs, machine: &Machine, cfg: &RunConfig) -> RunR
         // timeline is recorded per instant: the general loop throughout.
         one_core_fast_path: false,
     };
-    let info: Vec<ThreadInfo> = programs.threads.iter().map(|t| t.info()).collect();
+    let info: Vec<ThreadInfo> = (0..programs.threads.len())
+        .map(|t| programs.info(t))
+        .collect();
     let params = ClassParams {
         quantum: SCENARIO_QUANTUM_MS,
         mlfq: &MlfqParams::default(),
+        clutch: cfg.clutch,
         machine,
         threads: &info,
     };

@@ -58,8 +58,18 @@ pub struct Running {
 }
 
 /// One scheduling policy. Callbacks are invoked by the engine only; a
-/// policy never sees the clock except through [`Policy::on_timer`].
+/// policy sees the clock through [`Policy::on_instant`] and
+/// [`Policy::on_timer`].
 pub trait Policy {
+    /// The loop is at `now` (never earlier than an instant it reported
+    /// before) and is about to make this instant's other calls (slices
+    /// ending, threads becoming runnable, picks, preemptions), all of which
+    /// happen at `now`. A class with deadlines or timestamps (Clutch's root
+    /// bucket deadlines, warps, blocked and pending times) reads its clock
+    /// here; the default does nothing and costs nothing once inlined.
+    #[inline(always)]
+    fn on_instant(&mut self, _now: f64) {}
+
     /// A task becomes runnable.
     fn enqueue(&mut self, task: ThreadId, why: Enqueue, tasks: &TaskView);
 
@@ -154,9 +164,58 @@ pub trait Policy {
     }
 }
 
+/// A thread group: XNU's `struct thread_group`, one per app (the
+/// coalition's group, `osfmk/kern/coalition.c`), shared by all its
+/// processes' threads. Only `clutch` reads it (Clutch schedules groups
+/// before threads); every other class ignores it. The study's tasks are one
+/// app unless a mix class names another (`~NAME`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ThreadGroup {
+    /// Any number naming the group; equal ids are one group.
+    pub id: u32,
+    /// The group's flags as the kernel sees them (which decide its boost
+    /// under the xnu versions that had one).
+    pub kind: GroupKind,
+}
+
+/// The thread-group flags that set Clutch's per-group priority boost
+/// (`sched_clutch_update_tg_flags`, `osfmk/kern/thread_group.c` at
+/// xnu-7195.101.1): set by user-space policy (CLPC, RunningBoard), not
+/// public.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GroupKind {
+    /// `THREAD_GROUP_FLAGS_EFFICIENT`: the LOW boost (0).
+    Efficient,
+    /// No flag, as a new group starts: the MED boost (2).
+    #[default]
+    Normal,
+    /// `THREAD_GROUP_FLAGS_UI_APP` (the focal UI app): the HIGH boost (4).
+    Ui,
+}
+
+impl GroupKind {
+    pub const ALL: [GroupKind; 3] = [GroupKind::Efficient, GroupKind::Normal, GroupKind::Ui];
+
+    /// As written after a group's name (`~app2:ui`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupKind::Efficient => "efficient",
+            GroupKind::Normal => "normal",
+            GroupKind::Ui => "ui",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<GroupKind> {
+        let t = text.trim();
+        GroupKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(t))
+    }
+}
+
 /// What a class may know about a thread besides its work: the scheduling
 /// attributes a workload gives it. The study's tasks have the defaults (or
-/// their mix class's QoS); the scenarios' threads set them all.
+/// their mix class's QoS and group); the scenarios' threads set them all.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ThreadInfo {
     pub qos: Qos,
@@ -167,16 +226,23 @@ pub struct ThreadInfo {
     pub fixed: bool,
     /// Only this core.
     pub pinned: Option<usize>,
+    /// Its app's thread group.
+    pub group: ThreadGroup,
 }
 
 impl ThreadInfo {
-    /// A thread of class `qos` at its base priority, on any core.
+    /// A thread of class `qos` at its base priority, on any core, in the
+    /// one app.
     pub const fn of_qos(qos: Qos) -> ThreadInfo {
         ThreadInfo {
             qos,
             base_pri: qos.base_pri(),
             fixed: false,
             pinned: None,
+            group: ThreadGroup {
+                id: 0,
+                kind: GroupKind::Normal,
+            },
         }
     }
 }

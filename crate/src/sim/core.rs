@@ -8,6 +8,7 @@
 //! class timer.
 //!
 //! Order of work at one instant `t` (written down because it decides ties):
+//! 0. the class is told the time (`Policy::on_instant`);
 //! 1. slices ending at `t` are accounted, lowest core first; a thread whose
 //!    CPU step is done asks its program what next: it exits (a study task
 //!    completes at `t`), blocks, or keeps its core for its next CPU step
@@ -549,6 +550,7 @@ fn run_alone<P: Policy + ?Sized, W: Threads, R: Recorder>(
         if end >= horizon {
             break Ok(Some(end));
         }
+        steps.policy.on_instant(end);
         match steps.finish_slice::<true>(&mut st, &mut t, c, end) {
             Ended::Left => {}
             Ended::Expired(task) => steps.enqueue(task, Enqueue::Expired),
@@ -650,6 +652,7 @@ fn run_stretch<P: Policy + ?Sized, W: Threads, R: Recorder, const RECORD: bool>(
         if end >= horizon {
             break Ok(Stretch::Reached(end));
         }
+        steps.policy.on_instant(end);
         match steps.finish_slice::<RECORD>(&mut st, &mut t, c, end) {
             Ended::Left => {}
             Ended::Expired(task) => steps.enqueue(task, Enqueue::Expired),
@@ -746,6 +749,7 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
             break;
         }
         end_time = now;
+        e.policy.on_instant(now);
 
         // 2. Slices ending now.
         while let Some(&Reverse((Key(t), c, gen))) = ends.peek() {
@@ -818,7 +822,7 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
         let mut preemptions_left = e.policy.preemptions_per_instant(cores);
         loop {
             while let Some(Reverse(c)) = idle.pop() {
-                let Some(mut end) = e.dispatch(&mut core[c], &mut tally, c, now)? else {
+                let Some(end) = e.dispatch(&mut core[c], &mut tally, c, now)? else {
                     still_idle.push(c);
                     if !e.policy.has_queued() {
                         break;
@@ -827,36 +831,6 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
                     // background off P cores) may have work for the next.
                     continue;
                 };
-                if fast_path {
-                    // One core: while the slice ends before anything else
-                    // can happen, finish it and pick the next right here,
-                    // taking exactly the steps the loop above would take.
-                    let horizon = [e.threads.next_wake(), timer, Some(until)]
-                        .into_iter()
-                        .flatten()
-                        .fold(f64::INFINITY, f64::min);
-                    match run_alone(
-                        &mut *e.threads,
-                        &mut *e.policy,
-                        &mut *e.recorder,
-                        e.config,
-                        &mut *e.remaining,
-                        &mut *e.outcomes,
-                        &mut *e.segments,
-                        &mut core[c],
-                        &mut tally,
-                        c,
-                        end,
-                        horizon,
-                    )? {
-                        Some(last_end) => end = last_end,
-                        None => still_idle.push(c),
-                    }
-                    if core[c].task.is_some() {
-                        ends.push(Reverse((Key(end), c, core[c].generation)));
-                    }
-                    break;
-                }
                 ends.push(Reverse((Key(end), c, core[c].generation)));
             }
             idle.extend(still_idle.drain(..).map(Reverse));
@@ -875,6 +849,47 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
             let c = running[v].core;
             e.preempt(&mut core[c], &mut tally, c, now);
             idle.push(Reverse(c));
+        }
+        if fast_path && core[0].task.is_some() {
+            // One core, with this instant's picks and preemptions made:
+            // while the slice ends before anything else can happen, finish
+            // it and pick the next right here, taking exactly the steps the
+            // loop above would take. Preemptions are checked here first,
+            // at this instant; a later slice end before the horizon cannot
+            // preempt (the class's pick there is its own first choice), and
+            // arrivals and timers, which can, are the horizon. The heap
+            // holds the slice's end; entries of slices preempted at this
+            // instant are stale.
+            let mut end = now;
+            while let Some(Reverse((Key(t), c, gen))) = ends.pop() {
+                if gen == core[c].generation {
+                    end = t;
+                }
+            }
+            let horizon = [e.threads.next_wake(), timer, Some(until)]
+                .into_iter()
+                .flatten()
+                .fold(f64::INFINITY, f64::min);
+            let last_end = run_alone(
+                &mut *e.threads,
+                &mut *e.policy,
+                &mut *e.recorder,
+                e.config,
+                &mut *e.remaining,
+                &mut *e.outcomes,
+                &mut *e.segments,
+                &mut core[0],
+                &mut tally,
+                0,
+                end,
+                horizon,
+            )?;
+            match last_end {
+                Some(end) if core[0].task.is_some() => {
+                    ends.push(Reverse((Key(end), 0, core[0].generation)))
+                }
+                _ => idle.push(Reverse(0)),
+            }
         }
         let policy = &*e.policy;
         e.recorder.instant(now, |t| policy.priority(t));

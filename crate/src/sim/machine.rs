@@ -38,6 +38,16 @@ pub const ARM64_TICKS_PER_MS: u64 = 24_000;
 /// Intel Macs count `mach_absolute_time` in ns.
 pub const INTEL_TICKS_PER_MS: u64 = 1_000_000;
 
+/// The OS a machine's kernel is built for, where kernels for the two
+/// differ in what a class reads (Clutch's quantum per bucket:
+/// `sched_clutch_thread_quantum_us` has a macOS table and an iOS one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Os {
+    #[default]
+    MacOs,
+    Ios,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Machine {
     pub name: String,
@@ -49,6 +59,9 @@ pub struct Machine {
     /// limit (iOS ≤ 12 without Clutch: yes; macOS: no). Scenarios may
     /// override it with a knob.
     pub band_limit: bool,
+    /// Its kernel's OS (not part of the JSON a run prints: the name says it).
+    #[serde(skip)]
+    pub os: Os,
 }
 
 impl Machine {
@@ -67,6 +80,7 @@ impl Machine {
             ],
             ticks_per_ms: ARM64_TICKS_PER_MS,
             band_limit: false,
+            os: Os::MacOs,
         }
     }
 
@@ -118,6 +132,7 @@ impl Machine {
             ],
             ticks_per_ms: ARM64_TICKS_PER_MS,
             band_limit: true,
+            os: Os::Ios,
         }
     }
 
@@ -143,6 +158,7 @@ impl Machine {
             cores,
             ticks_per_ms: ARM64_TICKS_PER_MS,
             band_limit: false,
+            os: Os::MacOs,
         }
     }
 
@@ -162,6 +178,7 @@ impl Machine {
             ],
             ticks_per_ms: INTEL_TICKS_PER_MS,
             band_limit: false,
+            os: Os::MacOs,
         }
     }
 
@@ -227,6 +244,26 @@ impl Machine {
 
     pub fn has_efficiency_cores(&self) -> bool {
         self.cores.iter().any(|c| c.kind == CoreKind::Efficiency)
+    }
+
+    /// Cores of this kind.
+    pub fn count(&self, kind: CoreKind) -> usize {
+        self.cores.iter().filter(|c| c.kind == kind).count()
+    }
+
+    /// How many threads of class `qos` the kernel reports it can run in
+    /// parallel (`qos_max_parallelism(qos, QOS_PARALLELISM_COUNT_LOGICAL)`):
+    /// on a machine with both kinds of cores the efficiency cores for
+    /// background and maintenance (Edge's `sched_edge_qos_max_parallelism`:
+    /// CLPC never recommends P cores for them), every core otherwise. GCD's
+    /// worker cap (`workq_constrained_allowance`) reads it.
+    pub fn max_parallelism(&self, qos: Qos) -> usize {
+        let e = self.count(CoreKind::Efficiency);
+        if qos.is_background() && e > 0 && e < self.cores.len() {
+            e
+        } else {
+            self.cores.len()
+        }
     }
 
     /// Placement by QoS: background and maintenance only on efficiency

@@ -270,19 +270,18 @@ pub fn describe_view(exp: &Experiment, view: EmbedView, errors: Vec<BadParam>) -
             .iter()
             .map(|c| {
                 let (lo, hi) = match c.dist {
-                    // A class with a QoS is edited as text, so the page
-                    // writes its `@QOS` back.
-                    Dist::Uniform { lo, hi } if c.qos.is_none() => (Some(lo), Some(hi)),
+                    // A class with a QoS or an app is edited as text, so
+                    // the page writes its `@QOS~APP` back.
+                    Dist::Uniform { lo, hi } if c.qos.is_none() && c.app.is_none() => {
+                        (Some(lo), Some(hi))
+                    }
                     _ => (None, None),
                 };
                 MixRow {
                     weight: c.weight,
                     lo,
                     hi,
-                    dist: match c.qos {
-                        Some(q) => format!("{}@{}", c.dist, q.name()),
-                        None => c.dist.to_string(),
-                    },
+                    dist: c.dist_text(),
                 }
             })
             .collect(),

@@ -22,7 +22,7 @@ use super::query::{decode_pairs, percent_encode, BadParam};
 use super::result::{set, to_js};
 use crate::error::ParamError;
 use crate::scenario::simulation::{PriSeries, RunResult, State};
-use crate::scenario::{self, Knob, Knobs, PageText, RunView, Scenario, ScenarioResult};
+use crate::scenario::{self, Knob, Knobs, RunView, Scenario, ScenarioResult, Words};
 use crate::sim::machine::CoreKind;
 use crate::sim::qos::BASEPRI_FOREGROUND;
 
@@ -144,6 +144,18 @@ impl ScenarioQuery {
         }
         .canonical()
     }
+
+    /// The runs the charts can pick from with these knobs, one line each:
+    /// two queries with the same runs keep the chosen `run` across an edit.
+    pub fn runs(&self) -> String {
+        self.scenario.map_or(String::new(), |s| {
+            s.run_labels(&self.knobs)
+                .into_iter()
+                .map(|l| l.en)
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+    }
 }
 
 #[derive(Serialize)]
@@ -153,6 +165,9 @@ struct ParsedScenario<'a> {
     query: String,
     /// Canonical query without `run`.
     key: String,
+    /// The runs the charts can pick from (one line each): a knob edit that
+    /// keeps them keeps `run`.
+    runs: String,
     run: usize,
     /// Every knob as URL text; `""` for "the scenario's default".
     knobs: HashMap<&'static str, String>,
@@ -160,7 +175,9 @@ struct ParsedScenario<'a> {
 }
 
 /// Parses a page query's scenario keys. Returns `{scenario, query, key,
-/// run, knobs, errors}`: `scenario` is `null` without a valid `s`; `knobs`
+/// runs, run, knobs, errors}`: `scenario` is `null` without a valid `s`;
+/// `runs` names the runs the charts can pick from (equal for two queries
+/// whose runs are the same); `knobs`
 /// maps every URL key (`bl`, `nq`, ...) to its text, `""` meaning the
 /// scenario's default; `errors` lists rejected values like `parseQuery`.
 #[wasm_bindgen(js_name = parseScenarioQuery)]
@@ -174,6 +191,7 @@ pub fn parse_scenario_query(query: &str) -> JsValue {
         scenario: q.name,
         query: q.canonical(),
         key: q.run_key(),
+        runs: q.runs(),
         run: q.run,
         knobs,
         errors: &q.errors,
@@ -190,6 +208,8 @@ pub struct ScenarioRun {
     /// summary serialises only what the tables need.
     result: ScenarioResult,
     runs: Vec<RunView>,
+    /// The runs' labels in both languages.
+    labels: Vec<Words>,
 }
 
 /// Runs the scenario of a (canonical) query. Fails on any bad value: the
@@ -236,6 +256,7 @@ pub fn run_scenario(query: &str, progress: JsValue) -> Result<ScenarioRun, JsErr
         scenario,
         result,
         runs,
+        labels: scenario.run_labels(&q.knobs),
     })
 }
 
@@ -315,38 +336,24 @@ fn band_limit_of(result: &ScenarioResult, runs: &[RunView]) -> bool {
         .unwrap_or_else(|| runs.first().is_some_and(|v| v.machine.band_limit))
 }
 
-/// The page's sentences in both languages (the page switches language
-/// without a new run).
-#[derive(Serialize)]
-struct PageTexts {
-    en: PageText,
-    zh: PageText,
-}
-
 #[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl ScenarioRun {
     /// The scenario's result as the CLI's `--json` prints it, with `runs`
-    /// empty (each is sent by `timeline`), plus `run_labels`: one label per
-    /// run the charts can show, and `page`: `{en, zh}`, each `{reading,
-    /// measured}` (the line under the table and the study's figures in
-    /// words, one per row).
+    /// empty (each is sent by `timeline`), plus `run_labels`: one `{en, zh}`
+    /// label per run the charts can show; `page`: `{reading, pri_caption}`,
+    /// each `{en, zh}`; and `tables`: the tables as the page shows them
+    /// (`[{id, title, columns: [{key, label, class}], rows: [{key, cells:
+    /// [{en, zh, qos}]}], reading}]`, the first cell of a row heading it).
     pub fn summary(&self) -> JsValue {
         // Straight to a JS object (no serde_json::Value on the way: less code
         // in the wasm); `runs` is empty here, they were taken at the start.
         let v = to_js(&self.result);
-        let labels = js_sys::Array::new();
-        for l in self.run_labels() {
-            labels.push(&JsValue::from_str(&l));
-        }
         if let Some(obj) = v.dyn_ref::<Object>() {
-            set(obj, "run_labels", &labels);
+            set(obj, "run_labels", &to_js(&self.bilingual_labels()));
             let outcome = self.result.outcome();
-            let page = PageTexts {
-                en: outcome.page_text(crate::text::Lang::En),
-                zh: outcome.page_text(crate::text::Lang::Zh),
-            };
-            set(obj, "page", &to_js(&page));
+            set(obj, "page", &to_js(&outcome.page_text()));
+            set(obj, "tables", &to_js(&outcome.tables()));
         }
         v
     }
@@ -359,6 +366,16 @@ impl ScenarioRun {
         }
         // Some scenarios trace priorities even without timelines.
         self.result.outcome().pri_labels()
+    }
+
+    /// The same runs' labels in both languages.
+    fn bilingual_labels(&self) -> Vec<Words> {
+        let en = self.run_labels();
+        if self.labels.len() == en.len() {
+            self.labels.clone()
+        } else {
+            en.into_iter().map(Words::same).collect()
+        }
     }
 
     /// One run's timeline: `{meta, packed}` where `packed` is a

@@ -13,9 +13,18 @@
 //!
 //! A class may carry a QoS class after `@` (`85:1-8@userInitiated`,
 //! Swift names or `qos_class_self()` numbers, case-insensitive): the `xnu`
-//! policy gives its tasks that QoS (base priority, quantum, placement on
-//! efficiency cores); a class without one is `default`, and the other
-//! policies ignore it. Mixes without `@` mean what they always meant.
+//! and `clutch` policies give its tasks that QoS (base priority, quantum,
+//! placement on efficiency cores); a class without one is `default`, and
+//! the other policies ignore it. Mixes without `@` mean what they always
+//! meant.
+//!
+//! A class may then name its app after `~` (`85:1-8@utility~mail`, or with
+//! the app's thread-group kind `~mail:ui`, `~mail:efficient`,
+//! `~mail:normal`): `clutch` schedules apps (thread groups) before threads.
+//! A name is 1 to 24 letters, digits, `-` or `_`; classes with the same name
+//! are one app; a class without `~` is in the app `app`; a kind given for a
+//! name holds for all its classes (two different kinds for one name are
+//! refused), `normal` when none is given. `~` needs no escaping in a URL.
 //!
 //! A class is picked exactly as the study does: one uniform draw compared
 //! with the cumulative normalised weights, then the duration is drawn. Draws
@@ -26,7 +35,7 @@ use std::fmt;
 
 use crate::error::ParamError;
 use crate::rng::UniformSource;
-use crate::sim::Qos;
+use crate::sim::{GroupKind, Qos, ThreadGroup};
 
 /// The longest single task, in ms (one hour).
 pub const MAX_TASK_MS: f64 = 3_600_000.0;
@@ -172,13 +181,77 @@ impl fmt::Display for Dist {
     }
 }
 
+/// The name of the app a class's tasks run in when a class names none.
+pub const DEFAULT_APP: &str = "app";
+/// The longest app name.
+pub const MAX_APP_NAME: usize = 24;
+
 /// One class of the mix.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Class {
     pub weight: f64,
     pub dist: Dist,
-    /// The QoS its tasks get under `xnu` (`None`: `default`).
+    /// The QoS its tasks get under `xnu` and `clutch` (`None`: `default`).
     pub qos: Option<Qos>,
+    /// The app (thread group) its tasks run in, as written after `~`, and
+    /// the group's kind when written (`None`: the app `app`).
+    pub app: Option<(String, Option<GroupKind>)>,
+}
+
+impl Class {
+    /// The class's `DIST[@QOS][~APP[:KIND]]`, as the parser reads it.
+    pub fn dist_text(&self) -> String {
+        let mut s = self.dist.to_string();
+        if let Some(q) = self.qos {
+            s.push('@');
+            s.push_str(q.name());
+        }
+        if let Some((name, kind)) = &self.app {
+            s.push('~');
+            s.push_str(name);
+            if let Some(k) = kind {
+                s.push(':');
+                s.push_str(k.name());
+            }
+        }
+        s
+    }
+
+    /// The app's name (`app` when the class names none).
+    pub fn app_name(&self) -> &str {
+        self.app.as_ref().map_or(DEFAULT_APP, |(n, _)| n.as_str())
+    }
+}
+
+/// Parses `NAME` or `NAME:KIND` after a class's `~`.
+fn parse_app(
+    field: &str,
+    part: &str,
+    text: &str,
+) -> Result<(String, Option<GroupKind>), ParamError> {
+    let bad = || {
+        ParamError::new(
+            field,
+            part,
+            format!(
+                "a class WEIGHT:DIST[@QOS]~APP[:KIND] with APP 1 to {MAX_APP_NAME} letters, \
+                 digits, - or _ and KIND one of {}",
+                GroupKind::ALL.map(GroupKind::name).join(", ")
+            ),
+        )
+    };
+    let (name, kind) = match text.split_once(':') {
+        Some((n, k)) => (n, Some(GroupKind::parse(k).ok_or_else(bad)?)),
+        None => (text, None),
+    };
+    let ok = (1..=MAX_APP_NAME).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !ok {
+        return Err(bad());
+    }
+    Ok((name.to_string(), kind))
 }
 
 /// A parsed, validated mix.
@@ -197,7 +270,7 @@ impl Mix {
     /// Parses `WEIGHT:DIST,...`; `field` names the flag or URL key in errors.
     pub fn parse(field: &str, text: &str) -> Result<Mix, ParamError> {
         let allowed = format!(
-            "classes WEIGHT:DIST[@QOS] joined by commas (e.g. {DEFAULT_MIX}), 1 to {MAX_CLASSES} classes"
+            "classes WEIGHT:DIST[@QOS][~APP] joined by commas (e.g. {DEFAULT_MIX}), 1 to {MAX_CLASSES} classes"
         );
         let parts = split_top_level(text);
         if text.trim().is_empty() || parts.len() > MAX_CLASSES {
@@ -214,6 +287,10 @@ impl Mix {
             if !weight.is_finite() || !(0.0..=1e9).contains(&weight) {
                 return Err(ParamError::new(field, part, "a weight from 0 to 1e9"));
             }
+            let (d, app) = match d.rsplit_once('~') {
+                Some((d, a)) => (d, Some(parse_app(field, part, a)?)),
+                None => (d, None),
+            };
             let (d, qos) = match d.rsplit_once('@') {
                 Some((d, q)) => {
                     let qos = Qos::parse(q).ok_or_else(|| {
@@ -231,7 +308,27 @@ impl Mix {
                 None => (d, None),
             };
             let dist = Dist::parse(field, d)?;
-            classes.push(Class { weight, dist, qos });
+            classes.push(Class {
+                weight,
+                dist,
+                qos,
+                app,
+            });
+        }
+        // One kind per app.
+        for (i, c) in classes.iter().enumerate() {
+            let kind = c.app.as_ref().and_then(|a| a.1);
+            let clash = classes[..i].iter().any(|o| {
+                o.app_name() == c.app_name()
+                    && matches!((o.app.as_ref().and_then(|a| a.1), kind), (Some(a), Some(b)) if a != b)
+            });
+            if clash {
+                return Err(ParamError::new(
+                    field,
+                    text,
+                    format!("one kind per app: {} is given two", c.app_name()),
+                ));
+            }
         }
         if classes.iter().all(|c| c.weight == 0.0) {
             return Err(ParamError::new(
@@ -257,20 +354,52 @@ impl Mix {
             .collect()
     }
 
-    /// Class labels as shown in charts (`1-8`, `exp(5)`, `1-8@utility`...).
+    /// Class labels as shown in charts (`1-8`, `exp(5)`, `1-8@utility`,
+    /// `1-8~mail`...).
     pub fn labels(&self) -> Vec<String> {
-        self.classes
-            .iter()
-            .map(|c| match c.qos {
-                Some(q) => format!("{}@{}", c.dist, q.name()),
-                None => c.dist.to_string(),
-            })
-            .collect()
+        self.classes.iter().map(Class::dist_text).collect()
     }
 
     /// Whether any class names a QoS.
     pub fn has_qos(&self) -> bool {
         self.classes.iter().any(|c| c.qos.is_some())
+    }
+
+    /// Whether any class names a QoS or an app (what `xnu` and `clutch`
+    /// read).
+    pub fn has_attributes(&self) -> bool {
+        self.classes
+            .iter()
+            .any(|c| c.qos.is_some() || c.app.is_some())
+    }
+
+    /// The thread group of each class: apps numbered in order of first
+    /// appearance (`app`, unnamed, among them), each with the kind any of
+    /// its classes gives (`normal` if none).
+    pub fn thread_groups(&self) -> Vec<ThreadGroup> {
+        let mut names: Vec<&str> = Vec::new();
+        for c in &self.classes {
+            if !names.contains(&c.app_name()) {
+                names.push(c.app_name());
+            }
+        }
+        let kind_of = |name: &str| {
+            self.classes
+                .iter()
+                .filter(|c| c.app_name() == name)
+                .find_map(|c| c.app.as_ref().and_then(|a| a.1))
+                .unwrap_or_default()
+        };
+        self.classes
+            .iter()
+            .map(|c| {
+                let id = names.iter().position(|&n| n == c.app_name()).unwrap_or(0);
+                ThreadGroup {
+                    id: id as u32,
+                    kind: kind_of(c.app_name()),
+                }
+            })
+            .collect()
     }
 
     /// Expected duration of one task in ms.
@@ -289,10 +418,7 @@ impl fmt::Display for Mix {
             if i > 0 {
                 f.write_str(",")?;
             }
-            write!(f, "{}:{}", c.weight, c.dist)?;
-            if let Some(q) = c.qos {
-                write!(f, "@{}", q.name())?;
-            }
+            write!(f, "{}:{}", c.weight, c.dist_text())?;
         }
         Ok(())
     }
@@ -378,6 +504,42 @@ mod tests {
         }
         let many = vec!["1:1-2"; MAX_CLASSES + 1].join(",");
         assert!(Mix::parse("mix", &many).is_err());
+    }
+
+    #[test]
+    fn classes_name_their_app_after_a_tilde() {
+        let m = Mix::parse(
+            "mix",
+            "85:1-8@userInitiated~mail,12:10-40~backup:efficient,3:80-200,1:exp(5)@9~mail:ui",
+        )
+        .unwrap();
+        assert_eq!(m.classes[0].app, Some(("mail".into(), None)));
+        assert_eq!(m.classes[0].qos, Some(Qos::UserInitiated));
+        assert_eq!(m.classes[1].app_name(), "backup");
+        assert_eq!(m.classes[2].app, None);
+        assert_eq!(Mix::parse("mix", &m.to_string()).unwrap(), m);
+        // Apps by first appearance; a kind given once holds for the app.
+        let g = m.thread_groups();
+        assert_eq!(g[0], g[3]);
+        assert_eq!(g[0].kind, GroupKind::Ui);
+        assert_eq!(g[1].kind, GroupKind::Efficient);
+        assert_eq!((g[0].id, g[1].id, g[2].id), (0, 1, 2));
+        assert!(m.has_attributes());
+        // Mixes without `~` read as before: one app, no attributes.
+        let plain = Mix::default();
+        assert!(!plain.has_attributes());
+        assert!(plain.classes.iter().all(|c| c.app.is_none()));
+        for bad in [
+            "1:1-8~",
+            "1:1-8~a b",
+            "1:1-8~mail:fast",
+            "1:1-8~ü",
+            "1:1-8~aaaaaaaaaaaaaaaaaaaaaaaaa",
+            "1:1-8~mail:ui,1:2-3~mail:efficient",
+        ] {
+            let e = Mix::parse("--mix", bad).unwrap_err();
+            assert_eq!(e.field, "--mix", "{bad}");
+        }
     }
 
     #[test]

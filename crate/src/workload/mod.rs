@@ -125,17 +125,22 @@ impl Workload {
         crate::sim::Tasks::new(&self.arrival, &self.work)
     }
 
-    /// Each task's scheduling attributes from its class's QoS in `mix`
-    /// (`default` for a class that names none): empty when no class names
-    /// one, or when the tasks were not drawn from this mix.
+    /// Each task's scheduling attributes from its class's QoS and app in
+    /// `mix` (`default` and the one app for a class that names none): empty
+    /// when no class names either, or when the tasks were not drawn from
+    /// this mix.
     pub fn thread_info(&self, mix: &Mix) -> Vec<ThreadInfo> {
-        if !mix.has_qos() || self.class_labels != mix.labels() {
+        if !mix.has_attributes() || self.class_labels != mix.labels() {
             return Vec::new();
         }
         let of_class: Vec<ThreadInfo> = mix
             .classes
             .iter()
-            .map(|c| ThreadInfo::of_qos(c.qos.unwrap_or(Qos::Default)))
+            .zip(mix.thread_groups())
+            .map(|(c, group)| ThreadInfo {
+                group,
+                ..ThreadInfo::of_qos(c.qos.unwrap_or(Qos::Default))
+            })
             .collect();
         self.class
             .iter()

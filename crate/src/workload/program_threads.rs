@@ -1,19 +1,20 @@
 //! The scenarios' programs as the loop's workload ([`ProgramRun`]): serial
 //! queues of work items with I/O waits and dependencies, chunk pools drained
-//! by several threads, spinning and periodic threads. The loop asks it what
-//! each thread does once its CPU step is done and when threads become
-//! runnable; any class schedules them.
+//! by several threads (admitted under GCD's worker cap when their process
+//! has one, see [`WorkerCap`]), spinning and periodic threads. The loop
+//! asks it what each thread does once its CPU step is done and when threads
+//! become runnable; any class schedules them.
 //!
 //! Simplification: a woken thread is runnable at once (no IPI latency).
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::{BTreeSet, BinaryHeap, VecDeque};
 use std::ops::Range;
 
-use super::programs::{ItemId, PoolId, Program, Programs, Step};
+use super::programs::{ItemId, PoolId, Program, Programs, Step, WorkerCap};
 use crate::sim::budget;
 use crate::sim::time::{Key, SAME_INSTANT_MS as EPS};
-use crate::sim::{Next, TaskView, ThreadId, Threads};
+use crate::sim::{Machine, Next, Qos, TaskView, ThreadId, Threads};
 
 /// When a run of programs ends.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,8 +31,13 @@ pub struct Stop {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Activity {
     Idle,
-    Item { item: ItemId, step: usize },
+    Item {
+        item: ItemId,
+        step: usize,
+    },
     Chunk(PoolId),
+    /// A pool worker waiting for GCD to admit it.
+    Admission(PoolId),
     Spin,
     Periodic,
     Exited,
@@ -65,12 +71,37 @@ pub struct ProgramRun<'a> {
     /// current step's work.
     arrival: Vec<f64>,
     work: Vec<f64>,
+    gcd: Admission,
+}
+
+/// GCD's admission of capped workers (`workq_constrained_allowance`): per
+/// process, admitted workers by QoS, and the workers waiting.
+struct Admission {
+    /// `qos_max_parallelism` per QoS (index `Qos as usize`, lowest first).
+    limit: [u32; 6],
+    /// Per process, admitted workers per QoS.
+    active: Vec<[u32; 6]>,
+    /// Per process, waiting workers: highest QoS first, then first come.
+    waiting: Vec<BTreeSet<(Reverse<usize>, u64, usize)>>,
+    holds: Vec<bool>,
+    seq: u64,
+}
+
+impl Admission {
+    /// How many more workers of QoS `q` process `p` may run: the limit
+    /// minus the workers admitted at `q` or above.
+    fn allowance(&self, p: usize, q: usize) -> u32 {
+        let busy: u32 = self.active[p][q..].iter().sum();
+        self.limit[q].saturating_sub(busy)
+    }
 }
 
 impl<'a> ProgramRun<'a> {
-    /// `w`'s programs at time 0.
-    pub fn new(w: &'a Programs, stop: &'a Stop) -> Self {
+    /// `w`'s programs at time 0 on `machine` (whose parallelism per QoS
+    /// GCD's worker cap reads).
+    pub fn new(w: &'a Programs, stop: &'a Stop, machine: &Machine) -> Self {
         let n = w.threads.len();
+        let processes = w.processes.len().max(1);
         let mut dependents = vec![Vec::new(); w.items.len()];
         for (i, item) in w.items.iter().enumerate() {
             for &d in &item.deps {
@@ -94,9 +125,89 @@ impl<'a> ProgramRun<'a> {
             pools_done: vec![None; w.pools.len()],
             arrival: vec![0.0; n],
             work: vec![0.0; n],
+            gcd: Admission {
+                limit: [
+                    Qos::Maintenance,
+                    Qos::Background,
+                    Qos::Utility,
+                    Qos::Default,
+                    Qos::UserInitiated,
+                    Qos::UserInteractive,
+                ]
+                .map(|q| machine.max_parallelism(q) as u32),
+                active: vec![[0; 6]; processes],
+                waiting: vec![BTreeSet::new(); processes],
+                holds: vec![false; n],
+                seq: 0,
+            },
         };
         p.start();
         p
+    }
+
+    fn process_of(&self, t: usize) -> usize {
+        self.w.threads[t].process.min(self.gcd.active.len() - 1)
+    }
+
+    /// A pool worker asks for its next chunk: the chunk's work if it may
+    /// run it now, `None` if it waits for admission or the pool is empty
+    /// (then it has exited).
+    fn request(&mut self, t: usize, p: PoolId, now: f64) -> Option<f64> {
+        let cap = self.w.worker_cap(t);
+        if cap == WorkerCap::Off || self.gcd.holds[t] {
+            return self.take_chunk(t, p);
+        }
+        let (proc, q) = (self.process_of(t), self.w.threads[t].qos as usize);
+        let ahead = self.gcd.waiting[proc]
+            .first()
+            .is_some_and(|&(Reverse(wq), _, _)| wq >= q);
+        if !ahead && self.gcd.allowance(proc, q) > 0 {
+            self.gcd.holds[t] = true;
+            self.gcd.active[proc][q] += 1;
+            let work = self.take_chunk(t, p);
+            if work.is_none() {
+                self.release(t, now);
+            }
+            return work;
+        }
+        self.gcd.seq += 1;
+        self.gcd.waiting[proc].insert((Reverse(q), self.gcd.seq, t));
+        self.activity[t] = Activity::Admission(p);
+        None
+    }
+
+    /// Worker `t` gives its admission back; waiting workers of its process
+    /// are admitted while their QoS has room.
+    fn release(&mut self, t: usize, now: f64) {
+        if !self.gcd.holds[t] {
+            return;
+        }
+        let proc = self.process_of(t);
+        self.gcd.holds[t] = false;
+        let q = self.w.threads[t].qos as usize;
+        self.gcd.active[proc][q] -= 1;
+        let waiting: Vec<_> = self.gcd.waiting[proc].iter().copied().collect();
+        for (Reverse(wq), seq, w) in waiting {
+            if self.gcd.allowance(proc, wq) == 0 {
+                continue;
+            }
+            self.gcd.waiting[proc].remove(&(Reverse(wq), seq, w));
+            let Activity::Admission(pool) = self.activity[w] else {
+                continue;
+            };
+            self.gcd.holds[w] = true;
+            self.gcd.active[proc][wq] += 1;
+            match self.take_chunk(w, pool) {
+                Some(work) => self.runnable(w, work, now),
+                None => {
+                    // The pool emptied while it waited: it exits, and its
+                    // slot goes to the next.
+                    self.activity[w] = Activity::Exited;
+                    self.gcd.holds[w] = false;
+                    self.gcd.active[proc][wq] -= 1;
+                }
+            }
+        }
     }
 
     /// Time 0: items with no deps are released; programs begin.
@@ -112,8 +223,9 @@ impl<'a> ProgramRun<'a> {
                     self.activity[t] = Activity::Spin;
                     self.runnable(t, f64::INFINITY, 0.0);
                 }
-                Program::Pool(p) => match self.take_chunk(t, p) {
+                Program::Pool(p) => match self.request(t, p, 0.0) {
                     Some(work) => self.runnable(t, work, 0.0),
+                    None if self.activity[t] == Activity::Admission(p) => {}
                     None => self.activity[t] = Activity::Exited,
                 },
                 Program::Periodic { phase, .. } => {
@@ -319,9 +431,15 @@ impl Threads for ProgramRun<'_> {
                 if self.pool_left[p] == 0 && self.pool_outstanding[p] == 0 {
                     self.pools_done[p] = Some(now);
                 }
-                match self.take_chunk(t, p) {
+                if self.w.worker_cap(t) == WorkerCap::PerItem {
+                    // Admission is per work item: back behind the waiting.
+                    self.release(t, now);
+                }
+                match self.request(t, p, now) {
                     Some(work) => Some(work),
+                    None if self.activity[t] == Activity::Admission(p) => None,
                     None => {
+                        self.release(t, now);
                         self.activity[t] = Activity::Exited;
                         self.waiting[t] = true;
                         return Next::Exit;
@@ -329,7 +447,7 @@ impl Threads for ProgramRun<'_> {
                 }
             }
             Activity::Item { item, step } => self.run_steps(t, item, step + 1, now),
-            Activity::Idle | Activity::Exited => None,
+            Activity::Idle | Activity::Exited | Activity::Admission(_) => None,
         };
         match next {
             Some(work) => {

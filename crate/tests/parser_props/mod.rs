@@ -168,6 +168,9 @@ fn knob_text(k: &Knobs, knob: Knob) -> String {
         Knob::Machine => k.machine.clone().unwrap_or_default(),
         Knob::EpRatio => k.ep_ratio.to_string(),
         Knob::Seconds => k.seconds.to_string(),
+        Knob::Policy => k.policy.name().to_string(),
+        Knob::ClutchRules => k.clutch_rules.name().to_string(),
+        Knob::GcdCap => k.gcd_cap.map(|c| c.name().to_string()).unwrap_or_default(),
     }
 }
 

@@ -9,7 +9,7 @@
 // validated by parseQuery like every other key).
 import { RespView, parseQuery, measuredYieldCost } from './tailslice.js';
 import { lang, onLangChange } from './i18n.js';
-import { $, el } from './dom.js';
+import { $, el, sizeCanvas } from './dom.js';
 import { catalog, words } from './catalog.js';
 import { app } from './state.js';
 
@@ -18,17 +18,6 @@ let view = null;    // RespView of the shown section
 let shown = null;   // the result whose section is shown
 
 function labels() { return catalog().responsiveness; }
-
-function sizeCanvas(canvas, cssHeight) {
-  const dpr = window.devicePixelRatio || 1;
-  const cssWidth = canvas.parentElement.clientWidth || 600;
-  canvas.style.height = `${cssHeight}px`;
-  const w = Math.max(1, Math.round(cssWidth * dpr));
-  const h = Math.max(1, Math.round(cssHeight * dpr));
-  if (canvas.width !== w) canvas.width = w;
-  if (canvas.height !== h) canvas.height = h;
-  return w / cssWidth;
-}
 
 function build(section) {
   const L = labels();

@@ -118,11 +118,11 @@ function applyControls() {
   });
 }
 
-/** "Use my measured yield cost": Run for real's primitive and median gap. */
+/** "Use my measured yield cost": Run for real's primitive and its cost of one yield. */
 function useMeasured() {
   const r = window.tailslice.realRun && window.tailslice.realRun.report;
   const yc = r && r.yield_cost;
-  const out = measuredYieldCost(r ? r.yield_used : undefined, yc ? yc.gaps.p50 : undefined);
+  const out = measuredYieldCost(r ? r.yield_used : undefined, yc && yc.ms !== null ? yc.ms : undefined);
   const box = $('#resp-form-error');
   if (out.message) {
     box.textContent = words(out.message);

@@ -113,8 +113,9 @@ impl CostFrom {
     }
 }
 
-/// The cost per yield the model takes from a measured median gap between
-/// slices (Run for real's `yield_cost.gaps.p50`) of primitive `kind`:
+/// The cost per yield the model takes from Run for real's measured cost of
+/// one yield of primitive `kind` (its median gap between slices, or on a
+/// coarse clock the median of yields timed in batches):
 /// the gap itself for `scheduler` and `message`; for `timeout` the part
 /// beyond the 4 ms clamp (Run for real's chain nests deeper with every
 /// slice, so nearly every gap it measures is clamped, and the model adds

@@ -333,11 +333,13 @@ fn begin(
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
 
 /// "Use my measured yield cost": from Run for real's primitive
-/// (`environment.yield_used`) and its median gap between slices, the
-/// section's `{yield, cost}`, or `{message: {en, zh}}` when no cost
-/// applies (no run yet, or `raf`).
+/// (`environment.yield_used`, absent before a run) and its cost of one
+/// yield (`yield_cost.ms`: the median gap between slices, or on a clock too
+/// coarse for one gap the median of yields timed in batches; absent when
+/// neither could be timed), the section's `{yield, cost}`, or
+/// `{message: {en, zh}}` when no cost applies.
 #[wasm_bindgen(js_name = measuredYieldCost)]
-pub fn measured_yield_cost(yield_used: Option<String>, median_gap_ms: Option<f64>) -> JsValue {
+pub fn measured_yield_cost(yield_used: Option<String>, yield_ms: Option<f64>) -> JsValue {
     const NO_RUN: Text = Text::new(
         "Run for real first: its measured gap between slices becomes the cost per yield.",
         "请先进行真机运行：它测得的切片间隔会成为每次让出的开销。",
@@ -346,18 +348,22 @@ pub fn measured_yield_cost(yield_used: Option<String>, median_gap_ms: Option<f64
         "Run for real used requestAnimationFrame: its gap is mostly the wait for the next frame, which the model adds itself, plus rendering, which it leaves out; pick another primitive in Run for real.",
         "真机运行用的是 requestAnimationFrame：它的间隔主要是等待下一帧（模型自己会加上）和渲染（模型不计），请在真机运行中换一种让出方式。",
     );
+    const UNTIMED: Text = Text::new(
+        "Run for real could not time a yield on this clock (see its yield cost line); type a cost instead.",
+        "真机运行在这个时钟上测不出一次让出的耗时（见其让出开销一行），请直接输入开销。",
+    );
     let message = |t: Text| to_js(&serde_json::json!({ "message": { "en": t.en, "zh": t.zh } }));
-    let (Some(used), Some(gap)) = (yield_used, median_gap_ms) else {
+    let Some(kind) = yield_used.and_then(|u| YieldKind::parse("yield", &u).ok()) else {
         return message(NO_RUN);
     };
-    let Ok(kind) = YieldKind::parse("yield", &used) else {
-        return message(NO_RUN);
-    };
-    match yielding::measured_cost(kind, gap) {
+    if kind == YieldKind::Raf {
+        return message(RAF);
+    }
+    match yield_ms.and_then(|ms| yielding::measured_cost(kind, ms)) {
         Some(c) => to_js(&serde_json::json!({
             "yield": kind.name(),
             "cost": crate::error::fmt_number((c * 1e4).round() / 1e4),
         })),
-        None => message(RAF),
+        None => message(UNTIMED),
     }
 }

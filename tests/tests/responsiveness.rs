@@ -5,7 +5,8 @@
 //! in English and Chinese; its settings live in the URL; the ten longest
 //! tasks select their task in the Gantt; all at t = 0 compares the
 //! policies with each other; a task list with arrival times has the
-//! section, one of durations alone does not.
+//! section, one of durations alone does not; "Use my measured yield cost"
+//! takes Run for real's cost of one yield into the URL and the rows.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -324,6 +325,108 @@ async fn task_lists_with_arrival_times_have_the_section() -> Result<()> {
         T,
     )
     .await?;
+    b.finish().await
+}
+
+#[tokio::test]
+async fn the_measured_yield_cost_comes_from_run_for_real() -> Result<()> {
+    // Cross-origin isolated: a clock fine enough to time single yields.
+    let b = Browser::start_isolated().await?;
+    open_ready(
+        &b,
+        "/?v=1&p=fifo,rr&q=8&real_scale=1&real_repeats=1&real_yield=message",
+    )
+    .await?;
+    let mut text = String::from("arrival_ms,duration_ms\n");
+    for i in 0..12u32 {
+        let d = if i % 4 == 1 {
+            30.0
+        } else {
+            2.0 + f64::from(i % 3)
+        };
+        text.push_str(&format!("{},{d}\n", f64::from(i) * 20.0));
+    }
+    let n = updates(&b).await?;
+    b.eval_js(&format!(
+        "document.querySelector('#tasks-panel').open = true; document.querySelector('#tasks-text').value = {}; return true;",
+        serde_json::to_string(&text)?
+    ))
+    .await?;
+    b.click("#tasks-use").await?;
+    b.wait_js(&format!("Number(document.body.dataset.updates) > {n}"), T)
+        .await?;
+    section_ready(&b).await?;
+
+    // Run for real with MessageChannel yields, then take its cost.
+    b.wait_js("!document.querySelector('#real-run').disabled", T)
+        .await?;
+    b.click("#real-run").await?;
+    b.wait_js(
+        "['done', 'invalid'].includes(document.querySelector('#real-status').dataset.state)",
+        T,
+    )
+    .await?;
+    assert_eq!(
+        b.attr("#real-status", "data-state").await?.as_deref(),
+        Some("done")
+    );
+    let measured = b
+        .eval_js(
+            "const r = window.tailslice.realRun.report; return [r.yield_used, r.yield_cost.ms];",
+        )
+        .await?;
+    assert_eq!(measured[0], "message");
+    let ms = measured[1].as_f64().ok_or("no yield cost measured")?;
+    let n = updates(&b).await?;
+    b.click("#resp-use-measured").await?;
+    b.wait_js(&format!("Number(document.body.dataset.updates) > {n}"), T)
+        .await?;
+    section_ready(&b).await?;
+
+    // The URL holds the primitive, the cost (to 0.1 µs) and its origin.
+    let url = b.current_url().await?;
+    let keys: std::collections::HashMap<String, String> = url.query_pairs().into_owned().collect();
+    assert_eq!(
+        keys.get("resp_yield").map(String::as_str),
+        Some("message"),
+        "{url}"
+    );
+    assert_eq!(
+        keys.get("resp_cost_from").map(String::as_str),
+        Some("measured"),
+        "{url}"
+    );
+    let cost = keys.get("resp_cost").ok_or("no resp_cost")?;
+    assert!(
+        (cost.parse::<f64>()? - ms).abs() <= 0.5e-4,
+        "{cost} vs {ms}"
+    );
+    let shown = b
+        .eval_js("return document.querySelector('#resp-cost').value;")
+        .await?;
+    assert_eq!(shown.as_str(), Some(cost.as_str()));
+    // The sliced row is the CLI's at that cost.
+    let list = artifacts_dir().join("responsiveness-measured.csv");
+    std::fs::write(&list, &text)?;
+    let want = cli(&[
+        "--tasks-file",
+        list.to_str().unwrap(),
+        "--quanta",
+        "8",
+        "--yield",
+        "message",
+        "--yield-cost",
+        cost,
+    ])?;
+    let rows = section_table(&b).await?;
+    same_row(&rows[1].1, row_at(&want, Some(8.0)), "measured cost, q = 8");
+    let about = b.text("#resp-about").await?;
+    assert!(
+        about.contains(&format!(
+            "each yield costs {cost} ms (the median measured by Run for real)"
+        )),
+        "{about}"
+    );
     b.finish().await
 }
 

@@ -129,7 +129,7 @@ function tasksText() {
 function planFor(query) {
   // Too many imported tasks are refused by their count, before a large
   // list's text is read and handed to the wasm on the main thread.
-  const tooMany = RealRunPlan.tooManyTasks(rr.ctx.taskCount ? rr.ctx.taskCount() : 0);
+  const tooMany = RealRunPlan.tooManyTasks(panel.ctx.taskCount ? panel.ctx.taskCount() : 0);
   if (tooMany) return { error: tooMany };
   const tasks = tasksText();
   if (tasks === null) return { error: { en: realStrings.en['real.reading'], zh: realStrings.zh['real.reading'] } };

@@ -1,8 +1,10 @@
 // The #error banner: refused URL values (each with the value used
 // instead), a failed run, a panic with a Reload button. The messages are
-// Rust's (ParamError); only the frame sentence is the page's.
+// Rust's (ParamError, in English and Chinese, with what is used instead);
+// only the frame sentence is the page's.
 import { lastPanic } from './tailslice.js';
 import { t } from './i18n.js';
+import { words } from './catalog.js';
 import { $, el } from './dom.js';
 import { app, setState } from './state.js';
 
@@ -12,9 +14,7 @@ export function showBanner(errors) {
   if (!errors.length) { box.hidden = true; return; }
   box.append(el('p', { text: errors.length === 1 ? t('banner.one') : t('banner.many', { n: errors.length }) }));
   const ul = el('ul');
-  // Each refusal says which value is in effect instead (the default, or a
-  // repeated key's first value): the page's values, not a guess.
-  for (const e of errors) ul.append(el('li', { text: e.used === undefined ? e.message : `${e.message} ${t('banner.used', { key: e.field, value: e.used })}` }));
+  for (const e of errors) ul.append(el('li', { text: words(e.banner) }));
   box.append(ul);
   box.hidden = false;
 }

@@ -44,7 +44,7 @@ export function labelControls() {
   }
   for (const [key, input] of fields()) {
     const p = param(key);
-    input.title = `${words(p.help)} (${p.allowed})`;
+    input.title = `${words(p.help)} (${words(p.allowed)})`;
     if (input.type === 'number') {
       if (p.min !== null) input.min = String(p.min);
       if (p.max !== null) input.max = String(p.max);
@@ -61,6 +61,10 @@ export function labelControls() {
       if (e) e.setAttribute('aria-label', t(key, { n }));
     }
   });
+  for (const p of catalog().policies) {
+    const box = document.querySelector(`label[for="policy-${p.name}"]`);
+    if (box) box.title = words(p.describe);
+  }
   $('#policies-hint').textContent = t('policies.hint', { n: limits().page_max_policies });
   if (app.page) renderHead(app.page.values.within);
 }
@@ -73,7 +77,7 @@ function buildStaticControls() {
   for (const p of catalog().policies) {
     const id = `policy-${p.name}`;
     const input = el('input', { type: 'checkbox', id, value: p.name, name: 'policy' });
-    boxes.append(el('label', { htmlFor: id, title: p.describe }, input, el('span', { className: 'swatch' }), p.title));
+    boxes.append(el('label', { htmlFor: id, title: words(p.describe) }, input, el('span', { className: 'swatch' }), p.title));
   }
   const [lo, hi] = limits().quantum_slider;
   Object.assign($('#quantum-slider'), { min: String(lo), max: String(hi) });
@@ -199,7 +203,7 @@ function applyEdit() {
       const input = document.querySelector(`#controls [data-param="${e.field}"]`);
       if (input) input.setAttribute('aria-invalid', 'true');
     }
-    formError.textContent = page.errors.map((e) => e.message).join('\n');
+    formError.textContent = page.errors.map((e) => words(e.refusal)).join('\n');
     formError.hidden = false;
     return;
   }

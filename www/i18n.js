@@ -9,7 +9,8 @@
 //   setLang(l)         switch (updates <html lang>, the marked-up DOM, listeners)
 //   onLangChange(cb)   cb(lang) after every switch
 //   applyI18n(root)    textContent of [data-i18n="key"], attributes of
-//                      [data-i18n-attr="title:key,aria-label:key2"]
+//                      [data-i18n-attr="title:key,aria-label:key2"], and
+//                      the document's title (key `title`) for the document
 //   fmtNumber(x, d)    Intl.NumberFormat of the current locale, d decimals
 //
 // The language comes from `lang=zh|en` in the URL, else navigator.language
@@ -60,6 +61,7 @@ export function t(key, vars) {
 }
 
 export function applyI18n(root = document) {
+  if (root === document) document.title = t('title');
   const scope = root.querySelectorAll ? root : document;
   const all = [...scope.querySelectorAll('[data-i18n],[data-i18n-attr]')];
   if (root.matches && root.matches('[data-i18n],[data-i18n-attr]')) all.push(root);

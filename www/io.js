@@ -8,7 +8,7 @@
 // and handed to the browser as Blob downloads.
 import { openExperiment, fileTooLarge } from './tailslice.js';
 import { t, lang, onLangChange } from './i18n.js';
-import { limits } from './catalog.js';
+import { limits, words } from './catalog.js';
 import { request, lane } from './client.js';
 import { $, el } from './dom.js';
 
@@ -87,7 +87,9 @@ export function exportPng(canvas, name) {
 function showTasksError(e) {
   const box = $('#tasks-error');
   if (!e) { box.hidden = true; box.textContent = ''; return; }
-  box.textContent = e.line ? t('io.error.line', { line: e.line, message: e.message }) : t('io.error', { message: e.message });
+  // Rust's refusals come in both languages; the page's own in its own.
+  const message = e.message_zh === undefined ? e.message : words({ en: e.message, zh: e.message_zh });
+  box.textContent = e.line ? t('io.error.line', { line: e.line, message }) : t('io.error', { message });
   box.dataset.line = e.line ? String(e.line) : '';
   box.hidden = false;
 }
@@ -150,7 +152,7 @@ async function readFile(input) {
   const f = input.files && input.files[0];
   input.value = '';
   if (!f) return null;
-  const tooLarge = fileTooLarge(f.size);
+  const tooLarge = fileTooLarge(f.size, lang());
   if (tooLarge) return { name: f.name, error: tooLarge };
   return { name: f.name, text: await f.text() };
 }
@@ -159,7 +161,7 @@ async function readFile(input) {
 export function openExperimentText(text) {
   let opened;
   try {
-    opened = openExperiment(text);
+    opened = openExperiment(text, lang());
   } catch (err) {
     showTasksError({ line: null, message: t('io.error.file', { message: err.message }) });
     $('#tasks-panel').open = true;
@@ -197,7 +199,7 @@ export function initIo(context) {
     const f = e.target.files && e.target.files[0];
     e.target.value = '';
     if (!f) return;
-    const tooLarge = fileTooLarge(f.size);
+    const tooLarge = fileTooLarge(f.size, lang());
     if (tooLarge) { showTasksError({ line: null, message: tooLarge }); return; }
     // The worker reads and parses the file; the page only hands it over.
     useTasks(null, f.name, null, null, f);

@@ -104,7 +104,6 @@ async function main() {
     embed: page.embed, viewQuery: page.view_query, showRunError, postHeight,
     restoreNormal: () => { showBanner(app.urlErrors); setPage(app.page, { fill: true }); },
   });
-  for (const e of page.errors) if (e.field in page.values) e.used = page.values[e.field];
   app.urlErrors = page.errors.concat(scenario.errors);
   showBanner(app.urlErrors);
   setPage(page, { fill: true });

@@ -94,7 +94,7 @@ function applySettings() {
   const mine = parsed.errors.filter((e) => e.field.startsWith('real_'));
   const box = $('#real-form-error');
   if (mine.length) {
-    box.textContent = mine.map((e) => e.message).join('\n');
+    box.textContent = mine.map((e) => words(e.refusal)).join('\n');
     box.hidden = false;
     return;
   }

@@ -11,10 +11,11 @@ import { renderHead, renderTable, renderLegend, renderStatus } from './table.js'
 import { drawGantt, drawPlots } from './gantt.js';
 import { writeUrl } from './url.js';
 
-const CANVAS_WORDS = ['cdf_x', 'cdf_y', 'hist_x', 'hist_x_cut', 'hist_y', 'gantt_cores', 'gantt_too_many', 'tip', 'tip_long', 'slice_one', 'slice_many'];
-/** Words the wasm draws on the canvases (and the Gantt tooltip), in the page's language. */
+const CANVAS_WORDS = ['cdf_x', 'cdf_y', 'hist_x', 'hist_x_cut', 'hist_y', 'gantt_cores', 'gantt_too_many', 'tip', 'tip_long', 'slice_one', 'slice_many', 'core_lane', 'floor'];
+/** Words the wasm draws on the canvases (and the Gantt tooltip), and the
+ * language of the texts it holds in both, in the page's language. */
 export function pushCanvasWords() {
-  setLabels(Object.fromEntries(CANVAS_WORDS.map((k) => [k, t(`canvas.${k}`)])));
+  setLabels({ lang: lang(), ...Object.fromEntries(CANVAS_WORDS.map((k) => [k, t(`canvas.${k}`)])) });
 }
 
 export function relabel() {

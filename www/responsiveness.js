@@ -98,7 +98,7 @@ function apply(changes) {
   const mine = parsed.errors.filter((e) => keys.includes(e.field));
   const box = $('#resp-form-error');
   if (mine.length) {
-    box.textContent = mine.map((e) => e.message).join('\n');
+    box.textContent = mine.map((e) => words(e.refusal)).join('\n');
     box.hidden = false;
     return;
   }
@@ -198,7 +198,7 @@ function render() {
   fillControls();
   const err = $('#resp-error');
   err.hidden = !sec.error;
-  err.textContent = sec.error || '';
+  err.textContent = sec.error ? words(sec.error) : '';
   $('#resp-body').hidden = !!sec.error;
   // section[data-query] (and [data-lang]) say what is shown once it is
   // all drawn: the tests' hook.
@@ -224,6 +224,7 @@ export function initResponsiveness(context) {
     relabel();
     const sec = shown && shown.responsiveness;
     const done = () => { section.dataset.lang = lang(); };
+    if (sec && sec.error) $('#resp-error').textContent = words(sec.error);
     if (sec && !sec.error) { renderTable(sec); renderText(sec); drawCharts(done); } else done();
   });
   // Each shown result (body[data-updates] changes once it is drawn), in a

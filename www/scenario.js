@@ -12,6 +12,7 @@
 import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor, mainThreadColor, stateColor, priColor } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 import { lane } from './client.js';
+import { words } from './catalog.js';
 import { $, el, sizeCanvas } from './dom.js';
 import { dark } from './theme.js';
 import { setShown } from './url.js';
@@ -229,7 +230,7 @@ function onKnobEdit() {
         const input = document.getElementById(`sc-${e.field}`);
         if (input) input.setAttribute('aria-invalid', 'true');
       }
-      err.textContent = parsed.errors.map((e) => e.message).join('\n');
+      err.textContent = parsed.errors.map((e) => words(e.refusal)).join('\n');
       err.hidden = false;
       return;
     }
@@ -504,6 +505,8 @@ export function mountScenario(ctx) {
     renderNotes();
     renderLegends();
     renderStatus();
+    const labels = sc.summary.run_labels || [];
+    [...$('#sc-run').options].forEach((o, i) => { if (labels[i]) o.textContent = tr(labels[i]); });
   });
   return {
     errors: parsed.errors,

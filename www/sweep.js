@@ -5,9 +5,9 @@
 // chunk at a time with progress; Cancel stops them between chunks. Charts are drawn by the wasm
 // (plotters), like the page's other plots.
 import { drawSeedHistogram, drawQuantumChart } from './tailslice.js';
-import { t, fmtNumber, onLangChange } from './i18n.js';
+import { t, lang, fmtNumber, onLangChange } from './i18n.js';
 import { exportPng } from './io.js';
-import { catalog, limits, policyTitle as title } from './catalog.js';
+import { catalog, limits, metricTitle, policyTitle as title } from './catalog.js';
 import { request, warm } from './client.js';
 import { $, el, sizeCanvas } from './dom.js';
 
@@ -38,7 +38,8 @@ function start(kind) {
   // the sweep they are about.
   $(`#sweep-${kind}-run`).closest('.field').append($('#sweep-status'), $('#sweep-error'));
   $('#sweep-error').hidden = true;
-  const args = { kind, query: ctx.query() };
+  // The language rides along so that a refused field is said in the page's.
+  const args = { kind, query: `${ctx.query()}&lang=${lang()}` };
   if (kind === 'seeds') {
     if (ctx.tasks()) { fail(t('sweep.no.tasks')); return; }
     args.range = $('#sweep-seeds').value.trim();
@@ -95,8 +96,8 @@ function fillMetricSelect(select, metrics, summary) {
     select.append(el('option', {
       value: m,
       text: summary && summary.summary && summary.summary.changes.length
-        ? t('sweep.change', { policy: title(summary.summary.changes[0].policy), base: title(summary.summary.changes[0].base), metric: m })
-        : m,
+        ? t('sweep.change', { policy: title(summary.summary.changes[0].policy), base: title(summary.summary.changes[0].base), metric: metricTitle(m) })
+        : metricTitle(m),
     }));
   }
   select.value = metrics.includes(keep) ? keep : metrics[0];
@@ -131,13 +132,13 @@ function renderSeeds() {
     counts: dist.histogram.counts,
     p5: dist.p5, p50: dist.p50, p95: dist.p95,
     current: current ?? null,
-    x_desc: change ? t('sweep.axis.change', { metric: m }) : t('sweep.axis.value', { metric: m }),
+    x_desc: change ? t('sweep.axis.change', { metric: metricTitle(m) }) : t('sweep.axis.value', { metric: metricTitle(m) }),
     y_desc: t('sweep.axis.seeds'),
     current_label: t('sweep.current', { seed: sum.seed }),
   });
   const stats = $('#seed-stats');
   const vars = {
-    n: sum.summary.seeds, from: sum.from, to: sum.to, policy: title(policy), metric: m,
+    n: sum.summary.seeds, from: sum.from, to: sum.to, policy: title(policy), metric: metricTitle(m),
     p5: fmtNumber(dist.p5, 1), p50: fmtNumber(dist.p50, 1), p95: fmtNumber(dist.p95, 1),
     seed: sum.seed, current: fmtNumber(current, 1),
     better: change ? change.p95_better : 0, worse: change ? change.p95_worse : 0,
@@ -171,7 +172,7 @@ function renderQuanta() {
     best,
     quantum: sum.quantum,
     x_desc: t('sweep.axis.quantum'),
-    y_desc: t('sweep.axis.latency', { metric: m }),
+    y_desc: t('sweep.axis.latency', { metric: metricTitle(m) }),
   });
   const ul = $('#best-quantum');
   ul.replaceChildren();
@@ -217,6 +218,8 @@ export function initSweep(context) {
   onLangChange(() => {
     const s = $('#sweep-metric');
     if (state.seeds) fillMetricSelect(s, catalog().seed_sweep_metrics, state.seeds.summary);
+    const q = $('#sweep-qmetric');
+    if (q.options.length) fillMetricSelect(q, catalog().quantum_sweep_metrics, null);
     redrawSweeps();
   });
   let queued = false;

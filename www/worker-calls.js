@@ -5,7 +5,7 @@
 // computed inline on the main thread by the same job code; the scenarios,
 // sweeps, imports and exports use the same client for their own lanes and
 // requests.
-import { t } from './i18n.js';
+import { t, lang } from './i18n.js';
 import { $ } from './dom.js';
 import { limits } from './catalog.js';
 import { app, runs, setState } from './state.js';
@@ -43,7 +43,9 @@ export function request(query, large, slices) {
 
 function send(query, large, opts = {}) {
   const t0 = performance.now();
-  const args = { query, large, tasks: importedTasks(), starts: importedTrace(), resp: app.page ? app.page.resp_query : '' };
+  // The language rides along so that a refusal (a drawn workload too
+  // large) is said in the page's; the section's resp_* keys beside it.
+  const args = { query: `${query}&lang=${lang()}`, large, tasks: importedTasks(), starts: importedTrace(), resp: app.page ? app.page.resp_query : '' };
   if (!opts.inline) {
     setState('running');
     if (large) showProgress();

@@ -29,7 +29,7 @@ use crate::rng::MAX_SEED;
 use crate::scenario::{self, Knob};
 use crate::sim::machine::{CoreKind, Machine, M1_EP_RATIO};
 use crate::sim::Qos;
-use crate::text::{Lang, Text};
+use crate::text::{Filled, Lang, Text};
 use crate::workload::mix::MAX_CLASSES;
 
 /// One experiment parameter.
@@ -42,8 +42,9 @@ pub struct ParamEntry {
     pub flag: Option<&'static str>,
     /// The default as text, in the syntax the parser reads.
     pub default: String,
-    /// What the parser accepts, in the words of its own refusal.
-    pub allowed: String,
+    /// What the parser accepts, in the words of its own refusal, in
+    /// English and Chinese.
+    pub allowed: Filled,
     /// Numeric bounds where the value is one number (inputs' `min`/`max`).
     pub min: Option<f64>,
     pub max: Option<f64>,
@@ -59,7 +60,7 @@ pub struct PolicyEntry {
     pub name: &'static str,
     /// Its name in headings: the CLI name in capitals (FIFO, RR, …).
     pub title: String,
-    pub describe: &'static str,
+    pub describe: Text,
     /// Whether its schedule depends on the quantum (the table shows the
     /// quantum beside it; a quantum sweep finds it a best quantum).
     pub uses_quantum: bool,
@@ -326,7 +327,7 @@ fn texts(p: Param) -> (Text, Text) {
             Text::new("Random numbers", "随机数"),
             Text::new(
                 "python is bit-exact with the study's CPython random; fast is quicker.",
-                "python 与研究所用的 CPython random 逐位一致；fast 更快。",
+                "python 与研究所用的 CPython 随机数生成器逐位一致；fast 更快。",
             ),
         ),
         Param::Within => (
@@ -358,7 +359,7 @@ fn texts(p: Param) -> (Text, Text) {
 }
 
 /// What `set` refuses with: the parser's own words, never a copy.
-fn allowed(p: Param, limits: &Limits) -> String {
+fn allowed(p: Param, limits: &Limits) -> Filled {
     Experiment::default()
         .set(p, p.url_key(), "\u{1}", limits)
         .err()
@@ -384,7 +385,7 @@ fn param_entry(p: Param, limits: &Limits) -> ParamEntry {
 
 /// The page's own keys, parsed in `web::query` (`lang` also by the CLI).
 fn page_params() -> Vec<ParamEntry> {
-    let plain = |key, flag, default: &str, allowed: String, label, help| ParamEntry {
+    let plain = |key, flag, default: &str, allowed: Filled, label, help| ParamEntry {
         key,
         flag,
         default: default.to_string(),
@@ -399,10 +400,7 @@ fn page_params() -> Vec<ParamEntry> {
         "v",
         None,
         crate::query_string::URL_VERSION,
-        format!(
-            "{} (the only URL version so far)",
-            crate::query_string::URL_VERSION
-        ),
+        crate::query_string::URL_VERSIONS.both(&[crate::query_string::URL_VERSION]),
         Text::new("URL version", "链接格式版本"),
         Text::new("The link format's version.", "链接格式的版本。"),
     )]
@@ -413,7 +411,7 @@ fn page_params() -> Vec<ParamEntry> {
             p.url_key(),
             None,
             EmbedView::default().get(p),
-            p.allowed().to_string(),
+            p.allowed().into(),
             label,
             help,
         )
@@ -500,19 +498,16 @@ pub fn catalog(limits: &Limits) -> Catalog {
                 uses_quantum: p.uses_quantum(),
             })
             .collect(),
-        recorded_title: Text::new(RECORDED_TITLE.0, RECORDED_TITLE.1),
+        recorded_title: RECORDED_TITLE,
         max_compared: PolicyKind::MAX_COMPARED,
         metrics: Metric::ALL
             .into_iter()
-            .map(|m| {
-                let (en, zh) = m.title();
-                MetricEntry {
-                    name: m.name(),
-                    title: Text::new(en, zh),
-                    lower_is_better: m.lower_is_better(),
-                    unit: if m.is_ms() { "ms" } else { "tasks" },
-                    threshold: m.uses_threshold(),
-                }
+            .map(|m| MetricEntry {
+                name: m.name(),
+                title: m.title(),
+                lower_is_better: m.lower_is_better(),
+                unit: if m.is_ms() { "ms" } else { "tasks" },
+                threshold: m.uses_threshold(),
             })
             .collect(),
         seed_sweep_metrics: Metric::SEED_PICK.into_iter().map(Metric::name).collect(),

@@ -1,8 +1,10 @@
 //! The one error type for bad input, shared by the CLI, the URL parser and
 //! file imports, so every front end names the field, echoes the value and
-//! states what is allowed in the same words.
+//! states what is allowed in the same words, in English and Chinese.
 
 use std::fmt;
+
+use crate::text::{Filled, Lang, Text};
 
 /// A value given for a named field was not acceptable.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,15 +14,20 @@ pub struct ParamError {
     /// The offending value, shortened and with control characters escaped so
     /// that hostile input cannot garble a terminal or a page.
     pub value: String,
-    /// What would have been accepted, in words.
-    pub allowed: String,
+    /// What would have been accepted, in words, in both languages.
+    pub allowed: Filled,
 }
 
+/// The refusal's sentence: field, value, what is allowed.
+const REFUSAL: Text = Text::new("invalid {} '{}': expected {}", "{} 的值“{}”无效，应为：{}");
+
 impl ParamError {
-    pub fn new(field: impl Into<String>, value: &str, allowed: impl Into<String>) -> Self {
+    /// `allowed`: a [`Text`] (`Text::new("on or off", "on 或 off")`) or
+    /// a template filled in both languages ([`Text::both`]).
+    pub fn new(field: impl Into<String>, value: &str, allowed: impl Into<Filled>) -> Self {
         ParamError {
             field: field.into(),
-            value: sanitize(value),
+            value: shown(value),
             allowed: allowed.into(),
         }
     }
@@ -31,19 +38,67 @@ impl ParamError {
         self.field = field.into();
         self
     }
+
+    /// The refusal in `lang`, one line: the field, the value and what is
+    /// allowed (`Display` is the English one).
+    pub fn message(&self, lang: Lang) -> String {
+        REFUSAL.fill(lang, &[&self.field, &self.value, self.allowed.get(lang)])
+    }
+
+    /// The refusal in both languages.
+    pub fn messages(&self) -> Filled {
+        Filled::each(|lang| self.message(lang))
+    }
+}
+
+/// What a front end goes on with instead of a refused value (a link's
+/// banner says it after the refusal).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Instead<'a> {
+    /// `key=value` is in effect (the default, or a repeated key's first
+    /// value): the front end's own state after parsing, never a guess.
+    Value(&'a str),
+    /// A sentence of its own ("the browser's language is used").
+    Said(Text),
+}
+
+const USED: Text = Text::new("→ {}={} is used.", "→ 改用 {}={}。");
+const EMPTY: Text = Text::new("→ {} is left empty.", "→ {} 留空。");
+const ARROW: Text = Text::new("→ {}.", "→ {}。");
+
+impl ParamError {
+    /// The refusal followed by what is used instead, in both languages:
+    /// "invalid q '0': expected … → q=16 is used."
+    pub fn with_instead(&self, instead: Instead) -> Filled {
+        Filled::each(|lang| {
+            let then = match instead {
+                Instead::Value("") => EMPTY.fill(lang, &[&self.field]),
+                Instead::Value(v) => USED.fill(lang, &[&self.field, &shown(v)]),
+                Instead::Said(t) => ARROW.fill(lang, &[t.get(lang)]),
+            };
+            format!("{} {then}", self.message(lang))
+        })
+    }
 }
 
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid {} '{}': expected {}",
-            self.field, self.value, self.allowed
-        )
+        f.write_str(&self.message(Lang::En))
     }
 }
 
 impl std::error::Error for ParamError {}
+
+/// The refusal of a language that is neither English nor Chinese.
+const LANGS: Text = Text::new("en or zh", "en 或 zh");
+
+impl Lang {
+    /// `en` or `zh` (also `zh-CN`, `zh-Hans`, `en-US`, … — only the
+    /// language part counts), or a refusal naming `field`.
+    pub fn parse(field: &str, text: &str) -> Result<Lang, ParamError> {
+        Lang::from_code(text).ok_or_else(|| ParamError::new(field, text, LANGS))
+    }
+}
 
 /// Characters that must never reach a terminal or a page as they are:
 /// control characters, and the bidirectional formatting characters
@@ -58,9 +113,10 @@ pub fn is_hidden_char(c: char) -> bool {
         )
 }
 
-/// At most 80 characters; control and bidirectional formatting characters
-/// shown visibly as `\u{..}` (see [`is_hidden_char`]).
-fn sanitize(value: &str) -> String {
+/// A value as a message shows it: at most 80 characters; control and
+/// bidirectional formatting characters shown visibly as `\u{..}` (see
+/// [`is_hidden_char`]).
+pub fn shown(value: &str) -> String {
     const MAX: usize = 80;
     let mut out = String::new();
     let mut len = 0;
@@ -97,6 +153,17 @@ pub fn fmt_number(v: f64) -> String {
     }
 }
 
+/// What a number field measures, as its refusal names it: "a number of
+/// ms" / "毫秒数".
+pub mod unit {
+    use crate::text::Text;
+
+    pub const MS: Text = Text::new("a number of ms", "毫秒数");
+    pub const SECONDS: Text = Text::new("a number of seconds", "秒数");
+    /// A multiplier without a unit (a scale).
+    pub const FACTOR: Text = Text::new("a factor", "倍数");
+}
+
 /// The accepted values of a number field.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NumberRange {
@@ -106,16 +173,22 @@ pub struct NumberRange {
     /// Whether exactly 0 is accepted below `min` (a switch cost of 0 means
     /// "free"; 1e-308 means nothing and would only bloat links).
     pub zero: bool,
-    pub unit: &'static str,
+    /// What the number is, in words ([`unit`]).
+    pub what: Text,
 }
 
+/// "[0 or ]WHAT from MIN to MAX".
+const RANGE: Text = Text::new("{}{} from {} to {}", "{0}{2} 到 {3} 之间的{1}");
+const OR_ZERO: Text = Text::new("0 or ", "0 或 ");
+const WHOLE: Text = Text::new("a whole number from {} to {}", "{} 到 {} 之间的整数");
+
 impl NumberRange {
-    pub const fn new(min: f64, max: f64, unit: &'static str) -> Self {
+    pub const fn new(min: f64, max: f64, what: Text) -> Self {
         NumberRange {
             min,
             max,
             zero: false,
-            unit,
+            what,
         }
     }
 
@@ -125,14 +198,12 @@ impl NumberRange {
     }
 
     /// The range in words: "a number of ms from 0.001 to 1000".
-    pub fn allowed(&self) -> String {
-        let zero = if self.zero { "0 or " } else { "" };
-        format!(
-            "{zero}a number of {} from {} to {}",
-            self.unit,
-            fmt_number(self.min),
-            fmt_number(self.max)
-        )
+    pub fn allowed(&self) -> Filled {
+        let (min, max) = (fmt_number(self.min), fmt_number(self.max));
+        Filled::each(|lang| {
+            let zero = if self.zero { OR_ZERO.get(lang) } else { "" };
+            RANGE.fill(lang, &[zero, self.what.get(lang), &min, &max])
+        })
     }
 
     /// Parses `text` (trimmed) as a finite number in this range; `-0` reads
@@ -150,46 +221,15 @@ impl NumberRange {
     }
 }
 
-/// Parses a finite number within `[min, max]`; `min_exclusive` makes the
-/// lower bound strict. Prefer [`NumberRange`], which also states a sensible
-/// smallest value instead of "greater than 0".
-pub fn parse_number(
-    field: &str,
-    text: &str,
-    min: f64,
-    min_exclusive: bool,
-    max: f64,
-    unit: &str,
-) -> Result<f64, ParamError> {
-    let lower = if min_exclusive {
-        "greater than"
-    } else {
-        "at least"
-    };
-    let allowed = format!(
-        "a number of {unit} {lower} {} and at most {}",
-        fmt_number(min),
-        fmt_number(max)
-    );
-    let v: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| ParamError::new(field, text, allowed.clone()))?;
-    let v = v + 0.0; // -0 -> 0
-    let ok = v.is_finite() && (v > min || (!min_exclusive && v == min)) && v <= max;
-    if ok {
-        Ok(v)
-    } else {
-        Err(ParamError::new(field, text, allowed))
-    }
-}
-
 /// Parses a whole number within `[min, max]`.
 pub fn parse_count(field: &str, text: &str, min: u64, max: u64) -> Result<u64, ParamError> {
-    let allowed = format!("a whole number from {min} to {max}");
     match text.trim().parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(ParamError::new(field, text, allowed)),
+        _ => Err(ParamError::new(
+            field,
+            text,
+            WHOLE.both(&[&min.to_string(), &max.to_string()]),
+        )),
     }
 }
 
@@ -197,29 +237,62 @@ pub fn parse_count(field: &str, text: &str, min: u64, max: u64) -> Result<u64, P
 mod tests {
     use super::*;
 
+    const X: Text = Text::new("x", "x");
+
     #[test]
-    fn message_names_field_value_and_range() {
-        let e = parse_number("--quantum", "0", 0.0, true, 1000.0, "ms").unwrap_err();
+    fn message_names_field_value_and_range_in_both_languages() {
+        let e = NumberRange::new(0.001, 1000.0, unit::MS)
+            .parse("--quantum", "0")
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "invalid --quantum '0': expected a number of ms greater than 0 and at most 1000"
+            "invalid --quantum '0': expected a number of ms from 0.001 to 1000"
         );
+        assert_eq!(
+            e.message(Lang::Zh),
+            "--quantum 的值“0”无效，应为：0.001 到 1000 之间的毫秒数"
+        );
+        assert_eq!(e.messages().en, e.to_string());
+        let e = Lang::parse("lang", "fr").unwrap_err();
+        assert_eq!(e.message(Lang::Zh), "lang 的值“fr”无效，应为：en 或 zh");
+    }
+
+    #[test]
+    fn a_refusal_says_what_is_used_instead() {
+        let e = parse_count("n", "0", 1, 10).unwrap_err();
+        let line = e.with_instead(Instead::Value("400"));
+        assert_eq!(
+            line.en,
+            "invalid n '0': expected a whole number from 1 to 10 → n=400 is used."
+        );
+        assert_eq!(
+            line.zh,
+            "n 的值“0”无效，应为：1 到 10 之间的整数 → 改用 n=400。"
+        );
+        let said = Text::new("the browser's language is used", "使用浏览器的语言");
+        let line = Lang::parse("lang", "fr")
+            .unwrap_err()
+            .with_instead(Instead::Said(said));
+        assert!(
+            line.en.ends_with("→ the browser's language is used."),
+            "{}",
+            line.en
+        );
+        assert!(line.zh.ends_with("→ 使用浏览器的语言。"), "{}", line.zh);
     }
 
     #[test]
     fn rejects_nan_inf_and_garbage() {
+        let r = NumberRange::new(0.001, 1e6, unit::MS);
         for bad in ["NaN", "inf", "-inf", "", "1e400", "12ms", "0x10"] {
-            assert!(
-                parse_number("q", bad, 0.0, true, 1e6, "ms").is_err(),
-                "{bad}"
-            );
+            assert!(r.parse("q", bad).is_err(), "{bad}");
         }
-        assert_eq!(parse_number("cs", "0", 0.0, false, 10.0, "ms"), Ok(0.0));
+        assert_eq!(r.or_zero().parse("cs", "0"), Ok(0.0));
     }
 
     #[test]
     fn hostile_values_are_escaped_and_shortened() {
-        let e = ParamError::new("seed", &format!("a\u{1b}[2J{}", "x".repeat(500)), "x");
+        let e = ParamError::new("seed", &format!("a\u{1b}[2J{}", "x".repeat(500)), X);
         assert!(!e.value.contains('\u{1b}'));
         assert!(e.value.chars().count() <= 90);
     }
@@ -229,13 +302,14 @@ mod tests {
         for c in [
             '\u{202E}', '\u{202A}', '\u{2066}', '\u{2069}', '\u{200F}', '\u{061C}',
         ] {
-            let e = ParamError::new("q", &format!("{c}evil link"), "x");
+            let e = ParamError::new("q", &format!("{c}evil link"), X);
             assert!(!e.value.contains(c), "{c:?} kept in {:?}", e.value);
             assert!(e.value.starts_with("\\u{"), "{:?}", e.value);
             assert!(e.to_string().chars().all(|c| !is_hidden_char(c)));
+            assert!(e.message(Lang::Zh).chars().all(|c| !is_hidden_char(c)));
         }
         // Ordinary right-to-left text is not touched.
-        assert_eq!(ParamError::new("q", "שלום", "x").value, "שלום");
+        assert_eq!(ParamError::new("q", "שלום", X).value, "שלום");
     }
 
     #[test]
@@ -254,7 +328,7 @@ mod tests {
 
     #[test]
     fn ranges_state_their_bounds_and_read_minus_zero_as_zero() {
-        let r = NumberRange::new(0.001, 1000.0, "ms").or_zero();
+        let r = NumberRange::new(0.001, 1000.0, unit::MS).or_zero();
         assert_eq!(r.parse("cs", "-0"), Ok(0.0));
         assert!(r.parse("cs", "-0").unwrap().is_sign_positive());
         assert_eq!(r.parse("cs", "0.001"), Ok(0.001));
@@ -263,17 +337,20 @@ mod tests {
             e.to_string(),
             "invalid cs '1e-308': expected 0 or a number of ms from 0.001 to 1000"
         );
-        let strict = NumberRange::new(0.001, 1000.0, "ms");
+        assert_eq!(e.allowed.zh, "0 或 0.001 到 1000 之间的毫秒数");
+        let strict = NumberRange::new(0.001, 1000.0, unit::MS);
         assert!(strict.parse("q", "0").is_err());
         assert!(strict.parse("q", "NaN").is_err());
     }
 
     #[test]
     fn counts_are_bounded() {
+        let e = parse_count("n", "400", 1, 10).unwrap_err();
         assert_eq!(
-            parse_count("n", "400", 1, 10),
-            Err(ParamError::new("n", "400", "a whole number from 1 to 10"))
+            e.to_string(),
+            "invalid n '400': expected a whole number from 1 to 10"
         );
+        assert_eq!(e.allowed.zh, "1 到 10 之间的整数");
         assert_eq!(parse_count("n", "7", 1, 10), Ok(7));
         assert!(parse_count("n", "-1", 1, 10).is_err());
     }

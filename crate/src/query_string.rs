@@ -3,8 +3,16 @@
 //! (`web::query`) reads its address bar through [`decode_pairs`] and writes
 //! it back through [`percent_encode`].
 
+use crate::text::Text;
+
 /// The URL format version the page writes (`v=1`).
 pub const URL_VERSION: &str = "1";
+
+/// What `v=` accepts (filled with [`URL_VERSION`]).
+pub const URL_VERSIONS: Text = Text::new(
+    "{} (the only URL version so far)",
+    "{}（目前唯一的链接格式版本）",
+);
 
 /// Splits `a=1&b=x%20y` (a leading `?` is ignored) into decoded pairs.
 /// `+` is a space, as in HTML forms; bad escapes are kept as written.

@@ -11,6 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_mt::Mt;
 
 use crate::error::ParamError;
+use crate::text::Text;
 
 /// The largest seed accepted anywhere (CLI, URL, files). It is
 /// `Number.MAX_SAFE_INTEGER`, so a seed survives a round trip through
@@ -94,7 +95,7 @@ pub enum RngKind {
 }
 
 impl RngKind {
-    pub const ALLOWED: &'static str = "python or fast";
+    pub const ALLOWED: Text = Text::new("python or fast", "python 或 fast");
 
     pub fn name(self) -> &'static str {
         match self {

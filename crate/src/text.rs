@@ -6,11 +6,15 @@
 //! side by side in the code that knows its meaning; `{}` placeholders are
 //! filled in order ([`Text::fill`]). One small filling function instead of a
 //! `format!` per sentence and language keeps the page's wasm small, and no
-//! sentence is written once per language in separate code paths.
+//! sentence is written once per language in separate code paths. A text
+//! carried in data in both languages once filled (a refusal's "allowed"
+//! words) is a [`Filled`].
+//!
+//! This module is the bottom of the crate: the refusal of a bad `--lang` /
+//! `lang=` ([`Lang::parse`]) is with the other refusals in `crate::error`,
+//! which builds its messages from [`Text`].
 
 use serde::Serialize;
-
-use crate::error::ParamError;
 
 /// The language of generated text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -25,20 +29,20 @@ impl Lang {
     pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
 
     /// `en` or `zh` (also `zh-CN`, `zh-Hans`, `en-US`, … — only the
-    /// language part counts).
-    pub fn parse(field: &str, text: &str) -> Result<Lang, ParamError> {
+    /// language part counts); `None` for any other language.
+    pub fn from_code(text: &str) -> Option<Lang> {
         let t = text.trim().to_ascii_lowercase();
         match t.split(['-', '_']).next() {
-            Some("en") => Ok(Lang::En),
-            Some("zh") => Ok(Lang::Zh),
-            _ => Err(ParamError::new(field, text, "en or zh")),
+            Some("en") => Some(Lang::En),
+            Some("zh") => Some(Lang::Zh),
+            _ => None,
         }
     }
 
     /// A browser language tag (`navigator.language`): Chinese for any
     /// `zh…`, English otherwise.
     pub fn from_tag(tag: &str) -> Lang {
-        Lang::parse("lang", tag).unwrap_or_default()
+        Lang::from_code(tag).unwrap_or_default()
     }
 
     pub fn code(self) -> &'static str {
@@ -47,10 +51,25 @@ impl Lang {
             Lang::Zh => "zh",
         }
     }
+
+    /// What goes between two sentences: a space in English, nothing after
+    /// a Chinese full stop.
+    pub fn sentence_gap(self) -> &'static str {
+        GAP.get(self)
+    }
+
+    /// Sentences (or clauses ending in their own punctuation) joined as
+    /// this language writes them.
+    pub fn join<S: AsRef<str>>(self, parts: &[S]) -> String {
+        let parts: Vec<&str> = parts.iter().map(AsRef::as_ref).collect();
+        parts.join(self.sentence_gap())
+    }
 }
 
-/// A text in both languages: a label, or a template whose `{}` are filled
-/// in order with [`Text::fill`].
+const GAP: Text = Text::new(" ", "");
+
+/// A text in both languages: a label, or a template whose `{}` (in order)
+/// and `{N}` (the N-th, from 0) are filled with [`Text::fill`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Text {
     pub en: &'static str,
@@ -70,27 +89,123 @@ impl Text {
         }
     }
 
-    /// The template in `lang` with each `{}` replaced by the next of
-    /// `args` (a `{` not followed by `}` is kept as it is).
+    /// The template in `lang` with its placeholders filled from `args`
+    /// (see [`fill`]).
     pub fn fill(self, lang: Lang, args: &[&str]) -> String {
         fill(self.get(lang), args)
     }
+
+    /// The template filled in both languages with the same `args`.
+    pub fn both(self, args: &[&str]) -> Filled {
+        Filled::each(|lang| self.fill(lang, args))
+    }
 }
 
-/// `template` with each `{}` replaced by the next of `args`.
+/// A text filled in both languages, to be carried in data (an error, a
+/// result sent to the page) until a reader's language is known.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Filled {
+    pub en: String,
+    pub zh: String,
+}
+
+impl Filled {
+    /// The text `make` writes in each language (for templates whose
+    /// arguments are themselves texts: `make` fills them in its `lang`).
+    pub fn each(make: impl Fn(Lang) -> String) -> Filled {
+        Filled {
+            en: make(Lang::En),
+            zh: make(Lang::Zh),
+        }
+    }
+
+    /// Text that reads the same in both languages (a number, a name).
+    pub fn same(s: impl Into<String>) -> Filled {
+        let s = s.into();
+        Filled {
+            en: s.clone(),
+            zh: s,
+        }
+    }
+
+    /// The text in `lang`.
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+
+    /// Each language's text put into `template` as its last argument after
+    /// `args` (e.g. "off or {}" around a range's words).
+    pub fn within(&self, template: Text, args: &[&str]) -> Filled {
+        Filled::each(|lang| {
+            let mut all = args.to_vec();
+            all.push(self.get(lang));
+            template.fill(lang, &all)
+        })
+    }
+
+    /// Whether either language's text contains `part`.
+    pub fn contains(&self, part: &str) -> bool {
+        self.en.contains(part) || self.zh.contains(part)
+    }
+}
+
+/// Serialises a [`Filled`] as its English text, where a JSON contract
+/// has a string (the CLI's `--json`); the page reads both languages from
+/// elsewhere.
+pub fn english<S: serde::Serializer>(text: &Filled, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&text.en)
+}
+
+/// Names as a choice: `a, b or c` / `a、b 或 c`.
+pub fn either(names: &[&str]) -> Filled {
+    const OR: Text = Text::new("{} or {}", "{} 或 {}");
+    const COMMA: Text = Text::new(", ", "、");
+    Filled::each(|lang| match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            OR.fill(lang, &[&rest.join(COMMA.get(lang)), last])
+        }
+        Some((last, _)) => last.to_string(),
+        None => String::new(),
+    })
+}
+
+impl From<Text> for Filled {
+    fn from(t: Text) -> Filled {
+        t.both(&[])
+    }
+}
+
+/// `template` with each `{}` replaced by the next of `args`, and each
+/// `{N}` by `args[N]` (0-based), so that a language may put the figures in
+/// its own order. Anything else in braces is kept as it is, and a missing
+/// argument leaves its placeholder visible rather than panic.
 pub fn fill(template: &str, args: &[&str]) -> String {
     let mut out = String::with_capacity(template.len() + 16 * args.len());
     let mut rest = template;
-    let mut next = args.iter();
+    let mut next = 0;
     while let Some(at) = rest.find('{') {
-        if !rest[at..].starts_with("{}") {
-            out.push_str(&rest[..=at]);
-            rest = &rest[at + 1..];
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if after.as_bytes().get(digits) != Some(&b'}') {
+            out.push('{');
+            rest = after;
             continue;
         }
-        out.push_str(&rest[..at]);
-        out.push_str(next.next().copied().unwrap_or("{}"));
-        rest = &rest[at + 2..];
+        let index = if digits == 0 {
+            next += 1;
+            Some(next - 1)
+        } else {
+            after[..digits].parse::<usize>().ok()
+        };
+        match index.and_then(|i| args.get(i)) {
+            Some(arg) => out.push_str(arg),
+            None => out.push_str(&rest[at..at + digits + 2]),
+        }
+        rest = &after[digits + 1..];
     }
     out.push_str(rest);
     out
@@ -107,12 +222,36 @@ mod tests {
         assert_eq!(t.fill(Lang::Zh, &["1", "2"]), "1/2");
         // Too few arguments leave the placeholder visible rather than panic.
         assert_eq!(t.fill(Lang::En, &["1"]), "1 of {} ({x})");
+        // Numbered placeholders let a language reorder the figures.
+        let t = Text::new("{} tasks within {} ms", "{1} ms 内完成 {0} 个任务");
+        assert_eq!(t.fill(Lang::Zh, &["7", "100"]), "100 ms 内完成 7 个任务");
+        assert_eq!(fill("{9} {x} {", &["a"]), "{9} {x} {");
+        assert_eq!(fill("{1}{}{}", &["a", "b"]), "bab");
+        let both = t.both(&["3", "4"]);
+        assert_eq!(
+            (both.get(Lang::En), both.get(Lang::Zh)),
+            ("3 tasks within 4 ms", "4 ms 内完成 3 个任务")
+        );
+    }
+
+    #[test]
+    fn filled_texts_nest_in_templates() {
+        let range = Text::new("a number from {} to {}", "{} 到 {} 之间的数").both(&["1", "2"]);
+        let off = range.within(Text::new("off or {}", "off 或{}"), &[]);
+        assert_eq!(off.en, "off or a number from 1 to 2");
+        assert_eq!(off.zh, "off 或1 到 2 之间的数");
+        assert!(off.contains("之间"));
     }
 
     #[test]
     fn language_tags() {
         assert_eq!(Lang::from_tag("zh-Hans-CN"), Lang::Zh);
         assert_eq!(Lang::from_tag("de"), Lang::En);
-        assert!(Lang::parse("lang", "fr").is_err());
+        assert_eq!(Lang::from_code("fr"), None);
+        assert_eq!(Lang::En.join(&["A.", "B."]), "A. B.");
+        assert_eq!(Lang::Zh.join(&["甲。", "乙。"]), "甲。乙。");
+        assert_eq!(either(&["a", "b", "c"]).en, "a, b or c");
+        assert_eq!(either(&["a", "b", "c"]).zh, "a、b 或 c");
+        assert_eq!(either(&["a"]).zh, "a");
     }
 }

@@ -30,7 +30,8 @@ fn every_param_has_its_key_flag_default_range_and_words() {
             .set(p, e.key, "not a value", &Limits::WEB)
             .unwrap_err();
         assert_eq!(e.allowed, refusal.allowed, "{}", e.key);
-        assert!(!e.allowed.is_empty());
+        assert!(!e.allowed.en.is_empty() && !e.allowed.zh.is_empty());
+        assert_ne!(e.allowed.en, e.allowed.zh, "{}: not translated", e.key);
         for w in [&e.label, &e.help] {
             assert!(!w.en.is_empty() && !w.zh.is_empty(), "{}", e.key);
             assert_ne!(w.en, w.zh, "{}: not translated", e.key);
@@ -134,7 +135,11 @@ fn qos_machines_scenarios_and_limits() {
     assert!(c.limits.large_slices < c.limits.gantt_max_slices);
     assert_eq!(c.langs, ["en", "zh"]);
     let lang = c.page_params.iter().find(|p| p.key == "lang").unwrap();
-    assert_eq!(lang.allowed, "en or zh");
+    assert_eq!(lang.allowed.en, "en or zh");
+    assert_eq!(lang.allowed.zh, "en 或 zh");
+    for p in &c.policies {
+        assert_ne!(p.describe.en, p.describe.zh, "{}: not translated", p.name);
+    }
 }
 
 #[test]

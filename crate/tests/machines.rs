@@ -202,3 +202,14 @@ fn xnu_places_background_on_e_cores_and_rr_ignores_qos() {
     );
     assert!(last(&xnu, false) < last(&rr, false));
 }
+
+#[test]
+fn a_machine_is_described_in_both_languages() {
+    let m1 = Machine::m1(tailslice::sim::machine::M1_EP_RATIO);
+    let d = m1.describe(true);
+    assert_eq!(d.en, "m1 (4 P + 4 E cores at 0.3×)");
+    assert_eq!(d.zh, "m1（4 个 P 核 + 4 个 E 核，E 核速度为 0.3×）");
+    assert_eq!(Machine::xeon_w().describe(true).en, "xeon-w (8 P cores)");
+    assert_eq!(Machine::identical(1).describe(false).en, "1 core");
+    assert_eq!(Machine::identical(4).describe(false).zh, "4 个核心");
+}

@@ -121,7 +121,9 @@ fn parsers() -> Vec<(&'static str, Check, Vec<String>)> {
         (
             "machine",
             check_machine as Check,
-            s(&["a10", "m1", "xeon-w", "2p+4e", "4p", "1p+1e+2p"]),
+            s(&[
+                "a10", "m1", "xeon-w", "2p+4e", "2p 4e", "2p + 4e", "4p", "1p+1e+2p",
+            ]),
         ),
         (
             "mix",

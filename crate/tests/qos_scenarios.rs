@@ -212,7 +212,7 @@ fn m1_background_keeps_to_e_cores_while_p_cores_idle() {
         ScenarioResult::M1Compress(r) => r,
         _ => unreachable!(),
     };
-    let run = r.runs.iter().find(|v| v.label == "m1 alone 9").unwrap();
+    let run = r.runs.iter().find(|v| v.label.en == "m1 alone 9").unwrap();
     assert!(!run.run.truncated);
     assert!(run.run.segments.iter().all(|s| s.core >= 4));
 }
@@ -247,7 +247,7 @@ fn unknown_scenario_and_bad_knobs_name_field_value_and_range() {
         let e = k.set(knob, knob.flag(), bad).unwrap_err();
         assert_eq!(e.field, knob.flag());
         assert_eq!(e.value, bad);
-        assert!(!e.allowed.is_empty());
+        assert!(!e.allowed.en.is_empty() && !e.allowed.zh.is_empty());
     }
     assert_eq!(k, Knobs::default(), "a refused value changes nothing");
     assert_eq!(Qos::parse("17"), Some(Qos::Utility));

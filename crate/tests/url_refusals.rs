@@ -29,9 +29,9 @@ fn a_run_too_large_blames_q_and_resets_only_q() {
     assert_eq!(errors[0].field, "q");
     assert_eq!(errors[0].value, "0.001");
     assert!(
-        errors[0].allowed.contains("1000000 tasks"),
+        errors[0].allowed.en.contains("1000000 tasks"),
         "{}",
-        errors[0].allowed
+        errors[0].allowed.en
     );
     assert!(!errors[0].to_string().contains("inf"));
     // The task count the link asked for is kept: only q fell back.
@@ -59,7 +59,7 @@ fn when_q_alone_cannot_make_it_fit_n_is_blamed() {
 
 #[test]
 fn a_repeated_key_keeps_its_first_value_and_says_so() {
-    for (second, msg_has) in [("0", "'8' is used"), ("9", "'8' is used")] {
+    for (second, msg_has) in [("0", "first value '8'"), ("9", "first value '8'")] {
         let (e, errors) = parse(&[("q", "8"), ("q", second)]);
         assert_eq!(e.quantum, 8.0, "q=8&q={second}");
         assert_eq!(errors.len(), 1, "{errors:?}");
@@ -146,19 +146,48 @@ fn machine_and_qos_links_round_trip_and_bad_ones_fall_back() {
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert_eq!(errors[0].field, "machine");
     assert!(
-        errors[0].allowed.contains("1 to 64 cores"),
+        errors[0].allowed.en.contains("1 to 64 cores"),
         "{}",
-        errors[0].allowed
+        errors[0].allowed.en
     );
     assert_eq!(errors[1].field, "mix");
     assert!(
-        errors[1].allowed.contains("userInitiated"),
+        errors[1].allowed.en.contains("userInitiated"),
         "{}",
-        errors[1].allowed
+        errors[1].allowed.en
     );
     assert!(e.machine.is_none());
     assert!(!e.mix.has_qos());
     assert_eq!(e.seed, 7);
+}
+
+#[test]
+fn a_plus_typed_in_a_link_reads_as_the_same_machine() {
+    use tailslice::query_string::{decode_pairs, percent_encode};
+    // `?machine=2p+4e` typed by hand: the `+` arrives as a space.
+    for query in [
+        "machine=2p+4e",
+        "machine=2p%204e",
+        "machine=2p%2B4e",
+        "machine=2P+%2B+4e",
+    ] {
+        let pairs = decode_pairs(query);
+        let (e, errors) = Experiment::from_query(
+            pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+            &Limits::WEB,
+        );
+        assert!(errors.is_empty(), "{query}: {errors:?}");
+        assert_eq!(e.get(Param::Machine), "2p+4e", "{query}");
+        assert_eq!(e.core_count(), 6, "{query}");
+        // Written back, the link survives both decoders.
+        let written = format!("machine={}", percent_encode(&e.get(Param::Machine)));
+        assert_eq!(written, "machine=2p%2B4e");
+    }
+    let mut knobs = tailslice::scenario::Knobs::default();
+    knobs
+        .set(tailslice::scenario::Knob::Machine, "m", "2p 4e")
+        .unwrap();
+    assert_eq!(knobs.machine.as_deref(), Some("2p+4e"));
 }
 
 /// A link keeps no `cores=` that a named machine overrides (the page's

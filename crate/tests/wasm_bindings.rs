@@ -140,6 +140,24 @@ fn bad_and_hostile_values_are_reported_and_fall_back() {
         errors[3]["message"],
         "invalid q '0': expected a number of ms from 0.001 to 100000"
     );
+    // In both languages, and with the value used instead for the banner.
+    assert_eq!(errors[3]["refusal"]["en"], errors[3]["message"]);
+    assert_eq!(
+        errors[3]["refusal"]["zh"],
+        "q 的值“0”无效，应为：0.001 到 100000 之间的毫秒数"
+    );
+    assert_eq!(
+        errors[3]["banner"]["en"],
+        "invalid q '0': expected a number of ms from 0.001 to 100000 → q=16 is used."
+    );
+    assert!(errors[3]["banner"]["zh"]
+        .as_str()
+        .unwrap()
+        .ends_with("→ 改用 q=16。"));
+    assert!(errors[1]["banner"]["en"]
+        .as_str()
+        .unwrap()
+        .ends_with("→ embed=0 is used."));
     // The good parameter still applies; the bad ones use their defaults.
     assert_eq!(p["values"]["n"], "9");
     assert_eq!(p["values"]["seed"], "42");
@@ -310,9 +328,11 @@ fn the_catalog_is_the_cores_tables() {
     assert_eq!(c["metrics"].as_array().unwrap().len(), 7);
     assert_eq!(c["limits"]["inline_max_slices"], 20_000.0);
     assert_eq!(c["limits"]["max_classes"], 16);
-    assert!(web::file_too_large(20.0 * 1024.0 * 1024.0).is_none());
-    let too = web::file_too_large(20.0 * 1024.0 * 1024.0 + 1.0).unwrap();
+    assert!(web::file_too_large(20.0 * 1024.0 * 1024.0, "en").is_none());
+    let too = web::file_too_large(20.0 * 1024.0 * 1024.0 + 1.0, "en").unwrap();
     assert!(too.starts_with("the file is 20971521 bytes"), "{too}");
+    let too = web::file_too_large(20.0 * 1024.0 * 1024.0 + 1.0, "zh").unwrap();
+    assert!(too.starts_with("文件有 20971521 字节"), "{too}");
 }
 
 #[wasm_bindgen_test]
@@ -327,6 +347,10 @@ fn lang_is_a_parameter_like_any_other() {
         p["errors"][0]["message"],
         "invalid lang 'fr': expected en or zh"
     );
+    assert!(p["errors"][0]["banner"]["en"]
+        .as_str()
+        .unwrap()
+        .ends_with("→ the browser's language is used."));
     let p = json(&web::parse_query("lang=en&lang=zh"));
     assert_eq!(p["lang"], "en");
     assert!(p["errors"][0]["message"]

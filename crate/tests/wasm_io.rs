@@ -28,6 +28,7 @@ fn check_tasks_reports_counts_and_bad_lines() {
     assert_eq!(bad["ok"], false);
     assert_eq!(bad["line"], 3);
     assert!(bad["message"].as_str().unwrap().contains("'x'"));
+    assert!(bad["message_zh"].as_str().unwrap().contains("“x”"));
 }
 
 #[wasm_bindgen_test]
@@ -98,7 +99,7 @@ fn exports_trace_csv_and_experiment_round_trip() {
         Some("{\"lang\":\"zh\"}".to_string()),
     )
     .unwrap();
-    let opened = json(&web::open_experiment(&file).unwrap());
+    let opened = json(&web::open_experiment(&file, "en").unwrap());
     assert_eq!(opened["query"], "q=4&p=fifo,srpt");
     assert_eq!(opened["task_count"], 4);
     assert_eq!(opened["ui"]["lang"], "zh");
@@ -111,7 +112,7 @@ fn exports_trace_csv_and_experiment_round_trip() {
         again,
         tailslice::workload::task_list::parse_task_list(LIST, Limits::WEB.max_tasks).unwrap()
     );
-    assert!(web::open_experiment("{}").is_err());
+    assert!(web::open_experiment("{}", "zh").is_err());
 }
 
 #[wasm_bindgen_test]

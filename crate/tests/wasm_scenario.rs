@@ -39,6 +39,11 @@ fn bad_values_name_key_value_and_allowed() {
     assert!(msgs[0].starts_with("invalid s 'nope': expected feishu-demo"));
     assert!(msgs[1].starts_with("invalid nq '0': expected a whole number from 1"));
     assert!(msgs[2].starts_with("invalid m '<script>': expected a10, m1"));
+    let banner: Vec<&str> = q.errors.iter().map(|e| e.banner.en.as_str()).collect();
+    assert!(banner[0].ends_with("→ no scenario: the experiment page is shown."));
+    assert!(banner[1].ends_with("→ nq=100 is used."));
+    assert!(banner[2].ends_with("→ the scenario's default is used."));
+    assert!(q.errors[1].banner.zh.ends_with("→ 改用 nq=100。"));
     assert_eq!(q.knobs.queues, 100);
 }
 
@@ -52,11 +57,13 @@ fn run_summary_and_timeline_round_trip() {
     let summary = json(&run.summary());
     assert_eq!(summary["groups"].as_array().unwrap().len(), 4);
     assert!(summary["runs"].as_array().unwrap().is_empty());
-    assert_eq!(summary["run_labels"][0], "userInteractive queues");
+    assert_eq!(summary["run_labels"][0]["en"], "userInteractive queues");
+    assert_eq!(summary["run_labels"][0]["zh"], "userInteractive 队列");
     let tl = run.timeline(0);
     let meta = json(&Reflect::get(&tl, &"meta".into()).unwrap());
     assert_eq!(meta["floor"], 29);
-    assert_eq!(meta["lanes"][0], "main");
+    assert_eq!(meta["lanes"][0]["en"], "main");
+    assert_eq!(meta["lanes"][0]["zh"], "主线程");
     let view = ScenarioView::new(tl).unwrap();
     assert!(view.has_timeline() && view.has_pri());
     assert!((view.horizon() - 1000.0).abs() < 1.0);

@@ -91,7 +91,7 @@ async fn wrong_values_get_accurate_refusals() -> Result<()> {
     assert_eq!(n, "1000000", "n must keep the link's value");
     open_ready(&b, "/?v=1&q=8&q=0").await?;
     let msg = banner(&b).await?;
-    assert!(msg.contains("'8' is used"), "{msg}");
+    assert!(msg.contains("first value '8'"), "{msg}");
     assert!(msg.contains("q=8 is used"), "{msg}");
     assert!(!msg.contains("default"), "{msg}");
     let q = b

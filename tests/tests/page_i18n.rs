@@ -157,12 +157,12 @@ async fn bad_lang_shows_the_banner() -> Result<()> {
         "{banner}"
     );
     // A region tag is a language like the CLI's (zh-CN is Chinese), and a
-    // repeated lang= keeps its first value and says so.
+    // repeated lang= keeps its first value and says so (in Chinese, then).
     open_ready(&b, "/?lang=zh-CN&lang=en").await?;
     assert_eq!(b.text("#h-table").await?, "各策略的延迟（毫秒）");
     let banner = b.text("#error").await?;
     assert!(
-        banner.contains("lang only once") && banner.contains("'zh-CN' is used"),
+        banner.contains("lang 只能给一次") && banner.contains("第一个值“zh-CN”"),
         "{banner}"
     );
     // Hostile values are text only.
@@ -177,10 +177,11 @@ async fn bad_lang_shows_the_banner() -> Result<()> {
         .eval_js("return window.__pwned === undefined && !document.querySelector('#error img');")
         .await?;
     assert_eq!(ok, serde_json::json!(true));
-    // The frame around Rust's English message is translated.
+    // The frame and Rust's message are both in the page's language.
     open_ready(&b, "/?lang=zh&q=0").await?;
     let banner = b.text("#error").await?;
     assert!(banner.contains("链接中有一项设置未被接受"), "{banner}");
-    assert!(banner.contains("invalid q '0'"), "{banner}");
+    assert!(banner.contains("q 的值“0”无效"), "{banner}");
+    assert!(banner.contains("→ 改用 q=16。"), "{banner}");
     b.finish().await
 }

@@ -2,6 +2,7 @@
 // Simplified Chinese. Keys are flat; `{name}` is replaced by t(key, vars).
 export default {
   en: {
+    'title': 'tailslice — scheduler playground',
     'tagline': 'How tasks share a CPU, and what it does to the tail.',
     'lang.label': 'Language',
     'open.full': 'open in tailslice ↗',
@@ -37,7 +38,6 @@ export default {
     'status.done': '{tasks} tasks, {work} ms of work · simulated in {sim} ms · drawn in {draw} ms',
     'banner.one': 'One setting in the link was not accepted:',
     'banner.many': '{n} settings in the link were not accepted:',
-    'banner.used': '→ {key}={value} is used.',
     'banner.run': 'The simulation failed:',
     'banner.worker': 'The simulation worker failed: {message}',
     'banner.worker.retry': 'The simulation worker failed ({message}); it was restarted and the run retried.',
@@ -101,8 +101,11 @@ export default {
     'canvas.tip_long': ', long',
     'canvas.slice_one': '{n} slice',
     'canvas.slice_many': '{n} slices',
+    'canvas.core_lane': 'core {core} · {kind}',
+    'canvas.floor': 'floor {floor}',
   },
   zh: {
+    'title': 'tailslice — 调度器试验场',
     'tagline': '任务如何分享 CPU，以及这对尾延迟意味着什么。',
     'lang.label': '语言',
     'open.full': '在 tailslice 中打开 ↗',
@@ -138,7 +141,6 @@ export default {
     'status.done': '{tasks} 个任务，共 {work} 毫秒工作量 · 模拟用时 {sim} 毫秒 · 绘制用时 {draw} 毫秒',
     'banner.one': '链接中有一项设置未被接受：',
     'banner.many': '链接中有 {n} 项设置未被接受：',
-    'banner.used': '→ 现使用 {key}={value}。',
     'banner.run': '模拟失败：',
     'banner.worker': '模拟线程出错：{message}',
     'banner.worker.retry': '模拟线程出错（{message}），已重新启动并重试。',
@@ -200,5 +202,7 @@ export default {
     'canvas.tip_long': '，长任务',
     'canvas.slice_one': '{n} 段',
     'canvas.slice_many': '{n} 段',
+    'canvas.core_lane': '核心 {core} · {kind}',
+    'canvas.floor': '下限 {floor}',
   },
 };

@@ -1,6 +1,12 @@
 //! Command-line front end. Each subcommand lives in its own file; they share
 //! the error convention: a bad flag prints one line naming the flag, the
 //! value and what is allowed, and exits with status 2.
+//!
+//! Error lines are English whatever `--lang` says: `--lang` picks the
+//! language of the generated text (explanations, notes, a trace's summary),
+//! while flags, `--help` and the system's own errors (files, UTF-8) are
+//! English, and one language per stream keeps stderr greppable. The page
+//! shows the same refusals in its reader's language (`ParamError::message`).
 
 mod bench;
 mod responsiveness;

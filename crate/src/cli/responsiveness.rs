@@ -56,6 +56,7 @@ Flags (defaults in brackets):
                       row; input_delay_ms, delayed_over, tbt_ms, long_tasks,
                       finish_later_ms, yields, end_ms), favoured, knee, reading
   --lang en|zh        language of the table's headings and the reading [en]
+                      (errors stay English)
 ";
 
 /// The experiment flags that describe the study's workload.

@@ -86,7 +86,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let Some(name) = name else {
         return fail(&format!(
             "missing scenario name: expected {}",
-            scenario::allowed_names()
+            scenario::allowed_names().en
         ));
     };
     let result = match scenario::run(&name, &knobs) {

@@ -54,7 +54,7 @@ Flags (defaults in brackets):
                       core; at most 1000000 slices
   --csv PATH          also write one CSV row per task and policy
   --explain           add an \"explanation\" text to the JSON (the table always has it)
-  --lang en|zh        language of the explanation [en]
+  --lang en|zh        language of the explanation [en] (errors stay English)
 ";
 
 /// Writes an output file, or reports why not (exit code 1: not bad input).
@@ -157,7 +157,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         if est > MAX_TRACE_SLICES as f64 {
             return fail(&format!(
                 "invalid --trace '{}': expected a run of at most {MAX_TRACE_SLICES} slices for a trace file; this one needs about {est:.0} (use fewer tasks or a larger quantum)",
-                tailslice::error::ParamError::new("", path, "").value
+                tailslice::error::shown(path)
             ));
         }
     }
@@ -297,7 +297,7 @@ fn table(
         "{} tasks {}, {}, switch cost {} ms",
         w.len(),
         source,
-        exp.machine().describe(exp.machine.is_some()),
+        exp.machine().describe(exp.machine.is_some()).en,
         exp.switch_cost,
     );
     let long = w.work.iter().filter(|&&d| d > 60.0).count();

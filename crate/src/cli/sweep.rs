@@ -296,7 +296,7 @@ fn header(exp: &Experiment, what: &str) -> String {
         exp.mix,
         exp.arrivals,
         exp.get(Param::Policies),
-        exp.machine().describe(exp.machine.is_some()),
+        exp.machine().describe(exp.machine.is_some()).en,
         exp.switch_cost
     )
 }

@@ -6,7 +6,7 @@
 //! cannot go with an import, the file's size before it is read, then its
 //! parser's one-line message.
 
-use tailslice::error::ParamError;
+use tailslice::error::shown;
 use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::trace::{self, ParsedTrace, ThreadKey, TraceArrivals, TraceImport, TraceOptions};
 use tailslice::workload::task_list::{self, MAX_IMPORT_TASKS};
@@ -156,11 +156,6 @@ impl TaskSource {
         }
         Ok(loaded)
     }
-}
-
-/// A path as a message may show it (shortened, control characters escaped).
-fn shown(path: &str) -> String {
-    ParamError::new("", path, "").value
 }
 
 /// Checks that `path` is a file of at most `max` bytes, before reading it.

@@ -55,8 +55,7 @@ pub fn table_svg(title: &str, rows: &[Row], dark: bool, lang: Lang) -> String {
     ));
     for (i, m) in COLUMNS.iter().enumerate() {
         let x = FIRST_W + COL_W * (i as f64 + 1.0);
-        let (en, zh) = m.title();
-        let t = if lang == Lang::Zh { zh } else { en };
+        let t = m.title().get(lang);
         s.push_str(&format!(
             "<text x=\"{x}\" y=\"{head_y}\" fill=\"{muted}\" text-anchor=\"end\">{}</text>",
             esc(t)

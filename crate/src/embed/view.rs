@@ -111,7 +111,7 @@ pub struct Choice {
     pub label: Text,
 }
 
-const ON_OFF: &str = "1 or 0";
+const ON_OFF: Text = Text::new("1 or 0", "1 或 0");
 
 impl EmbedParam {
     /// In the order they are written into a link.
@@ -136,11 +136,11 @@ impl EmbedParam {
     }
 
     /// What the parser accepts, in the words of its refusal.
-    pub fn allowed(self) -> &'static str {
+    pub fn allowed(self) -> Text {
         match self {
             EmbedParam::Embed | EmbedParam::Controls => ON_OFF,
-            EmbedParam::View => "table, gantt, cdf or all",
-            EmbedParam::Theme => "light, dark or auto",
+            EmbedParam::View => Text::new("table, gantt, cdf or all", "table、gantt、cdf 或 all"),
+            EmbedParam::Theme => Text::new("light, dark or auto", "light、dark 或 auto"),
         }
     }
 
@@ -232,7 +232,7 @@ fn one_of<T: Copy>(
     value: &str,
     all: &[T],
     name: impl Fn(T) -> &'static str,
-    allowed: &str,
+    allowed: Text,
 ) -> Result<T, ParamError> {
     let v = value.trim();
     all.iter()
@@ -281,14 +281,7 @@ impl EmbedView {
                 continue;
             };
             if let Some(&(_, first)) = seen.iter().find(|(q, _)| *q == p) {
-                errors.push(ParamError::new(
-                    key,
-                    value,
-                    format!(
-                        "{key} only once; the link gives it again, and its first value '{}' is used",
-                        ParamError::new(key, first, "").value
-                    ),
-                ));
+                errors.push(crate::experiment::repeated(key, value, first));
                 continue;
             }
             seen.push((p, value));
@@ -401,7 +394,7 @@ mod tests {
         assert_eq!(v.theme, Theme::Dark);
         assert_eq!(
             e,
-            ["invalid theme 'light': expected theme only once; the link gives it again, and its first value 'dark' is used"]
+            ["invalid theme 'light': expected theme only once; the link gives it again after its first value 'dark'"]
         );
     }
 
@@ -424,7 +417,7 @@ mod tests {
             let e = EmbedView::default()
                 .set(p, p.url_key(), "\u{1}")
                 .unwrap_err();
-            assert_eq!(e.allowed, p.allowed());
+            assert_eq!(e.allowed, p.allowed().into());
         }
     }
 }

@@ -7,6 +7,7 @@
 use super::{Experiment, Limits, Param};
 use crate::error::{fmt_number, ParamError};
 use crate::policy::{clutch, xnu, PolicyKind};
+use crate::text::{Filled, Lang, Text};
 use crate::workload::{Arrivals, Workload};
 
 impl Experiment {
@@ -64,22 +65,20 @@ impl Experiment {
     /// Why this experiment is too large, said under `param` (the quantum or
     /// the task count: the two values a visitor changes to make it fit).
     pub fn size_error(&self, param: Param, limits: &Limits) -> ParamError {
-        let need = need_text(self.estimated_slices());
         let what = match param {
-            Param::Tasks => "fewer tasks",
-            _ => "a larger quantum",
+            Param::Tasks => FEWER_TASKS,
+            _ => LARGER_QUANTUM,
         };
-        ParamError::new(
-            param.url_key(),
-            &self.get(param),
-            format!(
-                "{what}: a run may take at most {} slices, and {} tasks of {} ms mean work at q={} ms need {need}",
-                limits.max_slices,
-                self.tasks,
-                fmt_number((self.mix.mean_work() * 10.0).round() / 10.0),
-                fmt_number(self.quantum),
-            ),
-        )
+        let est = self.estimated_slices();
+        let max = limits.max_slices.to_string();
+        let tasks = self.tasks.to_string();
+        let mean = fmt_number((self.mix.mean_work() * 10.0).round() / 10.0);
+        let q = fmt_number(self.quantum);
+        let allowed = Filled::each(|lang| {
+            let need = need_text(est, lang);
+            TOO_MANY_SLICES.fill(lang, &[what.get(lang), &max, &tasks, &mean, &q, &need])
+        });
+        ParamError::new(param.url_key(), &self.get(param), allowed)
     }
 
     /// Slices over all policies on an already drawn (or imported)
@@ -116,16 +115,17 @@ impl Experiment {
         let est = self.slices_on(workload);
         if est > limits.max_slices as f64 {
             let longest = workload.work.iter().copied().fold(0.0, f64::max);
+            let max = limits.max_slices.to_string();
+            let tasks = workload.len().to_string();
+            let longest = fmt_number(longest.round());
+            let allowed = Filled::each(|lang| {
+                let need = need_text(est, lang);
+                TOO_MANY_DRAWN.fill(lang, &[&max, &tasks, &longest, &need])
+            });
             return Err(ParamError::new(
                 Param::Quantum.url_key(),
                 &self.get(Param::Quantum),
-                format!(
-                    "a larger quantum: a run may take at most {} slices, and the {} tasks drawn (the longest {} ms) need {}",
-                    limits.max_slices,
-                    workload.len(),
-                    fmt_number(longest.round()),
-                    need_text(est)
-                ),
+                allowed,
             ));
         }
         Ok(est)
@@ -152,11 +152,11 @@ impl Experiment {
             return Err(ParamError::new(
                 Param::Quantum.url_key(),
                 &fmt_number(self.quantum),
-                format!(
-                    "a quantum large enough for at most {} slices; these {} tasks would need about {est:.0}",
-                    limits.max_slices,
-                    workload.len()
-                ),
+                TOO_MANY_IMPORTED.both(&[
+                    &limits.max_slices.to_string(),
+                    &workload.len().to_string(),
+                    &format!("{est:.0}"),
+                ]),
             ));
         }
         Ok(())
@@ -184,10 +184,27 @@ impl Experiment {
 
 /// "about 5200000000 slices", or "more than can be counted" for a
 /// quantum so small that the estimate overflows.
-fn need_text(est: f64) -> String {
+fn need_text(est: f64, lang: Lang) -> String {
     if est.is_finite() && est < 1e18 {
-        format!("about {est:.0}")
+        ABOUT.fill(lang, &[&format!("{est:.0}")])
     } else {
-        "more than 10^18".to_string()
+        MORE_THAN.get(lang).to_string()
     }
 }
+
+const ABOUT: Text = Text::new("about {}", "约 {} 个");
+const MORE_THAN: Text = Text::new("more than 10^18", "超过 10^18 个");
+const FEWER_TASKS: Text = Text::new("fewer tasks", "更少的任务");
+const LARGER_QUANTUM: Text = Text::new("a larger quantum", "更大的时间片");
+const TOO_MANY_SLICES: Text = Text::new(
+    "{}: a run may take at most {} slices, and {} tasks of {} ms mean work at q={} ms need {}",
+    "{}：一次运行最多 {} 个时间片，而 {} 个平均工作量 {} ms 的任务在 q={} ms 时需要{}",
+);
+const TOO_MANY_DRAWN: Text = Text::new(
+    "a larger quantum: a run may take at most {} slices, and the {} tasks drawn (the longest {} ms) need {}",
+    "更大的时间片：一次运行最多 {} 个时间片，而抽出的 {} 个任务（最长 {} ms）需要{}",
+);
+const TOO_MANY_IMPORTED: Text = Text::new(
+    "a quantum large enough for at most {} slices; these {} tasks would need about {}",
+    "足够大的时间片，使时间片不超过 {} 个；这 {} 个任务需要约 {} 个",
+);

@@ -8,8 +8,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::ParamError;
 use crate::experiment::{Experiment, Limits, Outcome, Param, PolicyRun};
 use crate::policy::PolicyKind;
+use crate::text::{Filled, Text};
 use crate::workload::mix::{MAX_CLASSES, MAX_TASK_MS};
 use crate::workload::task_list::{self, ImportError, MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
 use crate::workload::Workload;
@@ -382,40 +384,56 @@ pub fn experiment_json(
 /// error here (unlike in a URL): a file is meant to reproduce a view
 /// exactly, so silently dropping part of it would mislead.
 pub fn parse_experiment_json(text: &str, limits: &Limits) -> Result<ExperimentFile, ImportError> {
-    let err = |m: String| ImportError {
-        line: None,
-        message: m,
+    let err = |m: Filled| ImportError::new(None, m);
+    // A refusal of a parameter or of the tasks' size, under its part.
+    let refused = |part: &'static str, e: ParamError| {
+        ImportError::new(
+            None,
+            Filled::each(|lang| format!("{part}: {}", e.message(lang))),
+        )
     };
     if text.len() > task_list::MAX_IMPORT_BYTES * 2 {
-        return Err(err(format!(
+        const TOO_LARGE: Text = Text::new(
             "the experiment file is {} bytes; at most {} are accepted",
-            text.len(),
-            task_list::MAX_IMPORT_BYTES * 2
-        )));
+            "实验文件有 {} 字节；最多接受 {} 字节",
+        );
+        return Err(err(TOO_LARGE.both(&[
+            &text.len().to_string(),
+            &(task_list::MAX_IMPORT_BYTES * 2).to_string(),
+        ])));
     }
-    let file: ExperimentJson = serde_json::from_str(text).map_err(|e| ImportError {
-        line: Some(e.line()),
-        message: format!("not a tailslice experiment file: {e}"),
+    let file: ExperimentJson = serde_json::from_str(text).map_err(|e| {
+        // The JSON reader's own words (position and what it expected).
+        const NOT_A_FILE: Text = Text::new(
+            "not a tailslice experiment file: {}",
+            "不是 tailslice 实验文件：{}",
+        );
+        ImportError::new(Some(e.line()), NOT_A_FILE.both(&[&e.to_string()]))
     })?;
     if file.format != EXPERIMENT_FORMAT {
-        return Err(err(format!(
-            "format '{}' is not '{EXPERIMENT_FORMAT}'",
-            crate::error::ParamError::new("", &file.format, "").value
-        )));
+        const FORMAT: Text = Text::new("format '{}' is not '{}'", "格式“{}”不是“{}”");
+        return Err(err(
+            FORMAT.both(&[&crate::error::shown(&file.format), EXPERIMENT_FORMAT])
+        ));
     }
     if file.version != EXPERIMENT_VERSION {
-        return Err(err(format!(
-            "version {} is not supported (this tailslice reads version {EXPERIMENT_VERSION})",
-            file.version
-        )));
+        const VERSION: Text = Text::new(
+            "version {} is not supported (this tailslice reads version {})",
+            "不支持版本 {}（此 tailslice 读取版本 {}）",
+        );
+        return Err(err(VERSION.both(&[
+            &file.version.to_string(),
+            &EXPERIMENT_VERSION.to_string(),
+        ])));
     }
     let mut exp = Experiment::default();
     for (key, value) in &file.params {
         let Some(p) = Param::from_url_key(key) else {
-            return Err(err(format!(
+            const UNKNOWN: Text = Text::new(
                 "unknown parameter '{}' in params",
-                crate::error::ParamError::new("", key, "").value
-            )));
+                "params 中有未知参数“{}”",
+            );
+            return Err(err(UNKNOWN.both(&[&crate::error::shown(key)])));
         };
         let text = match value {
             serde_json::Value::String(s) => s.clone(),
@@ -423,19 +441,18 @@ pub fn parse_experiment_json(text: &str, limits: &Limits) -> Result<ExperimentFi
             other => other.to_string(),
         };
         exp.set(p, key, &text, limits)
-            .map_err(|e| err(format!("params: {e}")))?;
+            .map_err(|e| refused("params", e))?;
     }
     let tasks = match file.tasks {
         None => {
-            exp.check_size(limits)
-                .map_err(|e| err(format!("params: {e}")))?;
+            exp.check_size(limits).map_err(|e| refused("params", e))?;
             None
         }
         Some(t) => {
             let w = inline_workload(t, limits)?;
             exp = exp.for_workload(&w);
             exp.check_imported_size(&w, limits)
-                .map_err(|e| err(format!("tasks: {e}")))?;
+                .map_err(|e| refused("tasks", e))?;
             Some(w)
         }
     };
@@ -447,21 +464,25 @@ pub fn parse_experiment_json(text: &str, limits: &Limits) -> Result<ExperimentFi
 }
 
 fn inline_workload(t: TasksInline, limits: &Limits) -> Result<Workload, ImportError> {
-    let err = |m: String| ImportError {
-        line: None,
-        message: format!("tasks: {m}"),
-    };
+    // `tasks:` before what is wrong with them.
+    let err =
+        |m: Filled| ImportError::new(None, Filled::each(|lang| format!("tasks: {}", m.get(lang))));
     let n = t.duration_ms.len();
     let max = (limits.max_tasks as usize).min(task_list::MAX_IMPORT_TASKS);
     if n == 0 || n > max {
-        return Err(err(format!("{n} tasks; expected 1 to {max}")));
+        const COUNT: Text = Text::new("{} tasks; expected 1 to {}", "{} 个任务；应为 1 到 {} 个");
+        return Err(err(COUNT.both(&[&n.to_string(), &max.to_string()])));
     }
     if t.arrival_ms.len() != n || t.class.len() != n {
-        return Err(err(format!(
-            "arrival_ms ({}), duration_ms ({n}) and class ({}) must have the same length",
-            t.arrival_ms.len(),
-            t.class.len()
-        )));
+        const LENGTHS: Text = Text::new(
+            "arrival_ms ({}), duration_ms ({}) and class ({}) must have the same length",
+            "arrival_ms（{}）、duration_ms（{}）和 class（{}）的长度必须相同",
+        );
+        return Err(err(LENGTHS.both(&[
+            &t.arrival_ms.len().to_string(),
+            &n.to_string(),
+            &t.class.len().to_string(),
+        ])));
     }
     if t.class_labels.is_empty()
         || t.class_labels.len() > MAX_CLASSES
@@ -469,20 +490,37 @@ fn inline_workload(t: TasksInline, limits: &Limits) -> Result<Workload, ImportEr
             .iter()
             .any(|l| l.chars().count() > MAX_LABEL_CHARS)
     {
-        return Err(err(format!(
-            "class_labels must hold 1 to {MAX_CLASSES} labels of at most {MAX_LABEL_CHARS} characters"
-        )));
+        const LABELS: Text = Text::new(
+            "class_labels must hold 1 to {} labels of at most {} characters",
+            "class_labels 必须有 1 到 {} 个标签，每个最多 {} 个字符",
+        );
+        return Err(err(
+            LABELS.both(&[&MAX_CLASSES.to_string(), &MAX_LABEL_CHARS.to_string()])
+        ));
     }
     for (i, (&a, &d)) in t.arrival_ms.iter().zip(&t.duration_ms).enumerate() {
+        // Task, its value, the largest allowed.
+        const ARRIVAL: Text = Text::new(
+            "task {}: arrival {} must be from 0 to {} ms",
+            "任务 {}：到达时间 {} 应在 0 到 {} ms 之间",
+        );
+        const DURATION: Text = Text::new(
+            "task {}: duration {} must be from 0 to {} ms",
+            "任务 {}：时长 {} 应在 0 到 {} ms 之间",
+        );
         if !(a.is_finite() && (0.0..=MAX_ARRIVAL_MS).contains(&a)) {
-            return Err(err(format!(
-                "task {i}: arrival {a} must be from 0 to {MAX_ARRIVAL_MS} ms"
-            )));
+            return Err(err(ARRIVAL.both(&[
+                &i.to_string(),
+                &a.to_string(),
+                &MAX_ARRIVAL_MS.to_string(),
+            ])));
         }
         if !(d.is_finite() && (0.0..=MAX_TASK_MS).contains(&d)) {
-            return Err(err(format!(
-                "task {i}: duration {d} must be from 0 to {MAX_TASK_MS} ms"
-            )));
+            return Err(err(DURATION.both(&[
+                &i.to_string(),
+                &d.to_string(),
+                &MAX_TASK_MS.to_string(),
+            ])));
         }
     }
     if let Some(i) = t
@@ -490,11 +528,15 @@ fn inline_workload(t: TasksInline, limits: &Limits) -> Result<Workload, ImportEr
         .iter()
         .position(|&c| c as usize >= t.class_labels.len())
     {
-        return Err(err(format!(
-            "task {i}: class {} has no label (there are {})",
-            t.class[i],
-            t.class_labels.len()
-        )));
+        const NO_LABEL: Text = Text::new(
+            "task {}: class {} has no label (there are {})",
+            "任务 {}：类 {} 没有标签（共有 {} 个）",
+        );
+        return Err(err(NO_LABEL.both(&[
+            &i.to_string(),
+            &t.class[i].to_string(),
+            &t.class_labels.len().to_string(),
+        ])));
     }
     Ok(Workload {
         arrival: t.arrival_ms,

@@ -4,6 +4,7 @@
 //! else (the page builds its columns and metric pickers from this list).
 
 use crate::experiment::summary::Summary;
+use crate::text::Text;
 
 /// One reported figure of a policy's latencies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,15 +98,15 @@ impl Metric {
 
     /// The column heading, in English and Chinese (`{ms}` stands for the
     /// threshold in `done_within`'s).
-    pub fn title(self) -> (&'static str, &'static str) {
+    pub fn title(self) -> Text {
         match self {
-            Metric::Mean => ("mean", "平均"),
-            Metric::P50 => ("p50", "p50"),
-            Metric::P90 => ("p90", "p90"),
-            Metric::P95 => ("p95", "p95"),
-            Metric::P99 => ("p99", "p99"),
-            Metric::Max => ("max", "最大"),
-            Metric::DoneWithin => ("done < {ms} ms", "{ms} 毫秒内完成"),
+            Metric::Mean => Text::new("mean", "平均"),
+            Metric::P50 => Text::new("p50", "p50"),
+            Metric::P90 => Text::new("p90", "p90"),
+            Metric::P95 => Text::new("p95", "p95"),
+            Metric::P99 => Text::new("p99", "p99"),
+            Metric::Max => Text::new("max", "最大"),
+            Metric::DoneWithin => Text::new("done < {ms} ms", "{ms} 毫秒内完成"),
         }
     }
 }

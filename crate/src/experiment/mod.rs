@@ -21,10 +21,11 @@ pub mod run;
 pub mod summary;
 pub mod sweep;
 
-use crate::error::{fmt_number, parse_count, NumberRange, ParamError};
+use crate::error::{fmt_number, parse_count, unit, NumberRange, ParamError};
 use crate::policy::{MlfqParams, PolicyKind};
 use crate::rng::{RngKind, MAX_SEED};
 use crate::sim::machine::{Machine, M1_EP_RATIO};
+use crate::text::Text;
 use crate::workload::mix::{Mix, DEFAULT_MIX};
 use crate::workload::{Arrivals, WorkloadSpec};
 
@@ -43,15 +44,15 @@ pub const MAX_MLFQ_LEVELS: u64 = 8;
 pub const MIN_TIME_MS: f64 = 0.001;
 
 /// The quantum's range (the CLI's `--quantum`, the page's `q`, sweeps).
-pub const QUANTUM_RANGE: NumberRange = NumberRange::new(MIN_TIME_MS, MAX_QUANTUM_MS, "ms");
+pub const QUANTUM_RANGE: NumberRange = NumberRange::new(MIN_TIME_MS, MAX_QUANTUM_MS, unit::MS);
 /// The switch cost's range: 0 (free) or at least 1 µs.
 pub const SWITCH_COST_RANGE: NumberRange =
-    NumberRange::new(MIN_TIME_MS, MAX_SWITCH_COST_MS, "ms").or_zero();
+    NumberRange::new(MIN_TIME_MS, MAX_SWITCH_COST_MS, unit::MS).or_zero();
 /// The "done within" threshold's range.
-pub const WITHIN_RANGE: NumberRange = NumberRange::new(MIN_TIME_MS, MAX_WITHIN_MS, "ms");
+pub const WITHIN_RANGE: NumberRange = NumberRange::new(MIN_TIME_MS, MAX_WITHIN_MS, unit::MS);
 /// MLFQ's boost period (each boost is an event counted against the size
 /// limit, so at least 1 ms).
-pub const MLFQ_BOOST_RANGE: NumberRange = NumberRange::new(1.0, MAX_QUANTUM_MS * 100.0, "ms");
+pub const MLFQ_BOOST_RANGE: NumberRange = NumberRange::new(1.0, MAX_QUANTUM_MS * 100.0, unit::MS);
 
 /// Size limits of a front end: the CLI allows more than a browser tab.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -234,7 +235,7 @@ impl Experiment {
                     MLFQ_BOOST_RANGE
                         .parse(name, value)
                         .map_err(|e| ParamError {
-                            allowed: format!("off or {}", e.allowed),
+                            allowed: e.allowed.within(OR_OFF, &[]),
                             ..e
                         })?
                 }
@@ -296,14 +297,7 @@ impl Experiment {
                 continue;
             };
             if let Some(&(_, first)) = seen.iter().find(|(q, _)| *q == p) {
-                errors.push(ParamError::new(
-                    key,
-                    value,
-                    format!(
-                        "{key} only once; the link gives it again, and its first value '{}' is used",
-                        ParamError::new(key, first, "").value
-                    ),
-                ));
+                errors.push(repeated(key, value, first));
                 continue;
             }
             seen.push((p, value));
@@ -402,6 +396,21 @@ impl Experiment {
     pub fn core_count(&self) -> usize {
         self.machine.as_ref().map_or(self.cores, |m| m.cores.len())
     }
+}
+
+const OR_OFF: Text = Text::new("off or {}", "off 或 {}");
+const REPEATED: Text = Text::new(
+    "{} only once; the link gives it again after its first value '{}'",
+    "{} 只能给一次；链接在第一个值“{}”之后又给了一次",
+);
+
+/// The refusal of a key a link gives twice (`value` is the repeat's).
+pub fn repeated(key: &str, value: &str, first: &str) -> ParamError {
+    ParamError::new(
+        key,
+        value,
+        REPEATED.both(&[key, &crate::error::shown(first)]),
+    )
 }
 
 /// The default mix, re-exported for help texts.

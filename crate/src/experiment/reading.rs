@@ -12,7 +12,7 @@ use crate::experiment::summary::Summary;
 use crate::experiment::{Experiment, Outcome, PolicyRun};
 use crate::policy::PolicyKind;
 use crate::stats::change_pct;
-use crate::text::Lang;
+use crate::text::{Lang, Text};
 use crate::workload::Arrivals;
 
 /// Below this relative change (in %), a figure counts as unchanged.
@@ -50,17 +50,147 @@ fn direction(base: f64, value: f64) -> i8 {
 /// first".
 /// A policy with a finite shortest slice slices (`PolicyKind::min_slice`:
 /// rr and mlfq by the quantum, xnu by its own 10 ms quanta).
-fn mechanism(p: PolicyKind, lang: Lang) -> &'static str {
-    let slices = p.min_slice(1.0).is_finite();
-    match (p, lang) {
-        (_, Lang::En) if slices => "slicing",
-        (_, Lang::Zh) if slices => "时间片轮转",
-        (PolicyKind::Srpt, Lang::En) => "preemption",
-        (PolicyKind::Srpt, Lang::Zh) => "抢占",
-        (_, Lang::En) => "reordering",
-        (_, Lang::Zh) => "调整顺序",
+fn mechanism(p: PolicyKind) -> Text {
+    if p.min_slice(1.0).is_finite() {
+        Text::new("slicing", "时间片轮转")
+    } else if p == PolicyKind::Srpt {
+        Text::new("preemption", "抢占")
+    } else {
+        Text::new("reordering", "调整顺序")
     }
 }
+
+const FULL_STOP: Text = Text::new(".", "。");
+
+// One policy alone.
+const SINGLE: Text = Text::new(
+    "Under {}, half the tasks finish within {} ms, 95 % within {} ms and the last at {} ms; {} of {} finish within {} ms.",
+    "在 {} 下，一半任务在 {} ms 内完成，95% 在 {} ms 内完成，最后一个在 {} ms 完成；{5} 个任务中有 {4} 个在 {6} ms 内完成。",
+);
+
+// p95 against the baseline: policy, change %, baseline, before, after.
+const P95_CUT: Text = Text::new(
+    "{} cuts p95 by {} % compared with {} ({} → {} ms)",
+    "与 {2} 相比，{0} 把 p95 降低了 {1}%（{3} → {4} ms）",
+);
+const P95_RAISED: Text = Text::new(
+    "{} raises p95 by {} % compared with {} ({} → {} ms)",
+    "与 {2} 相比，{0} 把 p95 提高了 {1}%（{3} → {4} ms）",
+);
+// Policy, baseline, p95.
+const P95_SAME: Text = Text::new(
+    "{} leaves p95 where {} has it ({} ms)",
+    "{} 与 {} 的 p95 基本相同（{} ms）",
+);
+
+// The slowest task.
+const MAX_SAME_SOONER_TYPICAL: Text = Text::new(
+    ", but the slowest task still finishes at {} ms: {} changes who finishes first, not when the last one does.",
+    "，但最慢的任务仍在 {} ms 才完成：{}改变的是谁先完成，而不是最后一个何时完成。",
+);
+const MAX_SAME: Text = Text::new(
+    ", and the slowest task finishes at {} ms either way.",
+    "，最慢的任务都在 {} ms 完成。",
+);
+// Extra switches, switch cost, switching time.
+const MAX_LATER_WHY: Text = Text::new(
+    ": its {} extra switches at {} ms each add {} ms of switching",
+    "：多出的 {} 次切换每次 {} ms，共增加 {} ms 切换开销",
+);
+// Before, after, change %, why.
+const MAX_LATER: Text = Text::new(
+    "; the slowest task also finishes later ({} → {} ms, +{} %){}.",
+    "；最慢的任务也更晚完成（{} → {} ms，+{}%）{}。",
+);
+const MAX_SOONER: Text = Text::new(
+    ", and even the slowest task finishes sooner ({} → {} ms).",
+    "，连最慢的任务也更早完成（{} → {} ms）。",
+);
+
+// The typical task: now, before.
+const MEDIAN_SOONER: Text = Text::new(
+    "Half the tasks now finish within {} ms instead of {} ms",
+    "现在一半任务在 {} ms 内完成，而不是 {} ms",
+);
+const MEDIAN_LATER: Text = Text::new(
+    "Half the tasks now need up to {} ms instead of {} ms",
+    "现在一半任务要到 {} ms 才完成，而不是 {} ms",
+);
+const MEDIAN_SAME: Text = Text::new("The median stays near {} ms", "中位数保持在 {} ms 左右");
+const MEAN_SAME: Text = Text::new(
+    " and the mean stays near {} ms.",
+    "，平均值保持在 {} ms 左右。",
+);
+// Falls/rises, by, before, after.
+const MEAN_MOVED: Text = Text::new(
+    "; the mean {} by {} ms ({} → {} ms).",
+    "；平均值{} {} ms（{} → {} ms）。",
+);
+const FALLS: Text = Text::new("falls", "下降");
+const RISES: Text = Text::new("rises", "上升");
+
+// Now, threshold, before.
+const DONE_WITHIN_MOVED: Text = Text::new(
+    "{} tasks finish within {} ms instead of {}.",
+    "{1} ms 内完成的任务从 {2} 个变为 {0} 个。",
+);
+
+// What switching costs.
+const SWITCH_SHARE: Text = Text::new(
+    "That switching is {} % of the work",
+    "这些切换占总工作量的 {}%",
+);
+// Switch cost, policy, extra switches, switching time, share.
+const SWITCH_COST: Text = Text::new(
+    "With a switch cost of {} ms, {}'s {} extra switches spend {} ms switching ({} % of the work)",
+    "切换开销为 {} ms 时，{} 多出的 {} 次切换共耗费 {} ms（占总工作量的 {}%）",
+);
+const OVERHEAD_EATS_GAIN: Text = Text::new(
+    ": the overhead eats the gain from {}.",
+    "：这些开销吃掉了{}带来的好处。",
+);
+const WINS_AND_LOSES: Text = Text::new(
+    "; it wins on one of p95 and the mean and loses on the other.",
+    "；p95 与平均值一项变好、一项变差。",
+);
+const STILL_AHEAD: Text = Text::new(
+    "; {} still comes out ahead on p95 and the mean.",
+    "；{} 的 p95 和平均值仍然更好。",
+);
+const BARELY_MOVE: Text = Text::new(
+    "; p95 and the mean barely move.",
+    "；p95 和平均值几乎不变。",
+);
+// Policy, switches.
+const FREE_SWITCHES: Text = Text::new(
+    "Switches are free in this run; {} makes {} of them, so set a switch cost to see what they would cost.",
+    "本次运行中切换没有开销；{} 切换了 {} 次，可以设置切换开销看看它们的代价。",
+);
+
+// Several policies: count, best on p95, its p95, its mean.
+const BEST_BOTH: Text = Text::new(
+    "Of the {} policies, {} has both the lowest p95 ({} ms) and the lowest mean ({} ms)",
+    "在 {} 个策略中，{} 的 p95（{} ms）和平均值（{} ms）都最低",
+);
+// Count, best on p95, its p95, best on the mean, its mean.
+const BEST_EACH: Text = Text::new(
+    "Of the {} policies, {} has the lowest p95 ({} ms) and {} the lowest mean ({} ms)",
+    "在 {} 个策略中，{} 的 p95 最低（{} ms），{} 的平均值最低（{} ms）",
+);
+const SAME_LAST: Text = Text::new(
+    "; under every one the last task finishes at {} ms: they change who finishes first, not when the last one does.",
+    "；无论哪种策略，最后一个任务都在 {} ms 完成：它们改变的是谁先完成，而不是最后一个何时完成。",
+);
+
+const OVERLOADED: Text = Text::new(
+    "The offered load ({}) is at or above what the cores can do, so the queue keeps growing: latencies here depend on how many tasks you simulate, whatever the policy.",
+    "提供的负载（{}）达到或超过了核心的处理能力，队列会不断增长：无论哪种策略，这里的延迟都取决于模拟的任务数量。",
+);
+// Load, busy %.
+const HIGH_LOAD: Text = Text::new(
+    "At a load of {} the cores are busy {} % of the time, so queues form and the tail is long.",
+    "负载为 {} 时，核心有 {}% 的时间在忙，队列会形成，尾部延迟较长。",
+);
 
 /// The reading of one result, a few sentences long.
 pub fn explain(exp: &Experiment, outcome: &Outcome, lang: Lang) -> String {
@@ -82,33 +212,23 @@ pub fn explain(exp: &Experiment, outcome: &Outcome, lang: Lang) -> String {
     if let Some(s) = load_note(exp, &outcome.runs, lang) {
         out.push(s);
     }
-    out.join(match lang {
-        Lang::En => " ",
-        Lang::Zh => "",
-    })
+    lang.join(&out)
 }
 
 fn single(exp: &Experiment, r: &PolicyRun, n: usize, lang: Lang) -> String {
     let m = &r.summary;
-    let p = r.policy.name();
-    match lang {
-        Lang::En => format!(
-            "Under {p}, half the tasks finish within {} ms, 95 % within {} ms and the last at {} ms; {} of {n} finish within {} ms.",
-            ms(m.p50),
-            ms(m.p95),
-            ms(m.max),
-            m.done_within,
-            exp.within
-        ),
-        Lang::Zh => format!(
-            "在 {p} 下，一半任务在 {} ms 内完成，95% 在 {} ms 内完成，最后一个在 {} ms 完成；{n} 个任务中有 {} 个在 {} ms 内完成。",
-            ms(m.p50),
-            ms(m.p95),
-            ms(m.max),
-            m.done_within,
-            exp.within
-        ),
-    }
+    SINGLE.fill(
+        lang,
+        &[
+            r.policy.name(),
+            &ms(m.p50),
+            &ms(m.p95),
+            &ms(m.max),
+            &m.done_within.to_string(),
+            &n.to_string(),
+            &exp.within.to_string(),
+        ],
+    )
 }
 
 /// One policy against the baseline. `brief` (when several policies are
@@ -123,166 +243,79 @@ fn versus(
 ) -> String {
     let (bs, rs): (&Summary, &Summary) = (&b.summary, &r.summary);
     let (bn, rn) = (b.policy.name(), r.policy.name());
+    let mechanism = mechanism(r.policy).get(lang);
     let mut s: Vec<String> = Vec::new();
 
     // 1. p95, and what happened to the slowest task.
     let d95 = direction(bs.p95, rs.p95);
-    let c95 = change_pct(bs.p95, rs.p95).unwrap_or(0.0);
-    let p95_part = match (d95, lang) {
-        (-1, Lang::En) => format!(
-            "{rn} cuts p95 by {} % compared with {bn} ({} → {} ms)",
-            pct(c95),
-            ms(bs.p95),
-            ms(rs.p95)
-        ),
-        (-1, Lang::Zh) => format!(
-            "与 {bn} 相比，{rn} 把 p95 降低了 {}%（{} → {} ms）",
-            pct(c95),
-            ms(bs.p95),
-            ms(rs.p95)
-        ),
-        (1, Lang::En) => format!(
-            "{rn} raises p95 by {} % compared with {bn} ({} → {} ms)",
-            pct(c95),
-            ms(bs.p95),
-            ms(rs.p95)
-        ),
-        (1, Lang::Zh) => format!(
-            "与 {bn} 相比，{rn} 把 p95 提高了 {}%（{} → {} ms）",
-            pct(c95),
-            ms(bs.p95),
-            ms(rs.p95)
-        ),
-        (_, Lang::En) => format!("{rn} leaves p95 where {bn} has it ({} ms)", ms(rs.p95)),
-        (_, Lang::Zh) => format!("{rn} 与 {bn} 的 p95 基本相同（{} ms）", ms(rs.p95)),
+    let c95 = pct(change_pct(bs.p95, rs.p95).unwrap_or(0.0));
+    let p95_part = match d95 {
+        -1 => P95_CUT.fill(lang, &[rn, &c95, bn, &ms(bs.p95), &ms(rs.p95)]),
+        1 => P95_RAISED.fill(lang, &[rn, &c95, bn, &ms(bs.p95), &ms(rs.p95)]),
+        _ => P95_SAME.fill(lang, &[rn, bn, &ms(rs.p95)]),
     };
     let dmax = direction(bs.max, rs.max);
     let extra_switches = rs.context_switches.saturating_sub(bs.context_switches);
     let switch_ms = extra_switches as f64 * exp.switch_cost;
-    let max_part = match (dmax, d95, lang) {
+    let max_part = match (dmax, d95) {
         // Several policies: the ranking sentence says it once for all.
-        (0, _, Lang::En) if brief => ".".to_string(),
-        (0, _, Lang::Zh) if brief => "。".to_string(),
-        (0, -1, Lang::En) => format!(
-            ", but the slowest task still finishes at {} ms: {} changes who finishes first, not when the last one does.",
-            ms(rs.max),
-            mechanism(r.policy, lang)
-        ),
-        (0, -1, Lang::Zh) => format!(
-            "，但最慢的任务仍在 {} ms 才完成：{}改变的是谁先完成，而不是最后一个何时完成。",
-            ms(rs.max),
-            mechanism(r.policy, lang)
-        ),
-        (0, _, Lang::En) => format!(", and the slowest task finishes at {} ms either way.", ms(rs.max)),
-        (0, _, Lang::Zh) => format!("，最慢的任务都在 {} ms 完成。", ms(rs.max)),
-        (1, _, Lang::En) => {
+        (0, _) if brief => FULL_STOP.get(lang).to_string(),
+        (0, -1) => MAX_SAME_SOONER_TYPICAL.fill(lang, &[&ms(rs.max), mechanism]),
+        (0, _) => MAX_SAME.fill(lang, &[&ms(rs.max)]),
+        (1, _) => {
             let why = if switch_ms > 0.0 {
-                format!(
-                    ": its {extra_switches} extra switches at {} ms each add {} ms of switching",
-                    exp.switch_cost,
-                    ms(switch_ms)
+                MAX_LATER_WHY.fill(
+                    lang,
+                    &[
+                        &extra_switches.to_string(),
+                        &exp.switch_cost.to_string(),
+                        &ms(switch_ms),
+                    ],
                 )
             } else {
                 String::new()
             };
-            format!(
-                "; the slowest task also finishes later ({} → {} ms, +{} %){why}.",
-                ms(bs.max),
-                ms(rs.max),
-                pct(change_pct(bs.max, rs.max).unwrap_or(0.0))
-            )
+            let change = pct(change_pct(bs.max, rs.max).unwrap_or(0.0));
+            MAX_LATER.fill(lang, &[&ms(bs.max), &ms(rs.max), &change, &why])
         }
-        (1, _, Lang::Zh) => {
-            let why = if switch_ms > 0.0 {
-                format!(
-                    "：多出的 {extra_switches} 次切换每次 {} ms，共增加 {} ms 切换开销",
-                    exp.switch_cost,
-                    ms(switch_ms)
-                )
-            } else {
-                String::new()
-            };
-            format!(
-                "；最慢的任务也更晚完成（{} → {} ms，+{}%）{why}。",
-                ms(bs.max),
-                ms(rs.max),
-                pct(change_pct(bs.max, rs.max).unwrap_or(0.0))
-            )
-        }
-        (_, _, Lang::En) => format!(
-            ", and even the slowest task finishes sooner ({} → {} ms).",
-            ms(bs.max),
-            ms(rs.max)
-        ),
-        (_, _, Lang::Zh) => format!(
-            "，连最慢的任务也更早完成（{} → {} ms）。",
-            ms(bs.max),
-            ms(rs.max)
-        ),
+        _ => MAX_SOONER.fill(lang, &[&ms(bs.max), &ms(rs.max)]),
     };
     s.push(format!("{p95_part}{max_part}"));
 
     // 2. The typical task: median and mean.
     let d50 = direction(bs.p50, rs.p50);
     let dmean = direction(bs.mean, rs.mean);
-    let typical = match (d50, lang) {
-        (-1, Lang::En) => format!(
-            "Half the tasks now finish within {} ms instead of {} ms",
-            ms(rs.p50),
-            ms(bs.p50)
-        ),
-        (-1, Lang::Zh) => format!(
-            "现在一半任务在 {} ms 内完成，而不是 {} ms",
-            ms(rs.p50),
-            ms(bs.p50)
-        ),
-        (1, Lang::En) => format!(
-            "Half the tasks now need up to {} ms instead of {} ms",
-            ms(rs.p50),
-            ms(bs.p50)
-        ),
-        (1, Lang::Zh) => format!(
-            "现在一半任务要到 {} ms 才完成，而不是 {} ms",
-            ms(rs.p50),
-            ms(bs.p50)
-        ),
-        (_, Lang::En) => format!("The median stays near {} ms", ms(rs.p50)),
-        (_, Lang::Zh) => format!("中位数保持在 {} ms 左右", ms(rs.p50)),
-    };
-    let mean_part = match (dmean, lang) {
-        (0, Lang::En) => format!(" and the mean stays near {} ms.", ms(rs.mean)),
-        (0, Lang::Zh) => format!("，平均值保持在 {} ms 左右。", ms(rs.mean)),
-        (d, Lang::En) => format!(
-            "; the mean {} by {} ms ({} → {} ms).",
-            if d < 0 { "falls" } else { "rises" },
-            ms((rs.mean - bs.mean).abs()),
-            ms(bs.mean),
-            ms(rs.mean)
-        ),
-        (d, Lang::Zh) => format!(
-            "；平均值{} {} ms（{} → {} ms）。",
-            if d < 0 { "下降" } else { "上升" },
-            ms((rs.mean - bs.mean).abs()),
-            ms(bs.mean),
-            ms(rs.mean)
-        ),
-    };
     if !brief {
+        let typical = match d50 {
+            -1 => MEDIAN_SOONER.fill(lang, &[&ms(rs.p50), &ms(bs.p50)]),
+            1 => MEDIAN_LATER.fill(lang, &[&ms(rs.p50), &ms(bs.p50)]),
+            _ => MEDIAN_SAME.fill(lang, &[&ms(rs.p50)]),
+        };
+        let mean_part = match dmean {
+            0 => MEAN_SAME.fill(lang, &[&ms(rs.mean)]),
+            d => MEAN_MOVED.fill(
+                lang,
+                &[
+                    if d < 0 { FALLS } else { RISES }.get(lang),
+                    &ms((rs.mean - bs.mean).abs()),
+                    &ms(bs.mean),
+                    &ms(rs.mean),
+                ],
+            ),
+        };
         s.push(format!("{typical}{mean_part}"));
     }
 
     // 3. The threshold count, when it moved.
     if rs.done_within != bs.done_within && !brief {
-        s.push(match lang {
-            Lang::En => format!(
-                "{} tasks finish within {} ms instead of {}.",
-                rs.done_within, exp.within, bs.done_within
-            ),
-            Lang::Zh => format!(
-                "{} ms 内完成的任务从 {} 个变为 {} 个。",
-                exp.within, bs.done_within, rs.done_within
-            ),
-        });
+        s.push(DONE_WITHIN_MOVED.fill(
+            lang,
+            &[
+                &rs.done_within.to_string(),
+                &exp.within.to_string(),
+                &bs.done_within.to_string(),
+            ],
+        ));
     }
 
     // 4. What the switches cost (the slowest-task clause may already have
@@ -293,60 +326,33 @@ fn versus(
         } else {
             0.0
         };
-        let cost = match (dmax == 1, lang) {
-            (true, Lang::En) => format!("That switching is {} % of the work", pct(share)),
-            (true, Lang::Zh) => format!("这些切换占总工作量的 {}%", pct(share)),
-            (false, Lang::En) => format!(
-                "With a switch cost of {} ms, {rn}'s {extra_switches} extra switches spend {} ms switching ({} % of the work)",
-                exp.switch_cost,
-                ms(switch_ms),
-                pct(share)
-            ),
-            (false, Lang::Zh) => format!(
-                "切换开销为 {} ms 时，{rn} 多出的 {extra_switches} 次切换共耗费 {} ms（占总工作量的 {}%）",
-                exp.switch_cost,
-                ms(switch_ms),
-                pct(share)
-            ),
+        let cost = if dmax == 1 {
+            SWITCH_SHARE.fill(lang, &[&pct(share)])
+        } else {
+            SWITCH_COST.fill(
+                lang,
+                &[
+                    &exp.switch_cost.to_string(),
+                    rn,
+                    &extra_switches.to_string(),
+                    &ms(switch_ms),
+                    &pct(share),
+                ],
+            )
         };
         let worse = dmean > 0 || d95 > 0;
         let better = dmean < 0 || d95 < 0;
-        let verdict = match (worse, better, lang) {
-            (true, false, Lang::En) => format!(
-                ": the overhead eats the gain from {}.",
-                mechanism(r.policy, lang)
-            ),
-            (true, false, Lang::Zh) => {
-                format!("：这些开销吃掉了{}带来的好处。", mechanism(r.policy, lang))
-            }
-            (true, true, Lang::En) => {
-                "; it wins on one of p95 and the mean and loses on the other.".to_string()
-            }
-            (true, true, Lang::Zh) => "；p95 与平均值一项变好、一项变差。".to_string(),
-            (false, true, Lang::En) => {
-                format!("; {rn} still comes out ahead on p95 and the mean.")
-            }
-            (false, true, Lang::Zh) => format!("；{rn} 的 p95 和平均值仍然更好。"),
-            (false, false, Lang::En) => "; p95 and the mean barely move.".to_string(),
-            (false, false, Lang::Zh) => "；p95 和平均值几乎不变。".to_string(),
+        let verdict = match (worse, better) {
+            (true, false) => OVERHEAD_EATS_GAIN.fill(lang, &[mechanism]),
+            (true, true) => WINS_AND_LOSES.get(lang).to_string(),
+            (false, true) => STILL_AHEAD.fill(lang, &[rn]),
+            (false, false) => BARELY_MOVE.get(lang).to_string(),
         };
         s.push(format!("{cost}{verdict}"));
     } else if exp.switch_cost == 0.0 && extra_switches > 0 && !brief {
-        s.push(match lang {
-            Lang::En => format!(
-                "Switches are free in this run; {rn} makes {} of them, so set a switch cost to see what they would cost.",
-                rs.context_switches
-            ),
-            Lang::Zh => format!(
-                "本次运行中切换没有开销；{rn} 切换了 {} 次，可以设置切换开销看看它们的代价。",
-                rs.context_switches
-            ),
-        });
+        s.push(FREE_SWITCHES.fill(lang, &[rn, &rs.context_switches.to_string()]));
     }
-    s.join(match lang {
-        Lang::En => " ",
-        Lang::Zh => "",
-    })
+    lang.join(&s)
 }
 
 fn ranking(runs: &[PolicyRun], lang: Lang) -> String {
@@ -361,55 +367,33 @@ fn ranking(runs: &[PolicyRun], lang: Lang) -> String {
     let same_max = runs
         .iter()
         .all(|r| direction(first_max, r.summary.max) == 0);
-    let same = b95.policy == bmean.policy;
-    let mut s = match (same, lang) {
-        (true, Lang::En) => format!(
-            "Of the {} policies, {} has both the lowest p95 ({} ms) and the lowest mean ({} ms)",
-            runs.len(),
-            b95.policy.name(),
-            ms(b95.summary.p95),
-            ms(bmean.summary.mean)
-        ),
-        (true, Lang::Zh) => format!(
-            "在 {} 个策略中，{} 的 p95（{} ms）和平均值（{} ms）都最低",
-            runs.len(),
-            b95.policy.name(),
-            ms(b95.summary.p95),
-            ms(bmean.summary.mean)
-        ),
-        (false, Lang::En) => format!(
-            "Of the {} policies, {} has the lowest p95 ({} ms) and {} the lowest mean ({} ms)",
-            runs.len(),
-            b95.policy.name(),
-            ms(b95.summary.p95),
-            bmean.policy.name(),
-            ms(bmean.summary.mean)
-        ),
-        (false, Lang::Zh) => format!(
-            "在 {} 个策略中，{} 的 p95 最低（{} ms），{} 的平均值最低（{} ms）",
-            runs.len(),
-            b95.policy.name(),
-            ms(b95.summary.p95),
-            bmean.policy.name(),
-            ms(bmean.summary.mean)
-        ),
+    let count = runs.len().to_string();
+    let mut s = if b95.policy == bmean.policy {
+        BEST_BOTH.fill(
+            lang,
+            &[
+                &count,
+                b95.policy.name(),
+                &ms(b95.summary.p95),
+                &ms(bmean.summary.mean),
+            ],
+        )
+    } else {
+        BEST_EACH.fill(
+            lang,
+            &[
+                &count,
+                b95.policy.name(),
+                &ms(b95.summary.p95),
+                bmean.policy.name(),
+                &ms(bmean.summary.mean),
+            ],
+        )
     };
     if same_max {
-        s.push_str(&match lang {
-            Lang::En => format!(
-                "; under every one the last task finishes at {} ms: they change who finishes first, not when the last one does.",
-                ms(first_max)
-            ),
-            Lang::Zh => format!(
-                "；无论哪种策略，最后一个任务都在 {} ms 完成：它们改变的是谁先完成，而不是最后一个何时完成。",
-                ms(first_max)
-            ),
-        });
+        s.push_str(&SAME_LAST.fill(lang, &[&ms(first_max)]));
     } else {
-        s.push_str(match lang {
-            Lang::En => ".",
-            Lang::Zh => "。",
-        });
+        s.push_str(FULL_STOP.get(lang));
     }
     s
 }
@@ -423,40 +407,24 @@ fn load_note(exp: &Experiment, runs: &[PolicyRun], lang: Lang) -> Option<String>
         .map(|r| r.summary.utilisation)
         .fold(0.0, f64::max);
     if load >= 1.0 {
-        Some(match lang {
-            Lang::En => format!(
-                "The offered load ({load}) is at or above what the cores can do, so the queue keeps growing: latencies here depend on how many tasks you simulate, whatever the policy."
-            ),
-            Lang::Zh => format!(
-                "提供的负载（{load}）达到或超过了核心的处理能力，队列会不断增长：无论哪种策略，这里的延迟都取决于模拟的任务数量。"
-            ),
-        })
+        Some(OVERLOADED.fill(lang, &[&load.to_string()]))
     } else if load >= 0.8 {
-        Some(match lang {
-            Lang::En => format!(
-                "At a load of {load} the cores are busy {} % of the time, so queues form and the tail is long.",
-                pct(util * 100.0)
-            ),
-            Lang::Zh => format!(
-                "负载为 {load} 时，核心有 {}% 的时间在忙，队列会形成，尾部延迟较长。",
-                pct(util * 100.0)
-            ),
-        })
+        Some(HIGH_LOAD.fill(lang, &[&load.to_string(), &pct(util * 100.0)]))
     } else {
         None
     }
 }
 
-/// The heading of a trace's "as recorded" row, in English and Chinese.
-pub const RECORDED_TITLE: (&str, &str) = ("as recorded", "按记录");
+/// The heading of a trace's "as recorded" row.
+pub const RECORDED_TITLE: Text = Text::new("as recorded", "按记录");
 
 /// A policy's (or the "as recorded" row's) name in headings and sentences:
 /// the CLI name in capitals.
 pub fn policy_title(name: &str, lang: Lang) -> String {
-    match (name, lang) {
-        (crate::experiment::recorded::RECORDED, Lang::En) => RECORDED_TITLE.0.to_string(),
-        (crate::experiment::recorded::RECORDED, Lang::Zh) => RECORDED_TITLE.1.to_string(),
-        _ => name.to_ascii_uppercase(),
+    if name == crate::experiment::recorded::RECORDED {
+        RECORDED_TITLE.get(lang).to_string()
+    } else {
+        name.to_ascii_uppercase()
     }
 }
 
@@ -484,6 +452,17 @@ pub fn verdict(metric: Metric, pct: f64) -> &'static str {
     }
 }
 
+// The table's reading, one sentence per row: policy, baseline, the
+// figures' changes, how the maximum moved.
+const ROW: Text = Text::new("{} vs {}: {}; {}", "{} 对比 {}：{}；{}");
+const LIST_GAP: Text = Text::new(", ", "，");
+const NOT_AVAILABLE: Text = Text::new("n/a", "无");
+const MAX_UNMOVED: Text = Text::new(
+    "max does not move: the last task still finishes when all the work is done.",
+    "最大值不变：最后一个任务仍要等所有工作做完才结束。",
+);
+const MAX_MOVED: Text = Text::new("max {}.", "最大值 {}。");
+
 /// The table's reading: one sentence per row against the first (mean, p50
 /// and p95 moves, and whether the slowest task moved). `rows` are
 /// `(policy name, figures)`, baseline first.
@@ -493,45 +472,31 @@ pub fn comparison(rows: &[(&str, &Summary)], lang: Lang) -> String {
     };
     let base_title = policy_title(base_name, lang);
     let change = |m: Metric, s: &Summary| change_pct(m.of(base), m.of(s));
-    let text = |c: Option<f64>| match (c, lang) {
-        (Some(p), _) => change_text(p),
-        (None, Lang::En) => "n/a".to_string(),
-        (None, Lang::Zh) => "无".to_string(),
+    let text = |c: Option<f64>| match c {
+        Some(p) => change_text(p),
+        None => NOT_AVAILABLE.get(lang).to_string(),
     };
     rest.iter()
         .map(|(name, s)| {
             let parts: Vec<String> = [Metric::Mean, Metric::P50, Metric::P95]
                 .into_iter()
-                .map(|m| {
-                    let title = match lang {
-                        Lang::En => m.title().0,
-                        Lang::Zh => m.title().1,
-                    };
-                    format!("{title} {}", text(change(m, s)))
-                })
+                .map(|m| format!("{} {}", m.title().get(lang), text(change(m, s))))
                 .collect();
             let max = change(Metric::Max, s);
-            let same = max.is_some_and(|p| p.abs() < SAME_PCT);
-            let name = policy_title(name, lang);
-            match lang {
-                Lang::En => {
-                    let tail = if same {
-                        "max does not move: the last task still finishes when all the work is done."
-                            .to_string()
-                    } else {
-                        format!("max {}.", text(max))
-                    };
-                    format!("{name} vs {base_title}: {}; {tail}", parts.join(", "))
-                }
-                Lang::Zh => {
-                    let tail = if same {
-                        "最大值不变：最后一个任务仍要等所有工作做完才结束。".to_string()
-                    } else {
-                        format!("最大值 {}。", text(max))
-                    };
-                    format!("{name} 对比 {base_title}：{}；{tail}", parts.join("，"))
-                }
-            }
+            let tail = if max.is_some_and(|p| p.abs() < SAME_PCT) {
+                MAX_UNMOVED.get(lang).to_string()
+            } else {
+                MAX_MOVED.fill(lang, &[&text(max)])
+            };
+            ROW.fill(
+                lang,
+                &[
+                    &policy_title(name, lang),
+                    &base_title,
+                    &parts.join(LIST_GAP.get(lang)),
+                    &tail,
+                ],
+            )
         })
         .collect::<Vec<_>>()
         .join(" ")

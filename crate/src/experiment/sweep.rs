@@ -24,6 +24,7 @@ use crate::experiment::{
 use crate::rng::MAX_SEED;
 use crate::sim::EngineError;
 use crate::stats::{change_pct, percentile};
+use crate::text::Text;
 use crate::workload::Workload;
 
 /// How large a sweep a front end accepts, checked before any work.
@@ -71,16 +72,35 @@ pub struct Sweep<R> {
     pub runs: Vec<R>,
 }
 
+const SEED_RANGE: Text = Text::new(
+    "a seed range A-B with 0 ≤ A ≤ B ≤ {} and at most {} seeds (e.g. 1-1000)",
+    "种子范围 A-B，0 ≤ A ≤ B ≤ {}，最多 {} 个种子（如 1-1000）",
+);
+const QUANTA_LIST: Text = Text::new(
+    "1 to {} distinct quanta in ms, each from {} to {}, joined by commas (e.g. 1,2,4,8,16,32)",
+    "1 到 {} 个不重复的时间片（ms），每个在 {} 到 {} 之间，以逗号分隔（如 1,2,4,8,16,32）",
+);
+const QUANTA_RANGE: Text = Text::new(
+    "LO-HI in ms with {} ≤ LO < HI ≤ {} (e.g. 0.5-500), or a list such as 1,2,4,8,16",
+    "以 ms 为单位的 LO-HI，{} ≤ LO < HI ≤ {}（如 0.5-500），或如 1,2,4,8,16 的列表",
+);
+const STEPS: Text = Text::new("{} to {} quanta", "{} 到 {} 个时间片");
+const SWEEP_TOO_BIG: Text = Text::new(
+    "a sweep of at most {} slices in all; {} runs would need about {} (fewer runs, fewer tasks or a larger quantum)",
+    "总共最多 {} 个时间片的扫描；{} 次运行需要约 {} 个（减少运行次数、任务数，或加大时间片）",
+);
+const QUANTUM_TOO_SMALL: Text = Text::new(
+    "quanta large enough for at most {} slices per run; quantum {} ms would need about {}",
+    "足够大的时间片，使每次运行不超过 {} 个时间片；时间片 {} ms 需要约 {} 个",
+);
+
 /// Parses `A-B` (inclusive) or a single seed `A`.
 pub fn parse_seed_range(
     field: &str,
     text: &str,
     limits: &SweepLimits,
 ) -> Result<RangeInclusive<u64>, ParamError> {
-    let allowed = format!(
-        "a seed range A-B with 0 ≤ A ≤ B ≤ {MAX_SEED} and at most {} seeds (e.g. 1-1000)",
-        limits.max_seeds
-    );
+    let allowed = SEED_RANGE.both(&[&MAX_SEED.to_string(), &limits.max_seeds.to_string()]);
     let bad = || ParamError::new(field, text, allowed.clone());
     let t = text.trim();
     let (a, b) = match t.split_once('-') {
@@ -98,10 +118,11 @@ pub fn parse_seed_range(
 /// Parses a comma-separated list of quanta in ms, each > 0, at most
 /// `limits.max_quanta` of them, no duplicates. Order is kept.
 pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec<f64>, ParamError> {
-    let allowed = format!(
-        "1 to {} distinct quanta in ms, each from {MIN_TIME_MS} to {MAX_QUANTUM_MS}, joined by commas (e.g. 1,2,4,8,16,32)",
-        limits.max_quanta
-    );
+    let allowed = QUANTA_LIST.both(&[
+        &limits.max_quanta.to_string(),
+        &MIN_TIME_MS.to_string(),
+        &MAX_QUANTUM_MS.to_string(),
+    ]);
     let mut out: Vec<f64> = Vec::new();
     for part in text.split(',') {
         // Refused as soon as the list is too long: the duplicate check is
@@ -149,9 +170,10 @@ pub fn parse_quanta_spec(
     if !is_quanta_range(text) {
         return parse_quanta(field, text, limits);
     }
-    let allowed = format!(
-        "LO-HI in ms with {MIN_RANGE_QUANTUM_MS} ≤ LO < HI ≤ {MAX_QUANTUM_MS} (e.g. 0.5-500), or a list such as 1,2,4,8,16"
-    );
+    let allowed = QUANTA_RANGE.both(&[
+        &MIN_RANGE_QUANTUM_MS.to_string(),
+        &MAX_QUANTUM_MS.to_string(),
+    ]);
     let bad = || ParamError::new(field, text, allowed.clone());
     let (a, b) = text.split_once('-').ok_or_else(bad)?;
     let lo: f64 = a.trim().parse().map_err(|_| bad())?;
@@ -169,7 +191,7 @@ pub fn parse_quanta_spec(
         return Err(ParamError::new(
             "steps",
             &steps.to_string(),
-            format!("{MIN_RANGE_STEPS} to {} quanta", limits.max_quanta),
+            STEPS.both(&[&MIN_RANGE_STEPS.to_string(), &limits.max_quanta.to_string()]),
         ));
     }
     // `log_quanta` rounds to 3 significant digits in binary floating point
@@ -202,10 +224,11 @@ fn too_big(field: &str, value: &str, runs: usize, est: f64, limits: &SweepLimits
     ParamError::new(
         field,
         value,
-        format!(
-            "a sweep of at most {} slices in all; {runs} runs would need about {est:.0} (fewer runs, fewer tasks or a larger quantum)",
-            limits.max_total_slices
-        ),
+        SWEEP_TOO_BIG.both(&[
+            &limits.max_total_slices.to_string(),
+            &runs.to_string(),
+            &format!("{est:.0}"),
+        ]),
     )
 }
 
@@ -260,10 +283,11 @@ pub fn check_quantum_sweep(
             return Err(ParamError::new(
                 field,
                 &text,
-                format!(
-                    "quanta large enough for at most {} slices per run; quantum {q} ms would need about {est:.0}",
-                    limits.max_slices
-                ),
+                QUANTUM_TOO_SMALL.both(&[
+                    &limits.max_slices.to_string(),
+                    &q.to_string(),
+                    &format!("{est:.0}"),
+                ]),
             ));
         }
         total += est;

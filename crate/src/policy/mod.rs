@@ -36,6 +36,7 @@ use crate::error::ParamError;
 use crate::sim::{
     simulate_on, EngineConfig, EngineError, Machine, Recorder, Schedule, ThreadInfo, Threads,
 };
+use crate::text::Text;
 
 /// What a class is built from besides its kind: the knobs, the machine
 /// and the threads' scheduling attributes (which only `xnu` and `clutch`
@@ -63,6 +64,12 @@ pub enum PolicyKind {
     Xnu,
     Clutch,
 }
+
+const ONE_OF: Text = Text::new("one of {}", "以下之一：{}");
+const POLICY_LIST: Text = Text::new(
+    "1 to {} distinct policies from {} joined by commas",
+    "1 到 {} 个不重复的策略，取自 {}，以逗号分隔",
+);
 
 impl PolicyKind {
     pub const ALL: [PolicyKind; 7] = [
@@ -100,22 +107,37 @@ impl PolicyKind {
         matches!(self, PolicyKind::Xnu | PolicyKind::Clutch)
     }
 
-    /// A one-line description for help texts.
-    pub fn describe(self) -> &'static str {
+    /// A one-line description (help texts, the page's tooltips).
+    pub fn describe(self) -> Text {
         match self {
-            PolicyKind::Fifo => "first in, first out; each task runs to completion",
-            PolicyKind::Rr => "round-robin: at most one quantum, then to the back of the queue",
-            PolicyKind::Sjf => "shortest job first, non-preemptive",
-            PolicyKind::Srpt => "shortest remaining processing time, preemptive",
-            PolicyKind::Mlfq => {
-                "multi-level feedback queue (levels, doubling quanta, periodic boost)"
-            }
-            PolicyKind::Xnu => {
-                "XNU timeshare: QoS priorities that decay with CPU use, 10 ms quanta, background on E cores"
-            }
-            PolicyKind::Clutch => {
-                "XNU Clutch/Edge: QoS buckets by earliest deadline, then apps (thread groups), then threads; background on E cores"
-            }
+            PolicyKind::Fifo => Text::new(
+                "first in, first out; each task runs to completion",
+                "先进先出；每个任务一直运行到完成",
+            ),
+            PolicyKind::Rr => Text::new(
+                "round-robin: at most one quantum, then to the back of the queue",
+                "轮转：每次最多运行一个时间片，然后排到队尾",
+            ),
+            PolicyKind::Sjf => Text::new(
+                "shortest job first, non-preemptive",
+                "最短作业优先，不抢占",
+            ),
+            PolicyKind::Srpt => Text::new(
+                "shortest remaining processing time, preemptive",
+                "最短剩余处理时间优先，可抢占",
+            ),
+            PolicyKind::Mlfq => Text::new(
+                "multi-level feedback queue (levels, doubling quanta, periodic boost)",
+                "多级反馈队列（多个级别、逐级翻倍的时间片、定期提升优先级）",
+            ),
+            PolicyKind::Xnu => Text::new(
+                "XNU timeshare: QoS priorities that decay with CPU use, 10 ms quanta, background on E cores",
+                "XNU 分时调度：QoS 优先级随 CPU 使用而衰减，10 ms 时间片，background 在能效核上运行",
+            ),
+            PolicyKind::Clutch => Text::new(
+                "XNU Clutch/Edge: QoS buckets by earliest deadline, then apps (thread groups), then threads; background on E cores",
+                "XNU Clutch/Edge：先按最早截止时间选 QoS 桶，再选应用（线程组），再选线程；background 在能效核上运行",
+            ),
         }
     }
 
@@ -128,16 +150,12 @@ impl PolicyKind {
         PolicyKind::ALL
             .into_iter()
             .find(|p| p.name() == text.trim())
-            .ok_or_else(|| ParamError::new(field, text, format!("one of {}", Self::names())))
+            .ok_or_else(|| ParamError::new(field, text, ONE_OF.both(&[&Self::names()])))
     }
 
     /// Parses a comma-separated list of distinct policies.
     pub fn parse_list(field: &str, text: &str) -> Result<Vec<PolicyKind>, ParamError> {
-        let allowed = format!(
-            "1 to {} distinct policies from {} joined by commas",
-            Self::MAX_COMPARED,
-            Self::names()
-        );
+        let allowed = POLICY_LIST.both(&[&Self::MAX_COMPARED.to_string(), &Self::names()]);
         let mut out = Vec::new();
         for part in text.split(',') {
             let p = PolicyKind::parse(field, part)

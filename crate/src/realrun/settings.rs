@@ -3,7 +3,8 @@
 //! Absent keys are the defaults and are never written back, so links made
 //! before the panel existed open unchanged.
 
-use crate::error::{parse_count, parse_number, ParamError};
+use crate::error::{parse_count, unit, NumberRange, ParamError};
+use crate::text::Text;
 
 /// Largest scale factor: ten times the model's durations is already a long
 /// wait on a phone.
@@ -11,6 +12,8 @@ pub const MAX_SCALE: f64 = 10.0;
 /// Smallest scale factor: below this the clock's resolution (100 µs when the
 /// page is not isolated) is as long as the shortest slices.
 pub const MIN_SCALE: f64 = 0.001;
+/// A fixed scale's range.
+pub const SCALE_RANGE: NumberRange = NumberRange::new(MIN_SCALE, MAX_SCALE, unit::FACTOR);
 pub const MIN_REPEATS: u64 = 1;
 pub const MAX_REPEATS: u64 = 20;
 pub const DEFAULT_REPEATS: u32 = 3;
@@ -83,7 +86,13 @@ impl YieldKind {
         YieldKind::ALL
             .into_iter()
             .find(|k| k.name() == t)
-            .ok_or_else(|| ParamError::new(field, text, "auto, scheduler, message, timeout or raf"))
+            .ok_or_else(|| {
+                ParamError::new(
+                    field,
+                    text,
+                    crate::text::either(&YieldKind::ALL.map(YieldKind::name)),
+                )
+            })
     }
 }
 
@@ -165,12 +174,10 @@ impl RealSettings {
                 self.scale = if value.trim() == "auto" {
                     Scale::Auto
                 } else {
-                    let s = parse_number(field, value, MIN_SCALE, false, MAX_SCALE, "x").map_err(
-                        |e| ParamError {
-                            allowed: format!("auto or {}", e.allowed),
-                            ..e
-                        },
-                    )?;
+                    let s = SCALE_RANGE.parse(field, value).map_err(|e| ParamError {
+                        allowed: e.allowed.within(Text::new("auto or {}", "auto 或 {}"), &[]),
+                        ..e
+                    })?;
                     Scale::Fixed(s)
                 }
             }
@@ -198,11 +205,20 @@ impl RealSettings {
     ) -> (RealSettings, Vec<ParamError>) {
         let mut s = RealSettings::default();
         let mut errors = Vec::new();
+        let mut seen: Vec<(RealParam, &str)> = Vec::new();
         for (k, v) in pairs {
-            if let Some(p) = RealParam::from_url_key(k) {
-                if let Err(e) = s.set(p, k, v) {
-                    errors.push(e);
-                }
+            let Some(p) = RealParam::from_url_key(k) else {
+                continue;
+            };
+            // A repeat keeps the first value and is reported, as for the
+            // experiment's keys.
+            if let Some(&(_, first)) = seen.iter().find(|(q, _)| *q == p) {
+                errors.push(crate::experiment::repeated(k, v, first));
+                continue;
+            }
+            seen.push((p, v));
+            if let Err(e) = s.set(p, k, v) {
+                errors.push(e);
             }
         }
         (s, errors)
@@ -263,7 +279,11 @@ mod tests {
         let msgs: Vec<String> = e.iter().map(|e| e.to_string()).collect();
         assert_eq!(
             msgs[0],
-            "invalid real_scale '0': expected auto or a number of x at least 0.001 and at most 10"
+            "invalid real_scale '0': expected auto or a factor from 0.001 to 10"
+        );
+        assert_eq!(
+            e[0].message(crate::text::Lang::Zh),
+            "real_scale 的值“0”无效，应为：auto 或 0.001 到 10 之间的倍数"
         );
         assert_eq!(
             msgs[1],

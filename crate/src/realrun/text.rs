@@ -383,10 +383,7 @@ fn reading(report: &Report, lang: Lang) -> String {
             _ => NO_EVENT_TIMING.fill(lang, &[]),
         });
     }
-    out.join(match lang {
-        Lang::En => " ",
-        Lang::Zh => "",
-    })
+    lang.join(&out)
 }
 
 const YIELD_TIMED: Text = Text::new(
@@ -471,11 +468,7 @@ fn threshold(v: f64) -> String {
 fn columns(within: f64, lang: Lang) -> Vec<String> {
     Metric::ALL
         .iter()
-        .map(|m| {
-            let (en, zh) = m.title();
-            let t = if lang == Lang::En { en } else { zh };
-            t.replace("{ms}", &threshold(within))
-        })
+        .map(|m| m.title().get(lang).replace("{ms}", &threshold(within)))
         .collect()
 }
 

@@ -10,6 +10,7 @@ use super::settings::Settings;
 use super::yielding::Yielding;
 use crate::error::{fmt_number, ParamError};
 use crate::stats::accurate_sum;
+use crate::text::Text;
 
 /// The thresholds of the "delayed over" shares, ms.
 pub const DELAYED_OVER_MS: [f64; 3] = [50.0, 100.0, 200.0];
@@ -95,15 +96,15 @@ pub struct TooManyChunks {
 impl TooManyChunks {
     /// The refusal under `field` (the flag or URL key that set the quantum).
     pub fn error(&self, field: &str) -> ParamError {
+        const LARGER: Text = Text::new(
+            "a larger quantum: at {} ms the tasks are cut into {} chunks, and at most {} are simulated per quantum",
+            "更大的时间片：{} ms 时任务被切成 {} 块，每个时间片最多模拟 {} 块",
+        );
+        let q = fmt_number(self.quantum_ms);
         ParamError::new(
             field,
-            &fmt_number(self.quantum_ms),
-            format!(
-                "a larger quantum: at {} ms the tasks are cut into {} chunks, and at most {} are simulated per quantum",
-                fmt_number(self.quantum_ms),
-                self.chunks,
-                self.max
-            ),
+            &q,
+            LARGER.both(&[&q, &self.chunks.to_string(), &self.max.to_string()]),
         )
     }
 }

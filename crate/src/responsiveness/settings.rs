@@ -5,8 +5,9 @@
 
 use super::delay::Window;
 use super::yielding::{CostFrom, YieldKind, Yielding, DEFAULT_YIELD_COST_MS, YIELD_COST_RANGE};
-use crate::error::{fmt_number, NumberRange, ParamError};
+use crate::error::{fmt_number, unit, NumberRange, ParamError};
 use crate::experiment::QUANTUM_RANGE;
+use crate::text::{either, Filled, Text};
 
 /// The quanta tried when none are given, ms: a frame and its multiples and
 /// halves, with 48 and 64 either side of the 50 ms long-task line rather
@@ -16,7 +17,19 @@ pub const DEFAULT_QUANTA_MS: [f64; 8] = [4.0, 8.0, 16.0, 24.0, 32.0, 48.0, 64.0,
 /// Most quanta in one list (the rows of one table).
 pub const MAX_QUANTA: usize = 16;
 /// A window's ends, ms from the first task's start.
-pub const WINDOW_RANGE: NumberRange = NumberRange::new(0.0, 1e10, "ms");
+pub const WINDOW_RANGE: NumberRange = NumberRange::new(0.0, 1e10, unit::MS);
+
+/// What `--quanta` and `resp_quanta` accept (the last `{}`: one quantum's
+/// range).
+const QUANTA_ALLOWED: Text = Text::new(
+    "1 to {} quanta joined by commas, each {}, none twice (e.g. 4,16,48)",
+    "1 到 {} 个用逗号隔开的时间片，每个为{}，不得重复（例如 4,16,48）",
+);
+/// What `--window` and `resp_window` accept (the `{}`: one end's range).
+const WINDOW_ALLOWED: Text = Text::new(
+    "START-END, two numbers of ms from the first task's start with END after START (e.g. 0-5000), each {}",
+    "START-END：从第一个任务开始算起的两个毫秒数，END 大于 START（例如 0-5000），每个为{}",
+);
 
 /// Every setting of the model.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,11 +108,10 @@ impl RespParam {
 /// A list of quanta: ms joined by commas, each one `--quantum` accepts, at
 /// most [`MAX_QUANTA`], no repeats. Returned ascending.
 pub fn parse_quanta(field: &str, text: &str) -> Result<Vec<f64>, ParamError> {
-    let allowed = || {
-        format!(
-            "1 to {MAX_QUANTA} quanta joined by commas, each {}, none twice (e.g. 4,16,48)",
-            QUANTUM_RANGE.allowed()
-        )
+    let allowed = || -> Filled {
+        QUANTUM_RANGE
+            .allowed()
+            .within(QUANTA_ALLOWED, &[&MAX_QUANTA.to_string()])
     };
     let parts: Vec<&str> = text.split(',').collect();
     if parts.len() > MAX_QUANTA || text.trim().is_empty() {
@@ -126,10 +138,7 @@ pub fn parse_window(field: &str, text: &str) -> Result<Window, ParamError> {
         ParamError::new(
             field,
             text,
-            format!(
-                "START-END, two numbers of ms from the first task's start with END after START (e.g. 0-5000), each {}",
-                WINDOW_RANGE.allowed()
-            ),
+            WINDOW_RANGE.allowed().within(WINDOW_ALLOWED, &[]),
         )
     };
     // The separating '-': not the first character, not an exponent's sign.
@@ -163,7 +172,13 @@ impl Settings {
                 self.cost_from = match value.trim() {
                     "given" => CostFrom::Given,
                     "measured" => CostFrom::Measured,
-                    _ => return Err(ParamError::new(field, value, "given or measured")),
+                    _ => {
+                        return Err(ParamError::new(
+                            field,
+                            value,
+                            either(&["given", "measured"]),
+                        ))
+                    }
                 }
             }
             RespParam::Quanta => self.quanta = parse_quanta(field, value)?,

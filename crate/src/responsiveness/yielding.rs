@@ -15,6 +15,7 @@
 
 use crate::error::{NumberRange, ParamError};
 use crate::experiment::SWITCH_COST_RANGE;
+use crate::text::either;
 
 /// A yield primitive. Named like Run for real's (`real_yield`), without its
 /// `auto`: the model needs one behaviour.
@@ -67,7 +68,9 @@ impl YieldKind {
         YieldKind::ALL
             .into_iter()
             .find(|k| k.name() == t)
-            .ok_or_else(|| ParamError::new(field, text, "scheduler, message, timeout or raf"))
+            .ok_or_else(|| {
+                ParamError::new(field, text, either(&YieldKind::ALL.map(YieldKind::name)))
+            })
     }
 }
 

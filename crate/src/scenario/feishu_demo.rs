@@ -27,12 +27,13 @@ use serde::Serialize;
 
 use super::knob::{Knob, Text};
 use super::mechanism::{join_list, Apps, Mechanism, MechanismRow, MechanismTable};
-use super::registry::{PageCell, PageColumn, PageRow, PageTable, RunLabel, Words};
+use super::registry::{PageCell, PageColumn, PageRow, PageTable, RunLabel};
 use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
 use crate::policy::{ClutchParams, ClutchRules, PolicyKind};
 use crate::scenario::simulation::{simulate, PriSeries, RunConfig, RunResult};
 use crate::sim::machine::Machine;
 use crate::sim::{GroupKind, Qos, ThreadGroup};
+use crate::text::Filled;
 use crate::text::Lang;
 use crate::workload::programs::{Process, Program, Programs, ThreadSpec, WorkerCap};
 
@@ -83,7 +84,7 @@ impl Scenario for FeishuDemo {
         knobs
             .groups
             .iter()
-            .map(|q| Words::fill(Text::new("{} queues", "{} 队列"), &[q.name()]))
+            .map(|q| QUEUES.both(&[q.name()]))
             .collect()
     }
 
@@ -300,7 +301,7 @@ pub fn run(knobs: &Knobs) -> FeishuDemoResult {
         }
         if knobs.timeline {
             runs.push(RunView {
-                label: format!("{} queues", qos.name()),
+                label: QUEUES.both(&[qos.name()]),
                 machine: machine.clone(),
                 run: r,
             });
@@ -595,6 +596,9 @@ fn band_text(on: bool) -> Text {
 }
 
 /// The notes, from this run's machine, settings, groups and figures.
+/// A run's name: the QoS its queues run at.
+const QUEUES: Text = Text::new("{} queues", "{} 队列");
+
 fn notes(r: &FeishuDemoResult, lang: Lang) -> Vec<String> {
     let mut notes = Vec::new();
     let policy = PolicyKind::parse("policy", r.policy).unwrap_or(PolicyKind::Xnu);
@@ -706,7 +710,7 @@ fn notes(r: &FeishuDemoResult, lang: Lang) -> Vec<String> {
         notes.push(
             Text::new(
                 "Why the levels differ: the model has exactly {} always-runnable spinners and nothing else, while on the phone GCD's thread pool, the app's own run loop and rendering, other processes, interrupts and Instruments itself change who is runnable{}.",
-                "水平为何不同：模型里只有恰好 {} 个始终可运行的自旋线程，别无其他；而在手机上，GCD 线程池、应用自己的 run loop 和渲染、其他进程、中断以及 Instruments 本身，都会改变哪些线程可运行{}。",
+                "水平为何不同：模型里只有恰好 {} 个始终可运行的自旋线程，别无其他；而在手机上，GCD 线程池、应用自己的 RunLoop 和渲染、其他进程、中断以及 Instruments 本身，都会改变哪些线程可运行{}。",
             )
             .fill(lang, &[&r.queues.to_string(), a10]),
         );
@@ -846,22 +850,20 @@ impl Outcome for FeishuDemoResult {
 
     fn page_text(&self) -> PageText {
         let policy = PolicyKind::parse("policy", self.policy).unwrap_or(PolicyKind::Xnu);
-        let reading = Words::fill(
-            Text::new(
-                "{} · {} cores · {} · {} queues × {} s",
-                "{} · {} 个核心 · {} · {} 个队列 × {} 秒",
-            ),
-            &[
-                &self.machine,
-                &self.cores.to_string(),
-                self.policy,
-                &self.queues.to_string(),
-                &crate::error::fmt_number(self.seconds),
-            ],
-        );
+        let reading = Text::new(
+            "{} · {} cores · {} · {} queues × {} s",
+            "{} · {} 个核心 · {} · {} 个队列 × {} 秒",
+        )
+        .both(&[
+            &self.machine,
+            &self.cores.to_string(),
+            self.policy,
+            &self.queues.to_string(),
+            &crate::error::fmt_number(self.seconds),
+        ]);
         let band = band_text(self.band_limit);
         let reading = if policy == PolicyKind::Xnu {
-            Words {
+            Filled {
                 en: format!("{} · {}", reading.en, band.en),
                 zh: format!("{} · {}", reading.zh, band.zh),
             }
@@ -888,7 +890,7 @@ impl Outcome for FeishuDemoResult {
         };
         PageText {
             reading,
-            pri_caption: Words::of(caption),
+            pri_caption: Filled::from(caption),
         }
     }
 
@@ -896,7 +898,7 @@ impl Outcome for FeishuDemoResult {
         let col = |key: &str, en: &'static str, zh: &'static str, class: Option<&'static str>| {
             PageColumn {
                 key: key.into(),
-                label: Words::of(Text::new(en, zh)),
+                label: Filled::from(Text::new(en, zh)),
                 class,
             }
         };
@@ -920,20 +922,20 @@ impl Outcome for FeishuDemoResult {
             .map(|g| PageRow {
                 key: g.qos.to_string(),
                 cells: vec![
-                    PageCell::new(Words::same(format!("{} ({})", g.qos, g.qos_number)))
+                    PageCell::new(Filled::same(format!("{} ({})", g.qos, g.qos_number)))
                         .with_qos(g.qos_number),
                     PageCell::number(Some(g.main_running_pct), 1),
                     PageCell::number(Some(g.main_runnable_pct), 1),
                     PageCell::number(Some(g.main_preempted_pct), 1),
                     PageCell::number(Some(g.main_waiting_pct), 1),
                     PageCell::number(g.measured_pct, 1),
-                    PageCell::new(Words::same(g.main_min_pri.to_string())),
+                    PageCell::new(Filled::same(g.main_min_pri.to_string())),
                 ],
             })
             .collect();
         let mut tables = vec![PageTable {
             id: "main",
-            title: Words::of(FeishuDemo.table_title()),
+            title: Filled::from(FeishuDemo.table_title()),
             columns,
             rows,
             reading: self.page_text().reading,
@@ -959,10 +961,10 @@ impl Outcome for FeishuDemoResult {
         )
     }
 
-    fn pri_labels(&self) -> Vec<String> {
+    fn pri_labels(&self) -> Vec<crate::text::Filled> {
         self.pri_series
             .iter()
-            .map(|p| format!("{} queues", p.qos))
+            .map(|p| QUEUES.both(&[p.qos]))
             .collect()
     }
 

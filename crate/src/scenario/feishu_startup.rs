@@ -22,12 +22,13 @@
 use serde::Serialize;
 
 use super::knob::{Knob, Text};
-use super::registry::{PageCell, PageColumn, PageRow, PageTable, RunLabel, Words};
+use super::registry::{PageCell, PageColumn, PageRow, PageTable, RunLabel};
 use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
 use crate::policy::{ClutchParams, PolicyKind};
 use crate::scenario::simulation::{simulate, RunConfig};
 use crate::sim::machine::Machine;
 use crate::sim::{GroupKind, Qos, ThreadGroup};
+use crate::text::Filled;
 use crate::text::Lang;
 use crate::workload::programs::{
     ItemId, Process, Program, Programs, Step, ThreadSpec, WorkItem, WorkerCap,
@@ -78,10 +79,7 @@ impl Scenario for FeishuStartup {
         }
         CONFIGS
             .iter()
-            .map(|&(name, zh)| Words {
-                en: name.into(),
-                zh: zh.into(),
-            })
+            .map(|&(name, _)| config_title(name).into())
             .collect()
     }
 
@@ -333,6 +331,14 @@ pub fn auto_whitelist(s: &Startup) -> Vec<String> {
     names
 }
 
+/// A configuration's name in the page's words (the JSON keeps `name`).
+fn config_title(name: &'static str) -> Text {
+    CONFIGS
+        .iter()
+        .find(|(en, _)| *en == name)
+        .map_or(Text::new(name, name), |&(en, zh)| Text::new(en, zh))
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConfigResult {
     pub name: &'static str,
@@ -422,7 +428,7 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
         });
         if knobs.timeline {
             runs.push(RunView {
-                label: name.into(),
+                label: config_title(name).into(),
                 machine: machine.clone(),
                 run: r,
             });
@@ -581,18 +587,19 @@ impl Outcome for FeishuStartupResult {
         let fr = signed_ms(self.model_first_refresh_gain_ms);
         let m_fs = signed_ms(self.measured.first_screen_gain_ms);
         let m_fr = signed_ms(self.measured.first_refresh_gain_ms);
-        let reading = Words {
-            en: Text::new(
-                "Whitelist versus default: first screen {} ms (measured {} ms), first refresh {} ms (measured {} ms). All utility: {}.",
-                "",
-            )
-            .fill(Lang::En, &[&fs, &m_fs, &fr, &m_fr, self.measured.all_utility]),
-            zh: Text::new(
-                "",
-                "白名单相对默认：首屏 {} 毫秒（实测 {} 毫秒），首次刷新 {} 毫秒（实测 {} 毫秒）。全部 utility：{}。",
-            )
-            .fill(Lang::Zh, &[&fs, &m_fs, &fr, &m_fr, self.measured.all_utility_zh]),
-        };
+        const READING: Text = Text::new(
+            "Whitelist versus default: first screen {} ms (measured {} ms), \
+             first refresh {} ms (measured {} ms). All utility: {}.",
+            "白名单相对默认：首屏 {} 毫秒（实测 {} 毫秒），首次刷新 {} 毫秒\
+             （实测 {} 毫秒）。全部 utility：{}。",
+        );
+        let reading = Filled::each(|lang| {
+            let all_utility = match lang {
+                Lang::En => self.measured.all_utility,
+                Lang::Zh => self.measured.all_utility_zh,
+            };
+            READING.fill(lang, &[&fs, &m_fs, &fr, &m_fr, all_utility])
+        });
         let caption = match PolicyKind::parse("policy", self.policy).unwrap_or(PolicyKind::Xnu) {
             PolicyKind::Xnu if self.band_limit => Text::new(
                 "The main thread (base 47). With the band limit on, it never decays below 29.",
@@ -613,7 +620,7 @@ impl Outcome for FeishuStartupResult {
         };
         PageText {
             reading,
-            pri_caption: Words::of(caption),
+            pri_caption: Filled::from(caption),
         }
     }
 
@@ -621,7 +628,7 @@ impl Outcome for FeishuStartupResult {
         let col = |key: &str, en: &'static str, zh: &'static str, class: Option<&'static str>| {
             PageColumn {
                 key: key.into(),
-                label: Words::of(Text::new(en, zh)),
+                label: Filled::from(Text::new(en, zh)),
                 class,
             }
         };
@@ -639,30 +646,21 @@ impl Outcome for FeishuStartupResult {
         let rows = self
             .configs
             .iter()
-            .map(|c| {
-                let zh = CONFIGS
-                    .iter()
-                    .find(|(en, _)| *en == c.name)
-                    .map_or(c.name, |(_, zh)| zh);
-                PageRow {
-                    key: c.name.to_string(),
-                    cells: vec![
-                        PageCell::new(Words {
-                            en: c.name.into(),
-                            zh: (*zh).into(),
-                        }),
-                        PageCell::number(Some(c.first_screen_ms), 1),
-                        PageCell::number(Some(c.first_refresh_ms), 1),
-                        PageCell::new(Words::same(
-                            c.whitelist.as_ref().map_or("—".into(), |w| w.join(", ")),
-                        )),
-                    ],
-                }
+            .map(|c| PageRow {
+                key: c.name.to_string(),
+                cells: vec![
+                    PageCell::new(config_title(c.name).into()),
+                    PageCell::number(Some(c.first_screen_ms), 1),
+                    PageCell::number(Some(c.first_refresh_ms), 1),
+                    PageCell::new(Filled::same(
+                        c.whitelist.as_ref().map_or("—".into(), |w| w.join(", ")),
+                    )),
+                ],
             })
             .collect();
         vec![PageTable {
             id: "main",
-            title: Words::of(FeishuStartup.table_title()),
+            title: Filled::from(FeishuStartup.table_title()),
             columns,
             rows,
             reading: self.page_text().reading,

@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use crate::error::{parse_count, parse_number, NumberRange, ParamError};
+use crate::error::{parse_count, unit, NumberRange, ParamError};
 use crate::policy::{ClutchRules, PolicyKind};
 use crate::sim::machine::{Machine, M1_EP_RATIO};
 use crate::sim::Qos;
@@ -42,7 +42,14 @@ pub enum Knob {
 
 /// An efficiency core's speed relative to a performance core: from 1/20
 /// (slower than that, a job would not finish in any simulated span) to 4.
-pub const EP_RATIO_RANGE: NumberRange = NumberRange::new(0.05, 4.0, "times a P core's speed");
+pub const EP_RATIO_RANGE: NumberRange = NumberRange::new(
+    0.05,
+    4.0,
+    Text::new(
+        "a number of times a P core's speed",
+        "倍数（E 核相对 P 核的速度）",
+    ),
+);
 
 /// Largest number of spinning queues in `feishu-demo`.
 pub const MAX_QUEUES: u64 = 1000;
@@ -51,6 +58,7 @@ pub const MAX_QUEUES: u64 = 1000;
 /// needs a few ticks to show), at most a minute (a browser's patience).
 pub const SECONDS_MIN: f64 = 0.5;
 pub const SECONDS_MAX: f64 = 60.0;
+pub const SECONDS_RANGE: NumberRange = NumberRange::new(SECONDS_MIN, SECONDS_MAX, unit::SECONDS);
 
 /// Most QoS groups `feishu-demo` runs (one simulation each).
 pub const MAX_GROUPS: usize = 6;
@@ -265,7 +273,7 @@ impl Knob {
     pub fn spec(self) -> KnobSpec {
         let (label, help, range) = match self {
             Knob::BandLimit => (
-                Text::new("Band limit (priority floor)", "优先级下限（band limit）"),
+                Text::new("Band limit (priority floor)", "优先级下限"),
                 None,
                 KnobRange::Switch {
                     unset: Some(Text::new("machine's default", "机器默认")),
@@ -448,7 +456,11 @@ fn parse_switch(field: &str, text: &str) -> Result<bool, ParamError> {
     match text.trim().to_ascii_lowercase().as_str() {
         "on" | "true" | "1" | "yes" => Ok(true),
         "off" | "false" | "0" | "no" => Ok(false),
-        _ => Err(ParamError::new(field, text, "on or off")),
+        _ => Err(ParamError::new(
+            field,
+            text,
+            Text::new("on or off", "on 或 off"),
+        )),
     }
 }
 
@@ -466,35 +478,48 @@ impl Knobs {
             Knob::Timeline => self.timeline = parse_switch(field, text)?,
             Knob::Queues => self.queues = parse_count(field, text, 1, MAX_QUEUES)? as u32,
             Knob::EpRatio => self.ep_ratio = EP_RATIO_RANGE.parse(field, text)?,
-            Knob::Seconds => {
-                self.seconds = parse_number(field, text, SECONDS_MIN, false, SECONDS_MAX, "s")?
-            }
+            Knob::Seconds => self.seconds = SECONDS_RANGE.parse(field, text)?,
             Knob::Machine => {
                 Machine::parse(field, text, self.ep_ratio)?;
-                self.machine = Some(text.trim().to_ascii_lowercase());
+                self.machine = Some(Machine::spec(text));
             }
             Knob::Policy => {
                 self.policy = PolicyKind::parse(field, text)?;
             }
             Knob::ClutchRules => {
                 self.clutch_rules = ClutchRules::parse(text).ok_or_else(|| {
-                    ParamError::new(field, text, "7195, 8796 or 11215 (an xnu release)")
+                    ParamError::new(
+                        field,
+                        text,
+                        Text::new(
+                            "7195, 8796 or 11215 (an xnu release)",
+                            "7195、8796 或 11215（xnu 的版本）",
+                        ),
+                    )
                 })?;
             }
             Knob::GcdCap => {
-                self.gcd_cap = Some(
-                    WorkerCap::parse(text)
-                        .ok_or_else(|| ParamError::new(field, text, "per-item, held or off"))?,
-                );
+                self.gcd_cap = Some(WorkerCap::parse(text).ok_or_else(|| {
+                    ParamError::new(
+                        field,
+                        text,
+                        Text::new("per-item, held or off", "per-item、held 或 off"),
+                    )
+                })?);
             }
             Knob::Groups => {
-                let allowed = "a comma-separated list of 1 to 6 QoS classes \
-                    (userInteractive, userInitiated, default, utility, background, \
-                    maintenance or 33, 25, 21, 17, 9, 5)";
+                const ALLOWED: Text = Text::new(
+                    "a comma-separated list of 1 to 6 QoS classes \
+                     (userInteractive, userInitiated, default, utility, background, \
+                     maintenance or 33, 25, 21, 17, 9, 5)",
+                    "以逗号分隔的 1 到 6 个 QoS 类\
+                     （userInteractive、userInitiated、default、utility、background、\
+                     maintenance 或 33、25、21、17、9、5）",
+                );
                 let groups: Option<Vec<Qos>> = text.split(',').map(Qos::parse).collect();
                 match groups {
                     Some(g) if (1..=MAX_GROUPS).contains(&g.len()) => self.groups = g,
-                    _ => return Err(ParamError::new(field, text, allowed)),
+                    _ => return Err(ParamError::new(field, text, ALLOWED)),
                 }
             }
         }

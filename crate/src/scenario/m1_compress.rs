@@ -33,12 +33,13 @@ use serde::Serialize;
 
 use super::knob::{Knob, Text};
 use super::mechanism::{join_list, Apps, Mechanism, MechanismRow, MechanismTable};
-use super::registry::{PageCell, PageColumn, PageRow, PageTable, RunLabel, Words};
+use super::registry::{PageCell, PageColumn, PageRow, PageTable, RunLabel};
 use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
 use crate::policy::{ClutchRules, PolicyKind};
 use crate::scenario::simulation::{simulate, RunConfig, RunResult};
 use crate::sim::machine::{CoreKind, Machine};
 use crate::sim::{GroupKind, Qos, ThreadGroup};
+use crate::text::Filled;
 use crate::text::Lang;
 use crate::workload::programs::{Pool, Process, Program, Programs, ThreadSpec, WorkerCap};
 
@@ -93,11 +94,7 @@ impl Scenario for M1Compress {
                         .map(|q| q.number().to_string())
                         .collect::<Vec<_>>()
                         .join("+");
-                    let (en, zh) = case_label(case);
-                    RunLabel {
-                        en: format!("{} {en} {qos}", m.name),
-                        zh: format!("{} {zh} {qos}", m.name),
-                    }
+                    run_label(m, case, &qos)
                 })
             })
             .collect()
@@ -152,15 +149,6 @@ fn plan() -> Vec<(&'static str, Vec<Qos>)> {
     plan
 }
 
-/// A case's name in the run picker.
-fn case_label(case: &str) -> (&'static str, &'static str) {
-    match case {
-        "alone" => ("alone", "单独"),
-        "contention" => ("contention", "争用"),
-        _ => ("two-background", "两个后台任务"),
-    }
-}
-
 /// The machines a run covers: the knob's, or xeon-w and m1.
 fn machines(knobs: &Knobs) -> Vec<Machine> {
     match &knobs.machine {
@@ -188,6 +176,21 @@ pub struct JobResult {
     /// so finished runs keep their JSON.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unfinished: bool,
+}
+
+/// A run's name in the run picker: machine, case and the jobs' QoS.
+fn run_label(m: &Machine, case: &'static str, qos: &str) -> RunLabel {
+    RunLabel::each(|lang| format!("{} {} {qos}", m.name, case_title(case).get(lang)))
+}
+
+/// A case's name in the page's words (the JSON keeps `case`).
+fn case_title(case: &'static str) -> Text {
+    match case {
+        "alone" => Text::new("alone", "单独运行"),
+        "contention" => Text::new("contention", "争用"),
+        "two-background" => Text::new("two-background", "两个 background"),
+        _ => Text::new(case, case),
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -383,15 +386,13 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
             let r = run_jobs(m, &jobs, &setup, knobs);
             let results = job_results(m, case, &jobs, &r);
             if knobs.timeline {
+                let numbers = jobs
+                    .iter()
+                    .map(|q| q.number().to_string())
+                    .collect::<Vec<_>>()
+                    .join("+");
                 runs.push(RunView {
-                    label: format!(
-                        "{} {case} {}",
-                        m.name,
-                        jobs.iter()
-                            .map(|q| q.number().to_string())
-                            .collect::<Vec<_>>()
-                            .join("+")
-                    ),
+                    label: run_label(m, case, &numbers),
                     machine: m.clone(),
                     run: r,
                 });
@@ -825,14 +826,12 @@ impl Outcome for M1CompressResult {
 
     fn page_text(&self) -> PageText {
         PageText {
-            reading: Words::fill(
-                Text::new(
-                    "Every run: policy {}, GCD's worker cap {}.",
-                    "每次运行：调度策略 {}，GCD 工作线程上限 {}。",
-                ),
-                &[self.policy, self.gcd_cap],
-            ),
-            pri_caption: Words::default(),
+            reading: Text::new(
+                "Every run: policy {}, GCD's worker cap {}.",
+                "每次运行：调度策略 {}，GCD 工作线程上限 {}。",
+            )
+            .both(&[self.policy, self.gcd_cap]),
+            pri_caption: Filled::default(),
         }
     }
 
@@ -840,7 +839,7 @@ impl Outcome for M1CompressResult {
         let col = |key: &str, en: &'static str, zh: &'static str, class: Option<&'static str>| {
             PageColumn {
                 key: key.into(),
-                label: Words::of(Text::new(en, zh)),
+                label: Filled::from(Text::new(en, zh)),
                 class,
             }
         };
@@ -872,32 +871,31 @@ impl Outcome for M1CompressResult {
                 if n > 1 {
                     key = format!("{key}#{n}");
                 }
-                let (case_en, case_zh) = case_label(c.case);
                 let measured = match (j.measured, j.measured_zh) {
-                    (Some(en), Some(zh)) => Words::of(Text::new(en, zh)),
-                    _ => Words::of(NO_FIGURE),
+                    (Some(en), Some(zh)) => Filled::from(Text::new(en, zh)),
+                    _ => Filled::from(NO_FIGURE),
                 };
                 rows.push(PageRow {
                     key,
                     cells: vec![
-                        PageCell::new(Words::same(c.machine.clone())),
-                        PageCell::new(Words::of(Text::new(case_en, case_zh))),
-                        PageCell::new(Words::same(j.qos.to_string())).with_qos(j.qos),
+                        PageCell::new(Filled::same(c.machine.clone())),
+                        PageCell::new(Filled::from(case_title(c.case))),
+                        PageCell::new(Filled::same(j.qos.to_string())).with_qos(j.qos),
                         PageCell::number(Some(j.seconds), 1),
                         PageCell::number(j.measured_seconds, 1),
                         PageCell::new(measured),
-                        PageCell::new(Words::same(format!(
+                        PageCell::new(Filled::same(format!(
                             "{:.0} %",
                             100.0 * j.efficiency_core_share
                         ))),
-                        PageCell::new(Words::same(j.cores_used.to_string())),
+                        PageCell::new(Filled::same(j.cores_used.to_string())),
                     ],
                 });
             }
         }
         let mut tables = vec![PageTable {
             id: "main",
-            title: Words::of(M1Compress.table_title()),
+            title: Filled::from(M1Compress.table_title()),
             columns,
             rows,
             reading: self.page_text().reading,

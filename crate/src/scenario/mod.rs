@@ -32,7 +32,7 @@ pub use knob::{
 pub use m1_compress::M1CompressResult;
 pub use registry::{
     allowed_names, find, names, Outcome, PageCell, PageColumn, PageRow, PageTable, PageText,
-    RunLabel, Scenario, ScenarioResult, Words, REGISTRY,
+    RunLabel, Scenario, ScenarioResult, REGISTRY,
 };
 
 /// Ends a scenario's text report: its notes in `lang` as a bulleted list.
@@ -51,7 +51,9 @@ fn push_notes(out: &mut String, notes: &[String], notes_zh: &[String], lang: Lan
 /// timelines (only with `timeline` on).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunView {
-    pub label: String,
+    /// The run's name in both languages (`--json` writes the English).
+    #[serde(serialize_with = "crate::text::english")]
+    pub label: crate::text::Filled,
     pub machine: Machine,
     #[serde(flatten)]
     pub run: RunResult,
@@ -62,6 +64,17 @@ pub struct RunView {
 /// settings (`nq=1000&secs=60&m=64p` and six groups) need a hundred times
 /// more and used to keep the worker busy for minutes.
 pub const WEB_WORK_BUDGET: u64 = 400_000_000;
+
+const TOO_MUCH_WORK: crate::text::Text = crate::text::Text::new(
+    "a run the browser can finish: this one was stopped after {} units of work \
+     (nq={}, secs={}, {} group(s), m={}); lower nq, secs or the number of groups, \
+     or pick a machine with fewer cores (m), or run it with the CLI \
+     (tailslice scenario {})",
+    "浏览器能跑完的运行：这次在 {} 个工作单位后被停止\
+     （nq={}，secs={}，{} 组，m={}）；请降低 nq、secs 或组数，\
+     或选择核心更少的机器（m），或用命令行运行\
+     （tailslice scenario {}）",
+);
 
 /// [`run`] within a work budget, reporting progress: a run that would do
 /// more is cut short and refused with a message naming the knobs that make
@@ -75,20 +88,15 @@ pub fn run_metered(
     let (result, used) = crate::sim::budget::metered(budget, progress, || run(name, knobs));
     let result = result?;
     if used.exceeded {
-        return Err(ParamError::new(
-            "s",
+        let args: [&str; 6] = [
+            &budget.to_string(),
+            &knobs.queues.to_string(),
+            &crate::error::fmt_number(knobs.seconds),
+            &knobs.groups.len().to_string(),
+            knobs.machine.as_deref().unwrap_or("default"),
             name,
-            format!(
-                "a run the browser can finish: this one was stopped after {budget} units of work \
-                 (nq={}, secs={}, {} group(s), m={}); lower nq, secs or the number of groups, \
-                 or pick a machine with fewer cores (m), or run it with the CLI \
-                 (tailslice scenario {name})",
-                knobs.queues,
-                crate::error::fmt_number(knobs.seconds),
-                knobs.groups.len(),
-                knobs.machine.as_deref().unwrap_or("default"),
-            ),
-        ));
+        ];
+        return Err(ParamError::new("s", name, TOO_MUCH_WORK.both(&args)));
     }
     Ok(result)
 }

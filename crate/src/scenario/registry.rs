@@ -15,6 +15,7 @@ use serde::Serialize;
 use super::knob::{Knob, Knobs, Text};
 use super::RunView;
 use crate::scenario::simulation::PriSeries;
+use crate::text::Filled;
 use crate::text::Lang;
 
 /// One scenario. Implemented by a unit struct in the scenario's own file.
@@ -50,61 +51,20 @@ pub trait Scenario: Sync + std::fmt::Debug {
     /// The runs the page's charts can pick from with these knobs, in the
     /// order of the result's runs (known before running, so a knob edit
     /// that keeps them keeps the chosen run).
-    fn run_labels(&self, knobs: &Knobs) -> Vec<Words>;
-}
-
-/// A generated text in both languages (the page switches language without
-/// a new run).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Words {
-    pub en: String,
-    pub zh: String,
-}
-
-impl Words {
-    /// A template filled with the same arguments in both languages.
-    pub fn fill(t: Text, args: &[&str]) -> Words {
-        Words {
-            en: t.fill(Lang::En, args),
-            zh: t.fill(Lang::Zh, args),
-        }
-    }
-
-    /// Text that reads the same in both (a number, a name).
-    pub fn same(s: impl Into<String>) -> Words {
-        let s = s.into();
-        Words {
-            en: s.clone(),
-            zh: s,
-        }
-    }
-
-    pub fn of(t: Text) -> Words {
-        Words {
-            en: t.en.into(),
-            zh: t.zh.into(),
-        }
-    }
-
-    pub fn get(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Zh => &self.zh,
-        }
-    }
+    fn run_labels(&self, knobs: &Knobs) -> Vec<Filled>;
 }
 
 /// A run's label in the page's run picker.
-pub type RunLabel = Words;
+pub type RunLabel = Filled;
 
 /// Sentences the page shows around a result's tables, made from the same
 /// figures and settings as the tables.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PageText {
     /// One line under the main table.
-    pub reading: Words,
+    pub reading: Filled,
     /// What the sched_pri chart shows, for this run's settings.
-    pub pri_caption: Words,
+    pub pri_caption: Filled,
 }
 
 /// One column of a [`PageTable`].
@@ -113,7 +73,7 @@ pub struct PageColumn {
     /// The cells' `data-metric` (the test hooks: the JSON field they show;
     /// `figure_N` for a mechanism table's Nth figure).
     pub key: String,
-    pub label: Words,
+    pub label: Filled,
     /// A style of its cells (`measured`: the study's figures; `wl`: words
     /// that may wrap).
     pub class: Option<&'static str>,
@@ -123,19 +83,19 @@ pub struct PageColumn {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PageCell {
     #[serde(flatten)]
-    pub text: Words,
+    pub text: Filled,
     /// Draw the QoS colour of this number before the text.
     pub qos: Option<u8>,
 }
 
 impl PageCell {
-    pub fn new(text: Words) -> PageCell {
+    pub fn new(text: Filled) -> PageCell {
         PageCell { text, qos: None }
     }
 
     /// A figure with `digits` decimals, `—` when there is none.
     pub fn number(v: Option<f64>, digits: usize) -> PageCell {
-        PageCell::new(Words::same(match v {
+        PageCell::new(Filled::same(match v {
             Some(v) if v.is_finite() => format!("{v:.digits$}"),
             _ => "—".to_string(),
         }))
@@ -161,12 +121,12 @@ pub struct PageRow {
 pub struct PageTable {
     /// `main` (the scenario's table) or `mechanisms`.
     pub id: &'static str,
-    pub title: Words,
+    pub title: Filled,
     /// The first column heads the rows.
     pub columns: Vec<PageColumn>,
     pub rows: Vec<PageRow>,
     /// The sentence under the table.
-    pub reading: Words,
+    pub reading: Filled,
 }
 
 impl PageTable {
@@ -174,13 +134,13 @@ impl PageTable {
     pub fn of_mechanisms(t: &super::mechanism::MechanismTable, digits: usize) -> PageTable {
         let mut columns = vec![PageColumn {
             key: "mechanism".into(),
-            label: Words::of(Text::new("mechanism", "机制")),
+            label: Filled::from(Text::new("mechanism", "机制")),
             class: Some("wl"),
         }];
         for (i, (en, zh)) in t.columns.iter().zip(&t.columns_zh).enumerate() {
             columns.push(PageColumn {
                 key: format!("figure_{i}"),
-                label: Words {
+                label: Filled {
                     en: en.clone(),
                     zh: zh.clone(),
                 },
@@ -189,42 +149,44 @@ impl PageTable {
         }
         columns.push(PageColumn {
             key: "reproduces".into(),
-            label: Words::of(Text::new("within 10 %", "在 10 % 以内")),
+            label: Filled::from(Text::new("within 10 %", "在 10 % 以内")),
             class: None,
         });
         let measured_row = PageRow {
             key: "measured".into(),
-            cells: std::iter::once(PageCell::new(Words::of(Text::new("measured", "实测"))))
+            cells: std::iter::once(PageCell::new(Filled::from(Text::new("measured", "实测"))))
                 .chain(t.measured.iter().map(|m| PageCell::number(*m, digits)))
-                .chain(std::iter::once(PageCell::new(Words::same(""))))
+                .chain(std::iter::once(PageCell::new(Filled::same(""))))
                 .collect(),
         };
         let rows = std::iter::once(measured_row)
             .chain(t.rows.iter().map(|r| {
                 PageRow {
                     key: r.mechanism.into(),
-                    cells: std::iter::once(PageCell::new(Words::of(Text::new(
+                    cells: std::iter::once(PageCell::new(Filled::from(Text::new(
                         r.label, r.label_zh,
                     ))))
                     .chain(r.figures.iter().map(|f| PageCell::number(Some(*f), digits)))
-                    .chain(std::iter::once(PageCell::new(Words::of(if r.reproduces {
-                        Text::new("yes", "是")
-                    } else {
-                        Text::new("no", "否")
-                    }))))
+                    .chain(std::iter::once(PageCell::new(Filled::from(
+                        if r.reproduces {
+                            Text::new("yes", "是")
+                        } else {
+                            Text::new("no", "否")
+                        },
+                    ))))
                     .collect(),
                 }
             }))
             .collect();
         PageTable {
             id: "mechanisms",
-            title: Words {
+            title: Filled {
                 en: t.what.clone(),
                 zh: t.what_zh.clone(),
             },
             columns,
             rows,
-            reading: Words {
+            reading: Filled {
                 en: t.reading.clone(),
                 zh: t.reading_zh.clone(),
             },
@@ -263,7 +225,7 @@ pub trait Outcome {
 
     /// Labels of the runs whose priorities the result keeps itself (used
     /// when no run was recorded).
-    fn pri_labels(&self) -> Vec<String> {
+    fn pri_labels(&self) -> Vec<crate::text::Filled> {
         Vec::new()
     }
 
@@ -335,11 +297,6 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// The names as an error message's "expected ...": `a, b or c`.
-pub fn allowed_names() -> String {
-    let names = names();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        Some((last, _)) => last.to_string(),
-        None => String::new(),
-    }
+pub fn allowed_names() -> crate::text::Filled {
+    crate::text::either(&names())
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::qos::Qos;
 use crate::error::ParamError;
+use crate::text::{Filled, Text};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -86,11 +87,20 @@ impl Machine {
 
     /// "1 core", "4 cores"; for a named machine "a10 (2 P cores)", "m1 (4 P
     /// + 4 E cores at 0.3×)".
-    pub fn describe(&self, named: bool) -> String {
+    pub fn describe(&self, named: bool) -> Filled {
+        const CORE: Text = Text::new("{} core", "{} 个核心");
+        const CORES: Text = Text::new("{} cores", "{} 个核心");
+        const P_CORE: Text = Text::new("{} P core", "{} 个 P 核");
+        const P_CORES: Text = Text::new("{} P cores", "{} 个 P 核");
+        // P cores, E cores, the E cores' speed.
+        const P_AND_E: Text = Text::new(
+            "{} P + {} E cores at {}×",
+            "{} 个 P 核 + {} 个 E 核，E 核速度为 {}×",
+        );
+        const NAMED: Text = Text::new("{} ({})", "{}（{}）");
         let n = self.cores.len();
-        let plural = |k: usize| if k == 1 { "" } else { "s" };
         if !named {
-            return format!("{n} core{}", plural(n));
+            return if n == 1 { CORE } else { CORES }.both(&[&n.to_string()]);
         }
         let e = self
             .cores
@@ -98,17 +108,19 @@ impl Machine {
             .filter(|c| c.kind == CoreKind::Efficiency)
             .count();
         let p = n - e;
-        let kinds = if e == 0 {
-            format!("{p} P core{}", plural(p))
-        } else {
-            let ratio = self
-                .cores
-                .iter()
-                .find(|c| c.kind == CoreKind::Efficiency)
-                .map_or(1.0, |c| c.speed);
-            format!("{p} P + {e} E cores at {ratio}×")
-        };
-        format!("{} ({kinds})", self.name)
+        let ratio = self
+            .cores
+            .iter()
+            .find(|c| c.kind == CoreKind::Efficiency)
+            .map_or(1.0, |c| c.speed);
+        Filled::each(|lang| {
+            let kinds = if e == 0 {
+                if p == 1 { P_CORE } else { P_CORES }.fill(lang, &[&p.to_string()])
+            } else {
+                P_AND_E.fill(lang, &[&p.to_string(), &e.to_string(), &ratio.to_string()])
+            };
+            NAMED.fill(lang, &[&self.name, &kinds])
+        })
     }
 
     /// Whether every core runs at speed 1 (the loop then skips the
@@ -205,18 +217,34 @@ impl Machine {
         m
     }
 
-    /// Parses `a10`, `m1`, `xeon-w` or `<P>p+<E>e` (e.g. `2p+4e`, `4p`),
-    /// at most 64 cores, at least one.
+    /// A machine spec as [`Machine::parse`] reads it: lower case, and the
+    /// parts of `<P>p+<E>e` joined by `+` whether they were separated by
+    /// `+`, spaces or both. A `+` typed into a URL arrives as a space
+    /// (`?machine=2p+4e` reads `2p 4e`), and means the same machine.
+    pub fn spec(text: &str) -> String {
+        text.trim()
+            .to_ascii_lowercase()
+            .split('+')
+            .map(|part| part.split_whitespace().collect::<Vec<_>>().join("+"))
+            .collect::<Vec<_>>()
+            .join("+")
+    }
+
+    /// Parses `a10`, `m1`, `xeon-w` or `<P>p+<E>e` (e.g. `2p+4e`, `2p 4e`,
+    /// `4p`), at most 64 cores, at least one.
     pub fn parse(field: &str, text: &str, ep_ratio: f64) -> Result<Machine, ParamError> {
-        let allowed = "a10, m1, xeon-w or <P>p+<E>e with 1 to 64 cores in all (e.g. 2p+4e)";
-        let t = text.trim().to_ascii_lowercase();
+        const ALLOWED: Text = Text::new(
+            "a10, m1, xeon-w or <P>p+<E>e with 1 to 64 cores in all (e.g. 2p+4e)",
+            "a10、m1、xeon-w 或 <P>p+<E>e，共 1 到 64 个核心（如 2p+4e）",
+        );
+        let t = Machine::spec(text);
         match t.as_str() {
             "a10" => return Ok(Machine::a10()),
             "m1" => return Ok(Machine::m1(ep_ratio)),
             "xeon-w" => return Ok(Machine::xeon_w()),
             _ => {}
         }
-        let bad = || ParamError::new(field, text, allowed);
+        let bad = || ParamError::new(field, text, ALLOWED);
         let mut p = 0usize;
         let mut e = 0usize;
         for part in t.split('+') {

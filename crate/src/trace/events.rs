@@ -179,7 +179,7 @@ fn strip_position(text: &str) -> String {
         Some(i) => &text[..i],
         None => text,
     };
-    crate::error::ParamError::new("", s, "").value
+    crate::error::shown(s)
 }
 
 /// What the top level looked like, to tell apart files that are not traces.
@@ -207,7 +207,7 @@ impl Shape {
             let keys: Vec<&str> = self.keys.iter().take(5).map(String::as_str).collect();
             return Err(TraceError::new(format!(
                 "this is not a trace: a JSON object needs a traceEvents array (its keys are: {})",
-                crate::error::ParamError::new("", &keys.join(", "), "").value
+                crate::error::shown(&keys.join(", "))
             )));
         }
         if ev.total == 0 {
@@ -506,7 +506,7 @@ pub const PAGE_EVENTS: [&str; 6] = [
 
 fn bad_field(index: usize, name: &Text, field: &str, what: &str) -> TraceError {
     let named = match name {
-        Text::Value(n) => format!(" ('{}')", crate::error::ParamError::new("", n, "").value),
+        Text::Value(n) => format!(" ('{}')", crate::error::shown(n)),
         _ => String::new(),
     };
     TraceError::new(format!("event {index}{named}: '{field}' {what}"))

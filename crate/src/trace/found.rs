@@ -28,6 +28,57 @@ pub const LONGEST_CAPTION: Text = Text::new(
     "最长的任务（选择一个可在调度图中查看）",
 );
 
+const HOW_MAIN_FRAME: Text = Text::new("the inspected page's main frame", "被检查页面的主框架");
+const HOW_PAGE: Text = Text::new(
+    "the traced page (TracingStartedInPage or its main-frame navigation)",
+    "被记录的页面（TracingStartedInPage 或其主框架导航）",
+);
+const HOW_BUSIEST: Text = Text::new(
+    "the busiest main thread (the trace does not say which page was inspected)",
+    "最忙的主线程（trace 未说明检查的是哪个页面）",
+);
+const UNNAMED: Text = Text::new("unnamed", "未命名");
+// Thread, its name, its process, how it was found.
+const THREAD: Text = Text::new(
+    "thread {} ({}, process {}), found from {}",
+    "线程 {}（{}，进程 {}），依据：{}",
+);
+// Tasks, span, busy, busy %, long tasks, total blocking time.
+const TASKS: Text = Text::new(
+    "{} tasks over {} ms, busy {} ms ({} %); {} long tasks (≥ 50 ms), total blocking time {} ms",
+    "{} 个任务，历时 {} ms，忙碌 {} ms（{}%）；长任务（≥ 50 ms）{} 个，总阻塞时间 {} ms",
+);
+const UNTERMINATED: Text = Text::new(
+    "{} without an end, clipped at the trace's end",
+    "{} 个没有结束，截至 trace 末尾",
+);
+const CLIPPED: Text = Text::new(
+    "{} overlapping the next task, clipped to its start",
+    "{} 个与下一任务重叠，截至其开始",
+);
+const NESTED: Text = Text::new(
+    "{} nested task events not counted twice",
+    "{} 个嵌套的任务事件未重复计算",
+);
+const NOTE_GAP: Text = Text::new("; ", "；");
+const TASK_NOTES: Text = Text::new("tasks: {}", "任务：{}");
+const ARRIVALS_T0: Text = Text::new(
+    "arrivals: all at t = 0 (the recorded starts are not used)",
+    "到达：全部在 t = 0（不使用记录的开始时间）",
+);
+const ARRIVALS_RECORDED: Text = Text::new(
+    "arrivals: each task at its recorded start",
+    "到达：每个任务在其记录的开始时间",
+);
+const LONGEST: Text = Text::new(
+    "longest tasks (start ms, duration ms, first event):",
+    "最长的任务（开始 ms，时长 ms，第一个事件）：",
+);
+const OTHERS: Text = Text::new(
+    "other threads (pick with --thread PID:TID): {}",
+    "其他线程（用 --thread PID:TID 选择）：{}",
+);
+
 /// One of the longest tasks.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Longest {
@@ -144,136 +195,70 @@ impl Found {
     /// threads and the `--thread` flag (the page has a picker instead).
     pub fn lines_for(&self, lang: Lang, thread_hint: bool) -> Vec<String> {
         let ms = |v: f64| format!("{v:.1}");
-        let name = |n: &str, fallback: &str| {
-            if n.is_empty() {
-                fallback.to_string()
-            } else {
-                n.to_string()
-            }
-        };
         let mut out = Vec::new();
-        match lang {
-            Lang::En => {
-                let how = match self.how {
-                    How::MainFrame => "the inspected page's main frame",
-                    How::Page => {
-                        "the traced page (TracingStartedInPage or its main-frame navigation)"
-                    }
-                    How::Busiest => {
-                        "the busiest main thread (the trace does not say which page was inspected)"
-                    }
-                };
-                out.push(format!(
-                    "thread {} ({}, process {}), found from {how}",
-                    self.thread,
-                    name(&self.thread_name, "unnamed"),
-                    name(&self.process_name, &self.pid.to_string()),
-                ));
-                out.push(format!(
-                    "{} tasks over {} ms, busy {} ms ({:.0} %); {} long tasks (≥ 50 ms), total blocking time {} ms",
-                    self.tasks,
-                    ms(self.span_ms),
-                    ms(self.busy_ms),
-                    if self.span_ms > 0.0 { 100.0 * self.busy_ms / self.span_ms } else { 100.0 },
-                    self.long_tasks,
-                    ms(self.total_blocking_ms),
-                ));
-                let mut notes = Vec::new();
-                if self.unterminated > 0 {
-                    notes.push(format!(
-                        "{} without an end, clipped at the trace's end",
-                        self.unterminated
-                    ));
-                }
-                if self.clipped > 0 {
-                    notes.push(format!(
-                        "{} overlapping the next task, clipped to its start",
-                        self.clipped
-                    ));
-                }
-                if self.nested > 0 {
-                    notes.push(format!(
-                        "{} nested task events not counted twice",
-                        self.nested
-                    ));
-                }
-                if !notes.is_empty() {
-                    out.push(format!("tasks: {}", notes.join("; ")));
-                }
-                out.push(match self.arrivals {
-                    "t0" => "arrivals: all at t = 0 (the recorded starts are not used)".to_string(),
-                    _ => "arrivals: each task at its recorded start".to_string(),
-                });
-                out.push("longest tasks (start ms, duration ms, first event):".to_string());
-                for l in &self.longest {
-                    out.push(format!(
-                        "  {:>10} {:>9}  {}",
-                        ms(l.start_ms),
-                        ms(l.duration_ms),
-                        l.label
-                    ));
-                }
-                if thread_hint && self.threads.len() > 1 {
-                    out.push(format!(
-                        "other threads (pick with --thread PID:TID): {}",
-                        self.others()
-                    ));
-                }
+        let how = match self.how {
+            How::MainFrame => HOW_MAIN_FRAME,
+            How::Page => HOW_PAGE,
+            How::Busiest => HOW_BUSIEST,
+        };
+        let thread_name = if self.thread_name.is_empty() {
+            UNNAMED.get(lang).to_string()
+        } else {
+            self.thread_name.clone()
+        };
+        let process = if self.process_name.is_empty() {
+            self.pid.to_string()
+        } else {
+            self.process_name.clone()
+        };
+        out.push(THREAD.fill(lang, &[&self.thread, &thread_name, &process, how.get(lang)]));
+        let busy_pct = if self.span_ms > 0.0 {
+            100.0 * self.busy_ms / self.span_ms
+        } else {
+            100.0
+        };
+        out.push(TASKS.fill(
+            lang,
+            &[
+                &self.tasks.to_string(),
+                &ms(self.span_ms),
+                &ms(self.busy_ms),
+                &format!("{busy_pct:.0}"),
+                &self.long_tasks.to_string(),
+                &ms(self.total_blocking_ms),
+            ],
+        ));
+        let notes: Vec<String> = [
+            (self.unterminated, UNTERMINATED),
+            (self.clipped, CLIPPED),
+            (self.nested, NESTED),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, note)| note.fill(lang, &[&n.to_string()]))
+        .collect();
+        if !notes.is_empty() {
+            out.push(TASK_NOTES.fill(lang, &[&notes.join(NOTE_GAP.get(lang))]));
+        }
+        out.push(
+            match self.arrivals {
+                "t0" => ARRIVALS_T0,
+                _ => ARRIVALS_RECORDED,
             }
-            Lang::Zh => {
-                let how = match self.how {
-                    How::MainFrame => "被检查页面的主框架",
-                    How::Page => "被记录的页面（TracingStartedInPage 或其主框架导航）",
-                    How::Busiest => "最忙的主线程（trace 未说明检查的是哪个页面）",
-                };
-                out.push(format!(
-                    "线程 {}（{}，进程 {}），依据：{how}",
-                    self.thread,
-                    name(&self.thread_name, "未命名"),
-                    name(&self.process_name, &self.pid.to_string()),
-                ));
-                out.push(format!(
-                    "{} 个任务，历时 {} ms，忙碌 {} ms（{:.0}%）；长任务（≥ 50 ms）{} 个，总阻塞时间 {} ms",
-                    self.tasks,
-                    ms(self.span_ms),
-                    ms(self.busy_ms),
-                    if self.span_ms > 0.0 { 100.0 * self.busy_ms / self.span_ms } else { 100.0 },
-                    self.long_tasks,
-                    ms(self.total_blocking_ms),
-                ));
-                let mut notes = Vec::new();
-                if self.unterminated > 0 {
-                    notes.push(format!("{} 个没有结束，截至 trace 末尾", self.unterminated));
-                }
-                if self.clipped > 0 {
-                    notes.push(format!("{} 个与下一任务重叠，截至其开始", self.clipped));
-                }
-                if self.nested > 0 {
-                    notes.push(format!("{} 个嵌套的任务事件未重复计算", self.nested));
-                }
-                if !notes.is_empty() {
-                    out.push(format!("任务：{}", notes.join("；")));
-                }
-                out.push(match self.arrivals {
-                    "t0" => "到达：全部在 t = 0（不使用记录的开始时间）".to_string(),
-                    _ => "到达：每个任务在其记录的开始时间".to_string(),
-                });
-                out.push("最长的任务（开始 ms，时长 ms，第一个事件）：".to_string());
-                for l in &self.longest {
-                    out.push(format!(
-                        "  {:>10} {:>9}  {}",
-                        ms(l.start_ms),
-                        ms(l.duration_ms),
-                        l.label
-                    ));
-                }
-                if thread_hint && self.threads.len() > 1 {
-                    out.push(format!(
-                        "其他线程（用 --thread PID:TID 选择）：{}",
-                        self.others()
-                    ));
-                }
-            }
+            .get(lang)
+            .to_string(),
+        );
+        out.push(LONGEST.get(lang).to_string());
+        for l in &self.longest {
+            out.push(format!(
+                "  {:>10} {:>9}  {}",
+                ms(l.start_ms),
+                ms(l.duration_ms),
+                l.label
+            ));
+        }
+        if thread_hint && self.threads.len() > 1 {
+            out.push(OTHERS.fill(lang, &[&self.others()]));
         }
         out
     }

@@ -98,7 +98,10 @@ pub fn parse_thread(field: &str, text: &str) -> Result<ThreadKey, crate::error::
         crate::error::ParamError::new(
             field,
             text,
-            "PID:TID, two whole numbers as listed under \"threads\" (e.g. 1234:1)",
+            crate::text::Text::new(
+                "PID:TID, two whole numbers as listed under \"threads\" (e.g. 1234:1)",
+                "PID:TID，即“threads”下列出的两个整数（如 1234:1）",
+            ),
         )
     };
     let (p, t) = text.trim().split_once(':').ok_or_else(bad)?;

@@ -16,10 +16,12 @@ pub fn catalog() -> JsValue {
 }
 
 /// The refusal of a file of `bytes` bytes too large to read (before the
-/// page reads it), or `undefined` when it may be read.
+/// page reads it), in the page's language `lang`, or `undefined` when it
+/// may be read.
 #[wasm_bindgen(js_name = fileTooLarge)]
-pub fn file_too_large(bytes: f64) -> Option<String> {
-    crate::workload::task_list::check_bytes("the file", bytes as usize)
+pub fn file_too_large(bytes: f64, lang: &str) -> Option<String> {
+    const FILE: crate::text::Text = crate::text::Text::new("the file", "文件");
+    crate::workload::task_list::check_bytes(FILE, bytes as usize)
         .err()
-        .map(|e| e.to_string())
+        .map(|e| e.message_in(crate::text::Lang::from_tag(lang)).to_string())
 }

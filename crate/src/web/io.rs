@@ -24,7 +24,7 @@ use crate::experiment::export;
 use crate::experiment::reading::explain;
 use crate::experiment::{Experiment, Limits, Outcome};
 use crate::text::Lang;
-use crate::workload::task_list::{self, ImportError};
+use crate::workload::task_list;
 use crate::workload::Workload;
 
 /// Adds `explain: {en, zh}` to a result object.
@@ -45,16 +45,18 @@ pub(crate) fn experiment(query_text: &str) -> Result<Experiment, JsError> {
     Ok(exp)
 }
 
-fn import_error(e: ImportError) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-/// Parses `text` and checks the run's size against the browser's limit.
-pub(crate) fn tasks_for(exp: &Experiment, text: &str) -> Result<(Experiment, Workload), JsError> {
-    let w = task_list::parse_task_list(text, Limits::WEB.max_tasks).map_err(import_error)?;
+/// Parses `text` and checks the run's size against the browser's limit;
+/// a refusal is said in `lang`.
+pub(crate) fn tasks_for(
+    exp: &Experiment,
+    text: &str,
+    lang: Lang,
+) -> Result<(Experiment, Workload), JsError> {
+    let w = task_list::parse_task_list(text, Limits::WEB.max_tasks)
+        .map_err(|e| JsError::new(&e.said(lang)))?;
     let exp = exp.for_workload(&w);
     exp.check_imported_size(&w, &Limits::WEB)
-        .map_err(|e| JsError::new(&e.to_string()))?;
+        .map_err(|e| JsError::new(&e.message(lang)))?;
     Ok((exp, w))
 }
 
@@ -63,7 +65,9 @@ struct TasksCheck<'a> {
     ok: bool,
     /// 1-based line of the first problem (absent when the whole list is wrong).
     line: Option<usize>,
+    /// What is wrong, in English and in Chinese.
     message: String,
+    message_zh: String,
     tasks: usize,
     classes: &'a [String],
     total_work_ms: f64,
@@ -80,6 +84,7 @@ pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
             ok: false,
             line: e.line,
             message: e.message,
+            message_zh: e.message_zh,
             tasks: 0,
             classes: &[],
             total_work_ms: 0.0,
@@ -87,13 +92,14 @@ pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
         Ok(w) => {
             let run = exp.for_workload(&w);
             let (ok, message) = match run.check_imported_size(&w, &Limits::WEB) {
-                Ok(()) => (true, String::new()),
-                Err(e) => (false, e.to_string()),
+                Ok(()) => (true, Default::default()),
+                Err(e) => (false, e.messages()),
             };
             to_js(&TasksCheck {
                 ok,
                 line: None,
-                message,
+                message: message.en,
+                message_zh: message.zh,
                 tasks: w.len(),
                 classes: &w.class_labels,
                 total_work_ms: w.total_work(),
@@ -118,7 +124,7 @@ pub fn export_file(
     let base = experiment(query)?;
     let (exp, workload) = match tasks.as_deref() {
         Some(t) => {
-            let (e, w) = tasks_for(&base, t)?;
+            let (e, w) = tasks_for(&base, t, Lang::En)?;
             (e, Some(w))
         }
         None => (base, None),
@@ -155,10 +161,11 @@ struct Opened {
 }
 
 /// Reads an experiment file (`export::parse_experiment_json`); fails with
-/// the reason (and line) when it is not one.
+/// the reason (and line) when it is not one, in the page's language `lang`.
 #[wasm_bindgen(js_name = openExperiment)]
-pub fn open_experiment(text: &str) -> Result<JsValue, JsError> {
-    let file = export::parse_experiment_json(text, &Limits::WEB).map_err(import_error)?;
+pub fn open_experiment(text: &str, lang: &str) -> Result<JsValue, JsError> {
+    let file = export::parse_experiment_json(text, &Limits::WEB)
+        .map_err(|e| JsError::new(&e.said(Lang::from_tag(lang))))?;
     let task_count = file.tasks.as_ref().map_or(0, Workload::len);
     let tasks = file.tasks.as_ref().map(tasks_text);
     let mut exp = file.experiment;

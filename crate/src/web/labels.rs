@@ -8,10 +8,15 @@ use std::cell::RefCell;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
+use crate::text::Lang;
+
 /// Canvas and tooltip words; `{name}` marks a value filled in by the caller.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default)]
 pub(crate) struct Labels {
+    /// The page's language, for texts the wasm holds in both (a machine's
+    /// description, thread names).
+    pub lang: Lang,
     pub cdf_x: String,
     pub cdf_y: String,
     pub hist_x: String,
@@ -27,11 +32,16 @@ pub(crate) struct Labels {
     /// `{n} slice` and `{n} slices`.
     pub slice_one: String,
     pub slice_many: String,
+    /// A scenario Gantt's core lane: `{core}`, `{kind}` (P or E).
+    pub core_lane: String,
+    /// The band limit's line in the priority chart: `{floor}`.
+    pub floor: String,
 }
 
 impl Default for Labels {
     fn default() -> Self {
         Labels {
+            lang: Lang::En,
             cdf_x: "latency (ms)".into(),
             cdf_y: "share of tasks done".into(),
             hist_x: "task duration (ms)".into(),
@@ -43,6 +53,8 @@ impl Default for Labels {
             tip_long: ", long".into(),
             slice_one: "{n} slice".into(),
             slice_many: "{n} slices".into(),
+            core_lane: "core {core} · {kind}".into(),
+            floor: "floor {floor}".into(),
         }
     }
 }

@@ -10,36 +10,49 @@
 use serde::Serialize;
 
 use crate::embed::{EmbedParam, EmbedView};
-use crate::error::ParamError;
-use crate::experiment::{Experiment, Limits, Param};
+use crate::error::{Instead, ParamError};
+use crate::experiment::{repeated, Experiment, Limits, Param};
 pub use crate::query_string::{decode_pairs, percent_encode};
 use crate::realrun::{RealParam, RealSettings};
-use crate::responsiveness::{RespParam, Settings as RespSettings};
-use crate::text::Lang;
+use crate::responsiveness::{CostFrom, RespParam, Settings as RespSettings};
+use crate::text::{Filled, Lang, Text};
 use crate::workload::mix::Dist;
 
 pub use crate::query_string::URL_VERSION;
+use crate::query_string::URL_VERSIONS;
 
 /// A rejected value, as the banner shows it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct BadParam {
     pub field: String,
     pub value: String,
+    /// What is allowed, in English.
     pub allowed: String,
-    /// `ParamError`'s sentence: "invalid q '0': expected …".
+    /// `ParamError`'s sentence in English: "invalid q '0': expected …".
     pub message: String,
+    /// The refusal in English and Chinese (a form's error line).
+    pub refusal: Filled,
+    /// The refusal and what is used instead, in English and Chinese (the
+    /// banner's line).
+    pub banner: Filled,
 }
 
-impl From<ParamError> for BadParam {
-    fn from(e: ParamError) -> Self {
+impl BadParam {
+    /// A refused value of a link and what the page uses instead.
+    pub fn new(e: ParamError, instead: Instead) -> BadParam {
         BadParam {
             message: e.to_string(),
+            refusal: e.messages(),
+            banner: e.with_instead(instead),
             field: e.field,
             value: e.value,
-            allowed: e.allowed,
+            allowed: e.allowed.en,
         }
     }
 }
+
+/// What a bad `lang=` leaves the page in.
+const BROWSER_LANGUAGE: Text = Text::new("the browser's language is used", "使用浏览器的语言");
 
 /// One class of the mix, for the editable list.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -101,7 +114,8 @@ pub struct PageQuery {
 /// fall back to their defaults.
 pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
     let pairs = decode_pairs(query);
-    let mut errors: Vec<BadParam> = Vec::new();
+    // Page keys: refused values and, once all are read, what they leave.
+    let mut refused: Vec<ParamError> = Vec::new();
     let mut lang: Option<Lang> = None;
     let mut lang_first: Option<&str> = None;
     for (k, v) in &pairs {
@@ -110,53 +124,83 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
             // parser and refusal as the CLI's `--lang`, and a repeat is
             // reported like any repeated key.
             "lang" => match lang_first {
-                Some(first) => errors.push(
-                    ParamError::new(
-                        "lang",
-                        v,
-                        format!(
-                            "lang only once; the link gives it again, and its first value '{}' is used",
-                            ParamError::new("lang", first, "").value
-                        ),
-                    )
-                    .into(),
-                ),
+                Some(first) => refused.push(repeated("lang", v, first)),
                 None => {
                     lang_first = Some(v);
                     match Lang::parse("lang", v) {
                         Ok(l) => lang = Some(l),
-                        Err(e) => errors.push(e.into()),
+                        Err(e) => refused.push(e),
                     }
                 }
             },
-            "v" if v != URL_VERSION => errors.push(
-                ParamError::new(
-                    "v",
-                    v,
-                    format!("{URL_VERSION} (the only URL version so far)"),
-                )
-                .into(),
-            ),
+            "v" if v != URL_VERSION => {
+                refused.push(ParamError::new("v", v, URL_VERSIONS.both(&[URL_VERSION])))
+            }
             _ => {}
         }
     }
+    let lang_text = lang.map(Lang::code);
+    let mut errors: Vec<BadParam> = refused
+        .into_iter()
+        .map(|e| {
+            let instead = match e.field.as_str() {
+                "lang" => match lang_text {
+                    Some(code) => Instead::Value(code),
+                    None => Instead::Said(BROWSER_LANGUAGE),
+                },
+                _ => Instead::Value(URL_VERSION),
+            };
+            BadParam::new(e, instead)
+        })
+        .collect();
     let (view, view_errs) =
         EmbedView::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    errors.extend(view_errs.into_iter().map(BadParam::from));
+    errors.extend(view_errs.into_iter().map(|e| {
+        let used = EmbedParam::from_url_key(&e.field).map_or("", |p| view.get(p));
+        BadParam::new(e, Instead::Value(used))
+    }));
     let (exp, errs) =
         Experiment::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())), limits);
-    errors.extend(errs.into_iter().map(BadParam::from));
+    errors.extend(errs.into_iter().map(|e| {
+        let used = Param::from_url_key(&e.field).map(|p| exp.get(p));
+        BadParam::new(e, Instead::Value(used.as_deref().unwrap_or_default()))
+    }));
     let (real, real_errs) =
         RealSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    errors.extend(real_errs.into_iter().map(BadParam::from));
+    errors.extend(real_errs.into_iter().map(|e| {
+        let used = RealParam::from_url_key(&e.field).map(|p| real.get(p));
+        BadParam::new(e, Instead::Value(used.as_deref().unwrap_or_default()))
+    }));
     let (resp, resp_errs) =
         RespSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    errors.extend(resp_errs.into_iter().map(BadParam::from));
+    errors.extend(resp_errs.into_iter().map(|e| {
+        match RespParam::from_url_key(&e.field).map(|p| resp_instead(&resp, p)) {
+            Some(Ok(used)) => BadParam::new(e, Instead::Value(&used)),
+            Some(Err(said)) => BadParam::new(e, Instead::Said(said)),
+            None => BadParam::new(e, Instead::Value("")),
+        }
+    }));
     let mut page = describe_view(&exp, view, errors);
-    page.lang = lang.map(Lang::code);
+    page.lang = lang_text;
     with_real(&mut page, real);
     with_resp(&mut page, &resp);
     (exp, page)
+}
+
+/// What a refused `resp_*` key leaves the page with.
+const THE_SPAN: Text = Text::new("the tasks' span is used", "使用任务的时间跨度");
+
+/// The value of `p` in effect after a refusal (`Ok`: `key=value` is used),
+/// or a sentence for a setting that has no value to show.
+fn resp_instead(resp: &RespSettings, p: RespParam) -> Result<String, Text> {
+    match p {
+        RespParam::Window if resp.window.is_none() => Err(THE_SPAN),
+        RespParam::CostFrom => Ok(match resp.cost_from {
+            CostFrom::Measured | CostFrom::Given => resp.get(p),
+            CostFrom::Default => String::new(),
+        }),
+        _ => Ok(resp.get(p)),
+    }
 }
 
 /// Adds the Responsiveness section's settings to a described page:

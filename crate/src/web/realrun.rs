@@ -303,8 +303,7 @@ impl RealRunPlan {
     pub fn new(page_query: &str, tasks: Option<String>) -> Result<RealRunPlan, JsValue> {
         let (exp, page) = query::parse(page_query, &Limits::WEB);
         if let Some(e) = page.errors.first() {
-            let m = e.message.clone();
-            return Err(both(|_| m.clone()));
+            return Err(both(|lang| e.refusal.get(lang).to_string()));
         }
         let pairs = query::decode_pairs(page_query);
         let (settings, _) =
@@ -318,12 +317,8 @@ impl RealRunPlan {
                 };
                 return Err(both(|lang| text::plan_error(&e, lang)));
             }
-            Some(list) => {
-                task_list::parse_task_list(&list, Limits::WEB.max_tasks).map_err(|e| {
-                    let m = e.to_string();
-                    both(|_| m.clone())
-                })?
-            }
+            Some(list) => task_list::parse_task_list(&list, Limits::WEB.max_tasks)
+                .map_err(|e| both(|lang| e.said(lang)))?,
             None => {
                 // Every task is at least one slice: refuse before drawing a
                 // million tasks on the main thread.

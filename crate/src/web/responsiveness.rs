@@ -128,7 +128,7 @@ fn cells(row: &Row) -> std::collections::BTreeMap<&'static str, String> {
 
 /// The section for `workload` under `settings`, the page's quantum added
 /// to the quanta tried. `trace`: the tasks are a trace's at their recorded
-/// starts. Too fine a quantum for the browser's limit gives `{error}`.
+/// starts. Too fine a quantum for the browser's limit gives `{error: {en, zh}}`.
 pub(crate) fn section(
     exp: &Experiment,
     workload: &Workload,
@@ -152,7 +152,7 @@ pub(crate) fn section(
             } else {
                 "resp_quanta"
             };
-            return to_js(&serde_json::json!({ "error": e.error(field).to_string() }));
+            return to_js(&serde_json::json!({ "error": e.error(field).messages() }));
         }
     };
     let r = &answer.report;

@@ -160,17 +160,13 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
     // The machine, for the Gantt's lanes: its description when one was
     // named, and each core's kind (P or E).
     let machine = exp.machine();
-    let named = exp.machine.is_some();
-    set(
-        &obj,
-        "machine",
-        &(if named {
-            machine.describe(true)
-        } else {
-            String::new()
-        })
-        .into(),
-    );
+    let named = if exp.machine.is_some() {
+        machine.describe(true)
+    } else {
+        Default::default()
+    };
+    set(&obj, "machine", &named.en.into());
+    set(&obj, "machine_zh", &named.zh.into());
     let kinds: String = machine
         .cores
         .iter()

@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::{io, query, responsiveness, result, trace_run, GANTT_MAX_SLICES, LARGE_SLICES};
 use crate::experiment::{Experiment, Limits, PolicyRun};
 use crate::responsiveness::Settings;
+use crate::text::Lang;
 use crate::workload::Workload;
 
 /// Runs an experiment one policy at a time, so the worker can report
@@ -34,6 +35,19 @@ pub struct Runner {
     /// Imported tasks: the Responsiveness section's settings (the section
     /// is added when the tasks have a timeline).
     resp: Option<Settings>,
+    /// The language of a refusal (a drawn workload too large): the query's
+    /// `lang=`, which the page adds.
+    lang: Lang,
+}
+
+/// The language a query asks refusals in (`lang=`; English without one).
+#[cfg(not(feature = "page"))]
+fn lang_of(query_text: &str) -> Lang {
+    query::parse(query_text, &Limits::WEB)
+        .1
+        .lang
+        .and_then(Lang::from_code)
+        .unwrap_or_default()
 }
 
 #[wasm_bindgen]
@@ -47,7 +61,9 @@ impl Runner {
             let msgs: Vec<String> = page.errors.into_iter().map(|e| e.message).collect();
             return Err(JsError::new(&msgs.join("; ")));
         }
-        Ok(Runner::for_experiment(exp))
+        let mut r = Runner::for_experiment(exp);
+        r.lang = page.lang.and_then(Lang::from_code).unwrap_or_default();
+        Ok(r)
     }
 
     /// Steps in all: drawing the workload, then one per policy.
@@ -145,13 +161,19 @@ impl Runner {
             record: false,
             recorded: None,
             resp: None,
+            lang: Lang::En,
         }
     }
 
     /// A runner whose workload is given (an imported list): sized at once.
     #[cfg_attr(feature = "page", allow(dead_code))]
-    pub(crate) fn with_workload(exp: Experiment, w: Workload) -> Result<Runner, JsError> {
+    pub(crate) fn with_workload(
+        exp: Experiment,
+        w: Workload,
+        lang: Lang,
+    ) -> Result<Runner, JsError> {
         let mut r = Runner::for_experiment(exp);
+        r.lang = lang;
         r.size_to(w)?;
         Ok(r)
     }
@@ -162,7 +184,7 @@ impl Runner {
         let slices = self
             .exp
             .check_drawn_size(&w, &Limits::WEB)
-            .map_err(|e| JsError::new(&e.to_string()))?;
+            .map_err(|e| JsError::new(&e.message(self.lang)))?;
         self.slices = slices;
         self.record = slices <= GANTT_MAX_SLICES;
         self.workload = Some(w);
@@ -181,13 +203,14 @@ impl Runner {
     /// `resp`: the page's `resp_*` keys (the section's settings).
     #[wasm_bindgen(js_name = withTasks)]
     pub fn with_tasks(query: &str, tasks: &str, resp: Option<String>) -> Result<Runner, JsError> {
-        let (exp, w) = io::tasks_for(&io::experiment(query)?, tasks)?;
-        let mut runner = Runner::with_workload(exp, w)?;
+        let lang = lang_of(query);
+        let (exp, w) = io::tasks_for(&io::experiment(query)?, tasks, lang)?;
+        let mut runner = Runner::with_workload(exp, w, lang)?;
         let pairs = crate::query_string::decode_pairs(resp.as_deref().unwrap_or(""));
         let (settings, errors) =
             Settings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         if let Some(e) = errors.first() {
-            return Err(JsError::new(&e.to_string()));
+            return Err(JsError::new(&e.message(lang)));
         }
         runner.resp = Some(settings);
         Ok(runner)

@@ -20,11 +20,12 @@ use wasm_bindgen::JsCast;
 
 use super::query::{decode_pairs, percent_encode, BadParam};
 use super::result::{set, to_js};
-use crate::error::ParamError;
+use crate::error::{Instead, ParamError};
 use crate::scenario::simulation::{PriSeries, RunResult, State};
-use crate::scenario::{self, Knob, Knobs, RunView, Scenario, ScenarioResult, Words};
+use crate::scenario::{self, Knob, Knobs, RunView, Scenario, ScenarioResult};
 use crate::sim::machine::CoreKind;
 use crate::sim::qos::BASEPRI_FOREGROUND;
+use crate::text::{Filled, Text};
 
 /// Segments and state intervals kept per run (each). Enough for the Feishu demo's
 /// 10 s on two cores; longer runs are cut and say so on the page.
@@ -74,6 +75,7 @@ pub fn parse(query: &str) -> ScenarioQuery {
         errors: Vec::new(),
     };
     let mut run = None;
+    let mut refused: Vec<ParamError> = Vec::new();
     for (k, v) in decode_pairs(query) {
         if k == SCENARIO_KEY {
             match scenario::find(v.trim()) {
@@ -81,31 +83,70 @@ pub fn parse(query: &str) -> ScenarioQuery {
                     q.name = Some(s.name());
                     q.scenario = Some(s);
                 }
-                None => q
-                    .errors
-                    .push(ParamError::new(SCENARIO_KEY, &v, scenario::allowed_names()).into()),
+                None => refused.push(ParamError::new(SCENARIO_KEY, &v, scenario::allowed_names())),
             }
         } else if k == RUN_KEY {
             match v.trim().parse::<usize>() {
                 Ok(r) if r < 64 => run = Some(r),
-                _ => q.errors.push(
-                    ParamError::new(
-                        RUN_KEY,
-                        &v,
-                        "a whole number from 0 to 63 (which run the charts show)",
-                    )
-                    .into(),
-                ),
+                _ => refused.push(ParamError::new(RUN_KEY, &v, RUNS)),
             }
         } else if let Some(knob) = Knob::from_url_key(&k) {
             if let Err(e) = q.knobs.set(knob, &k, &v) {
-                q.errors.push(e.into());
+                refused.push(e);
             }
         }
     }
     q.run = run.unwrap_or_else(|| q.default_run());
+    // What each refusal leaves in effect, read off the parsed state.
+    let run_text = q.run.to_string();
+    q.errors = refused
+        .into_iter()
+        .map(|e| {
+            let knob_text = Knob::from_url_key(&e.field).map(|k| q.knobs.text(k));
+            let instead = match (e.field.as_str(), &knob_text) {
+                (SCENARIO_KEY, _) if q.name.is_none() => Instead::Said(NO_SCENARIO),
+                (SCENARIO_KEY, _) => Instead::Value(q.name.unwrap_or_default()),
+                (RUN_KEY, _) => Instead::Value(&run_text),
+                (_, Some(Some(text))) => Instead::Value(text),
+                _ => Instead::Said(SCENARIO_DEFAULT),
+            };
+            BadParam::new(e, instead)
+        })
+        .collect();
     q
 }
+
+/// A thread's name as the page shows it. The scenarios name their threads
+/// `main`, `job J worker K` and after the study's queues (`serialQueue N`,
+/// the start-up's `network`, …); the CLI and `--json` keep those names, the
+/// page says the first two in words.
+fn thread_title(name: &str) -> Filled {
+    const MAIN: Text = Text::new("main", "主线程");
+    const WORKER: Text = Text::new("job {} worker {}", "任务 {} 工作线程 {}");
+    if name == "main" {
+        return MAIN.into();
+    }
+    if let Some((job, worker)) = name
+        .strip_prefix("job ")
+        .and_then(|rest| rest.split_once(" worker "))
+    {
+        return WORKER.both(&[job, worker]);
+    }
+    Filled {
+        en: name.to_string(),
+        zh: name.to_string(),
+    }
+}
+
+const RUNS: Text = Text::new(
+    "a whole number from 0 to 63 (which run the charts show)",
+    "0 到 63 之间的整数（图表显示哪一次运行）",
+);
+const NO_SCENARIO: Text = Text::new(
+    "no scenario: the experiment page is shown",
+    "不打开场景，显示实验页面",
+);
+const SCENARIO_DEFAULT: Text = Text::new("the scenario's default is used", "使用场景的默认值");
 
 impl ScenarioQuery {
     /// The run the charts show by default (the scenario's choice).
@@ -208,8 +249,6 @@ pub struct ScenarioRun {
     /// summary serialises only what the tables need.
     result: ScenarioResult,
     runs: Vec<RunView>,
-    /// The runs' labels in both languages.
-    labels: Vec<Words>,
 }
 
 /// Runs the scenario of a (canonical) query. Fails on any bad value: the
@@ -256,7 +295,6 @@ pub fn run_scenario(query: &str, progress: JsValue) -> Result<ScenarioRun, JsErr
         scenario,
         result,
         runs,
-        labels: scenario.run_labels(&q.knobs),
     })
 }
 
@@ -297,7 +335,7 @@ struct CoreMeta {
 
 #[derive(Serialize)]
 struct PriMeta {
-    name: String,
+    name: Filled,
     points: usize,
 }
 
@@ -309,8 +347,9 @@ struct TimelineMeta {
     label: String,
     machine: String,
     cores: Vec<CoreMeta>,
-    /// Names of the threads drawn in the state timeline (lane order).
-    lanes: Vec<String>,
+    /// Names of the threads drawn in the state timeline (lane order), in
+    /// both languages.
+    lanes: Vec<Filled>,
     /// Their QoS numbers (the main thread is 33 at base 47).
     lane_qos: Vec<u8>,
     /// Index of the main thread among `lanes`, if drawn.
@@ -337,6 +376,18 @@ fn band_limit_of(result: &ScenarioResult, runs: &[RunView]) -> bool {
 }
 
 #[cfg(not(feature = "page"))]
+impl ScenarioRun {
+    /// Labels of the runs the charts can show, in both languages.
+    fn run_labels(&self) -> Vec<Filled> {
+        if !self.runs.is_empty() {
+            return self.runs.iter().map(|r| r.label.clone()).collect();
+        }
+        // Some scenarios trace priorities even without timelines.
+        self.result.outcome().pri_labels()
+    }
+}
+
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl ScenarioRun {
     /// The scenario's result as the CLI's `--json` prints it, with `runs`
@@ -350,32 +401,12 @@ impl ScenarioRun {
         // in the wasm); `runs` is empty here, they were taken at the start.
         let v = to_js(&self.result);
         if let Some(obj) = v.dyn_ref::<Object>() {
-            set(obj, "run_labels", &to_js(&self.bilingual_labels()));
+            set(obj, "run_labels", &to_js(&self.run_labels()));
             let outcome = self.result.outcome();
             set(obj, "page", &to_js(&outcome.page_text()));
             set(obj, "tables", &to_js(&outcome.tables()));
         }
         v
-    }
-
-    /// Labels of the runs the charts can show.
-    #[wasm_bindgen(js_name = runLabels)]
-    pub fn run_labels(&self) -> Vec<String> {
-        if !self.runs.is_empty() {
-            return self.runs.iter().map(|r| r.label.clone()).collect();
-        }
-        // Some scenarios trace priorities even without timelines.
-        self.result.outcome().pri_labels()
-    }
-
-    /// The same runs' labels in both languages.
-    fn bilingual_labels(&self) -> Vec<Words> {
-        let en = self.run_labels();
-        if self.labels.len() == en.len() {
-            self.labels.clone()
-        } else {
-            en.into_iter().map(Words::same).collect()
-        }
     }
 
     /// One run's timeline: `{meta, packed}` where `packed` is a
@@ -397,7 +428,7 @@ impl ScenarioRun {
         let mut meta = TimelineMeta {
             scenario: self.scenario.name(),
             run,
-            label: labels[run].clone(),
+            label: labels[run].en.clone(),
             machine: view.map(|v| v.machine.name.clone()).unwrap_or_default(),
             cores: view
                 .map(|v| {
@@ -457,7 +488,10 @@ impl ScenarioRun {
                     meta.intervals += 1;
                 }
             }
-            meta.lanes = keys.iter().map(|&t| r.threads[t].name.clone()).collect();
+            meta.lanes = keys
+                .iter()
+                .map(|&t| thread_title(&r.threads[t].name))
+                .collect();
             meta.lane_qos = keys.iter().map(|&t| r.threads[t].qos).collect();
             meta.main_lane = keys.iter().position(|&t| r.threads[t].group == "main");
         }
@@ -471,7 +505,7 @@ impl ScenarioRun {
                 packed.extend_from_slice(&[t, p as f64]);
             }
             meta.pri.push(PriMeta {
-                name: s.name.clone(),
+                name: thread_title(&s.name),
                 points: s.points.len(),
             });
             if meta.horizon == 0.0 {

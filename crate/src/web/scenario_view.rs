@@ -16,6 +16,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::canvas::{context, fmt_ms, nice_step};
 use super::palette::{Rgb, Theme};
+use crate::text::Filled;
 
 /// Layout in CSS pixels.
 const PAD_L: f64 = 112.0;
@@ -86,7 +87,7 @@ struct CoreIn {
 
 #[derive(Deserialize)]
 struct PriIn {
-    name: String,
+    name: Filled,
     points: usize,
 }
 
@@ -94,7 +95,7 @@ struct PriIn {
 struct Meta {
     label: String,
     cores: Vec<CoreIn>,
-    lanes: Vec<String>,
+    lanes: Vec<Filled>,
     main_thread: Option<usize>,
     horizon: f64,
     truncated: bool,
@@ -388,13 +389,23 @@ impl ScenarioView {
     /// Names of the priority series (main thread first).
     #[wasm_bindgen(js_name = priNames)]
     pub fn pri_names(&self) -> Vec<String> {
-        self.meta.pri.iter().map(|p| p.name.clone()).collect()
+        let lang = super::labels::get().lang;
+        self.meta
+            .pri
+            .iter()
+            .map(|p| p.name.get(lang).to_string())
+            .collect()
     }
 
     /// Names of the threads in the state timeline.
     #[wasm_bindgen(js_name = laneNames)]
     pub fn lane_names(&self) -> Vec<String> {
-        self.meta.lanes.clone()
+        let lang = super::labels::get().lang;
+        self.meta
+            .lanes
+            .iter()
+            .map(|l| l.get(lang).to_string())
+            .collect()
     }
 
     /// QoS numbers present in the Gantt chart, highest first (0: system).
@@ -441,6 +452,7 @@ impl ScenarioView {
         dpr: f64,
         dark: bool,
     ) -> Result<(), JsError> {
+        let words = super::labels::get();
         let (ctx, theme) = Self::begin(canvas, dark)?;
         let axis = self.axis(canvas, dpr);
         let n = self.meta.cores.len();
@@ -451,10 +463,14 @@ impl ScenarioView {
             .enumerate()
             .map(|(c, core)| {
                 let kind = if core.kind == "efficiency" { "E" } else { "P" };
+                let lane = super::labels::fill(
+                    &words.core_lane,
+                    &[("core", &c.to_string()), ("kind", kind)],
+                );
                 if (core.speed - 1.0).abs() > 1e-9 {
-                    format!("core {c} · {kind} ×{:.2}", core.speed)
+                    format!("{lane} ×{:.2}", core.speed)
                 } else {
-                    format!("core {c} · {kind}")
+                    lane
                 }
             })
             .collect();
@@ -488,7 +504,8 @@ impl ScenarioView {
         let (ctx, theme) = Self::begin(canvas, dark)?;
         let axis = self.axis(canvas, dpr);
         let n = self.meta.lanes.len();
-        let mut frame = self.lane_frame(&ctx, &axis, &self.meta.lanes, dpr, &theme);
+        let lanes = self.lane_names();
+        let mut frame = self.lane_frame(&ctx, &axis, &lanes, dpr, &theme);
         let css: Vec<String> = STATES.iter().map(|c| c.css()).collect();
         for i in &self.ints {
             if i.lane >= n || i.state >= STATES.len() || i.start >= axis.span {
@@ -516,6 +533,7 @@ impl ScenarioView {
         dpr: f64,
         dark: bool,
     ) -> Result<(), JsError> {
+        let words = super::labels::get();
         let (ctx, theme) = Self::begin(canvas, dark)?;
         let axis = self.axis(canvas, dpr);
         let top = PAD_T * dpr + 4.0 * dpr;
@@ -569,7 +587,8 @@ impl ScenarioView {
             ctx.set_text_align("left");
             ctx.set_text_baseline("top");
             ctx.set_fill_style_str(&theme.fg.css());
-            ctx.fill_text(&format!("floor {f}"), axis.x0 + 4.0 * dpr, y + 3.0 * dpr)
+            let floor = super::labels::fill(&words.floor, &[("floor", &f.to_string())]);
+            ctx.fill_text(&floor, axis.x0 + 4.0 * dpr, y + 3.0 * dpr)
                 .ok();
         }
         for (i, series) in self.pri.iter().enumerate().rev() {

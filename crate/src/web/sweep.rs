@@ -21,22 +21,27 @@ use crate::experiment::metric::Metric;
 use crate::experiment::sweep::{self as core, QuantumRun, SeedRun, SweepLimits};
 use crate::experiment::{Experiment, Limits};
 use crate::stats::change_pct;
+use crate::text::Lang;
 use crate::workload::task_list;
 use crate::workload::Workload;
 
 /// Bins of the seed histogram.
 const BINS: usize = 30;
 
-fn experiment(query_text: &str) -> Result<Experiment, JsError> {
+/// The experiment of a (canonical) query and the language its refusals are
+/// said in (`lang=` in the query; the page adds it).
+fn experiment(query_text: &str) -> Result<(Experiment, Lang), JsError> {
     let (exp, page) = query::parse(query_text, &Limits::WEB);
+    let lang = page.lang.and_then(Lang::from_code).unwrap_or_default();
     if let Some(e) = page.errors.first() {
-        return Err(JsError::new(&e.message));
+        return Err(JsError::new(e.refusal.get(lang)));
     }
-    Ok(exp)
+    Ok((exp, lang))
 }
 
-fn param(e: ParamError) -> JsError {
-    JsError::new(&e.to_string())
+/// A refused sweep field, said in `lang` (the page shows it under the field).
+fn param(lang: Lang) -> impl Fn(ParamError) -> JsError {
+    move |e| JsError::new(&e.message(lang))
 }
 
 /// A seed sweep in progress.
@@ -56,10 +61,11 @@ impl SeedSweep {
     /// work when too large for a browser tab (`SweepLimits::WEB`).
     #[wasm_bindgen(constructor)]
     pub fn new(query: &str, range: &str) -> Result<SeedSweep, JsError> {
-        let exp = experiment(query)?;
-        let seeds = core::parse_seed_range("seeds", range, &SweepLimits::WEB).map_err(param)?;
+        let (exp, lang) = experiment(query)?;
+        let seeds =
+            core::parse_seed_range("seeds", range, &SweepLimits::WEB).map_err(param(lang))?;
         core::check_seed_sweep(&exp, "seeds", &seeds, &Limits::WEB, &SweepLimits::WEB)
-            .map_err(param)?;
+            .map_err(param(lang))?;
         Ok(SeedSweep {
             next: *seeds.start(),
             runs: Vec::with_capacity((seeds.end() - seeds.start() + 1) as usize),
@@ -165,8 +171,8 @@ impl QuantumSweep {
         steps: u32,
         tasks: Option<String>,
     ) -> Result<QuantumSweep, JsError> {
-        let mut exp = experiment(query)?;
-        let quanta = parse_quanta(range, steps).map_err(param)?;
+        let (mut exp, lang) = experiment(query)?;
+        let quanta = parse_quanta(range, steps).map_err(param(lang))?;
         let (workload, known) = match tasks.as_deref() {
             Some(t) => {
                 let w = task_list::parse_task_list(t, Limits::WEB.max_tasks)
@@ -184,7 +190,7 @@ impl QuantumSweep {
             &Limits::WEB,
             &SweepLimits::WEB,
         )
-        .map_err(param)?;
+        .map_err(param(lang))?;
         let workload = if known {
             workload
         } else {

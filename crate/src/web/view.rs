@@ -6,6 +6,7 @@
 //! binary search, and neighbouring slices narrower than a few pixels are
 //! merged into one rectangle per colour.
 
+use crate::text::Lang;
 use js_sys::{Array, Float64Array, Reflect, Uint16Array, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -72,8 +73,9 @@ pub struct View {
     pub(crate) classes: Vec<String>,
     pub(crate) cores: usize,
     /// The named machine ("m1 (4 P + 4 E cores at 0.3×)"), or empty for
-    /// identical cores.
+    /// identical cores; and in Chinese.
     machine: String,
+    machine_zh: String,
     /// Per core: an efficiency core (its lane is marked).
     efficiency: Vec<bool>,
     pub(crate) gantt: bool,
@@ -135,6 +137,7 @@ impl View {
             .collect();
         let cores = num(&result, "cores")?.max(1.0) as usize;
         let machine = get(&result, "machine")?.as_string().unwrap_or_default();
+        let machine_zh = get(&result, "machine_zh")?.as_string().unwrap_or_default();
         let efficiency: Vec<bool> = get(&result, "core_kinds")?
             .as_string()
             .unwrap_or_default()
@@ -202,6 +205,7 @@ impl View {
             classes,
             cores,
             machine,
+            machine_zh,
             efficiency,
             gantt,
             long_class,
@@ -489,7 +493,11 @@ impl View {
             ctx.fill_rect(x0, top + 5.0 * dpr, 8.0 * dpr, 8.0 * dpr);
             ctx.set_fill_style_str(&theme.fg.css());
             let title = if !self.machine.is_empty() {
-                format!("{} · {}", run.policy.to_ascii_uppercase(), self.machine)
+                let machine = match words.lang {
+                    Lang::En => &self.machine,
+                    Lang::Zh => &self.machine_zh,
+                };
+                format!("{} · {}", run.policy.to_ascii_uppercase(), machine)
             } else if self.cores > 1 {
                 super::labels::fill(
                     &words.gantt_cores,

@@ -36,6 +36,7 @@ use std::fmt;
 use crate::error::ParamError;
 use crate::rng::UniformSource;
 use crate::sim::{GroupKind, Qos, ThreadGroup};
+use crate::text::Text;
 
 /// The longest single task, in ms (one hour).
 pub const MAX_TASK_MS: f64 = 3_600_000.0;
@@ -112,8 +113,7 @@ impl Dist {
     }
 
     fn parse(field: &str, text: &str) -> Result<Dist, ParamError> {
-        let allowed = "LO-HI (e.g. 1-8, 0 ≤ LO ≤ HI), fixed(MS), exp(MEAN), lognormal(MU,SIGMA) or pareto(XM,ALPHA)";
-        let bad = || ParamError::new(field, text, allowed);
+        let bad = || ParamError::new(field, text, DISTS);
         let t = text.trim();
         if let Some(open) = t.find('(') {
             let name = &t[..open];
@@ -126,25 +126,21 @@ impl Dist {
             if nums.iter().any(|v| !v.is_finite()) {
                 return Err(bad());
             }
-            let range = |what: &str| ParamError::new(field, text, what.to_string());
             let max = MAX_TASK_MS;
+            let range = |what: Text| ParamError::new(field, text, what.both(&[&max.to_string()]));
             return match (name, nums.as_slice()) {
                 ("fixed", [ms]) if (0.0..=max).contains(ms) => Ok(Dist::Fixed(*ms)),
-                ("fixed", [_]) => Err(range(&format!("fixed(MS) with 0 ≤ MS ≤ {max}"))),
+                ("fixed", [_]) => Err(range(FIXED)),
                 ("exp", [m]) if *m > 0.0 && *m <= max => Ok(Dist::Exp { mean: *m }),
-                ("exp", [_]) => Err(range(&format!("exp(MEAN) with 0 < MEAN ≤ {max}"))),
+                ("exp", [_]) => Err(range(EXP)),
                 ("lognormal", [mu, s]) if mu.abs() <= 20.0 && (0.0..=10.0).contains(s) => {
                     Ok(Dist::LogNormal { mu: *mu, sigma: *s })
                 }
-                ("lognormal", [_, _]) => Err(range(
-                    "lognormal(MU,SIGMA) of ln(ms) with -20 ≤ MU ≤ 20 and 0 ≤ SIGMA ≤ 10",
-                )),
+                ("lognormal", [_, _]) => Err(range(LOGNORMAL)),
                 ("pareto", [xm, a]) if *xm > 0.0 && *xm <= max && *a > 0.0 && *a <= 100.0 => {
                     Ok(Dist::Pareto { xm: *xm, alpha: *a })
                 }
-                ("pareto", [_, _]) => Err(range(&format!(
-                    "pareto(XM,ALPHA) with 0 < XM ≤ {max} and 0 < ALPHA ≤ 100"
-                ))),
+                ("pareto", [_, _]) => Err(range(PARETO)),
                 _ => Err(bad()),
             };
         }
@@ -162,12 +158,56 @@ impl Dist {
             return Err(ParamError::new(
                 field,
                 text,
-                format!("LO-HI durations in ms with 0 ≤ LO ≤ HI ≤ {MAX_TASK_MS}"),
+                UNIFORM.both(&[&MAX_TASK_MS.to_string()]),
             ));
         }
         Ok(Dist::Uniform { lo, hi })
     }
 }
+
+const DISTS: Text = Text::new(
+    "LO-HI (e.g. 1-8, 0 ≤ LO ≤ HI), fixed(MS), exp(MEAN), lognormal(MU,SIGMA) or pareto(XM,ALPHA)",
+    "LO-HI（如 1-8，0 ≤ LO ≤ HI）、fixed(MS)、exp(MEAN)、lognormal(MU,SIGMA) 或 pareto(XM,ALPHA)",
+);
+const FIXED: Text = Text::new("fixed(MS) with 0 ≤ MS ≤ {}", "fixed(MS)，0 ≤ MS ≤ {}");
+const EXP: Text = Text::new("exp(MEAN) with 0 < MEAN ≤ {}", "exp(MEAN)，0 < MEAN ≤ {}");
+const LOGNORMAL: Text = Text::new(
+    "lognormal(MU,SIGMA) of ln(ms) with -20 ≤ MU ≤ 20 and 0 ≤ SIGMA ≤ 10",
+    "ln(ms) 的 lognormal(MU,SIGMA)，-20 ≤ MU ≤ 20 且 0 ≤ SIGMA ≤ 10",
+);
+const PARETO: Text = Text::new(
+    "pareto(XM,ALPHA) with 0 < XM ≤ {} and 0 < ALPHA ≤ 100",
+    "pareto(XM,ALPHA)，0 < XM ≤ {} 且 0 < ALPHA ≤ 100",
+);
+const UNIFORM: Text = Text::new(
+    "LO-HI durations in ms with 0 ≤ LO ≤ HI ≤ {}",
+    "以 ms 为单位的时长 LO-HI，0 ≤ LO ≤ HI ≤ {}",
+);
+const CLASSES: Text = Text::new(
+    "classes WEIGHT:DIST[@QOS][~APP] joined by commas (e.g. {}), 1 to {} classes",
+    "以逗号分隔的 WEIGHT:DIST[@QOS][~APP] 类（如 {}），1 到 {} 类",
+);
+const APP_NAME: Text = Text::new(
+    "a class WEIGHT:DIST[@QOS]~APP[:KIND] with APP 1 to {} letters, digits, - or _ and KIND one of {}",
+    "WEIGHT:DIST[@QOS]~APP[:KIND] 形式的类，APP 为 1 到 {} 个字母、数字、- 或 _，KIND 为 {} 之一",
+);
+const ONE_KIND: Text = Text::new(
+    "one kind per app: {} is given two",
+    "每个应用只有一种类型：{} 被给了两种",
+);
+const WEIGHT_NUMBER: Text = Text::new(
+    "a class WEIGHT:DIST with a number as WEIGHT",
+    "WEIGHT:DIST 形式的类，WEIGHT 为数字",
+);
+const WEIGHT_RANGE: Text = Text::new("a weight from 0 to 1e9", "0 到 1e9 之间的权重");
+const QOS_NAME: Text = Text::new(
+    "a class WEIGHT:DIST@QOS with QOS one of {} (or its number)",
+    "WEIGHT:DIST@QOS 形式的类，QOS 为以下之一：{}（或其编号）",
+);
+const SOME_WEIGHT: Text = Text::new(
+    "at least one class with a weight above 0",
+    "至少一个权重大于 0 的类",
+);
 
 impl fmt::Display for Dist {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -233,11 +273,10 @@ fn parse_app(
         ParamError::new(
             field,
             part,
-            format!(
-                "a class WEIGHT:DIST[@QOS]~APP[:KIND] with APP 1 to {MAX_APP_NAME} letters, \
-                 digits, - or _ and KIND one of {}",
-                GroupKind::ALL.map(GroupKind::name).join(", ")
-            ),
+            APP_NAME.both(&[
+                &MAX_APP_NAME.to_string(),
+                &GroupKind::ALL.map(GroupKind::name).join(", "),
+            ]),
         )
     };
     let (name, kind) = match text.split_once(':') {
@@ -269,9 +308,7 @@ impl Default for Mix {
 impl Mix {
     /// Parses `WEIGHT:DIST,...`; `field` names the flag or URL key in errors.
     pub fn parse(field: &str, text: &str) -> Result<Mix, ParamError> {
-        let allowed = format!(
-            "classes WEIGHT:DIST[@QOS][~APP] joined by commas (e.g. {DEFAULT_MIX}), 1 to {MAX_CLASSES} classes"
-        );
+        let allowed = CLASSES.both(&[DEFAULT_MIX, &MAX_CLASSES.to_string()]);
         let parts = split_top_level(text);
         if text.trim().is_empty() || parts.len() > MAX_CLASSES {
             return Err(ParamError::new(field, text, allowed));
@@ -281,11 +318,12 @@ impl Mix {
             let (w, d) = part
                 .split_once(':')
                 .ok_or_else(|| ParamError::new(field, text, allowed.clone()))?;
-            let weight: f64 = w.trim().parse().map_err(|_| {
-                ParamError::new(field, part, "a class WEIGHT:DIST with a number as WEIGHT")
-            })?;
+            let weight: f64 = w
+                .trim()
+                .parse()
+                .map_err(|_| ParamError::new(field, part, WEIGHT_NUMBER))?;
             if !weight.is_finite() || !(0.0..=1e9).contains(&weight) {
-                return Err(ParamError::new(field, part, "a weight from 0 to 1e9"));
+                return Err(ParamError::new(field, part, WEIGHT_RANGE));
             }
             let (d, app) = match d.rsplit_once('~') {
                 Some((d, a)) => (d, Some(parse_app(field, part, a)?)),
@@ -297,10 +335,7 @@ impl Mix {
                         ParamError::new(
                             field,
                             part,
-                            format!(
-                                "a class WEIGHT:DIST@QOS with QOS one of {} (or its number)",
-                                Qos::ALL.map(Qos::name).join(", ")
-                            ),
+                            QOS_NAME.both(&[&Qos::ALL.map(Qos::name).join(", ")]),
                         )
                     })?;
                     (d, Some(qos))
@@ -323,19 +358,11 @@ impl Mix {
                     && matches!((o.app.as_ref().and_then(|a| a.1), kind), (Some(a), Some(b)) if a != b)
             });
             if clash {
-                return Err(ParamError::new(
-                    field,
-                    text,
-                    format!("one kind per app: {} is given two", c.app_name()),
-                ));
+                return Err(ParamError::new(field, text, ONE_KIND.both(&[c.app_name()])));
             }
         }
         if classes.iter().all(|c| c.weight == 0.0) {
-            return Err(ParamError::new(
-                field,
-                text,
-                "at least one class with a weight above 0",
-            ));
+            return Err(ParamError::new(field, text, SOME_WEIGHT));
         }
         Ok(Mix { classes })
     }

@@ -13,6 +13,7 @@ pub mod task_list;
 use crate::error::ParamError;
 use crate::rng::{FastRandom, PyRandom, RngKind, UniformSource};
 use crate::sim::{Qos, ThreadInfo};
+use crate::text::Text;
 use mix::{Dist, Mix, MAX_TASK_MS};
 
 /// How tasks arrive over time.
@@ -29,8 +30,10 @@ pub enum Arrivals {
 }
 
 impl Arrivals {
-    pub const ALLOWED: &'static str =
-        "t0, poisson:LOAD (0 < LOAD ≤ 2, e.g. poisson:0.9) or burst:COUNT@PERIOD (e.g. burst:50@100)";
+    pub const ALLOWED: Text = Text::new(
+        "t0, poisson:LOAD (0 < LOAD ≤ 2, e.g. poisson:0.9) or burst:COUNT@PERIOD (e.g. burst:50@100)",
+        "t0、poisson:负载（0 < 负载 ≤ 2，如 poisson:0.9）或 burst:数量@周期（如 burst:50@100）",
+    );
 
     pub fn parse(field: &str, text: &str) -> Result<Arrivals, ParamError> {
         let bad = || ParamError::new(field, text, Self::ALLOWED);

@@ -23,6 +23,7 @@ use std::fmt;
 
 use super::mix::{MAX_CLASSES, MAX_TASK_MS};
 use super::Workload;
+use crate::text::{Filled, Lang, Text};
 
 /// Most tasks in one list.
 pub const MAX_IMPORT_TASKS: usize = 1_000_000;
@@ -36,35 +37,55 @@ pub const MAX_LABEL_CHARS: usize = 32;
 pub const DEFAULT_CLASS: &str = "imported";
 
 /// A task list that could not be read; `line` is 1-based (serialises as
-/// `{"line": 7, "message": "..."}` for the page).
+/// `{"line": 7, "message": "...", "message_zh": "..."}` for the page).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ImportError {
     pub line: Option<usize>,
+    /// What is wrong, in English (`Display` and the CLI).
     pub message: String,
+    /// The same in Chinese.
+    pub message_zh: String,
 }
 
 impl ImportError {
-    fn at(line: usize, message: impl Into<String>) -> Self {
+    pub fn new(line: Option<usize>, message: impl Into<Filled>) -> Self {
+        let Filled { en, zh } = message.into();
         ImportError {
-            line: Some(line),
-            message: message.into(),
+            line,
+            message: en,
+            message_zh: zh,
         }
     }
 
-    fn whole(message: impl Into<String>) -> Self {
-        ImportError {
-            line: None,
-            message: message.into(),
+    fn at(line: usize, message: impl Into<Filled>) -> Self {
+        ImportError::new(Some(line), message)
+    }
+
+    fn whole(message: impl Into<Filled>) -> Self {
+        ImportError::new(None, message)
+    }
+
+    /// The message in `lang` (without the line).
+    pub fn message_in(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.message,
+            Lang::Zh => &self.message_zh,
+        }
+    }
+
+    /// The whole refusal in `lang`: the line, then the message.
+    pub fn said(&self, lang: Lang) -> String {
+        const LINE: Text = Text::new("line {}: {}", "第 {} 行：{}");
+        match self.line {
+            Some(l) => LINE.fill(lang, &[&l.to_string(), self.message_in(lang)]),
+            None => self.message_in(lang).to_string(),
         }
     }
 }
 
 impl fmt::Display for ImportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(l) => write!(f, "line {l}: {}", self.message),
-            None => f.write_str(&self.message),
-        }
+        f.write_str(&self.said(Lang::En))
     }
 }
 
@@ -72,19 +93,24 @@ impl std::error::Error for ImportError {}
 
 /// Shortened, control characters escaped: file content is hostile input.
 fn shown(text: &str) -> String {
-    crate::error::ParamError::new("", text, "").value
+    crate::error::shown(text)
 }
 
-fn number(line: usize, what: &str, text: &str, max: f64) -> Result<f64, ImportError> {
+/// What a number field of a line is: its name in messages.
+const ARRIVAL: Text = Text::new("arrival", "到达时间");
+const DURATION: Text = Text::new("duration", "时长");
+
+fn number(line: usize, what: Text, text: &str, max: f64) -> Result<f64, ImportError> {
+    const NUMBER: Text = Text::new(
+        "{} '{}' must be a number of ms from 0 to {}",
+        "{}“{}”应为 0 到 {} 之间的毫秒数",
+    );
     let t = text.trim();
     match t.parse::<f64>() {
         Ok(v) if v.is_finite() && (0.0..=max).contains(&v) => Ok(v),
         _ => Err(ImportError::at(
             line,
-            format!(
-                "{what} '{}' must be a number of ms from 0 to {max}",
-                shown(t)
-            ),
+            Filled::each(|lang| NUMBER.fill(lang, &[what.get(lang), &shown(t), &max.to_string()])),
         )),
     }
 }
@@ -124,18 +150,29 @@ fn is_header(fields: &[&str]) -> bool {
 
 /// Refuses a list (or a file, `what`) of more than [`MAX_IMPORT_BYTES`]
 /// before anything reads it.
-pub fn check_bytes(what: &str, bytes: usize) -> Result<(), ImportError> {
+pub fn check_bytes(what: Text, bytes: usize) -> Result<(), ImportError> {
     if bytes > MAX_IMPORT_BYTES {
-        return Err(ImportError::whole(format!(
-            "{what} is {bytes} bytes; at most {MAX_IMPORT_BYTES} bytes (20 MiB) are accepted"
-        )));
+        const TOO_LARGE: Text = Text::new(
+            "{} is {} bytes; at most {} bytes (20 MiB) are accepted",
+            "{}有 {} 字节；最多接受 {} 字节（20 MiB）",
+        );
+        return Err(ImportError::whole(Filled::each(|lang| {
+            TOO_LARGE.fill(
+                lang,
+                &[
+                    what.get(lang),
+                    &bytes.to_string(),
+                    &MAX_IMPORT_BYTES.to_string(),
+                ],
+            )
+        })));
     }
     Ok(())
 }
 
 /// Parses a task list (see the module documentation for the format).
 pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportError> {
-    check_bytes("the task list", text.len())?;
+    check_bytes(Text::new("the task list", "任务列表"), text.len())?;
     let max_tasks =
         usize::try_from(max_tasks).map_or(MAX_IMPORT_TASKS, |m| m.min(MAX_IMPORT_TASKS));
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -161,41 +198,40 @@ pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportErr
             }
         }
         if w.len() >= max_tasks {
-            return Err(ImportError::at(
-                n,
-                format!("more than {max_tasks} tasks; at most {max_tasks} are accepted"),
-            ));
+            const TOO_MANY: Text = Text::new(
+                "more than {} tasks; at most {0} are accepted",
+                "超过 {} 个任务；最多接受 {0} 个",
+            );
+            return Err(ImportError::at(n, TOO_MANY.both(&[&max_tasks.to_string()])));
         }
         let (arrival, duration, class) = match (format, fields.as_slice()) {
-            (Some(Format::Durations), [d]) => (0.0, number(n, "duration", d, MAX_TASK_MS)?, None),
+            (Some(Format::Durations), [d]) => (0.0, number(n, DURATION, d, MAX_TASK_MS)?, None),
             (Some(Format::Durations), _) => {
-                return Err(ImportError::at(
-                    n,
-                    format!(
-                        "expected one duration in ms, as on the first line, got '{}'",
-                        shown(line)
-                    ),
-                ))
+                const ONE: Text = Text::new(
+                    "expected one duration in ms, as on the first line, got '{}'",
+                    "应与第一行一样只有一个毫秒时长，实际为“{}”",
+                );
+                return Err(ImportError::at(n, ONE.both(&[&shown(line)])));
             }
             (_, [a, d]) => (
-                number(n, "arrival", a, MAX_ARRIVAL_MS)?,
-                number(n, "duration", d, MAX_TASK_MS)?,
+                number(n, ARRIVAL, a, MAX_ARRIVAL_MS)?,
+                number(n, DURATION, d, MAX_TASK_MS)?,
                 None,
             ),
             (_, [a, d, c]) => (
-                number(n, "arrival", a, MAX_ARRIVAL_MS)?,
-                number(n, "duration", d, MAX_TASK_MS)?,
+                number(n, ARRIVAL, a, MAX_ARRIVAL_MS)?,
+                number(n, DURATION, d, MAX_TASK_MS)?,
                 Some(c.trim().trim_matches('"').trim()),
             ),
             _ => {
+                const FIELDS: Text = Text::new(
+                    "expected arrival_ms,duration_ms[,class] (2 or 3 fields), got {} fields in '{}'",
+                    "应为 arrival_ms,duration_ms[,class]（2 或 3 个字段），“{1}”中有 {0} 个字段",
+                );
                 return Err(ImportError::at(
                     n,
-                    format!(
-                        "expected arrival_ms,duration_ms[,class] (2 or 3 fields), got {} fields in '{}'",
-                        fields.len(),
-                        shown(line)
-                    ),
-                ))
+                    FIELDS.both(&[&fields.len().to_string(), &shown(line)]),
+                ));
             }
         };
         let label = match class {
@@ -205,25 +241,30 @@ pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportErr
         if label.chars().count() > MAX_LABEL_CHARS
             || label.chars().any(crate::error::is_hidden_char)
         {
+            const LABEL: Text = Text::new(
+                "class '{}' must be at most {} printable characters (no control or bidirectional formatting characters)",
+                "类“{}”最多 {} 个可打印字符（不能有控制字符或双向格式字符）",
+            );
             return Err(ImportError::at(
                 n,
-                format!(
-                    "class '{}' must be at most {MAX_LABEL_CHARS} printable characters (no control or bidirectional formatting characters)",
-                    shown(label)
-                ),
+                LABEL.both(&[&shown(label), &MAX_LABEL_CHARS.to_string()]),
             ));
         }
         let k = match labels.get(label) {
             Some(&k) => k,
             None => {
                 if labels.len() >= MAX_CLASSES {
+                    const CLASSES: Text = Text::new(
+                        "class '{}' would be class number {}; at most {} distinct classes are accepted",
+                        "类“{}”将是第 {} 个类；最多接受 {} 个不同的类",
+                    );
                     return Err(ImportError::at(
                         n,
-                        format!(
-                            "class '{}' would be class number {}; at most {MAX_CLASSES} distinct classes are accepted",
-                            shown(label),
-                            MAX_CLASSES + 1
-                        ),
+                        CLASSES.both(&[
+                            &shown(label),
+                            &(MAX_CLASSES + 1).to_string(),
+                            &MAX_CLASSES.to_string(),
+                        ]),
                     ));
                 }
                 let k = labels.len() as u16;
@@ -237,9 +278,10 @@ pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportErr
         w.class.push(k);
     }
     if w.is_empty() {
-        return Err(ImportError::whole(
+        return Err(ImportError::whole(Text::new(
             "the task list has no tasks: expected one duration in ms per line, or CSV arrival_ms,duration_ms[,class]",
-        ));
+            "任务列表里没有任务：应为每行一个毫秒时长，或 CSV arrival_ms,duration_ms[,class]",
+        )));
     }
     Ok(w)
 }

@@ -4,7 +4,8 @@
 //!
 //! - return a value or an error, never panic (a panic fails the caller);
 //! - an error is one line with no control characters and names the field
-//!   as the user spelled it (`--machine`, `m`);
+//!   as the user spelled it (`--machine`, `m`), in English and in Chinese,
+//!   also with the page's "→ … is used." after it;
 //! - an accepted value, written back as text (`get`, `to_query`,
 //!   `Display`), parses to the same value: links and files the page writes
 //!   open what was shown.
@@ -12,7 +13,7 @@
 //! Each `check_*` takes the raw text a user (or attacker) could supply.
 
 use tailslice::embed::{EmbedView, Snippet, SnippetKind};
-use tailslice::error::{is_hidden_char, parse_count, ParamError};
+use tailslice::error::{is_hidden_char, parse_count, Instead, ParamError};
 use tailslice::experiment::export::{experiment_json, parse_experiment_json};
 use tailslice::experiment::sweep::{
     parse_quanta, parse_quanta_spec, parse_seed_range, SweepLimits,
@@ -48,14 +49,39 @@ pub fn check_param_error(e: &ParamError, field: &str) {
 
 fn check_error_text(e: &ParamError) {
     assert_one_line(&e.to_string());
+    assert_eq!(e.to_string(), e.message(Lang::En));
     assert!(
         e.value.chars().count() <= 100,
         "the value shown must be shortened: {e}"
+    );
+    for lang in Lang::ALL {
+        let m = e.message(lang);
+        assert_one_line(&m);
+        assert!(m.contains(&e.field), "{lang:?} must name the field: {m}");
+        assert!(m.contains(&e.value), "{lang:?} must show the value: {m}");
+        assert!(
+            !e.allowed.get(lang).is_empty(),
+            "{lang:?}: nothing allowed: {m}"
+        );
+        for instead in [Instead::Value(&e.value), Instead::Value("")] {
+            let line = e.with_instead(instead);
+            assert_one_line(line.get(lang));
+            assert!(line.get(lang).starts_with(&m), "{line:?}");
+        }
+    }
+    let zh = e.message(Lang::Zh);
+    assert!(
+        zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+        "the Chinese refusal is not Chinese: {zh}"
     );
 }
 
 fn check_import_error(e: &ImportError, lines: usize) {
     assert_one_line(&e.message);
+    for lang in Lang::ALL {
+        assert_one_line(&e.said(lang));
+        assert!(!e.message_in(lang).is_empty(), "{lang:?}: {e}");
+    }
     if let Some(l) = e.line {
         assert!((1..=lines.max(1)).contains(&l), "line {l} of {lines}: {e}");
     }
@@ -108,6 +134,11 @@ pub fn check_machine(text: &str) {
                 let again = Machine::parse(field, &m.name, M1_EP_RATIO)
                     .unwrap_or_else(|e| panic!("{text:?}: its name {:?} is refused: {e}", m.name));
                 assert_eq!(again, m, "{text:?}");
+                // A `+` typed into a URL arrives as a space: the same machine.
+                let spaced = text.replace('+', " ");
+                let again = Machine::parse(field, &spaced, M1_EP_RATIO)
+                    .unwrap_or_else(|e| panic!("{text:?} as {spaced:?} is refused: {e}"));
+                assert_eq!(again, m, "{text:?} as {spaced:?}");
             }
             Err(e) => check_param_error(&e, field),
         }

@@ -385,3 +385,27 @@ fn the_measured_yield_cost_follows_the_primitive_run_for_real_used() {
         assert!(!m["message"]["zh"].as_str().unwrap().is_empty(), "{m}");
     }
 }
+
+#[wasm_bindgen_test]
+fn bad_responsiveness_keys_say_what_is_used_instead() {
+    let p = json(&web::parse_query(
+        "resp_yield=auto&resp_cost=-1&resp_cost_from=typed&resp_quanta=4,4&resp_window=5-1",
+    ));
+    let banner = |field: &str| -> String {
+        let e = p["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["field"] == field)
+            .unwrap_or_else(|| panic!("no refusal of {field}: {p}"));
+        e["banner"]["en"].as_str().unwrap().to_string()
+    };
+    assert!(banner("resp_yield").ends_with("→ resp_yield=scheduler is used."));
+    assert!(banner("resp_cost").ends_with("→ resp_cost=0.1 is used."));
+    assert!(banner("resp_cost_from").ends_with("→ resp_cost_from is left empty."));
+    assert!(banner("resp_quanta").ends_with("→ resp_quanta=4,8,16,24,32,48,64,100 is used."));
+    assert!(banner("resp_window").ends_with("→ the tasks' span is used."));
+    let zh = p["errors"][0]["refusal"]["zh"].as_str().unwrap();
+    assert!(zh.starts_with("resp_yield 的值“auto”无效"), "{zh}");
+    assert_eq!(p["query"], "", "every bad value leaves the link");
+}

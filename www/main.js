@@ -5,10 +5,10 @@
 // from the catalog, routes a query to the controls, the URL and a run,
 // and publishes the test hooks (window.tailslice). The other files each
 // have one job: see docs/page-internals.md.
-import init, { parseQuery } from './tailslice.js';
+import init, { parseQuery, scenarioCatalog } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n } from './i18n.js';
 import { $ } from './dom.js';
-import { loadCatalog, limits } from './catalog.js';
+import { loadCatalog, catalog, limits } from './catalog.js';
 import { app, setState } from './state.js';
 import { showBanner, showRunError, onMainThreadError } from './banner.js';
 import { initControls, fillControls, matchPreset, syncInert } from './controls.js';
@@ -48,6 +48,10 @@ window.tailslice = {
   /** Makes the simulation worker's wasm panic (the recovery path's test hook). */
   crashWorker,
   get query() { return app.page ? app.page.query : null; },
+  /** Every key the page reads, as Rust lists them: the experiment's and
+   * the page's (catalog), the scenarios' (scenarioCatalog), and the
+   * defaults of an empty query (parseQuery('')). */
+  keyTables() { return { catalog: catalog(), scenarios: scenarioCatalog(), empty: parseQuery('') }; },
   /** Slices (segments) of the drawn schedules, all policies. */
   get segments() { return app.result ? app.result.runs.reduce((n, r) => n + r.seg_start.length, 0) : 0; },
 };

@@ -1,4 +1,4 @@
-// Apple QoS scenarios on the page (issue 4): the picker, the knobs, the
+// Apple QoS scenarios on the page: the picker, the knobs, the
 // tables, the Gantt chart by QoS, the thread-state timeline, sched_pri over
 // time and the model's notes. Rust validates the URL (parseScenarioQuery:
 // the CLI's own knob parser), runs the scenario in a Web Worker

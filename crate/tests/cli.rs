@@ -105,8 +105,8 @@ fn bad_flags_get_one_clear_line_and_exit_2() {
             &["--mlfq-boost", "0.5"],
             &["--mlfq-boost", "off or a number of ms from 1 to"],
         ),
-        // Absurdly tiny values are refused with the bound in words (they
-        // used to be accepted and written back as 330-character URLs).
+        // Absurdly tiny values are refused with the bound in words (taken,
+        // they would be written back as 330-character URLs).
         (
             &["--quantum", "1e-308"],
             &["--quantum '1e-308'", "from 0.001 to 100000"],

@@ -1,4 +1,4 @@
-//! The CLI on hostile flag values (issue 8): multi-byte, control and bidi
+//! The CLI on hostile flag values: multi-byte, control and bidi
 //! characters and edge-case numbers for every flag of every subcommand get
 //! exit status 2 and one line naming the flag — never a panic (status 101).
 
@@ -24,7 +24,7 @@ fn assert_refused(args: &[&str], flag: &str) {
 
 #[test]
 fn machine_ending_in_a_multibyte_character_is_refused_not_a_panic() {
-    // Issue 8 item 1: this panicked with status 101 (a byte slice inside 'é').
+    // A byte slice inside 'é' would panic with status 101.
     for m in ["é", "2p+4中", "4p+😀", "中e"] {
         assert_refused(&["scenario", "feishu-demo", "--machine", m], "--machine");
     }

@@ -247,7 +247,7 @@ proptest! {
         tasks in 1u64..300,
         cores in 1u64..4,
         q in 1.0..64.0f64,
-        // 0, or at least the 1 µs lower bound (issue 8 item 8).
+        // 0, or at least the 1 µs lower bound.
         cs in prop_oneof![Just(0.0), 0.001..2.0f64],
         arrivals in prop::sample::select(vec!["t0", "poisson:0.7", "poisson:1.3", "burst:10@50"]),
         rng in prop::sample::select(vec!["python", "fast"]),

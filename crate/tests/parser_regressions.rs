@@ -1,5 +1,5 @@
 //! One regression test per bug the fuzzers and the Unicode proptests found
-//! in the parsers of outside input (issue 8), at the level where it broke.
+//! in the parsers of outside input, at the level where it broke.
 
 use std::time::Duration;
 
@@ -13,7 +13,7 @@ mod cpu_budget;
 
 #[test]
 fn machine_text_ending_inside_a_multibyte_character() {
-    // Issue 8 item 1: `m=é` sliced the last *byte* off as the core kind.
+    // `m=é` must not slice the last *byte* off as the core kind.
     for text in ["é", "2p+4中", "4p+é", "😀"] {
         let e = Machine::parse("m", text, M1_EP_RATIO).unwrap_err();
         assert_eq!(e.field, "m");

@@ -6,8 +6,9 @@
 //! never panic, in bounded time; what the properties are is written once in
 //! `parser_props` (shared with the fuzz targets in `crate/fuzz/`).
 //!
-//! Issue 8 item 1 (`m=é` panicked in `Machine::parse`) is the kind of bug
-//! this file exists for: the older property tests never generated such text.
+//! A panic on `m=é` in `Machine::parse` (a byte slice inside a character)
+//! is the kind of bug this file exists for: property tests over ASCII never
+//! generate such text.
 
 mod cpu_budget;
 mod parser_props;
@@ -311,7 +312,7 @@ fn nasty_characters_at_every_position_of_valid_inputs() {
     }
 }
 
-/// The study's examples of issue 8 item 1, at every level the page and the
+/// Text ending inside a multi-byte character, at every level the page and the
 /// CLI reach them.
 #[test]
 fn machine_values_ending_in_a_multibyte_character_are_refused() {

@@ -1,4 +1,4 @@
-//! `tailslice scenario`: JSON shapes of issue 4 and one-line errors.
+//! `tailslice scenario`: JSON shapes and one-line errors.
 
 use std::process::Command;
 

@@ -1,4 +1,4 @@
-//! Issue 4's "must show" items, one test each, through the public API.
+//! What each scenario must show, one test each, through the public API.
 
 use tailslice::scenario::{self, Knob, Knobs, ScenarioResult};
 use tailslice::sim::Qos;

@@ -1,4 +1,4 @@
-//! Scenario runs are bounded (issue 8, items 2 and 8): a work budget stops
+//! Scenario runs are bounded: a work budget stops
 //! a run too large for a browser tab and names the knobs; progress is
 //! reported; an E core too slow to finish its job is said to be unfinished.
 

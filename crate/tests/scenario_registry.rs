@@ -273,7 +273,7 @@ fn no_front_end_knows_a_scenario_by_name() {
     files.push(root.join("../www/scenario.js"));
     files.push(root.join("../www/strings/scenario.js"));
     let mut words: Vec<String> = names().iter().map(|n| n.to_string()).collect();
-    // Per-scenario tables the page used to keep.
+    // Per-scenario tables the page must not keep.
     words.extend(["KNOBS_FOR", "ALL_KNOBS", "QOS_NAMES", "ScenarioResult::"].map(String::from));
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();

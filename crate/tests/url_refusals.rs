@@ -1,4 +1,4 @@
-//! What a shared link's bad values turn into (issue 8, items 7 and 8): the
+//! What a shared link's bad values turn into: the
 //! key the visitor wrote, the value they wrote, a bound in words, and
 //! exactly the parameter that falls back changed.
 
@@ -100,7 +100,7 @@ fn tiny_values_have_lower_bounds_and_minus_zero_is_zero() {
 
 #[test]
 fn the_drawn_workload_is_sized_not_the_mix_mean() {
-    // Seed 1847 draws a one-hour task from pareto(1, 0.5) (issue 8, item 3):
+    // Seed 1847 draws a one-hour task from pareto(1, 0.5):
     // the mean-based estimate says a few thousand slices, the drawn
     // workload needs millions.
     let (e, errors) = parse(&[
@@ -124,7 +124,7 @@ fn the_drawn_workload_is_sized_not_the_mix_mean() {
     assert!(e.check_drawn_size(&w, &Limits::WEB).is_ok());
 }
 
-/// The machine and QoS keys of the one core (issue 9): a good link opens
+/// The machine and QoS keys: a good link opens
 /// the study on an A10 under XNU, written back as it came; bad values are
 /// refused under their key and the rest of the link still loads.
 #[test]

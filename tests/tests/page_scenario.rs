@@ -1,4 +1,4 @@
-//! End-to-end tests of the Apple QoS scenarios on the page (issue 4) in
+//! End-to-end tests of the Apple QoS scenarios on the page in
 //! headless Chromium: each scenario opened by URL shows the tables of
 //! `tailslice scenario <name> --json` with the same knobs; knob edits update
 //! the URL and the table; bad and hostile scenario parameters show the

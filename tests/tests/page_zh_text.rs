@@ -39,8 +39,12 @@ const ALLOWED_WORDS: &[&str] = &[
     "instruments", "trace",
     // the language switch's own "English"
     "english",
-    // the Feishu start-up's queue names (from the study)
-    "account", "network",
+    // the Feishu start-up's queue names and the M1 study's app (from the
+    // studies)
+    "account", "network", "cormorant",
+    // GCD's and XNU's own terms for a queue kind and a thread-group flag;
+    // the GCD cap knob's value
+    "overcommit", "efficient", "held",
     // names this test's trace file gives its thread and events
     "crrenderermain", "runtask", "functioncall",
 ];
@@ -53,6 +57,7 @@ const ALLOWED_NAMES: &[&str] = &[
     "m1-compress",
     "xeon-w",
     "net-callback",
+    "per-item",
     "prefetch-images",
     "Event Timing",
     "Web Worker",
@@ -244,7 +249,7 @@ async fn lang_zh_shows_no_english_sentence_in_any_state() -> Result<()> {
 
     // Each scenario, and another run picked in the charts.
     let names = b
-        .eval_js("return import('./tailslice.js').then(m => m.scenarioCatalog().scenarios.map(s => s.name));")
+        .eval_js("return window.tailslice.keyTables().scenarios.scenarios.map(s => s.name);")
         .await?;
     for name in names.as_array().ok_or("no scenarios")? {
         let name = name.as_str().unwrap_or_default();
@@ -341,8 +346,8 @@ const BAD: &str = "§bad";
 
 /// Every key the page reads: the experiment's and the page's (catalog),
 /// Run for real's (`real_values`), the scenarios' name, knobs and run.
-const KEYS: &str = "return import('./tailslice.js').then(m => { \
-    const c = m.catalog(), sc = m.scenarioCatalog(), q = m.parseQuery(''); \
+const KEYS: &str = "return Promise.resolve(window.tailslice.keyTables()).then(t => { \
+    const c = t.catalog, sc = t.scenarios, q = t.empty; \
     const keys = [...c.params, ...c.page_params].map(p => ({ key: p.key, allowed: p.allowed, default: p.default })); \
     for (const [key, v] of Object.entries(q.real_values)) keys.push({ key, default: v }); \
     keys.push({ key: sc.key }); \

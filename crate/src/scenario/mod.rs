@@ -62,7 +62,7 @@ pub struct RunView {
 /// Work a scenario may do in a browser tab (units of [`crate::sim::budget`]):
 /// about 5 to 30 s in a worker on a laptop. The largest documented knob
 /// settings (`nq=1000&secs=60&m=64p` and six groups) need a hundred times
-/// more and used to keep the worker busy for minutes.
+/// more and would keep the worker busy for minutes.
 pub const WEB_WORK_BUDGET: u64 = 400_000_000;
 
 const TOO_MUCH_WORK: crate::text::Text = crate::text::Text::new(

@@ -239,8 +239,8 @@ pub trait Outcome {
 /// result itself), [`REGISTRY`] and [`SCENARIOS`] from one table.
 macro_rules! registry {
     ($($variant:ident($result:ty) = $scenario:expr,)+) => {
-        /// A scenario's result: the JSON shapes of issue 4 (extra fields
-        /// welcome). `notes` and `calibration` are English; `notes_zh` and
+        /// A scenario's result: the JSON shapes of docs/scenarios.md (extra
+        /// fields welcome). `notes` and `calibration` are English; `notes_zh` and
         /// `calibration_zh` say the same in Simplified Chinese.
         #[derive(Clone, Debug, PartialEq, Serialize)]
         #[serde(untagged)]

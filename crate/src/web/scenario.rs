@@ -1,4 +1,4 @@
-//! The page's Apple QoS scenarios (issue 4): URL keys, the worker's run and
+//! The page's Apple QoS scenarios: URL keys, the worker's run and
 //! what it sends the page.
 //!
 //! - On the **main thread**, [`parse_scenario_query`] reads `s=<name>` and

@@ -33,7 +33,7 @@ use tailslice::workload::{Arrivals, Workload};
 
 /// A message a terminal or a banner shows as one line, as written: no
 /// control characters, and no bidirectional formatting characters that
-/// would reverse it (issue 8 item 5).
+/// would reverse it.
 pub fn assert_one_line(message: &str) {
     assert!(
         !message.chars().any(is_hidden_char),

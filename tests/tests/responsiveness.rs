@@ -248,7 +248,7 @@ async fn a_trace_shows_its_responsiveness_first() -> Result<()> {
     );
     assert!(
         !summary.contains("longest tasks (start ms"),
-        "the list is a table now: {summary}"
+        "the longest tasks are a table, not lines: {summary}"
     );
 
     // All at t = 0: the recorded row is no baseline; the policies are

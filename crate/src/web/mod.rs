@@ -30,6 +30,9 @@ mod panic;
 mod plots;
 mod query;
 mod realrun;
+mod resp_charts;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
+mod responsiveness;
 mod result;
 mod runner;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
@@ -57,6 +60,7 @@ pub use labels::set_labels;
 pub use panic::{last_panic, panic_for_test};
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
 pub use realrun::{real_run_text, RealRunPlan};
+pub use responsiveness::{measured_yield_cost, RespView};
 pub use runner::Runner;
 pub use scenario::{parse as parse_scenario, ScenarioQuery};
 #[cfg(not(feature = "page"))]

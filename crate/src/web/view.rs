@@ -827,6 +827,27 @@ impl View {
         super::plots::draw_histogram(self, canvas, dpr, dark)
     }
 
+    /// Highlights `task` and zooms to it, with room either side (the
+    /// trace's "longest tasks" table links here). Returns whether the task
+    /// is in the result.
+    #[wasm_bindgen(js_name = showTask)]
+    pub fn show_task(&mut self, task: u32) -> bool {
+        let Some(run) = self.runs.first() else {
+            return false;
+        };
+        if task >= run.completion.length() {
+            return false;
+        }
+        let (s, e) = (
+            run.first_start.get_index(task),
+            run.completion.get_index(task),
+        );
+        let pad = (e - s) * 1.5 + 1.0;
+        self.set_window(s - pad, e + pad);
+        self.highlight = Some(task);
+        true
+    }
+
     /// Removes the hover highlight.
     #[wasm_bindgen(js_name = clearHighlight)]
     pub fn clear_highlight(&mut self) {

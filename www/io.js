@@ -21,6 +21,8 @@ let pastedAside = null;
 /** The imported task list (text, or the uploaded File: the worker reads
  * it), or null for generated tasks. */
 export function importedTasks() { return tasks ? tasks.text : null; }
+/** How many tasks were imported (0: generated tasks). */
+export function importedCount() { return tasks ? tasks.count : 0; }
 /** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
 export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
 /** Identity of the imported list, for "has the workload changed". */

@@ -24,15 +24,16 @@ function buffers(value, out = new Set()) {
 }
 
 /**
- * An experiment: `{query, tasks, starts, large}` (tasks: an imported task
- * list or null; starts: a trace's recorded starts or null; large: the
+ * An experiment: `{query, tasks, starts, resp, large}` (tasks: an imported
+ * task list or null; starts: a trace's recorded starts or null; resp: the
+ * Responsiveness section's `resp_*` keys, for imported tasks; large: the
  * page's estimate says large). Progress: `{sized: true, slices, large}`
  * once the workload is drawn (its true size), then, for a large run,
  * `{done, total, label}` before each step. Value: the result object.
  */
-export function* run(wasm, { query, tasks = null, starts = null, large = false }, ctx) {
-  const runner = starts ? wasm.Runner.withTrace(query, tasks, starts)
-    : tasks ? wasm.Runner.withTasks(query, tasks) : new wasm.Runner(query);
+export function* run(wasm, { query, tasks = null, starts = null, resp = '', large = false }, ctx) {
+  const runner = starts ? wasm.Runner.withTrace(query, tasks, starts, resp)
+    : tasks ? wasm.Runner.withTasks(query, tasks, resp) : new wasm.Runner(query);
   try {
     const total = runner.total();
     let sized = false;

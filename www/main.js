@@ -21,11 +21,12 @@ import { wireSharing, startEmbed, postHeight } from './embed.js';
 import { setTheme } from './theme.js';
 import { relabel, pushChartLang } from './relabel.js';
 import { initPanel } from './panel.js';
-import { initIo, importedTasks, tasksLarge } from './io.js';
+import { initIo, importedTasks, importedCount, tasksLarge } from './io.js';
 import { initTrace } from './trace.js';
 import { initSweep, redrawSweeps } from './sweep.js';
 import { mountScenario } from './scenario.js';
 import { initRealRun } from './realrun.js';
+import { initResponsiveness } from './responsiveness.js';
 
 // A read-only window for tests and the benchmark.
 window.tailslice = {
@@ -116,6 +117,7 @@ async function main() {
     query: () => app.page.experiment,
     page: () => app.page,
     tasks: () => importedTasks(),
+    taskCount: () => importedCount(),
     dark: () => app.dark.matches,
     rerun: () => setPage(app.page, { fill: false }),
     setQuery: (q, ui) => {
@@ -128,6 +130,7 @@ async function main() {
   initTrace();
   initSweep(context);
   initRealRun(context);
+  initResponsiveness({ page: () => app.page, setQuery: context.setQuery, dark: context.dark });
 
   let resizeQueued = false;
   new ResizeObserver(() => {

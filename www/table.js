@@ -40,7 +40,10 @@ export function renderTable(result) {
       if (ch !== undefined) {
         td.dataset.change = ch;
         td.className = row.verdict[m];
-        td.title = t('versus', { change: ch, base: words(rows[0].title) });
+        // Changes are against the row each names (a trace at t = 0 compares
+        // with the first policy, not the "as recorded" row).
+        const base = rows.find((r) => r.policy === row.base) || rows[0];
+        td.title = t('versus', { change: ch, base: words(base.title) });
       }
       tr.append(td);
     }

@@ -463,3 +463,123 @@ fn a_gantt_drawn_in_parts_is_the_whole() {
     assert!(many > 4, "{many} parts");
     assert_eq!(whole, parts);
 }
+
+/// The Responsiveness section's charts: the input-delay CDF and the
+/// trade-off over q come out the same on both backends, their legends sit
+/// above the plot, every curve inside it, and the trade-off's right axis
+/// (the cost) has its labels right of the plot.
+#[test]
+fn the_responsiveness_charts_draw_alike_and_keep_their_legends_apart() {
+    use tailslice::chart::delay::{self, Curve};
+    use tailslice::chart::tradeoff::{self, Tradeoff};
+    let recorded: Vec<(f64, f64)> = (0..40).map(|i| (i as f64 * 5.0, i as f64 / 40.0)).collect();
+    let sliced: Vec<(f64, f64)> = (0..40).map(|i| (i as f64, i as f64 / 40.0)).collect();
+    let curves = [
+        Curve {
+            name: "as recorded",
+            points: &recorded,
+            recorded: true,
+        },
+        Curve {
+            name: "sliced, q = 16 ms",
+            points: &sliced,
+            recorded: false,
+        },
+    ];
+    let t = Tradeoff {
+        quanta: vec![1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 48.0],
+        p98: vec![3.0, 4.0, 6.0, 10.0, 19.0, 36.0, 52.0],
+        cost: vec![2.5, 1.4, 0.8, 0.4, 0.2, 0.1, 0.05],
+        recorded_p98: 180.0,
+        target_ms: 50.0,
+        knee: Some(3),
+        favoured: Some(4),
+        page_q: 16.0,
+        x_label: "quantum q (ms)".into(),
+        p98_label: "p98 input delay (ms)".into(),
+        cost_label: "finish later (ms)".into(),
+        recorded_label: "as recorded: 180.0 ms".into(),
+        target_label: "target 50 ms".into(),
+        knee_label: "knee".into(),
+        favoured_label: "favoured".into(),
+    };
+    let (ops, svg) = both!(600, 280, |pen| {
+        delay::draw(pen, (600.0, 280.0), &curves, "input delay (ms)", "share").unwrap();
+    });
+    assert_eq!(op_counts(&ops), svg_counts(&svg), "delay CDF");
+    let (ops, svg) = both!(600, 280, |pen| {
+        tradeoff::draw(pen, (600.0, 280.0), &t).unwrap();
+    });
+    assert_eq!(op_counts(&ops), svg_counts(&svg), "trade-off");
+    assert_eq!(
+        op_counts(&ops)[3],
+        2 * 7 + 2,
+        "a dot per row on each curve, two rings"
+    );
+
+    for width in [320u32, 640, 1000] {
+        let mut rec = Recorder {
+            size: (width, 280),
+            ops: Vec::new(),
+        };
+        let mut pen = Pen::new(&mut rec, 1.0, Theme::new(ThemeName::Light), Lang::En);
+        let plot = delay::draw(&mut pen, (width as f64, 280.0), &curves, "x", "y").unwrap();
+        let names: Vec<String> = curves.iter().map(|c| c.name.to_string()).collect();
+        legend_above(&rec.ops, &plot, &names, &[]);
+        for o in &rec.ops {
+            if let Op::Path(points) = o {
+                if points.len() > 2 {
+                    assert!(
+                        points.iter().all(|p| p.1 as f64 >= plot.top - 1.0),
+                        "width {width}"
+                    );
+                }
+            }
+        }
+
+        let mut rec = Recorder {
+            size: (width, 280),
+            ops: Vec::new(),
+        };
+        let mut pen = Pen::new(&mut rec, 1.0, Theme::new(ThemeName::Light), Lang::En);
+        let plot = tradeoff::draw(&mut pen, (width as f64, 280.0), &t).unwrap();
+        // The axes' titles repeat the legend's words beside the plot.
+        let between: Vec<Op> = rec
+            .ops
+            .iter()
+            .filter(|o| {
+                !matches!(o, Op::Text { at, .. }
+                    if (at.1 as f64) >= plot.top
+                        && ((at.0 as f64) < plot.left || (at.0 as f64) > plot.right))
+            })
+            .cloned()
+            .collect();
+        legend_above(
+            &between,
+            &plot,
+            &[t.p98_label.clone(), t.cost_label.clone()],
+            &[],
+        );
+        for o in &rec.ops {
+            if let Op::Path(points) = o {
+                assert!(
+                    points.iter().all(|p| {
+                        (p.0 as f64) >= plot.left - 1.0
+                            && (p.0 as f64) <= plot.right + 1.0
+                            && (p.1 as f64) >= plot.top - 1.0
+                            && (p.1 as f64) <= plot.bottom + 1.0
+                    }),
+                    "width {width}: {points:?}"
+                );
+            }
+        }
+        // The cost axis's labels: right of the plot, inside the chart.
+        let right_labels = rec
+            .ops
+            .iter()
+            .filter(|o| matches!(o, Op::Text { at, .. } if (at.0 as f64) > plot.right))
+            .count();
+        assert!(right_labels >= 3, "width {width}: {right_labels} labels");
+        assert!(plot.right < width as f64 - 30.0, "width {width}");
+    }
+}

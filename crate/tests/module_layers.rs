@@ -20,7 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["sim"],
     &["policy"],
     &["workload", "trace"],
-    &["experiment", "scenario", "embed"],
+    &["experiment", "responsiveness", "scenario", "embed"],
     &["realrun", "catalog", "chart"],
     &["web", "cli"],
 ];

@@ -409,3 +409,54 @@ fn lang_is_a_parameter_like_any_other() {
         .unwrap()
         .contains("lang only once"));
 }
+
+#[wasm_bindgen_test]
+fn the_measured_yield_cost_follows_the_primitive_run_for_real_used() {
+    let cost = |used: Option<&str>, ms: Option<f64>| {
+        json(&web::measured_yield_cost(used.map(str::to_string), ms))
+    };
+    // scheduler and message: the cost of one yield itself, to 0.1 µs.
+    let c = cost(Some("message"), Some(0.123_456));
+    assert_eq!(c, serde_json::json!({"yield": "message", "cost": "0.1235"}));
+    // timeout: what is left after the 4 ms clamp the model adds itself.
+    let c = cost(Some("timeout"), Some(4.26));
+    assert_eq!(c, serde_json::json!({"yield": "timeout", "cost": "0.26"}));
+    let c = cost(Some("timeout"), Some(3.0));
+    assert_eq!(c["cost"], "0");
+    // No run yet, a raf run, or a yield the clock could not time: a
+    // sentence in both languages instead of a cost.
+    for (used, ms, en) in [
+        (None, None, "Run for real first"),
+        (Some("raf"), Some(7.78), "requestAnimationFrame"),
+        (Some("scheduler"), None, "could not time a yield"),
+    ] {
+        let m = cost(used, ms);
+        assert!(m.get("cost").is_none(), "{m}");
+        assert!(m["message"]["en"].as_str().unwrap().contains(en), "{m}");
+        assert!(!m["message"]["zh"].as_str().unwrap().is_empty(), "{m}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn bad_responsiveness_keys_say_what_is_used_instead() {
+    let p = json(&web::parse_query(
+        "resp_yield=auto&resp_cost=-1&resp_cost_from=typed&resp_quanta=4,4&resp_window=5-1",
+    ));
+    let banner = |field: &str| -> String {
+        let e = p["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["field"] == field)
+            .unwrap_or_else(|| panic!("no refusal of {field}: {p}"));
+        e["banner"]["en"].as_str().unwrap().to_string()
+    };
+    assert!(banner("resp_yield").ends_with("→ resp_yield=scheduler is used."));
+    assert!(banner("resp_cost").ends_with("→ resp_cost=0.1 is used."));
+    assert!(banner("resp_cost_from").ends_with("→ resp_cost_from is left empty."));
+    assert!(banner("resp_quanta").ends_with("→ resp_quanta=4,8,16,24,32,48,64,100 is used."));
+    assert!(banner("resp_window").ends_with("→ the tasks' span is used."));
+    let zh = p["errors"][0]["refusal"]["zh"].as_str().unwrap();
+    assert!(zh.starts_with("resp_yield 的值“auto”无效"), "{zh}");
+    assert_eq!(p["query"], "", "every bad value leaves the link");
+}

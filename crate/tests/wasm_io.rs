@@ -33,7 +33,7 @@ fn check_tasks_reports_counts_and_bad_lines() {
 
 #[wasm_bindgen_test]
 fn imported_tasks_run_like_the_library_and_carry_the_explanation() {
-    let mut r = Runner::with_tasks("q=4&p=fifo,rr,srpt", LIST).unwrap();
+    let mut r = Runner::with_tasks("q=4&p=fifo,rr,srpt", LIST, None).unwrap();
     let result = r.finish().unwrap();
     let got = json(&result);
     let w = tailslice::workload::task_list::parse_task_list(LIST, Limits::WEB.max_tasks).unwrap();

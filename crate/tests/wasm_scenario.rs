@@ -121,18 +121,21 @@ fn the_summary_carries_the_page_sentences_in_both_languages() {
         .iter()
         .map(|c| c["jobs"].as_array().unwrap().len())
         .sum();
+    // The main table: one row per job, the study's figure in words in the
+    // `measured` column, in both languages.
     let main = &s["tables"][0];
     assert_eq!(main["id"], "main");
-    assert_eq!(main["rows"].as_array().unwrap().len(), rows);
-    let study = main["columns"]
+    let column = main["columns"]
         .as_array()
         .unwrap()
         .iter()
         .position(|c| c["key"] == "measured")
         .unwrap();
-    let cell = &main["rows"][0]["cells"][study];
-    assert_eq!(cell["en"], "5.6–6.6 s at any QoS");
-    assert_eq!(cell["zh"], "任意 QoS 下 5.6–6.6 秒");
+    let table_rows = main["rows"].as_array().unwrap();
+    assert_eq!(table_rows.len(), rows);
+    let first = &table_rows[0]["cells"][column];
+    assert_eq!(first["en"], "5.6–6.6 s at any QoS");
+    assert_eq!(first["zh"], "任意 QoS 下 5.6–6.6 秒");
     let run = web::run_scenario("s=feishu-startup&tl=off", JsValue::UNDEFINED).unwrap();
     let s = json(&run.summary());
     let reading = s["page"]["reading"]["zh"].as_str().unwrap();

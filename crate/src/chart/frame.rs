@@ -1,6 +1,7 @@
 //! The frame of an x–y chart: the legend in rows on top, the y axis's
-//! title and labels on the left, the x axis's labels and title below, the
-//! grid, and the mapping from values to pixels.
+//! title and labels on the left (and a second y axis on the right when a
+//! chart has one), the x axis's labels and title below, the grid, and the
+//! mapping from values to pixels.
 
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::DrawingBackend;
@@ -43,6 +44,8 @@ pub struct Plot {
     pub bottom: f64,
     pub x: (f64, f64),
     pub y: (f64, f64),
+    /// The right axis's range, if the chart has one.
+    pub y2: Option<(f64, f64)>,
 }
 
 impl Plot {
@@ -52,6 +55,12 @@ impl Plot {
 
     pub fn y(&self, v: f64) -> f64 {
         self.bottom - (v - self.y.0) / (self.y.1 - self.y.0) * (self.bottom - self.top)
+    }
+
+    /// `v` on the right axis (the left one without a right axis).
+    pub fn y2(&self, v: f64) -> f64 {
+        let (lo, hi) = self.y2.unwrap_or(self.y);
+        self.bottom - (v - lo) / (hi - lo) * (self.bottom - self.top)
     }
 }
 
@@ -82,6 +91,19 @@ pub fn draw<B: DrawingBackend>(
     x: &AxisSpec,
     y: &AxisSpec,
 ) -> DrawResult<Plot, B> {
+    draw_twin(pen, (width, height), legend, x, y, None)
+}
+
+/// [`draw`] with a second y axis on the right (`right`: its range, labels
+/// and title; no grid of its own).
+pub fn draw_twin<B: DrawingBackend>(
+    pen: &mut Pen<B>,
+    (width, height): (f64, f64),
+    legend: &[Item],
+    x: &AxisSpec,
+    y: &AxisSpec,
+    right: Option<&AxisSpec>,
+) -> DrawResult<Plot, B> {
     let theme = pen.theme;
     let legend_h = legend::draw(pen, legend, MARGIN, MARGIN / 2.0, width - 2.0 * MARGIN)?;
     let top = MARGIN / 2.0 + legend_h + if legend_h > 0.0 { 6.0 } else { 4.0 };
@@ -93,20 +115,31 @@ pub fn draw<B: DrawingBackend>(
         .map(|t| text_width(&t.label, LABEL_SIZE))
         .fold(0.0, f64::max);
     let left = MARGIN + TITLE_SIZE + 8.0 + label_w + 6.0;
-    let right = width - MARGIN - 8.0;
-    let x_ticks = ticks(x, left, right, (0.0, width), Along::X);
+    let r_ticks = right.map(|r| ticks(r, bottom, top, (top - 6.0, bottom + 6.0), Along::Y));
+    let r_label_w = r_ticks.as_ref().map_or(0.0, |t| {
+        t.iter()
+            .map(|t| text_width(&t.label, LABEL_SIZE))
+            .fold(0.0, f64::max)
+    });
+    let right_edge = match right {
+        Some(_) => width - (MARGIN + TITLE_SIZE + 8.0 + r_label_w + 6.0),
+        None => width - MARGIN - 8.0,
+    };
+    let x_ticks = ticks(x, left, right_edge, (0.0, width), Along::X);
     let plot = Plot {
         left,
-        right,
+        right: right_edge,
         top,
         bottom,
         x: (x.lo, x.hi),
         y: (y.lo, y.hi),
+        y2: right.map(|r| (r.lo, r.hi)),
     };
+    let right = right.zip(r_ticks);
     let hair = 1.0 / pen.scale;
     for t in &y_ticks {
         if y.grid {
-            pen.fill(left, t.at, right, t.at + hair, theme.grid.solid())?;
+            pen.fill(left, t.at, plot.right, t.at + hair, theme.grid.solid())?;
         }
         pen.text(
             &t.label,
@@ -133,10 +166,31 @@ pub fn draw<B: DrawingBackend>(
     }
     // The axes themselves.
     pen.fill(left, top, left + hair, bottom + hair, theme.muted.solid())?;
-    pen.fill(left, bottom, right, bottom + hair, theme.muted.solid())?;
+    pen.fill(left, bottom, plot.right, bottom + hair, theme.muted.solid())?;
+    if let Some((spec, ticks)) = &right {
+        let r = plot.right;
+        pen.fill(r, top, r + hair, bottom + hair, theme.muted.solid())?;
+        for t in ticks {
+            pen.text(
+                &t.label,
+                r + 6.0,
+                t.at,
+                LABEL_SIZE,
+                theme.fg,
+                anchor(HPos::Left, VPos::Center),
+            )?;
+        }
+        pen.vertical(
+            spec.title,
+            width - MARGIN - TITLE_SIZE / 2.0,
+            (top + bottom) / 2.0,
+            TITLE_SIZE,
+            theme.fg,
+        )?;
+    }
     pen.text(
         x.title,
-        (left + right) / 2.0,
+        (left + plot.right) / 2.0,
         height - 6.0,
         TITLE_SIZE,
         theme.fg,

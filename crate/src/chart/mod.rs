@@ -12,8 +12,9 @@
 //!   ([`gantt::study`]), a scenario's cores ([`gantt::scenario_cores`]) and
 //!   its threads' states ([`timeline::states`]);
 //! - the plots: [`cdf`], [`histogram`], [`sweep`] (seeds, quanta),
-//!   [`priority`] (`sched_pri` over time) and the table as a figure
-//!   ([`table`]);
+//!   [`priority`] (`sched_pri` over time), the Responsiveness section's
+//!   [`delay`] (input-delay CDF) and [`tradeoff`] (p98 and cost over the
+//!   quantum), and the table as a figure ([`table`]);
 //! - [`figure`]: several charts in one SVG document (`--svg`, the page's
 //!   "Figure (SVG)").
 //!
@@ -22,6 +23,7 @@
 
 pub mod axis;
 pub mod cdf;
+pub mod delay;
 pub mod frame;
 pub mod gantt;
 pub mod histogram;
@@ -33,6 +35,7 @@ pub mod sweep;
 pub mod table;
 pub mod theme;
 pub mod timeline;
+pub mod tradeoff;
 pub mod words;
 
 // The SVG writer and figures: the CLI and the page's worker (exports);

@@ -344,21 +344,47 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
         dash: f64,
         gap: f64,
     ) -> DrawResult<(), B> {
-        let len = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
-        if len <= 0.0 {
+        self.dashed_path(&[from, to], color, w, dash, gap)
+    }
+
+    /// A dashed polyline through `points` (CSS px): the dashes run on
+    /// across its corners.
+    pub fn dashed_path(
+        &mut self,
+        points: &[(f64, f64)],
+        color: BackendColor,
+        w: f64,
+        dash: f64,
+        gap: f64,
+    ) -> DrawResult<(), B> {
+        let period = dash + gap;
+        if period <= 0.0 {
             return Ok(());
         }
-        let (ux, uy) = ((to.0 - from.0) / len, (to.1 - from.1) / len);
-        let mut s = 0.0;
-        while s < len {
-            let e = (s + dash).min(len);
-            self.line(
-                (from.0 + ux * s, from.1 + uy * s),
-                (from.0 + ux * e, from.1 + uy * e),
-                color,
-                w,
-            )?;
-            s = e + gap;
+        // Distance along the path where the current segment starts.
+        let mut walked = 0.0;
+        for pair in points.windows(2) {
+            let (from, to) = (pair[0], pair[1]);
+            let len = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
+            if len <= 0.0 {
+                continue;
+            }
+            let (ux, uy) = ((to.0 - from.0) / len, (to.1 - from.1) / len);
+            // The first dash that reaches into this segment.
+            let mut s = (walked / period).floor() * period - walked;
+            while s < len {
+                let (a, e) = (s.max(0.0), (s + dash).min(len));
+                if e > a {
+                    self.line(
+                        (from.0 + ux * a, from.1 + uy * a),
+                        (from.0 + ux * e, from.1 + uy * e),
+                        color,
+                        w,
+                    )?;
+                }
+                s += period;
+            }
+            walked += len;
         }
         Ok(())
     }

@@ -353,6 +353,25 @@ impl Gantt {
         Some(self.tip(&h))
     }
 
+    /// Highlights study task `task` and shows it with room either side
+    /// (the trace's "longest tasks" table links here). Returns whether the
+    /// chart has that task.
+    #[wasm_bindgen(js_name = showTask)]
+    pub fn show_task(&mut self, task: u32) -> bool {
+        let Some((completion, first_start, _)) = self.tasks.as_ref().and_then(|t| t.runs.first())
+        else {
+            return false;
+        };
+        if task >= completion.length() {
+            return false;
+        }
+        let (s, e) = (first_start.get_index(task), completion.get_index(task));
+        let pad = (e - s) * 1.5 + 1.0;
+        self.window.set(s - pad, e + pad);
+        self.highlight = Some(task);
+        true
+    }
+
     /// Removes the hover highlight.
     #[wasm_bindgen(js_name = clearHighlight)]
     pub fn clear_highlight(&mut self) {

@@ -34,6 +34,8 @@ mod io;
 mod panic;
 mod query;
 mod realrun;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
+mod responsiveness;
 mod result;
 mod runner;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
@@ -64,6 +66,7 @@ pub use io::{check_tasks, export_file};
 pub use panic::{last_panic, panic_for_test};
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
 pub use realrun::{real_run_text, RealRunPlan};
+pub use responsiveness::{measured_yield_cost, RespView};
 pub use runner::Runner;
 pub use scenario::{parse as parse_scenario, ScenarioQuery};
 #[cfg(not(feature = "page"))]

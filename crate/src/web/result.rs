@@ -47,9 +47,12 @@ struct Row<'a> {
     uses_quantum: bool,
     #[serde(flatten)]
     summary: &'a summary::Summary,
-    /// % change of each metric versus the first policy (`null` for it, or
-    /// where the base is 0).
+    /// % change of each metric versus the baseline row (`null` for it and
+    /// any row before it, or where the base is 0).
     change: Option<BTreeMap<&'static str, Option<f64>>>,
+    /// The baseline row's policy (`recorded` for a trace's "as recorded"
+    /// row), for the cells' tooltips; `null` where there is no change.
+    base: Option<&'a str>,
     /// The change as the cell shows it (`−28 %`, `±0 %`), and whether it
     /// is `better`, `worse` or `same`: one threshold, `reading::SAME_PCT`.
     change_text: Option<BTreeMap<&'static str, String>>,
@@ -74,16 +77,27 @@ pub fn table(outcome: &Outcome) -> JsValue {
     table_with(outcome, None)
 }
 
-/// The table with an "as recorded" row first.
+/// The table with an "as recorded" row first, the baseline of every
+/// change.
 pub fn table_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> JsValue {
-    let all = entries(outcome, recorded);
-    let base = all.first().map(|r| r.1);
+    table_against(outcome, &entries(outcome, recorded), 0)
+}
+
+/// The table with an "as recorded" row first that is not the baseline (the
+/// policies ran the tasks at other arrivals): the first policy is.
+pub fn table_beside_recorded(outcome: &Outcome, recorded: &summary::Summary) -> JsValue {
+    table_against(outcome, &entries(outcome, Some(recorded)), 1)
+}
+
+/// The rows, each after row `base` with its change against that row.
+fn table_against(outcome: &Outcome, all: &[(&str, &summary::Summary)], base: usize) -> JsValue {
+    let base_row = all.get(base).copied();
     let rows: Vec<Row> = all
         .iter()
         .enumerate()
         .map(|(i, &(policy, s))| {
-            let changes: Option<Vec<(Metric, Option<f64>)>> = (i > 0).then(|| {
-                let b = base.expect("a first run exists");
+            let changes: Option<Vec<(Metric, Option<f64>)>> = (i > base).then(|| {
+                let b = base_row.expect("a baseline row exists").1;
                 Metric::ALL
                     .into_iter()
                     .map(|m| (m, change_pct(m.of(b), m.of(s))))
@@ -100,6 +114,7 @@ pub fn table_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> JsV
             let run = i.checked_sub(all.len() - outcome.runs.len());
             Row {
                 policy,
+                base: changes.as_ref().and(base_row).map(|b| b.0),
                 title: Both {
                     en: reading::policy_title(policy, Lang::En),
                     zh: reading::policy_title(policy, Lang::Zh),

@@ -7,8 +7,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{io, query, result, trace_run, GANTT_MAX_SLICES, LARGE_SLICES};
+use super::{io, query, responsiveness, result, trace_run, GANTT_MAX_SLICES, LARGE_SLICES};
 use crate::experiment::{Experiment, Limits, PolicyRun};
+use crate::responsiveness::Settings;
 use crate::text::Lang;
 use crate::workload::Workload;
 
@@ -33,6 +34,9 @@ pub struct Runner {
     generated: bool,
     /// A trace's recorded task starts: the result gets the "as recorded" row.
     recorded: Option<Vec<f64>>,
+    /// Imported tasks: the Responsiveness section's settings (the section
+    /// is added when the tasks have a timeline).
+    resp: Option<Settings>,
     /// The language of a refusal (a drawn workload too large): the query's
     /// `lang=`, which the page adds.
     lang: Lang,
@@ -133,6 +137,18 @@ impl Runner {
         if let Some(starts) = &self.recorded {
             trace_run::add_recorded(&obj, &self.exp, &outcome, starts);
         }
+        if let Some(settings) = &self.resp {
+            let trace = self.recorded.is_some();
+            if responsiveness::applies(&outcome.workload, trace) {
+                let at_recorded = self
+                    .recorded
+                    .as_deref()
+                    .is_some_and(|s| s == outcome.workload.arrival.as_slice());
+                let section =
+                    responsiveness::section(&self.exp, &outcome.workload, at_recorded, settings);
+                result::set(obj.unchecked_ref(), "responsiveness", &section);
+            }
+        }
         Ok(obj)
     }
 }
@@ -147,6 +163,7 @@ impl Runner {
             record: false,
             generated: true,
             recorded: None,
+            resp: None,
             lang: Lang::En,
         }
     }
@@ -186,20 +203,35 @@ impl Runner {
 #[wasm_bindgen]
 impl Runner {
     /// A runner for the experiment of `query` on the task list `tasks`
-    /// (seed, task count, mix and arrivals of the query are not used).
+    /// (seed, task count, mix and arrivals of the query are not used);
+    /// `resp`: the page's `resp_*` keys (the section's settings).
     #[wasm_bindgen(js_name = withTasks)]
-    pub fn with_tasks(query: &str, tasks: &str) -> Result<Runner, JsError> {
+    pub fn with_tasks(query: &str, tasks: &str, resp: Option<String>) -> Result<Runner, JsError> {
         let lang = lang_of(query);
         let (exp, w) = io::tasks_for(&io::experiment(query)?, tasks, lang)?;
-        Runner::with_workload(exp, w, lang)
+        let mut runner = Runner::with_workload(exp, w, lang)?;
+        let pairs = crate::query_string::decode_pairs(resp.as_deref().unwrap_or(""));
+        let (settings, errors) =
+            Settings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        if let Some(e) = errors.first() {
+            return Err(JsError::new(&e.message(lang)));
+        }
+        runner.resp = Some(settings);
+        Ok(runner)
     }
 
     /// A runner for the experiment of `query` on a trace's tasks (`tasks`,
     /// as the trace module's `TraceLoader::select` gave them) whose recorded starts are
-    /// `starts`: the result gets the "as recorded" row first.
+    /// `starts`: the result gets the "as recorded" row first, and the
+    /// Responsiveness section (`resp` as for `withTasks`).
     #[wasm_bindgen(js_name = withTrace)]
-    pub fn with_trace(query: &str, tasks: &str, starts: &[f64]) -> Result<Runner, JsError> {
-        let mut runner = Runner::with_tasks(query, tasks)?;
+    pub fn with_trace(
+        query: &str,
+        tasks: &str,
+        starts: &[f64],
+        resp: Option<String>,
+    ) -> Result<Runner, JsError> {
+        let mut runner = Runner::with_tasks(query, tasks, resp)?;
         let n = runner.workload.as_ref().map_or(0, |w| w.len());
         if starts.len() != n {
             return Err(JsError::new(&format!(

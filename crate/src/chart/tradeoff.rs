@@ -138,12 +138,23 @@ pub fn draw<B: DrawingBackend>(
             pen.circle(p, 3.5, color.solid(), true, 1.0)?;
         }
     }
-    for (at, label) in [(t.knee, &t.knee_label), (t.favoured, &t.favoured_label)] {
+    // The knee's label below left of its ring, the favoured row's above
+    // right: apart when the two rows are neighbours.
+    for (at, label, dx, dy, pos) in [
+        (
+            t.knee,
+            &t.knee_label,
+            -10.0,
+            8.0,
+            anchor(HPos::Right, VPos::Top),
+        ),
+        (t.favoured, &t.favoured_label, 10.0, -8.0, note),
+    ] {
         let Some(&(x, y)) = at.and_then(|i| p98.get(i)) else {
             continue;
         };
         pen.circle((x, y), 8.0, theme.fg.solid(), false, 2.0)?;
-        pen.text(label, x + 10.0, y - 8.0, 12.0, theme.fg, note)?;
+        pen.text(label, x + dx, y + dy, 12.0, theme.fg, pos)?;
     }
     Ok(plot)
 }

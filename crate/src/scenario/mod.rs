@@ -31,8 +31,8 @@ pub use knob::{
 };
 pub use m1_compress::M1CompressResult;
 pub use registry::{
-    allowed_names, find, names, Outcome, PageCell, PageColumn, PageRow, PageTable, PageText,
-    RunLabel, Scenario, ScenarioResult, REGISTRY,
+    allowed_names, find, names, Listed, Outcome, PageCell, PageColumn, PageRow, PageTable,
+    PageText, RunLabel, Scenario, ScenarioResult, REGISTRY,
 };
 
 /// Ends a scenario's text report: its notes in `lang` as a bulleted list.

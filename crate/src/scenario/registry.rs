@@ -287,7 +287,7 @@ pub trait Outcome {
 }
 
 /// Builds [`ScenarioResult`] (one variant per scenario, serialised as the
-/// result itself), [`REGISTRY`] and [`SCENARIOS`] from one table.
+/// result itself), [`REGISTRY`] and [`Listed`] from one table.
 macro_rules! registry {
     ($($variant:ident($result:ty) = $scenario:expr,)+) => {
         /// A scenario's result: the JSON shapes of docs/scenarios.md (extra
@@ -321,6 +321,74 @@ macro_rules! registry {
 
         /// Every scenario, in the order the CLI's help and the page list them.
         pub static REGISTRY: &[&dyn Scenario] = &[$(&$scenario,)+];
+
+        /// A scenario of [`REGISTRY`], for code that reads about scenarios
+        /// without running them (the page's picker, knobs and URL keys).
+        /// Its methods call each scenario's own directly: a `&dyn Scenario`
+        /// would link every scenario's simulation into the page's wasm.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Listed {
+            $($variant,)+
+        }
+
+        impl Listed {
+            /// In [`REGISTRY`] order.
+            pub const ALL: &'static [Listed] = &[$(Listed::$variant,)+];
+
+            /// The scenario itself (to run it).
+            pub fn scenario(self) -> &'static dyn Scenario {
+                match self {
+                    $(Listed::$variant => &$scenario,)+
+                }
+            }
+
+            /// See [`Scenario::name`].
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Listed::$variant => $scenario.name(),)+
+                }
+            }
+
+            /// See [`Scenario::title`].
+            pub fn title(self) -> Text {
+                match self {
+                    $(Listed::$variant => $scenario.title(),)+
+                }
+            }
+
+            /// See [`Scenario::table_title`].
+            pub fn table_title(self) -> Text {
+                match self {
+                    $(Listed::$variant => $scenario.table_title(),)+
+                }
+            }
+
+            /// See [`Scenario::knobs`].
+            pub fn knobs(self) -> &'static [Knob] {
+                match self {
+                    $(Listed::$variant => $scenario.knobs(),)+
+                }
+            }
+
+            /// See [`Scenario::default_run`].
+            pub fn default_run(self, knobs: &Knobs) -> usize {
+                match self {
+                    $(Listed::$variant => $scenario.default_run(knobs),)+
+                }
+            }
+
+            /// See [`Scenario::run_labels`].
+            pub fn run_labels(self, knobs: &Knobs) -> Vec<Filled> {
+                match self {
+                    $(Listed::$variant => $scenario.run_labels(knobs),)+
+                }
+            }
+
+            /// The scenario called `name` (exactly, as the CLI and URLs spell it).
+            pub fn find(name: &str) -> Option<Listed> {
+                Listed::ALL.iter().copied().find(|s| s.name() == name)
+            }
+        }
     };
 }
 
@@ -344,7 +412,7 @@ pub fn find(name: &str) -> Option<&'static dyn Scenario> {
 
 /// Every scenario's name, in [`REGISTRY`] order.
 pub fn names() -> Vec<&'static str> {
-    REGISTRY.iter().map(|s| s.name()).collect()
+    Listed::ALL.iter().map(|s| s.name()).collect()
 }
 
 /// The names as an error message's "expected ...": `a, b or c`.

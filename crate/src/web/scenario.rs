@@ -23,7 +23,7 @@ use super::query::{decode_pairs, percent_encode, BadParam};
 use super::result::{set, to_js};
 use crate::chart;
 use crate::error::{Instead, ParamError};
-use crate::scenario::{self, Knob, Knobs, RunView, Scenario, ScenarioResult};
+use crate::scenario::{self, Knob, Knobs, Listed, RunView, Scenario, ScenarioResult};
 use crate::text::{Filled, Text};
 
 /// Segments and state intervals kept per run (each). Enough for the Feishu demo's
@@ -40,7 +40,7 @@ pub const RUN_KEY: &str = "run";
 pub struct ScenarioQuery {
     pub name: Option<&'static str>,
     /// The scenario `name` names, from the registry.
-    pub scenario: Option<&'static dyn Scenario>,
+    pub scenario: Option<Listed>,
     pub knobs: Knobs,
     /// Which run the Gantt chart and the timelines show.
     pub run: usize,
@@ -70,7 +70,7 @@ pub fn parse(query: &str) -> ScenarioQuery {
     let mut refused: Vec<ParamError> = Vec::new();
     for (k, v) in decode_pairs(query) {
         if k == SCENARIO_KEY {
-            match scenario::find(v.trim()) {
+            match Listed::find(v.trim()) {
                 Some(s) => {
                     q.name = Some(s.name());
                     q.scenario = Some(s);
@@ -237,7 +237,8 @@ pub fn run_scenario(query: &str, progress: JsValue) -> Result<ScenarioRun, JsErr
     }
     let scenario = q
         .scenario
-        .ok_or_else(|| JsError::new("no scenario in the query (s=...)"))?;
+        .ok_or_else(|| JsError::new("no scenario in the query (s=...)"))?
+        .scenario();
     let name = scenario.name();
     let hook: Option<Box<dyn FnMut(crate::sim::budget::Progress)>> =
         progress.dyn_into::<js_sys::Function>().ok().map(|f| {

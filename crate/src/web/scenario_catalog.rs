@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use super::result::to_js;
 use super::scenario::{page_defaults, RUN_KEY, SCENARIO_KEY};
-use crate::scenario::{Knob, KnobSpec, Text, REGISTRY};
+use crate::scenario::{Knob, KnobSpec, Listed, Text};
 use crate::sim::Qos;
 
 /// Everything the page's scenario panel is built from.
@@ -61,7 +61,7 @@ impl ScenarioCatalog {
         ScenarioCatalog {
             key: SCENARIO_KEY,
             run_key: RUN_KEY,
-            scenarios: REGISTRY
+            scenarios: Listed::ALL
                 .iter()
                 .map(|s| ScenarioEntry {
                     name: s.name(),

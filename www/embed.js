@@ -9,18 +9,11 @@ import { app } from './state.js';
 import { words } from './catalog.js';
 import { fullPageUrl, shownQuery, deploymentBase } from './url.js';
 import { request } from './client.js';
+import { fullWasm } from './full-wasm.js';
 
 // The dialog's Rust (its pickers and words, the snippets) is in the
-// worker's module, loaded here on the dialog's first use: the first view
-// of the page does not carry it. The figure is made in the worker itself.
-let dialogWasm = null;
-function wasmForDialog() {
-  dialogWasm ||= import('./tailslice-worker-web.js').then(async (m) => {
-    await m.default({ module_or_path: new URL('./tailslice-worker-web_bg.wasm', import.meta.url) });
-    return m;
-  });
-  return dialogWasm;
-}
+// worker's module, loaded on the dialog's first use: the first view of the
+// page does not carry it. The figure is made in the worker itself.
 let wasm = null;     // the loaded module
 let embedCat = null; // its catalog().embed
 
@@ -155,7 +148,7 @@ function labelDialog() {
 
 let built = null;
 async function openDialog() {
-  built ||= wasmForDialog().then((m) => {
+  built ||= fullWasm().then((m) => {
     wasm = m;
     embedCat = m.catalog().embed;
     buildDialog();

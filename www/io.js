@@ -7,7 +7,8 @@
 // experiment file, which "Open experiment" restores to the same view.
 // Files are computed in the page's worker (www/client.js, job exportFile)
 // and handed to the browser as Blob downloads.
-import { openExperiment, fileTooLarge } from './tailslice.js';
+import { fileTooLarge } from './tailslice.js';
+import { fullWasm } from './full-wasm.js';
 import { t, lang, onLangChange } from './i18n.js';
 import { limits, words } from './catalog.js';
 import { request, lane } from './client.js';
@@ -158,11 +159,13 @@ async function readFile(input) {
   return { name: f.name, text: await f.text() };
 }
 
-/** Opens an experiment file's text; true when accepted. */
-export function openExperimentText(text) {
+/** Opens an experiment file's text; resolves to true when accepted. Its
+ * reader (serde_json) is the worker module's, loaded on first use. */
+export async function openExperimentText(text) {
+  const wasm = await fullWasm();
   let opened;
   try {
-    opened = openExperiment(text, lang());
+    opened = wasm.openExperiment(text, lang());
   } catch (err) {
     showTasksError({ line: null, message: t('io.error.file', { message: err.message }) });
     $('#tasks-panel').open = true;

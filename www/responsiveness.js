@@ -4,20 +4,26 @@
 // input-delay CDF and the trade-off over q. Rust computes everything in the
 // worker with the run (result.responsiveness: rows, sentences, chart data)
 // and draws the charts (RespView); its words come with the catalog
-// (catalog().responsiveness). This file builds the controls, lays out the
-// table and sentences, and puts the settings into the URL (resp_* keys,
+// (catalog().responsiveness). That Rust is the worker module's, loaded on
+// the main thread when the first result with a section arrives
+// (full-wasm.js): the page's first view does not carry it. This file
+// builds the controls, lays out the table and sentences, and puts the settings into the URL (resp_* keys,
 // validated by parseQuery like every other key).
-import { RespView, parseQuery, measuredYieldCost } from './tailslice.js';
+import { parseQuery } from './tailslice.js';
+import { fullWasm } from './full-wasm.js';
 import { lang, onLangChange } from './i18n.js';
 import { $, el, sizeCanvas } from './dom.js';
-import { catalog, words } from './catalog.js';
+import { words } from './catalog.js';
 import { app } from './state.js';
 
 let ctx = null;     // {page(), setQuery(q), dark()}
 let view = null;    // RespView of the shown section
 let shown = null;   // the result whose section is shown
+let wasm = null;    // the worker's module, once the section is built
+let built = null;   // a promise: the section built (started by the first section)
 
-function labels() { return catalog().responsiveness; }
+let words_ = null;
+function labels() { return words_; }
 
 function build(section) {
   const L = labels();
@@ -122,7 +128,7 @@ function applyControls() {
 function useMeasured() {
   const r = window.tailslice.realRun && window.tailslice.realRun.report;
   const yc = r && r.yield_cost;
-  const out = measuredYieldCost(r ? r.yield_used : undefined, yc && yc.ms !== null ? yc.ms : undefined);
+  const out = wasm.measuredYieldCost(r ? r.yield_used : undefined, yc && yc.ms !== null ? yc.ms : undefined);
   const box = $('#resp-form-error');
   if (out.message) {
     box.textContent = words(out.message);
@@ -187,8 +193,13 @@ function render() {
   const section = $('#responsiveness');
   const result = app.result;
   if (result === shown) return;
-  shown = result;
   const sec = result && result.responsiveness;
+  if (sec && !wasm) {
+    built ||= fullWasm().then(mount);
+    built.then(render);
+    return;
+  }
+  shown = result;
   // A drawing of the previous section under way is dropped with it.
   chartsJob++;
   chartsDone = [];
@@ -207,14 +218,16 @@ function render() {
   if (sec.error) { shownNow(); return; }
   renderTable(sec);
   renderText(sec);
-  view = new RespView(sec);
+  view = new wasm.RespView(sec);
   drawCharts(shownNow);
 }
 
 
 
-export function initResponsiveness(context) {
-  ctx = context;
+/** Builds the section with the loaded module's words and wires it. */
+function mount(m) {
+  wasm = m;
+  words_ = m.catalog().responsiveness;
   const section = $('#responsiveness');
   build(section);
   relabel();
@@ -227,10 +240,14 @@ export function initResponsiveness(context) {
     if (sec && sec.error) $('#resp-error').textContent = words(sec.error);
     if (sec && !sec.error) { renderTable(sec); renderText(sec); drawCharts(done); } else done();
   });
+  new ResizeObserver(() => requestAnimationFrame(() => drawCharts())).observe(section);
+  app.dark.addEventListener('change', () => drawCharts());
+}
+
+export function initResponsiveness(context) {
+  ctx = context;
   // Each shown result (body[data-updates] changes once it is drawn), in a
   // task of its own after the one that drew it.
   new MutationObserver(() => setTimeout(render, 0)).observe(document.body, { attributes: true, attributeFilter: ['data-updates'] });
-  new ResizeObserver(() => requestAnimationFrame(() => drawCharts())).observe(section);
-  app.dark.addEventListener('change', () => drawCharts());
   render();
 }

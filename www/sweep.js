@@ -5,7 +5,7 @@
 // chunk at a time with progress; Cancel stops them between chunks. The
 // charts, legends included, are drawn by the wasm (Rust's chart module),
 // like the page's other charts.
-import { drawSeedHistogram, drawQuantumChart } from './tailslice.js';
+import { fullWasm } from './full-wasm.js';
 import { t, lang, fmtNumber, onLangChange } from './i18n.js';
 import { exportPng } from './io.js';
 import { catalog, limits, metricTitle, policyTitle as title } from './catalog.js';
@@ -15,6 +15,7 @@ import { $, el, sizeCanvas } from './dom.js';
 let ctx = null;     // {query(), tasks(), dark()}
 let running = null; // {job, kind}: the sweep under way
 const state = { seeds: null, quanta: null };
+let wasm = null;    // the worker's module on the main thread (the charts), from the first sweep
 
 function setRunning(on) {
   $('#sweep-cancel').hidden = !on;
@@ -56,7 +57,10 @@ function start(kind) {
   $('#sweep-status-text').textContent = t('sweep.progress', { what: t(`sweep.what.${kind}`), done: 0, total: '…' });
   const job = request('sweep', args, { onProgress: (p) => onProgress(kind, p) });
   running = { job, kind };
-  job.done.then((out) => {
+  // The charts' Rust is the worker module's, loaded on the main thread
+  // with the first sweep (full-wasm.js), not with the page.
+  Promise.all([job.done, fullWasm()]).then(([out, m]) => {
+    wasm = m;
     if (running && running.job === job) running = null;
     if (out.status === 'cancelled') return;
     if (out.status === 'error') { fail(out.message); return; }
@@ -128,7 +132,7 @@ function renderSeeds() {
   }
   const canvas = $('#sweep-hist');
   const dpr = sizeCanvas(canvas, 260);
-  drawSeedHistogram(canvas, dpr, ctx.dark(), {
+  wasm.drawSeedHistogram(canvas, dpr, ctx.dark(), {
     edges: dist.histogram.edges,
     counts: dist.histogram.counts,
     p5: dist.p5, p50: dist.p50, p95: dist.p95,
@@ -166,7 +170,7 @@ function renderQuanta() {
   const dpr = sizeCanvas(canvas, 280);
   // Rust's sweep::best_quanta names each figure's best `best_<metric>`.
   const best = sum.best.map((b) => (b.depends_on_quantum ? b[`best_${m}`].quantum : null));
-  drawQuantumChart(canvas, dpr, ctx.dark(), {
+  wasm.drawQuantumChart(canvas, dpr, ctx.dark(), {
     quanta: sum.quanta,
     policies: sum.policies,
     values: sum.series.map((se) => se[m]),
@@ -233,6 +237,8 @@ export function initSweep(context) {
   // Start the worker (its wasm is not in the page's first download) when
   // the visitor reaches for the panel, so the first sweep does not wait
   // for it to compile.
-  for (const type of ['pointerover', 'focusin']) $('#sweeps').addEventListener(type, warm, { once: true });
+  // The charts' module on the main thread likewise.
+  const warmBoth = () => { warm(); fullWasm(); };
+  for (const type of ['pointerover', 'focusin']) $('#sweeps').addEventListener(type, warmBoth, { once: true });
   Object.assign(window.tailslice, { startSweep: start, cancelSweep: cancel });
 }

@@ -242,7 +242,9 @@ pub struct Catalog {
     /// The page's preset experiments, in the picker's order.
     pub presets: Vec<PresetEntry>,
     pub limits: BrowserLimits,
-    /// The Responsiveness section's words, yields and keys.
+    /// The Responsiveness section's words, yields and keys; left out of the
+    /// page's own module (`page`): the section reads the worker module's.
+    #[cfg(not(feature = "page"))]
     pub responsiveness: crate::responsiveness::labels::Labels,
     /// The Embed dialog's pickers and words; left out of the page's own
     /// module (`page`): the dialog reads the worker module's catalog.
@@ -556,6 +558,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
             })
             .collect(),
         limits: BROWSER_LIMITS,
+        #[cfg(not(feature = "page"))]
         responsiveness: crate::responsiveness::labels::labels(),
         #[cfg(not(feature = "page"))]
         embed: embed_catalog(),

@@ -178,6 +178,8 @@ struct Opened {
 
 /// Reads an experiment file (`export::parse_experiment_json`); fails with
 /// the reason (and line) when it is not one, in the page's language `lang`.
+// The worker's module only: the page loads it on the first file opened.
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = openExperiment)]
 pub fn open_experiment(text: &str, lang: &str) -> Result<JsValue, JsError> {
     let file = export::parse_experiment_json(text, &Limits::WEB)

@@ -42,7 +42,9 @@ mod runner;
 mod scenario;
 mod scenario_catalog;
 mod scenario_view;
-#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
+// The sweeps run in the worker; their charts are drawn by the worker's
+// module, which the page loads with the first sweep (www/sweep.js).
+#[cfg(not(feature = "page"))]
 mod sweep;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod trace_run;
@@ -60,12 +62,12 @@ pub use embed::{embed_figure, embed_snippet};
 #[cfg(not(feature = "page"))]
 pub use figure::svg_figure;
 pub use gantt::Gantt;
-pub use io::open_experiment;
 #[cfg(not(feature = "page"))]
-pub use io::{check_tasks, export_file};
+pub use io::{check_tasks, export_file, open_experiment};
 pub use panic::{last_panic, panic_for_test};
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
 pub use realrun::{real_run_text, RealRunPlan};
+#[cfg(not(feature = "page"))]
 pub use responsiveness::{measured_yield_cost, RespView};
 pub use runner::Runner;
 pub use scenario::{parse as parse_scenario, ScenarioQuery};

@@ -261,6 +261,8 @@ fn with_real(page: &mut PageQuery, real: RealSettings) {
 }
 
 /// The page's view of a valid experiment, the full page or the embed view.
+// Only `openExperiment` calls it, which the page's own module (`page`) leaves out.
+#[cfg_attr(feature = "page", allow(dead_code))]
 pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQuery {
     describe_view(
         exp,

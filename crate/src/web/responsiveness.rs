@@ -108,9 +108,10 @@ struct Section<'a> {
 
 /// Whether the section applies: a trace's tasks, or an imported list with
 /// arrival times (a list of durations alone, all at t = 0, is not a
-/// timeline).
+/// timeline). Never in the page's own module (`page`): it runs no imported
+/// tasks, and saying so here leaves the section's code out of it.
 pub(crate) fn applies(workload: &Workload, trace: bool) -> bool {
-    trace || workload.arrival.iter().any(|&a| a > 0.0)
+    !cfg!(feature = "page") && (trace || workload.arrival.iter().any(|&a| a > 0.0))
 }
 
 fn q(v: f64) -> String {
@@ -226,12 +227,15 @@ pub(crate) fn section(
     })
 }
 
-/// The section's charts on the main thread.
+/// The section's charts on the main thread (from the worker's module, which
+/// the page loads when the first section arrives).
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 pub struct RespView {
     data: ChartData,
 }
 
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl RespView {
     /// Takes the result's `responsiveness` object.
@@ -326,6 +330,7 @@ impl RespView {
 /// coarse for one gap the median of yields timed in batches; absent when
 /// neither could be timed), the section's `{yield, cost}`, or
 /// `{message: {en, zh}}` when no cost applies.
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = measuredYieldCost)]
 pub fn measured_yield_cost(yield_used: Option<String>, yield_ms: Option<f64>) -> JsValue {
     const NO_RUN: Text = Text::new(

@@ -1,7 +1,7 @@
 //! The page's sweeps panel: a seed sweep or a quantum sweep run by the jobs
 //! worker a chunk at a time (progress and cancel between chunks), and the
 //! two charts that show them ([`crate::chart::sweep`]), drawn on the main
-//! thread.
+//! thread by this, the worker's module (the page's own leaves the file out).
 //!
 //! The work is `crate::experiment::sweep`'s, exactly as `tailslice sweep` does it, so
 //! the page's figures equal the CLI's for the same settings.
@@ -46,7 +46,6 @@ fn param(lang: Lang) -> impl Fn(ParamError) -> JsError {
 }
 
 /// A seed sweep in progress.
-#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 pub struct SeedSweep {
     exp: Experiment,
@@ -55,7 +54,6 @@ pub struct SeedSweep {
     runs: Vec<SeedRun>,
 }
 
-#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl SeedSweep {
     /// `range` is `A-B` (as `tailslice sweep --seeds`); refused before any
@@ -153,7 +151,6 @@ fn parse_quanta(text: &str, steps: u32) -> Result<Vec<f64>, ParamError> {
 
 /// A quantum sweep in progress (on the experiment's workload, drawn once,
 /// or on imported tasks).
-#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 pub struct QuantumSweep {
     exp: Experiment,
@@ -162,7 +159,6 @@ pub struct QuantumSweep {
     runs: Vec<QuantumRun>,
 }
 
-#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl QuantumSweep {
     #[wasm_bindgen(constructor)]

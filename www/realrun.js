@@ -5,8 +5,12 @@
 // keys), computes every figure from the raw clocks and writes every
 // heading, label, cell and sentence in English and Chinese;
 // www/realrun-runner.js spins and yields, this file lays them out. Results
-// are not put into the URL; the settings are.
-import { parseQuery, RealRunPlan, realRunText } from './tailslice.js';
+// are not put into the URL; the settings are. RealRunPlan is the worker
+// module's, loaded on the main thread when the panel is reached (in view,
+// pointer or focus) or Run is pressed (full-wasm.js): the page's first view
+// does not carry it.
+import { parseQuery, realRunText } from './tailslice.js';
+import { fullWasm } from './full-wasm.js';
 import { t, lang, onLangChange, applyI18n } from './i18n.js';
 import { $, el } from './dom.js';
 import { download } from './io.js';
@@ -22,6 +26,14 @@ const panel = {
   text: null,       // realRunText(): {env: {en, zh} isolation and clock, na: {en, zh}}
   startWhenRead: false, // Run was pressed while an uploaded file was being read
 };
+
+let wasm = null;    // the worker's module, once the panel was reached
+let loading = null;
+/** Loads the plan's module (once), then shows the current plan's notes. */
+function ready() {
+  loading ||= fullWasm().then((m) => { wasm = m; refreshPreview(); });
+  return loading;
+}
 
 const pick = (both) => words(both);
 const na = () => pick(panel.text && panel.text.na);
@@ -129,19 +141,19 @@ function tasksText() {
 function planFor(query) {
   // Too many imported tasks are refused by their count, before a large
   // list's text is read and handed to the wasm on the main thread.
-  const tooMany = RealRunPlan.tooManyTasks(panel.ctx.taskCount ? panel.ctx.taskCount() : 0);
+  const tooMany = wasm.RealRunPlan.tooManyTasks(panel.ctx.taskCount ? panel.ctx.taskCount() : 0);
   if (tooMany) return { error: tooMany };
   const tasks = tasksText();
   if (tasks === null) return { error: { en: realStrings.en['real.reading'], zh: realStrings.zh['real.reading'] } };
   try {
-    return { plan: new RealRunPlan(query, tasks) };
+    return { plan: new wasm.RealRunPlan(query, tasks) };
   } catch (err) {
     return { error: err && (err.en || err.zh) ? err : { en: String(err && err.message ? err.message : err), zh: String(err && err.message ? err.message : err) } };
   }
 }
 
 function refreshPreview() {
-  if (!panel.ctx || panel.running || !page()) return;
+  if (!wasm || !panel.ctx || panel.running || !page()) return;
   fillSettings();
   const { plan, error } = planFor(page().query);
   if (plan) { panel.preview = plan.info(); plan.free(); } else panel.preview = { error };
@@ -171,6 +183,8 @@ function setState(state, text) {
 }
 
 async function start() {
+  if (panel.running) return;
+  if (!wasm) await ready();
   if (panel.running) return;
   const query = page().query;
   const { plan, error } = planFor(query);
@@ -324,7 +338,12 @@ export function initRealRun(ctx) {
     clearTimeout(queued);
     queued = setTimeout(refreshPreview, 200);
   }).observe(document.body, { attributes: true, attributeFilter: ['data-updates'] });
-  refreshPreview();
+  new IntersectionObserver((seen, io) => {
+    if (!seen.some((e) => e.isIntersecting)) return;
+    io.disconnect();
+    ready();
+  }, { rootMargin: '200px' }).observe(section);
+  for (const type of ['pointerover', 'focusin']) section.addEventListener(type, ready, { once: true });
   window.tailslice.realRun = {
     get report() { return panel.last ? panel.last.report : null; },
     json() { return panel.last ? runJson() : null; },

@@ -89,6 +89,9 @@ async fn real_run_tables_appear_with_a_run_and_its_yield_cost_is_timed() -> Resu
         "/?n=30&q=4&real_scale=0.05&real_repeats=1&real_yield=message",
     )
     .await?;
+    // The panel's plan (and its notes) loads when the panel is reached.
+    b.eval_js("document.querySelector('#real').scrollIntoView(); return true;")
+        .await?;
     b.wait_js(
         "document.querySelector('#real-notes').textContent.length > 0",
         RUN,
@@ -158,6 +161,9 @@ async fn real_run_tables_appear_with_a_run_and_its_yield_cost_is_timed() -> Resu
 async fn the_time_estimate_follows_the_yield_method() -> Result<()> {
     let b = Browser::start().await?;
     open_ready(&b, "/?real_repeats=1&real_yield=message").await?;
+    // The panel's plan (and its notes) loads when the panel is reached.
+    b.eval_js("document.querySelector('#real').scrollIntoView(); return true;")
+        .await?;
     let notes = || js_str(&b, "document.querySelector('#real-notes').textContent");
     b.wait_js(
         "document.querySelector('#real-notes').textContent.includes('a turn of the event loop')",

@@ -33,6 +33,7 @@ mod gantt;
 mod io;
 mod panic;
 mod query;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod realrun;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod responsiveness;
@@ -66,7 +67,9 @@ pub use gantt::Gantt;
 pub use io::{check_tasks, export_file, open_experiment};
 pub use panic::{last_panic, panic_for_test};
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
-pub use realrun::{real_run_text, RealRunPlan};
+pub use realrun::real_run_text;
+#[cfg(not(feature = "page"))]
+pub use realrun::RealRunPlan;
 #[cfg(not(feature = "page"))]
 pub use responsiveness::{measured_yield_cost, RespView};
 pub use runner::Runner;

@@ -270,6 +270,7 @@ fn pass_js(p: &Pass) -> JsValue {
 }
 
 /// A planned real run and what was measured so far.
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 pub struct RealRunPlan {
     plan: Plan,
@@ -279,6 +280,9 @@ pub struct RealRunPlan {
     env: Option<Environment>,
 }
 
+// The plan, the runs and the report are the worker module's: the page
+// loads it when the panel is reached (www/realrun.js).
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl RealRunPlan {
     /// The refusal of a real run of `count` imported tasks, too many to

@@ -153,14 +153,17 @@ function planFor(query) {
 }
 
 function refreshPreview() {
-  if (!wasm || !panel.ctx || panel.running || !page()) return;
+  if (!panel.ctx || panel.running || !page()) return;
   fillSettings();
+  // The notes wait for the plan's module (see ready()).
+  if (!wasm) { renderNotes(); return; }
   const { plan, error } = planFor(page().query);
   if (plan) { panel.preview = plan.info(); plan.free(); } else panel.preview = { error };
   renderNotes();
 }
 
 function renderNotes() {
+  $('#real-env').textContent = pick(panel.text && panel.text.env);
   const ul = $('#real-notes');
   ul.replaceChildren();
   const p = panel.preview;
@@ -171,7 +174,6 @@ function renderNotes() {
     for (const n of (p.notes[lang()] || p.notes.en)) ul.append(el('li', { text: n }));
   }
   $('#real-run').disabled = !!(p.error || panel.running);
-  $('#real-env').textContent = pick(panel.text && panel.text.env);
 }
 
 // ---------------------------------------------------------------- run
@@ -344,6 +346,7 @@ export function initRealRun(ctx) {
     ready();
   }, { rootMargin: '200px' }).observe(section);
   for (const type of ['pointerover', 'focusin']) section.addEventListener(type, ready, { once: true });
+  refreshPreview();
   window.tailslice.realRun = {
     get report() { return panel.last ? panel.last.report : null; },
     json() { return panel.last ? runJson() : null; },

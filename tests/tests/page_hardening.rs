@@ -262,7 +262,8 @@ async fn a_huge_scenario_link_shows_progress_and_an_edit_cancels_it() -> Result<
     b.open("/?v=1&s=feishu-demo&nq=1000&secs=60&m=64p&groups=33,25,21,17,9,5")
         .await?;
     b.wait_js(
-        "!document.querySelector('#scenario-progress').hidden && \
+        // The panel is built once the scenario's module has loaded.
+        "document.querySelector('#scenario-progress')?.hidden === false && \
          document.querySelector('#scenario-status').textContent.includes('%')",
         Duration::from_secs(60),
     )

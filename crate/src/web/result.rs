@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use crate::experiment::metric::Metric;
 use crate::experiment::reading;
 use crate::experiment::summary;
-use crate::stats::change_pct;
+use crate::stats::{self, change_pct};
 use crate::text::Lang;
 
 /// At most this many points per CDF line (a polyline of more is invisible).
@@ -202,8 +202,8 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
         set(&ro, "seg_start", &Float64Array::from(&seg_start[..]).into());
         set(&ro, "seg_end", &Float64Array::from(&seg_end[..]).into());
 
-        let mut lat = summary::latencies(w, s);
-        let (xs, ys) = cdf_points_unsorted(&mut lat, CDF_POINTS);
+        let lat = summary::latencies(w, s);
+        let (xs, ys) = cdf_points_unsorted(&lat, CDF_POINTS);
         set(&ro, "cdf_x", &Float64Array::from(&xs[..]).into());
         set(&ro, "cdf_y", &Float64Array::from(&ys[..]).into());
         set(&ro, "p50", &r.summary.p50.into());
@@ -234,23 +234,20 @@ fn long_class(w: &crate::workload::Workload) -> Option<u16> {
         .map(|(i, _)| i as u16)
 }
 
-/// [`cdf_points`] of `values` in any order (reordered in place): the same
-/// points, found by selecting only the ranks the line needs. A million
-/// latencies are then about ten quickselect passes instead of a full sort
-/// (the sort was a third of a 1,000,000-task result's building time).
-pub fn cdf_points_unsorted(values: &mut [f64], max: usize) -> (Vec<f64>, Vec<f64>) {
+/// The empirical CDF of `values` (in any order): `(x, share of tasks with
+/// latency ≤ x)`, thinned to about `max` points evenly in rank, found by
+/// selecting only the ranks the line needs ([`stats::at_ranks`]), not by
+/// sorting a million latencies.
+pub fn cdf_points_unsorted(values: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
     let n = values.len();
     let ranks = cdf_ranks(n, max);
-    if ranks.len() * 4 >= n {
-        // Nearly every value is a point: sorting is as cheap.
-        values.sort_unstable_by(f64::total_cmp);
-        return cdf_points(values, max);
-    }
-    let mut picked = vec![0.0; ranks.len()];
-    select_ranks(values, 0, &ranks, &mut picked);
+    let picked = stats::at_ranks(values, &ranks);
+    let Some(&first) = picked.first() else {
+        return (vec![], vec![]);
+    };
     let mut xs = Vec::with_capacity(ranks.len() + 1);
     let mut ys = Vec::with_capacity(ranks.len() + 1);
-    xs.push(picked[0]);
+    xs.push(first);
     ys.push(0.0);
     for (&r, &x) in ranks.iter().zip(&picked) {
         xs.push(x);
@@ -259,7 +256,7 @@ pub fn cdf_points_unsorted(values: &mut [f64], max: usize) -> (Vec<f64>, Vec<f64
     (xs, ys)
 }
 
-/// The ranks [`cdf_points`] reads: every `step`-th from 0, and the last.
+/// The ranks [`cdf_points_unsorted`] reads: every `step`-th from 0, and the last.
 fn cdf_ranks(n: usize, max: usize) -> Vec<usize> {
     if n == 0 {
         return vec![];
@@ -272,59 +269,38 @@ fn cdf_ranks(n: usize, max: usize) -> Vec<usize> {
     ranks
 }
 
-/// Writes into `out[i]` the value of rank `ranks[i]` (ascending, absolute:
-/// `v` starts at rank `offset`) as if `v` were sorted: quickselect the
-/// middle rank, then each side for the ranks that fall in it.
-fn select_ranks(v: &mut [f64], offset: usize, ranks: &[usize], out: &mut [f64]) {
-    if ranks.is_empty() {
-        return;
-    }
-    let mid = ranks.len() / 2;
-    let at = ranks[mid] - offset;
-    let (left, x, right) = v.select_nth_unstable_by(at, f64::total_cmp);
-    out[mid] = *x;
-    let (out_left, out_rest) = out.split_at_mut(mid);
-    select_ranks(left, offset, &ranks[..mid], out_left);
-    select_ranks(
-        right,
-        offset + at + 1,
-        &ranks[mid + 1..],
-        &mut out_rest[1..],
-    );
-}
-
-/// Points of the empirical CDF of `sorted` (ascending): `(x, share of tasks
-/// with latency ≤ x)`, thinned to about `max` points evenly in rank.
-pub fn cdf_points(sorted: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
-    let n = sorted.len();
-    if n == 0 {
-        return (vec![], vec![]);
-    }
-    let step = n.div_ceil(max.max(2)).max(1);
-    let mut xs = Vec::with_capacity(n / step + 2);
-    let mut ys = Vec::with_capacity(n / step + 2);
-    xs.push(sorted[0]);
-    ys.push(0.0);
-    let mut i = 0;
-    while i < n {
-        xs.push(sorted[i]);
-        ys.push((i + 1) as f64 / n as f64);
-        i += step;
-    }
-    if *ys.last().unwrap_or(&0.0) < 1.0 {
-        xs.push(sorted[n - 1]);
-        ys.push(1.0);
-    }
-    (xs, ys)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
 
+    /// The CDF's points read off `sorted` (ascending), the rule
+    /// [`cdf_points_unsorted`] must give without sorting.
+    fn cdf_points(sorted: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
+        let n = sorted.len();
+        if n == 0 {
+            return (vec![], vec![]);
+        }
+        let step = n.div_ceil(max.max(2)).max(1);
+        let mut xs = Vec::with_capacity(n / step + 2);
+        let mut ys = Vec::with_capacity(n / step + 2);
+        xs.push(sorted[0]);
+        ys.push(0.0);
+        let mut i = 0;
+        while i < n {
+            xs.push(sorted[i]);
+            ys.push((i + 1) as f64 / n as f64);
+            i += step;
+        }
+        if *ys.last().unwrap_or(&0.0) < 1.0 {
+            xs.push(sorted[n - 1]);
+            ys.push(1.0);
+        }
+        (xs, ys)
+    }
+
     /// Selecting the ranks gives exactly the points of sorting first, for
-    /// sizes around the "sort anyway" threshold and with ties.
+    /// sizes around the selection's sort threshold and with ties.
     #[wasm_bindgen_test]
     fn selected_cdf_points_equal_the_sorted_ones() {
         let mut x: u64 = 7;
@@ -339,9 +315,8 @@ mod tests {
                 .collect();
             let mut sorted = values.clone();
             sorted.sort_unstable_by(f64::total_cmp);
-            let mut any = values.clone();
             assert_eq!(
-                cdf_points_unsorted(&mut any, CDF_POINTS),
+                cdf_points_unsorted(&values, CDF_POINTS),
                 cdf_points(&sorted, CDF_POINTS),
                 "n = {n}"
             );

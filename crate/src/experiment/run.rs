@@ -98,12 +98,23 @@ impl Experiment {
             segments: record_segments,
             outcomes: true,
         };
-        let runs = self.each_policy(&workload, limits, keep, |policy, schedule| PolicyRun {
-            policy,
-            summary: summary::summarize(&workload, &schedule, self.within),
-            schedule,
-        })?;
+        let runs = self.run_policies(&workload, limits, keep)?;
         Ok(Outcome { workload, runs })
+    }
+
+    /// Runs every policy on `workload`, keeping of each schedule what
+    /// `keep` says (the page keeps outcomes only for a Gantt's tooltips).
+    pub fn run_policies(
+        &self,
+        workload: &Workload,
+        limits: &Limits,
+        keep: Keep,
+    ) -> Result<Vec<PolicyRun>, EngineError> {
+        self.each_policy(workload, limits, keep, |policy, schedule| PolicyRun {
+            policy,
+            summary: summary::summarize(workload, &schedule, self.within),
+            schedule,
+        })
     }
 
     /// The figures of every policy on `workload` and nothing else (what

@@ -163,9 +163,13 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
     set(&obj, "core_kinds", &kinds.into());
     set(&obj, "gantt", &recorded.into());
     set(&obj, "classes", &to_js(&w.class_labels));
-    set(&obj, "work", &Float64Array::from(&w.work[..]).into());
-    set(&obj, "arrival", &Float64Array::from(&w.arrival[..]).into());
-    set(&obj, "class", &Uint16Array::from(&w.class[..]).into());
+    // Per task, read by the Gantt's slices and tooltips only: empty when
+    // no Gantt is drawn (a million tasks' arrays cost more to build than
+    // the rest of the result).
+    let n = if recorded { w.len() } else { 0 };
+    set(&obj, "work", &Float64Array::from(&w.work[..n]).into());
+    set(&obj, "arrival", &Float64Array::from(&w.arrival[..n]).into());
+    set(&obj, "class", &Uint16Array::from(&w.class[..n]).into());
     // Computed here, in the worker, so the main thread never walks every task.
     let (hi, cut, counts) = super::plots::histogram(&w.work, &w.class, w.class_labels.len());
     set(&obj, "hist_hi", &hi.into());

@@ -8,7 +8,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::{io, query, result, trace_run, GANTT_MAX_SLICES, LARGE_SLICES};
-use crate::experiment::{Experiment, Limits, PolicyRun};
+use crate::experiment::{Experiment, Keep, Limits, PolicyRun};
 use crate::text::Lang;
 use crate::workload::Workload;
 
@@ -112,10 +112,16 @@ impl Runner {
             policies: vec![kind],
             ..self.exp.clone()
         };
-        let mut out = one
-            .run_on(workload.clone(), &Limits::WEB, self.record)
+        // Each task's outcome is read by the Gantt's tooltips only: without
+        // a Gantt, none is kept.
+        let keep = Keep {
+            segments: self.record,
+            outcomes: self.record,
+        };
+        let mut runs = one
+            .run_policies(workload, &Limits::WEB, keep)
             .map_err(|e| JsError::new(&e.to_string()))?;
-        self.runs.append(&mut out.runs);
+        self.runs.append(&mut runs);
         Ok(self.runs.len() < self.exp.policies.len())
     }
 

@@ -31,8 +31,8 @@ function runBuffers(result) {
  * `{done, total, label}` before each step. Value: the result object.
  */
 export function* run(wasm, { query, tasks = null, starts = null, large = false }, ctx) {
-  const runner = starts ? wasm.Runner.withTrace(query, tasks, starts)
-    : tasks ? wasm.Runner.withTasks(query, tasks) : new wasm.Runner(query);
+  const runner = tasks ? wasm.Runner.withList(query, taskList(wasm, tasks, ctx.cache), starts ?? undefined)
+    : new wasm.Runner(query);
   try {
     const total = runner.total();
     let sized = false;
@@ -119,13 +119,24 @@ async function fileText(file, cache) {
  * A task list to import, checked by Rust's parser (`import::parse_task_list`)
  * off the main thread: `{query, text}` or `{query, file}` (a File: read
  * here, so the page never holds or parses it; later jobs get the same File
- * as `tasks`, see `prepare`). Value: `checkTasks`'
+ * as `tasks`, see `prepare`). The parsed list stays for the runs. Value:
  * `{ok, tasks, classes, total_work_ms}` or `{ok: false, line, message}`.
  */
 export async function* importTasks(wasm, { query, text = null, file = null }, ctx) {
   const list = file ? await fileText(file, ctx.cache) : text;
   yield;
-  return { value: wasm.checkTasks(query, list) };
+  return { value: taskList(wasm, list, ctx.cache).check(query) };
+}
+
+/** Rust's parsed `TaskList` of `text`: the last one stays in `cache`, so
+ * the runs after an import (and after each edit) do not parse it again. */
+function taskList(wasm, text, cache) {
+  if (!cache.list || cache.list.text !== text) {
+    if (cache.list) cache.list.list.free();
+    cache.list = null;
+    cache.list = { text, list: new wasm.TaskList(text) };
+  }
+  return cache.list.list;
 }
 
 /** An export's text: `{kind, query, tasks, ui}` (see Rust's `exportFile`). Value: `{text}`. */

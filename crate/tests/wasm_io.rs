@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 use tailslice::experiment::Limits;
-use tailslice::web::{self, QuantumSweep, Runner, SeedSweep};
+use tailslice::web::{self, QuantumSweep, Runner, SeedSweep, TaskList};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -59,6 +59,42 @@ fn imported_tasks_run_like_the_library_and_carry_the_explanation() {
         zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
         "{zh}"
     );
+}
+
+/// A list parsed once answers the check and every run after it as the
+/// text does each time: the same check, results, refusals and the "as
+/// recorded" row of a trace's starts.
+#[wasm_bindgen_test]
+fn a_parsed_list_runs_as_its_text_does() {
+    let list = TaskList::new(LIST);
+    assert_eq!(
+        json(&list.check("q=4").unwrap()),
+        json(&web::check_tasks("q=4", LIST).unwrap())
+    );
+    for q in ["q=4&p=fifo,rr,srpt", "q=2&cores=2"] {
+        let from_list = Runner::with_list(q, &list, None).unwrap().finish().unwrap();
+        let from_text = Runner::with_tasks(q, LIST).unwrap().finish().unwrap();
+        assert_eq!(json(&from_list), json(&from_text), "{q}");
+    }
+    let starts = vec![0.0, 5.0, 45.0, 50.0];
+    let traced = Runner::with_list("", &list, Some(starts.clone()))
+        .unwrap()
+        .finish()
+        .unwrap();
+    assert_eq!(
+        json(&traced),
+        json(
+            &Runner::with_trace("", LIST, &starts)
+                .unwrap()
+                .finish()
+                .unwrap()
+        )
+    );
+    assert_eq!(json(&traced)["rows"][0]["policy"], "recorded");
+    assert!(Runner::with_list("", &list, Some(vec![0.0])).is_err());
+    let bad = TaskList::new("1\n2\nx\n");
+    assert_eq!(json(&bad.check("").unwrap())["line"], 3);
+    assert!(Runner::with_list("", &bad, None).is_err());
 }
 
 #[wasm_bindgen_test]

@@ -52,7 +52,7 @@ pub use catalog::{catalog, file_too_large};
 pub use embed::{embed_snippet, placeholder_figure_svg};
 pub use io::open_experiment;
 #[cfg(not(feature = "page"))]
-pub use io::{check_tasks, export_file};
+pub use io::{check_tasks, export_file, TaskList};
 pub use labels::set_labels;
 pub use panic::{last_panic, panic_for_test};
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};

@@ -196,20 +196,45 @@ impl Runner {
         Runner::with_workload(exp, w, lang)
     }
 
+    /// [`Runner::with_tasks`] (or, with `starts`, [`Runner::with_trace`])
+    /// on a list parsed before, which the worker keeps.
+    #[wasm_bindgen(js_name = withList)]
+    pub fn with_list(
+        query: &str,
+        list: &io::TaskList,
+        starts: Option<Vec<f64>>,
+    ) -> Result<Runner, JsError> {
+        let lang = lang_of(query);
+        let (exp, w) = list.sized(&io::experiment(query)?, lang)?;
+        let runner = Runner::with_workload(exp, w, lang)?;
+        match starts {
+            Some(starts) => runner.recording(starts),
+            None => Ok(runner),
+        }
+    }
+
     /// A runner for the experiment of `query` on a trace's tasks (`tasks`,
     /// as the trace module's `TraceLoader::select` gave them) whose recorded starts are
     /// `starts`: the result gets the "as recorded" row first.
     #[wasm_bindgen(js_name = withTrace)]
     pub fn with_trace(query: &str, tasks: &str, starts: &[f64]) -> Result<Runner, JsError> {
-        let mut runner = Runner::with_tasks(query, tasks)?;
-        let n = runner.workload.as_ref().map_or(0, |w| w.len());
+        Runner::with_tasks(query, tasks)?.recording(starts.to_vec())
+    }
+}
+
+#[cfg(not(feature = "page"))]
+impl Runner {
+    /// This runner with the tasks' recorded starts: its result gets the
+    /// "as recorded" row first.
+    fn recording(mut self, starts: Vec<f64>) -> Result<Runner, JsError> {
+        let n = self.workload.as_ref().map_or(0, |w| w.len());
         if starts.len() != n {
             return Err(JsError::new(&format!(
                 "{} recorded starts for {n} tasks",
                 starts.len()
             )));
         }
-        runner.recorded = Some(starts.to_vec());
-        Ok(runner)
+        self.recorded = Some(starts);
+        Ok(self)
     }
 }

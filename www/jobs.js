@@ -29,12 +29,28 @@ function runBuffers(result) {
  * page's estimate says large). Progress: `{sized: true, slices, large}`
  * once the workload is drawn (its true size), then, for a large run,
  * `{done, total, label}` before each step. Value: the result object.
+ *
+ * A large run of several policies is split where the worker has helpers
+ * (`ctx.helpers`, www/helpers.js): each helper draws the same workload and
+ * runs one policy at a time from the back of the list (a `part`), while
+ * this worker draws it and runs them from the front; the parts are taken
+ * into the result as if run here. A part that fails is run here instead.
  */
 export function* run(wasm, { query, tasks = null, starts = null, large = false }, ctx) {
-  const runner = tasks ? wasm.Runner.withList(query, taskList(wasm, tasks, ctx.cache), starts ?? undefined)
-    : new wasm.Runner(query);
+  const list = tasks ? taskList(wasm, tasks, ctx.cache) : null;
+  const runner = list ? wasm.Runner.withList(query, list.list, starts ?? undefined) : new wasm.Runner(query);
+  const total = runner.total();
+  const left = Array.from({ length: total - 1 }, (_, i) => i); // policies no one has taken
+  const parts = new Map(); // policy → {helper, job}
+  const ask = (helper) => {
+    const i = left.pop();
+    if (i === undefined) return;
+    if (list) shareList(list, helper, ctx.helpers);
+    const args = { query, list: list ? list.serial : null, part: i };
+    parts.set(i, { helper, job: ctx.helpers.request(helper, 'part', args) });
+  };
   try {
-    const total = runner.total();
+    if (large && ctx.helpers) for (let h = 0; h < Math.min(ctx.helpers.size, left.length - 1); h++) ask(h);
     let sized = false;
     let isLarge = large;
     for (;;) {
@@ -46,14 +62,69 @@ export function* run(wasm, { query, tasks = null, starts = null, large = false }
         ctx.progress({ sized: true, slices: runner.slices(), large: isLarge });
       }
       if (isLarge) ctx.progress({ done: runner.done(), total, label: runner.nextLabel() });
-      if (!runner.step()) break;
+      if (!sized) runner.step();
+      else if (left.length > 0) runner.runPolicy(left.shift());
+      else if (parts.size > 0) {
+        runner.prepare(); // the result's own work, while the helpers run
+        const { i, out } = yield Promise.race([...parts].map(([i, p]) => p.job.done.then((out) => ({ i, out }))));
+        const { helper } = parts.get(i);
+        parts.delete(i);
+        if (out.ok) {
+          runner.addPart(i, out.value);
+          ask(helper);
+        } else {
+          left.push(i);
+        }
+        continue;
+      } else break;
       yield;
     }
     const result = runner.finish();
     return { value: result, transfer: runBuffers(result) };
   } finally {
+    for (const p of parts.values()) p.job.cancel();
     runner.free();
   }
+}
+
+/**
+ * One policy of a large run, in a helper (see `run`): `{query, list,
+ * part}` (`list`: the serial of the imported list `adoptTasks` gave this
+ * helper, or null for drawn tasks; `part`: the policy's index). Value:
+ * Rust's part object, its typed arrays transferred.
+ */
+export function* part(wasm, { query, list = null, part: i }, ctx) {
+  const adopted = ctx.cache.adopted;
+  if (list !== null && (!adopted || adopted.serial !== list)) throw new Error(`no task list ${list} here`);
+  const runner = list !== null ? wasm.Runner.withList(query, adopted.list) : new wasm.Runner(query);
+  try {
+    yield;
+    const value = runner.part(i);
+    return { value, transfer: Object.values(value).filter(ArrayBuffer.isView).map((v) => v.buffer) };
+  } finally {
+    runner.free();
+  }
+}
+
+/** A helper takes the imported list `{serial, work, arrival, class,
+ * labels}` its worker parsed (see `shareList`), for the parts to come. */
+export function* adoptTasks(wasm, { serial, work, arrival, class: cls, labels }, ctx) {
+  if (ctx.cache.adopted) ctx.cache.adopted.list.free();
+  ctx.cache.adopted = null;
+  ctx.cache.adopted = { serial, list: wasm.TaskList.fromArrays(work, arrival, cls, labels) };
+  yield;
+  return { value: null };
+}
+
+/** Gives helper `h` the parsed list `entry` (see `taskList`) unless it
+ * has it: its tasks as typed arrays, cheaper to hand over than to parse
+ * the text again. */
+function shareList(entry, h, helpers) {
+  if (helpers.holds(h, entry.serial)) return;
+  const arrays = entry.list.arrays();
+  if (!arrays) return;
+  helpers.request(h, 'adoptTasks', { serial: entry.serial, ...arrays }, [arrays.work.buffer, arrays.arrival.buffer, arrays.class.buffer]);
+  helpers.hold(h, entry.serial);
 }
 
 /**
@@ -125,18 +196,30 @@ async function fileText(file, cache) {
 export async function* importTasks(wasm, { query, text = null, file = null }, ctx) {
   const list = file ? await fileText(file, ctx.cache) : text;
   yield;
-  return { value: taskList(wasm, list, ctx.cache).check(query) };
+  const entry = taskList(wasm, list, ctx.cache);
+  const check = entry.list.check(query);
+  // The helpers a large run of this experiment would split into get the
+  // parsed list now, while the page asks for the run.
+  if (check.ok && ctx.helpers) {
+    const r = new wasm.Runner(query);
+    const helpers = Math.min(ctx.helpers.size, r.total() - 2);
+    r.free();
+    for (let h = 0; h < helpers; h++) shareList(entry, h, ctx.helpers);
+  }
+  return { value: check };
 }
 
-/** Rust's parsed `TaskList` of `text`: the last one stays in `cache`, so
- * the runs after an import (and after each edit) do not parse it again. */
+/** Rust's parsed `TaskList` of `text` as `{text, list, serial}`: the last
+ * one stays in `cache`, so the runs after an import (and after each edit)
+ * do not parse it again; `serial` names it to the helpers. */
 function taskList(wasm, text, cache) {
   if (!cache.list || cache.list.text !== text) {
     if (cache.list) cache.list.list.free();
     cache.list = null;
-    cache.list = { text, list: new wasm.TaskList(text) };
+    cache.serials = (cache.serials || 0) + 1;
+    cache.list = { text, list: new wasm.TaskList(text), serial: cache.serials };
   }
-  return cache.list.list;
+  return cache.list;
 }
 
 /** An export's text: `{kind, query, tasks, ui}` (see Rust's `exportFile`). Value: `{text}`. */

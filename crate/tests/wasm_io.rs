@@ -97,6 +97,56 @@ fn a_parsed_list_runs_as_its_text_does() {
     assert!(Runner::with_list("", &bad, None).is_err());
 }
 
+/// A run split into parts (each policy but the first run by another
+/// runner, as the worker's helpers do) is the run made in one piece: the
+/// same figures, CDFs, per-task outcomes and slices, bit for bit; only
+/// `parts` says how it was made. With and without a Gantt, on an imported
+/// list and a trace's tasks.
+#[wasm_bindgen_test]
+fn a_run_in_parts_is_the_run_in_one() {
+    let list = TaskList::new(LIST);
+    let starts = vec![0.0, 5.0, 45.0, 50.0];
+    type Make<'a> = Box<dyn Fn() -> Runner + 'a>;
+    let cases: Vec<(&str, Make)> = vec![
+        (
+            "the study, drawn",
+            Box::new(|| Runner::new("n=2000&p=fifo,rr,srpt").unwrap()),
+        ),
+        (
+            "no Gantt",
+            Box::new(|| Runner::new("n=2000&mix=1:1000-2500&q=1&p=fifo,rr").unwrap()),
+        ),
+        (
+            "two cores, a machine",
+            Box::new(|| Runner::new("n=3000&machine=m1&p=xnu,clutch,rr").unwrap()),
+        ),
+        (
+            "an imported list",
+            Box::new(|| Runner::with_list("q=4&p=fifo,rr,srpt", &list, None).unwrap()),
+        ),
+        (
+            "a trace's tasks",
+            Box::new(|| Runner::with_list("p=fifo,rr", &list, Some(starts.clone())).unwrap()),
+        ),
+    ];
+    for (what, make) in cases {
+        let whole = json(&make().finish().unwrap());
+        let mut r = make();
+        let policies = r.total() - 1;
+        for i in 1..policies {
+            let part = make().part(i).unwrap();
+            r.add_part(i, part).unwrap();
+        }
+        let mut split = json(&r.finish().unwrap());
+        assert_eq!(split["parts"], policies - 1, "{what}");
+        split["parts"] = whole["parts"].clone();
+        assert_eq!(split, whole, "{what}");
+    }
+    let mut r = Runner::new("p=fifo,rr").unwrap();
+    let rr = Runner::new("p=fifo,rr").unwrap().part(1).unwrap();
+    assert!(r.add_part(0, rr).is_err(), "a part of rr is not fifo's");
+}
+
 #[wasm_bindgen_test]
 fn default_run_has_both_explanations() {
     let got = json(&web::run("").unwrap());

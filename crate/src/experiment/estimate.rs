@@ -142,11 +142,12 @@ impl Experiment {
     }
 
     /// [`Experiment::check_size`] for an imported workload: exact per task.
+    /// Returns the slice count when it fits.
     pub fn check_imported_size(
         &self,
         workload: &Workload,
         limits: &Limits,
-    ) -> Result<(), ParamError> {
+    ) -> Result<f64, ParamError> {
         let est = self.slices_on(workload);
         if est > limits.max_slices as f64 {
             return Err(ParamError::new(
@@ -159,7 +160,7 @@ impl Experiment {
                 ]),
             ));
         }
-        Ok(())
+        Ok(est)
     }
 
     /// Slices of one run at quantum `q` on `tasks` tasks of `mean_work` ms

@@ -15,7 +15,7 @@
 //! - [`add_explanation`]: `reading::explain` in both languages, attached to
 //!   every result so switching language needs no new run.
 
-use js_sys::Object;
+use js_sys::{Float64Array, Object, Uint16Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -49,23 +49,32 @@ pub(crate) fn experiment(query_text: &str) -> Result<Experiment, JsError> {
 
 /// Parses `text` and checks the run's size against the browser's limit;
 /// a refusal is said in `lang`.
-pub(crate) fn tasks_for(
-    exp: &Experiment,
-    text: &str,
-    lang: Lang,
-) -> Result<(Experiment, Workload), JsError> {
+pub(crate) fn tasks_for(exp: &Experiment, text: &str, lang: Lang) -> Result<Sized, JsError> {
     let w = task_list::parse_task_list(text, Limits::WEB.max_tasks)
         .map_err(|e| JsError::new(&e.said(lang)))?;
     sized_for(exp, w, lang)
 }
 
+/// An experiment on imported tasks, checked against the browser's size
+/// limit: `slices`, its slices over all policies, is what the check found.
+pub(crate) struct Sized {
+    pub exp: Experiment,
+    pub workload: Workload,
+    pub slices: f64,
+}
+
 /// The experiment to run on the tasks `w`, refused (in `lang`) past the
 /// browser's size limit.
-fn sized_for(exp: &Experiment, w: Workload, lang: Lang) -> Result<(Experiment, Workload), JsError> {
+fn sized_for(exp: &Experiment, w: Workload, lang: Lang) -> Result<Sized, JsError> {
     let exp = exp.for_workload(&w);
-    exp.check_imported_size(&w, &Limits::WEB)
+    let slices = exp
+        .check_imported_size(&w, &Limits::WEB)
         .map_err(|e| JsError::new(&e.message(lang)))?;
-    Ok((exp, w))
+    Ok(Sized {
+        exp,
+        workload: w,
+        slices,
+    })
 }
 
 /// A task list parsed once and kept in the worker: it is checked when the
@@ -105,7 +114,7 @@ impl TaskList {
             Ok(w) => {
                 let run = exp.for_workload(w);
                 let (ok, message) = match run.check_imported_size(w, &Limits::WEB) {
-                    Ok(()) => (true, Default::default()),
+                    Ok(_) => (true, Default::default()),
                     Err(e) => (false, e.messages()),
                 };
                 to_js(&TasksCheck {
@@ -123,15 +132,56 @@ impl TaskList {
     }
 }
 
+/// A parsed list handed from worker to worker: its tasks as typed arrays
+/// (transferred) and its class names.
+#[cfg(not(feature = "page"))]
+#[wasm_bindgen]
+impl TaskList {
+    /// The tasks as `{work, arrival, class, labels}` (see
+    /// `TaskList.fromArrays`); `null` for a list that did not parse.
+    pub fn arrays(&self) -> JsValue {
+        let Ok(w) = &self.parsed else {
+            return JsValue::NULL;
+        };
+        let o = Object::new();
+        set(&o, "work", &Float64Array::from(&w.work[..]).into());
+        set(&o, "arrival", &Float64Array::from(&w.arrival[..]).into());
+        set(&o, "class", &Uint16Array::from(&w.class[..]).into());
+        set(&o, "labels", &to_js(&w.class_labels));
+        o.into()
+    }
+
+    /// The list of `arrays()` (another worker's parse): refused unless
+    /// every task has its three values and a named class.
+    #[wasm_bindgen(js_name = fromArrays)]
+    pub fn from_arrays(
+        work: Vec<f64>,
+        arrival: Vec<f64>,
+        class: Vec<u16>,
+        labels: Vec<String>,
+    ) -> Result<TaskList, JsError> {
+        if arrival.len() != work.len()
+            || class.len() != work.len()
+            || class.iter().any(|&c| usize::from(c) >= labels.len())
+        {
+            return Err(JsError::new("a task list's arrays do not match"));
+        }
+        Ok(TaskList {
+            parsed: Ok(Workload {
+                arrival,
+                work,
+                class,
+                class_labels: labels,
+            }),
+        })
+    }
+}
+
 #[cfg(not(feature = "page"))]
 impl TaskList {
     /// The experiment of `query` on these tasks, sized for the browser (a
     /// refusal in `lang`).
-    pub(crate) fn sized(
-        &self,
-        exp: &Experiment,
-        lang: Lang,
-    ) -> Result<(Experiment, Workload), JsError> {
+    pub(crate) fn sized(&self, exp: &Experiment, lang: Lang) -> Result<Sized, JsError> {
         let w = self
             .parsed
             .as_ref()
@@ -176,8 +226,8 @@ pub fn export_file(
     let base = experiment(query)?;
     let (exp, workload) = match tasks.as_deref() {
         Some(t) => {
-            let (e, w) = tasks_for(&base, t, Lang::En)?;
-            (e, Some(w))
+            let sized = tasks_for(&base, t, Lang::En)?;
+            (sized.exp, Some(sized.workload))
         }
         None => (base, None),
     };

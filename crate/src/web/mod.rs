@@ -27,6 +27,8 @@ mod io;
 mod labels;
 mod palette;
 mod panic;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
+mod part;
 mod plots;
 mod query;
 mod realrun;

@@ -7,6 +7,7 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use crate::experiment::{Experiment, Outcome};
+use crate::workload::Workload;
 use std::collections::BTreeMap;
 
 use crate::experiment::metric::Metric;
@@ -132,8 +133,34 @@ pub fn reading_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> J
     o.into()
 }
 
-/// The full result object (see `www/worker.js` for its use).
-pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
+/// What the result shows of the workload itself: the durations' histogram
+/// and the class drawn as "long". Computed once the workload is drawn,
+/// while other workers run policies (see `Runner::prepare`), so that
+/// building the result walks no task.
+pub(crate) struct WorkloadFigures {
+    hist: (f64, bool, Vec<u32>),
+    long_class: Option<u16>,
+}
+
+impl WorkloadFigures {
+    pub fn of(w: &Workload) -> WorkloadFigures {
+        WorkloadFigures {
+            hist: super::plots::histogram(&w.work, &w.class, w.class_labels.len()),
+            long_class: long_class(w),
+        }
+    }
+}
+
+/// The full result object (see `www/jobs.js` for its use); `cdfs` are the
+/// runs' CDF points ([`cdf_points_unsorted`] of each one's latencies,
+/// computed where the policy ran), `figures` the workload's.
+pub fn build(
+    exp: &Experiment,
+    outcome: &Outcome,
+    recorded: bool,
+    cdfs: &[(Vec<f64>, Vec<f64>)],
+    figures: &WorkloadFigures,
+) -> JsValue {
     let w = &outcome.workload;
     let obj = Object::new();
     set(&obj, "report", &to_js(&outcome.report()));
@@ -170,19 +197,19 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
     set(&obj, "work", &Float64Array::from(&w.work[..n]).into());
     set(&obj, "arrival", &Float64Array::from(&w.arrival[..n]).into());
     set(&obj, "class", &Uint16Array::from(&w.class[..n]).into());
-    // Computed here, in the worker, so the main thread never walks every task.
-    let (hi, cut, counts) = super::plots::histogram(&w.work, &w.class, w.class_labels.len());
-    set(&obj, "hist_hi", &hi.into());
-    set(&obj, "hist_cut", &cut.into());
+    // Computed in the worker, so the main thread never walks every task.
+    let (hi, cut, counts) = &figures.hist;
+    set(&obj, "hist_hi", &(*hi).into());
+    set(&obj, "hist_cut", &(*cut).into());
     set(&obj, "hist_counts", &Uint32Array::from(&counts[..]).into());
     set(
         &obj,
         "long_class",
-        &long_class(w).map_or(-1.0, f64::from).into(),
+        &figures.long_class.map_or(-1.0, f64::from).into(),
     );
 
     let runs = Array::new();
-    for r in &outcome.runs {
+    for (r, (xs, ys)) in outcome.runs.iter().zip(cdfs) {
         let ro = Object::new();
         let s = &r.schedule;
         set(&ro, "policy", &r.policy.name().into());
@@ -206,8 +233,6 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
         set(&ro, "seg_start", &Float64Array::from(&seg_start[..]).into());
         set(&ro, "seg_end", &Float64Array::from(&seg_end[..]).into());
 
-        let lat = summary::latencies(w, s);
-        let (xs, ys) = cdf_points_unsorted(&lat, CDF_POINTS);
         set(&ro, "cdf_x", &Float64Array::from(&xs[..]).into());
         set(&ro, "cdf_y", &Float64Array::from(&ys[..]).into());
         set(&ro, "p50", &r.summary.p50.into());
@@ -220,7 +245,7 @@ pub fn build(exp: &Experiment, outcome: &Outcome, recorded: bool) -> JsValue {
 
 /// The class drawn as "long": the one with the largest mean work (none
 /// with a single class).
-fn long_class(w: &crate::workload::Workload) -> Option<u16> {
+fn long_class(w: &Workload) -> Option<u16> {
     let mut sums = vec![(0.0f64, 0usize); w.class_labels.len()];
     for (&c, &x) in w.class.iter().zip(&w.work) {
         if let Some(s) = sums.get_mut(c as usize) {

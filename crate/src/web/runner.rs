@@ -1,12 +1,17 @@
 //! `Runner`: one experiment run a step at a time (draw the workload, then
 //! one policy per step), so the worker can report progress between steps
 //! and the page can move a run it started inline to the worker once the
-//! drawn size is known. Every method is here: generated tasks, an imported
-//! list (`withTasks`) and a trace's tasks with their recorded starts
-//! (`withTrace`).
+//! drawn size is known. A large run's policies can be run side by side:
+//! each helper worker's runner runs one (`part`) and the worker's runner
+//! takes it in (`addPart`; see `part.rs`). Every method is here: generated
+//! tasks, an imported list (`withTasks`, `withList`) and a trace's tasks
+//! with their recorded starts (`withTrace`).
 
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
+use super::part::Ran;
+use super::result::WorkloadFigures;
 use super::{io, query, result, trace_run, GANTT_MAX_SLICES, LARGE_SLICES};
 use crate::experiment::{Experiment, Keep, Limits, PolicyRun};
 use crate::text::Lang;
@@ -27,7 +32,13 @@ pub struct Runner {
     workload: Option<Workload>,
     /// Slices of the drawn workload over all policies (0 until drawn).
     slices: f64,
-    runs: Vec<PolicyRun>,
+    /// Each policy's run, in the experiment's order, once run here or
+    /// taken in from a helper.
+    runs: Vec<Option<Ran>>,
+    /// The workload's own figures, once computed ([`Runner::prepare`]).
+    figures: Option<WorkloadFigures>,
+    /// Policies taken in from helpers (`addPart`): the result's `parts`.
+    parts: usize,
     record: bool,
     /// A trace's recorded task starts: the result gets the "as recorded" row.
     recorded: Option<Vec<f64>>,
@@ -69,7 +80,7 @@ impl Runner {
 
     /// Steps done so far.
     pub fn done(&self) -> usize {
-        usize::from(self.workload.is_some()) + self.runs.len()
+        usize::from(self.workload.is_some()) + self.runs.iter().flatten().count()
     }
 
     /// Slices the run will take over all policies, from the drawn workload
@@ -90,23 +101,38 @@ impl Runner {
     /// What the next step does, for the progress text.
     #[wasm_bindgen(js_name = nextLabel)]
     pub fn next_label(&self) -> String {
-        match (&self.workload, self.exp.policies.get(self.runs.len())) {
+        match (&self.workload, self.next_policy()) {
             (None, _) => format!("drawing {} tasks", self.exp.tasks),
-            (Some(_), Some(p)) => format!("simulating {}", p.name()),
+            (Some(_), Some(i)) => format!("simulating {}", self.exp.policies[i].name()),
             (Some(_), None) => "done".to_string(),
         }
     }
 
-    /// Does the next step; returns `true` while steps remain. Drawing a
-    /// workload too large for the browser fails with the size message.
+    /// Does the next step (draws the workload, or runs the first policy
+    /// not run yet); returns `true` while steps remain. Drawing a workload
+    /// too large for the browser fails with the size message.
     pub fn step(&mut self) -> Result<bool, JsError> {
-        let Some(workload) = &self.workload else {
+        if self.workload.is_none() {
             let w = Workload::generate(&self.exp.workload_spec());
             self.size_to(w)?;
             return Ok(true);
-        };
-        let Some(&kind) = self.exp.policies.get(self.runs.len()) else {
+        }
+        let Some(i) = self.next_policy() else {
             return Ok(false);
+        };
+        self.run_policy(i)?;
+        Ok(self.next_policy().is_some())
+    }
+
+    /// Runs the `i`-th policy here (after the workload is drawn), unless
+    /// it has been run.
+    #[wasm_bindgen(js_name = runPolicy)]
+    pub fn run_policy(&mut self, i: usize) -> Result<(), JsError> {
+        if self.runs.get(i).is_some_and(Option::is_some) {
+            return Ok(());
+        }
+        let (Some(workload), Some(&kind)) = (&self.workload, self.exp.policies.get(i)) else {
+            return Err(JsError::new(&format!("policy {i} cannot run yet")));
         };
         let one = Experiment {
             policies: vec![kind],
@@ -118,22 +144,44 @@ impl Runner {
             segments: self.record,
             outcomes: self.record,
         };
-        let mut runs = one
+        let run = one
             .run_policies(workload, &Limits::WEB, keep)
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        self.runs.append(&mut runs);
-        Ok(self.runs.len() < self.exp.policies.len())
+            .map_err(|e| JsError::new(&e.to_string()))?
+            .pop()
+            .ok_or_else(|| JsError::new("no run"))?;
+        self.runs[i] = Some(Ran::new(run, workload));
+        Ok(())
     }
 
-    /// The result object (call after `step` returned `false`).
+    /// Computes what the result shows of the workload (its histogram)
+    /// ahead of `finish`, e.g. while helpers run the other policies
+    /// (`finish` does it otherwise). Call after the workload is drawn.
+    pub fn prepare(&mut self) {
+        if let (None, Some(w)) = (&self.figures, &self.workload) {
+            self.figures = Some(WorkloadFigures::of(w));
+        }
+    }
+
+    /// The result object (runs the policies not run yet first).
     pub fn finish(&mut self) -> Result<JsValue, JsError> {
         while self.step()? {}
+        self.prepare();
+        let (runs, cdfs): (Vec<PolicyRun>, Vec<_>) = std::mem::take(&mut self.runs)
+            .into_iter()
+            .flatten()
+            .map(|r| (r.run, r.cdf))
+            .unzip();
         let outcome = crate::experiment::Outcome {
             workload: self.workload.take().unwrap_or_default(),
-            runs: std::mem::take(&mut self.runs),
+            runs,
         };
-        let obj = result::build(&self.exp, &outcome, self.record);
+        let figures = self
+            .figures
+            .take()
+            .unwrap_or_else(|| WorkloadFigures::of(&outcome.workload));
+        let obj = result::build(&self.exp, &outcome, self.record, &cdfs, &figures);
         io::add_explanation(&obj, &self.exp, &outcome);
+        result::set(obj.unchecked_ref(), "parts", &self.parts.into());
         if let Some(starts) = &self.recorded {
             trace_run::add_recorded(&obj, &self.exp, &outcome, starts);
         }
@@ -141,43 +189,86 @@ impl Runner {
     }
 }
 
+/// A large run's policies side by side: a helper worker's runner runs one
+/// and sends it as a part; the worker's runner takes it in. Only the
+/// worker splits runs, so the main thread's wasm (`page`) leaves them out.
+#[cfg(not(feature = "page"))]
+#[wasm_bindgen]
+impl Runner {
+    /// Runs the `i`-th policy (drawing the workload first if need be) and
+    /// returns it as a part for the runner of the same experiment that
+    /// builds the result (`addPart`).
+    pub fn part(&mut self, i: usize) -> Result<JsValue, JsError> {
+        if self.workload.is_none() {
+            self.step()?;
+        }
+        self.run_policy(i)?;
+        let ran = self.runs[i].take().ok_or_else(|| JsError::new("no run"))?;
+        Ok(super::part::to_js(&ran))
+    }
+
+    /// Takes in the `i`-th policy's run from a part (see `part`), as if it
+    /// had run here.
+    #[wasm_bindgen(js_name = addPart)]
+    pub fn add_part(&mut self, i: usize, part: JsValue) -> Result<(), JsError> {
+        let (Some(&kind), Some(slot)) = (self.exp.policies.get(i), self.runs.get_mut(i)) else {
+            return Err(JsError::new(&format!("no policy {i} to take a part for")));
+        };
+        *slot = Some(super::part::from_js(kind, &part)?);
+        self.parts += 1;
+        Ok(())
+    }
+}
+
+impl Runner {
+    /// The first policy not run yet.
+    fn next_policy(&self) -> Option<usize> {
+        self.runs.iter().position(Option::is_none)
+    }
+}
+
 impl Runner {
     pub(crate) fn for_experiment(exp: Experiment) -> Runner {
         Runner {
+            runs: exp.policies.iter().map(|_| None).collect(),
+            figures: None,
+            parts: 0,
             exp,
             workload: None,
             slices: 0.0,
-            runs: Vec::new(),
             record: false,
             recorded: None,
             lang: Lang::En,
         }
     }
 
-    /// A runner whose workload is given (an imported list): sized at once.
+    /// A runner whose workload is given (an imported list), sized by the
+    /// import's check.
     #[cfg_attr(feature = "page", allow(dead_code))]
-    pub(crate) fn with_workload(
-        exp: Experiment,
-        w: Workload,
-        lang: Lang,
-    ) -> Result<Runner, JsError> {
-        let mut r = Runner::for_experiment(exp);
+    pub(crate) fn with_workload(sized: io::Sized, lang: Lang) -> Runner {
+        let mut r = Runner::for_experiment(sized.exp);
         r.lang = lang;
-        r.size_to(w)?;
-        Ok(r)
+        r.sized(sized.workload, sized.slices);
+        r
     }
 
     /// Sizes the run from its workload: refuses it past the browser's
-    /// limit, keeps segments (the Gantt) only while they stay small.
+    /// limit.
     fn size_to(&mut self, w: Workload) -> Result<(), JsError> {
         let slices = self
             .exp
             .check_drawn_size(&w, &Limits::WEB)
             .map_err(|e| JsError::new(&e.message(self.lang)))?;
+        self.sized(w, slices);
+        Ok(())
+    }
+
+    /// Takes the workload of `slices` slices over all policies: keeps
+    /// segments (the Gantt) only while they stay small.
+    fn sized(&mut self, w: Workload, slices: f64) {
         self.slices = slices;
         self.record = slices <= GANTT_MAX_SLICES;
         self.workload = Some(w);
-        Ok(())
     }
 }
 
@@ -192,8 +283,10 @@ impl Runner {
     #[wasm_bindgen(js_name = withTasks)]
     pub fn with_tasks(query: &str, tasks: &str) -> Result<Runner, JsError> {
         let lang = lang_of(query);
-        let (exp, w) = io::tasks_for(&io::experiment(query)?, tasks, lang)?;
-        Runner::with_workload(exp, w, lang)
+        Ok(Runner::with_workload(
+            io::tasks_for(&io::experiment(query)?, tasks, lang)?,
+            lang,
+        ))
     }
 
     /// [`Runner::with_tasks`] (or, with `starts`, [`Runner::with_trace`])
@@ -205,8 +298,7 @@ impl Runner {
         starts: Option<Vec<f64>>,
     ) -> Result<Runner, JsError> {
         let lang = lang_of(query);
-        let (exp, w) = list.sized(&io::experiment(query)?, lang)?;
-        let runner = Runner::with_workload(exp, w, lang)?;
+        let runner = Runner::with_workload(list.sized(&io::experiment(query)?, lang)?, lang);
         match starts {
             Some(starts) => runner.recording(starts),
             None => Ok(runner),

@@ -45,7 +45,7 @@ export function* run(wasm, { query, tasks = null, starts = null, large = false }
   const ask = (helper) => {
     const i = left.pop();
     if (i === undefined) return;
-    if (list) shareList(list, helper, ctx.helpers);
+    if (list) shareList(list, helper, ctx);
     const args = { query, list: list ? list.serial : null, part: i };
     parts.set(i, { helper, job: ctx.helpers.request(helper, 'part', args) });
   };
@@ -107,23 +107,27 @@ export function* part(wasm, { query, list = null, part: i }, ctx) {
 }
 
 /** A helper takes the imported list `{serial, work, arrival, class,
- * labels}` its worker parsed (see `shareList`), for the parts to come. */
+ * labels}` its worker parsed (see `shareList`; `arrival` null: all at 0),
+ * for the parts to come. */
 export function* adoptTasks(wasm, { serial, work, arrival, class: cls, labels }, ctx) {
   if (ctx.cache.adopted) ctx.cache.adopted.list.free();
   ctx.cache.adopted = null;
-  ctx.cache.adopted = { serial, list: wasm.TaskList.fromArrays(work, arrival, cls, labels) };
+  ctx.cache.adopted = { serial, list: wasm.TaskList.fromArrays(work, arrival ?? undefined, cls, labels) };
   yield;
   return { value: null };
 }
 
 /** Gives helper `h` the parsed list `entry` (see `taskList`) unless it
  * has it: its tasks as typed arrays, cheaper to hand over than to parse
- * the text again. */
-function shareList(entry, h, helpers) {
-  if (helpers.holds(h, entry.serial)) return;
+ * the text again. A list replaced since (and freed) is not given: the
+ * part that needed it is run here instead. */
+function shareList(entry, h, ctx) {
+  const helpers = ctx.helpers;
+  if (ctx.cache.list !== entry || helpers.holds(h, entry.serial)) return;
   const arrays = entry.list.arrays();
   if (!arrays) return;
-  helpers.request(h, 'adoptTasks', { serial: entry.serial, ...arrays }, [arrays.work.buffer, arrays.arrival.buffer, arrays.class.buffer]);
+  const transfer = [arrays.work, arrays.arrival, arrays.class].filter(Boolean).map((a) => a.buffer);
+  helpers.request(h, 'adoptTasks', { serial: entry.serial, ...arrays }, transfer);
   helpers.hold(h, entry.serial);
 }
 
@@ -199,12 +203,13 @@ export async function* importTasks(wasm, { query, text = null, file = null }, ct
   const entry = taskList(wasm, list, ctx.cache);
   const check = entry.list.check(query);
   // The helpers a large run of this experiment would split into get the
-  // parsed list now, while the page asks for the run.
+  // parsed list as soon as this answer is sent, while the page asks for
+  // the run.
   if (check.ok && ctx.helpers) {
     const r = new wasm.Runner(query);
     const helpers = Math.min(ctx.helpers.size, r.total() - 2);
     r.free();
-    for (let h = 0; h < helpers; h++) shareList(entry, h, ctx.helpers);
+    setTimeout(() => { for (let h = 0; h < helpers; h++) shareList(entry, h, ctx); }, 0);
   }
   return { value: check };
 }

@@ -97,6 +97,63 @@ fn a_parsed_list_runs_as_its_text_does() {
     assert!(Runner::with_list("", &bad, None).is_err());
 }
 
+/// A list handed to another worker as arrays (`arrays`, `fromArrays`) is
+/// the list: the same check and runs, with arrivals and without (a list of
+/// durations sends none); arrays that do not match are refused.
+#[wasm_bindgen_test]
+fn a_list_as_arrays_is_the_list() {
+    use js_sys::{Array, Float64Array, Reflect, Uint16Array};
+    use wasm_bindgen::JsCast;
+    let field = |o: &JsValue, k: &str| Reflect::get(o, &k.into()).unwrap();
+    for text in [LIST, "5\n1.5\n0\n40\n"] {
+        let list = TaskList::new(text);
+        let a = list.arrays();
+        let arrival = field(&a, "arrival");
+        assert_eq!(arrival.is_null(), !text.contains(','), "{text}");
+        let labels: Vec<String> = field(&a, "labels")
+            .dyn_into::<Array>()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_string().unwrap())
+            .collect();
+        let copy = TaskList::from_arrays(
+            field(&a, "work")
+                .dyn_into::<Float64Array>()
+                .unwrap()
+                .to_vec(),
+            arrival.dyn_into::<Float64Array>().ok().map(|f| f.to_vec()),
+            field(&a, "class")
+                .dyn_into::<Uint16Array>()
+                .unwrap()
+                .to_vec(),
+            labels.clone(),
+        )
+        .unwrap();
+        assert_eq!(
+            json(&copy.check("q=4").unwrap()),
+            json(&list.check("q=4").unwrap())
+        );
+        let run = |l: &TaskList| {
+            json(
+                &Runner::with_list("q=4&p=fifo,rr", l, None)
+                    .unwrap()
+                    .finish()
+                    .unwrap(),
+            )
+        };
+        assert_eq!(run(&copy), run(&list), "{text}");
+        assert!(TaskList::from_arrays(vec![1.0], None, vec![labels.len() as u16], labels).is_err());
+    }
+    assert!(TaskList::from_arrays(
+        vec![1.0, 2.0],
+        Some(vec![0.0]),
+        vec![0, 0],
+        vec!["a".into()]
+    )
+    .is_err());
+    assert!(TaskList::new("x\n").arrays().is_null());
+}
+
 /// A run split into parts (each policy but the first run by another
 /// runner, as the worker's helpers do) is the run made in one piece: the
 /// same figures, CDFs, per-task outcomes and slices, bit for bit; only

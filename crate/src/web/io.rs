@@ -132,23 +132,38 @@ impl TaskList {
     }
 }
 
+/// Tasks as `{work, arrival, class, labels}` typed arrays (see
+/// [`TaskList::arrays`]).
+#[cfg(not(feature = "page"))]
+fn workload_arrays(w: &Workload) -> JsValue {
+    let o = Object::new();
+    set(&o, "work", &Float64Array::from(&w.work[..]).into());
+    let at_zero = w.arrival.iter().all(|&a| a.to_bits() == 0);
+    let arrival = if at_zero {
+        JsValue::NULL
+    } else {
+        Float64Array::from(&w.arrival[..]).into()
+    };
+    set(&o, "arrival", &arrival);
+    set(&o, "class", &Uint16Array::from(&w.class[..]).into());
+    set(&o, "labels", &to_js(&w.class_labels));
+    o.into()
+}
+
 /// A parsed list handed from worker to worker: its tasks as typed arrays
 /// (transferred) and its class names.
 #[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 impl TaskList {
     /// The tasks as `{work, arrival, class, labels}` (see
-    /// `TaskList.fromArrays`); `null` for a list that did not parse.
+    /// `TaskList.fromArrays`; `arrival` is `null` when every task arrives
+    /// at 0, as in a list of durations); `null` for a list that did not
+    /// parse.
     pub fn arrays(&self) -> JsValue {
-        let Ok(w) = &self.parsed else {
-            return JsValue::NULL;
-        };
-        let o = Object::new();
-        set(&o, "work", &Float64Array::from(&w.work[..]).into());
-        set(&o, "arrival", &Float64Array::from(&w.arrival[..]).into());
-        set(&o, "class", &Uint16Array::from(&w.class[..]).into());
-        set(&o, "labels", &to_js(&w.class_labels));
-        o.into()
+        match &self.parsed {
+            Ok(w) => workload_arrays(w),
+            Err(_) => JsValue::NULL,
+        }
     }
 
     /// The list of `arrays()` (another worker's parse): refused unless
@@ -156,10 +171,11 @@ impl TaskList {
     #[wasm_bindgen(js_name = fromArrays)]
     pub fn from_arrays(
         work: Vec<f64>,
-        arrival: Vec<f64>,
+        arrival: Option<Vec<f64>>,
         class: Vec<u16>,
         labels: Vec<String>,
     ) -> Result<TaskList, JsError> {
+        let arrival = arrival.unwrap_or_else(|| vec![0.0; work.len()]);
         if arrival.len() != work.len()
             || class.len() != work.len()
             || class.iter().any(|&c| usize::from(c) >= labels.len())

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A 200 MB trace opened on the page (printed, not a pass/fail test): how
-# long until its run is drawn, and the main-thread tasks meanwhile (goal:
-# none over 50 ms). tests/benches/trace.rs. Builds dist/ unless --no-build.
+# long until its run and its Responsiveness section are drawn, and the
+# main-thread tasks meanwhile, each with its CPU time (goal: none over
+# 50 ms). tests/benches/trace.rs generates the trace (and deletes it after).
+# Builds dist/ unless --no-build.
 #   ./scripts/bench-trace.sh [--no-build]
 #   TRACE_MB=50 ./scripts/bench-trace.sh --no-build
 set -euo pipefail

@@ -30,16 +30,18 @@ export function el(tag, props = {}, ...children) {
 }
 
 /**
- * Gives `canvas` the CSS height `cssHeight` and a backing store of its
- * parent's width (its own, else 600 px) times the device pixel ratio;
- * returns the ratio the drawing code scales by.
+ * Gives `canvas` the CSS height `cssHeight` (a number, or a function of
+ * the CSS width) and a backing store of its parent's width (its own, else
+ * 600 px) times the device pixel ratio; returns the ratio the drawing code
+ * scales by.
  */
 export function sizeCanvas(canvas, cssHeight) {
   const dpr = window.devicePixelRatio || 1;
   const cssWidth = canvas.parentElement.clientWidth || canvas.clientWidth || 600;
-  canvas.style.height = `${cssHeight}px`;
+  const height = typeof cssHeight === 'function' ? cssHeight(cssWidth) : cssHeight;
+  canvas.style.height = `${height}px`;
   const w = Math.max(1, Math.round(cssWidth * dpr));
-  const h = Math.max(1, Math.round(cssHeight * dpr));
+  const h = Math.max(1, Math.round(height * dpr));
   if (canvas.width !== w) canvas.width = w;
   if (canvas.height !== h) canvas.height = h;
   return w / cssWidth;

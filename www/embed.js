@@ -8,10 +8,11 @@ import { $, el } from './dom.js';
 import { app } from './state.js';
 import { words } from './catalog.js';
 import { fullPageUrl, shownQuery, deploymentBase } from './url.js';
+import { request } from './client.js';
 
-// The dialog's Rust (its pickers and words, the snippets, the figure) is
-// in the worker's module, loaded here on the dialog's first use: the first
-// view of the page does not carry it.
+// The dialog's Rust (its pickers and words, the snippets) is in the
+// worker's module, loaded here on the dialog's first use: the first view
+// of the page does not carry it. The figure is made in the worker itself.
 let dialogWasm = null;
 function wasmForDialog() {
   dialogWasm ||= import('./tailslice-worker-web.js').then(async (m) => {
@@ -49,39 +50,62 @@ async function copy(text, done, box, status) {
 
 // ------------------------------------------------------------ the dialog
 
-/** The figure a snippet shows, for the dialog's part and theme.
- * PLACEHOLDER until the chart module's SVG figures are on main: the
- * latency table whatever the part (crate/src/embed/placeholder_figure.rs);
- * in scenario mode, the title only. */
-function figureSvg({ theme }) {
-  const dark = theme === 'dark' || (theme === 'auto' && app.dark.matches);
-  const report = document.body.classList.contains('scenario-mode') || !app.result ? null : app.result.report;
-  return wasm.placeholderFigureSvg(report, dark, lang());
-}
-
 const dialog = () => $('#embed-dialog');
 const kind = () => (dialog().querySelector('input[name="embed-kind"]:checked') || {}).value;
-function viewQuery() {
+/** The dialog's keys as a query (`view=…&controls=…&theme=…`); `figure`:
+ * only those the figure depends on (not the live embed's settings). */
+function viewQuery({ figure = false } = {}) {
   const p = new URLSearchParams();
-  for (const e of embedCat.params) p.set(e.key, $(`#embed-${e.key}`).value);
+  for (const e of embedCat.params) if (!(figure && e.key === 'controls')) p.set(e.key, $(`#embed-${e.key}`).value);
   return p.toString();
 }
 
-/** Writes the chosen snippet into textarea#embed-snippet. */
-function writeSnippet() {
-  const box = $('#embed-snippet');
-  const view = Object.fromEntries(new URLSearchParams(viewQuery()));
-  $('#embed-controls').disabled = kind() !== 'live';
-  try {
-    box.value = wasm.embedSnippet(kind(), deploymentBase(), shownQuery(), viewQuery(), lang(), figureSvg(view));
-    box.removeAttribute('aria-invalid');
-  } catch (err) {
-    box.value = String(err && err.message ? err.message : err);
-    box.setAttribute('aria-invalid', 'true');
+// The figure a snippet shows: the charts' own SVG of the shown experiment
+// (or scenario run) for the dialog's part and colours, made in the worker
+// (it runs the experiment). Kept per query, part, colours and language.
+const figures = new Map();
+function figureSvg() {
+  const args = { query: shownQuery(), view: viewQuery({ figure: true }), dark: app.dark.matches, lang: lang() };
+  const key = JSON.stringify(args);
+  if (!figures.has(key)) {
+    if (figures.size >= 8) figures.clear();
+    figures.set(key, request('embedFigure', args).done.then((out) => {
+      if (out.status === 'done') return out.value;
+      figures.delete(key);
+      throw new Error(out.message || out.status);
+    }));
   }
+  return figures.get(key);
+}
+
+let writes = 0;
+/** Writes the chosen snippet into textarea#embed-snippet once its figure
+ * is made: `data-state` is `working` until then, then `ready` (only the
+ * newest choice is written). */
+async function writeSnippet() {
+  const box = $('#embed-snippet');
+  const n = ++writes;
+  $('#embed-controls').disabled = kind() !== 'live';
+  box.dataset.state = 'working';
+  box.setAttribute('aria-busy', 'true');
+  let text;
+  let failed = false;
+  try {
+    const svg = await figureSvg();
+    if (n !== writes) return;
+    text = wasm.embedSnippet(kind(), deploymentBase(), shownQuery(), viewQuery(), lang(), svg);
+  } catch (err) {
+    if (n !== writes) return;
+    text = String(err && err.message ? err.message : err);
+    failed = true;
+  }
+  box.value = text;
+  if (failed) box.setAttribute('aria-invalid', 'true'); else box.removeAttribute('aria-invalid');
   const kb = new Blob([box.value]).size / 1024;
   $('#embed-size').textContent = words(embedCat.words.size).replace('{}', kb.toFixed(1));
   box.dataset.kind = kind();
+  box.dataset.state = 'ready';
+  box.removeAttribute('aria-busy');
 }
 
 /** Builds the dialog's pickers and words from the catalog (once). */
@@ -138,6 +162,10 @@ async function openDialog() {
   });
   await built;
   const d = dialog();
+  // Nothing of a snippet written for what was shown before.
+  const box = $('#embed-snippet');
+  box.value = '';
+  delete box.dataset.kind;
   writeSnippet();
   if (!d.open) d.showModal();
   d.querySelector('input[name="embed-kind"]:checked').focus();

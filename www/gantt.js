@@ -1,73 +1,81 @@
-// Drawing the result's charts (Gantt in parts, CDF, histogram: the wasm
-// View draws, this file sizes canvases and schedules the parts) and the
-// Gantt's gestures: wheel and pinch zoom, drag to pan, hover or tap for a
-// slice, keyboard zoom/pan and a Shift+arrow cursor.
+// The charts on canvases: every Gantt (the study's schedules, a scenario's
+// cores and thread states) is a wasm Gantt made from the one wire format,
+// drawn here in parts so that millions of slices never freeze the tab; the
+// CDF and histogram are the result View's. This file sizes canvases,
+// schedules the parts and forwards pointer, wheel and key events: Rust
+// says what is under the pointer, zooms, pans, draws and writes every word
+// (legends included).
+import { Gantt, View } from './tailslice.js';
 import { t } from './i18n.js';
 import { $, sizeCanvas } from './dom.js';
 import { limits } from './catalog.js';
 import { app } from './state.js';
 
-let ganttJob = 0;
-/** Draws the Gantt chart, `gantt_part_segments` segments per task, so a
- * chart of millions of slices is drawn over several tasks instead of
- * freezing the tab. */
-export function drawGantt() {
-  if (!app.view) return;
-  const canvas = $('#gantt');
-  const dpr = sizeCanvas(canvas, app.view.ganttHeight());
-  const job = ++ganttJob;
-  const view = app.view;
-  const dark = app.dark.matches;
-  const part = limits().gantt_part_segments;
-  let next = view.drawGanttPart(canvas, dpr, dark, 0, part);
-  const more = () => {
-    if (job !== ganttJob || view !== app.view) return; // redrawn or replaced since
-    next = view.drawGanttPart(canvas, dpr, dark, next, part);
+/**
+ * A Gantt on `canvas` with its tooltip `tip`: `show(wire, keep)` replaces
+ * the chart (keeping the zoom when `keep`), `draw()` draws it in parts,
+ * `clear()` frees it. The canvas's `aria-describedby` element gets the
+ * legend's words.
+ */
+export function ganttCanvas(canvas, tip, dark) {
+  const c = { canvas, gantt: null, job: 0, queued: false };
+  const width = () => canvas.clientWidth || canvas.parentElement.clientWidth || 600;
+
+  c.draw = () => {
+    const g = c.gantt;
+    if (!g) return;
+    const ratio = sizeCanvas(canvas, (w) => g.height(w));
+    const desc = document.getElementById(canvas.getAttribute('aria-describedby'));
+    if (desc) desc.textContent = g.legendText();
+    const job = ++c.job;
+    const part = limits().gantt_part_segments;
+    let next = g.drawPart(canvas, ratio, dark(), 0, part);
+    const more = () => {
+      if (job !== c.job || g !== c.gantt) return; // redrawn or replaced since
+      next = g.drawPart(canvas, ratio, dark(), next, part);
+      if (next >= 0) setTimeout(more, 0);
+    };
     if (next >= 0) setTimeout(more, 0);
   };
-  if (next >= 0) setTimeout(more, 0);
+  c.redraw = () => {
+    if (c.queued) return;
+    c.queued = true;
+    requestAnimationFrame(() => { c.queued = false; c.draw(); });
+  };
+  /** Moves a large chart's segments into wasm memory a chunk per task, then draws it again. */
+  const loadLater = (g) => {
+    setTimeout(() => {
+      if (g !== c.gantt) return; // a newer chart replaced (and freed) it
+      if (g.loadSegments()) c.draw();
+      else loadLater(g);
+    }, 0);
+  };
+  c.show = (wire, { keep = false, large = false } = {}) => {
+    const old = c.gantt;
+    c.gantt = wire ? new Gantt(wire) : null;
+    if (old) {
+      if (keep && c.gantt && (old.t0 > 0 || old.t1 < old.horizon() * 0.999)) c.gantt.setWindow(old.t0, old.t1);
+      old.free();
+    }
+    tip.hidden = true;
+    if (c.gantt && (large || !c.gantt.loadSegments())) loadLater(c.gantt);
+  };
+  c.clear = () => { c.show(null); };
+  wire(c, tip, width);
+  return c;
 }
 
-export function drawPlots({ histogram = true } = {}) {
-  if (!app.view) return;
-  const cdf = $('#cdf');
-  const h = document.body.classList.contains('embed') ? 220 : 280;
-  app.view.drawCdf(cdf, sizeCanvas(cdf, h), app.dark.matches);
-  const hist = $('#hist');
-  if (histogram && hist.offsetParent !== null) {
-    app.view.drawHistogram(hist, sizeCanvas(hist, h), app.dark.matches);
-  }
-}
-
-/** Moves a large result's segments into wasm memory a chunk per task,
- * then draws the Gantt again. */
-export function loadSegmentsLater(view) {
-  setTimeout(() => {
-    if (view !== app.view) return; // a newer result replaced (and freed) it
-    if (view.loadSegments()) drawGantt();
-    else loadSegmentsLater(view);
-  }, 0);
-}
-
-let ganttQueued = false;
-function redrawGantt() {
-  if (ganttQueued) return;
-  ganttQueued = true;
-  requestAnimationFrame(() => { ganttQueued = false; drawGantt(); });
-}
-
-export function wireGantt() {
-  const canvas = $('#gantt');
-  const tip = $('#tooltip');
+/** Pointer, wheel and keys on a Gantt: Rust answers, JS shows. */
+function wire(c, tip, width) {
+  const { canvas } = c;
   const pointers = new Map();
   let drag = null;
   let pinch = null;
-  const width = () => canvas.clientWidth;
   const local = (e) => { const r = canvas.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
 
   function hover(x, y) {
-    if (!app.view) return;
-    const text = app.view.hit(x, y, width());
+    if (!c.gantt) return;
+    const text = c.gantt.hit(x, y, width());
     if (text) {
       tip.textContent = text;
       tip.hidden = false;
@@ -78,19 +86,21 @@ export function wireGantt() {
     } else {
       tip.hidden = true;
     }
-    redrawGantt();
+    c.redraw();
   }
   function hideTip() {
     tip.hidden = true;
-    if (app.view) { app.view.clearHighlight(); redrawGantt(); }
+    if (c.gantt) { c.gantt.clearHighlight(); c.redraw(); }
   }
+  c.zoom = (f) => { if (c.gantt) { c.gantt.zoom(f, width() / 2, width()); hideTip(); } };
+  c.reset = () => { if (c.gantt) { c.gantt.reset(); hideTip(); } };
 
   canvas.addEventListener('wheel', (e) => {
-    if (!app.view) return;
+    if (!c.gantt) return;
     e.preventDefault();
     const [x] = local(e);
     const dy = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
-    app.view.zoom(Math.exp(-dy * 0.002), x, width());
+    c.gantt.zoom(Math.exp(-dy * 0.002), x, width());
     hideTip();
   }, { passive: false });
 
@@ -107,23 +117,23 @@ export function wireGantt() {
   canvas.addEventListener('pointermove', (e) => {
     const [x, y] = local(e);
     if (pointers.has(e.pointerId)) pointers.set(e.pointerId, [x, y]);
-    if (pinch && pointers.size === 2 && app.view) {
+    if (pinch && pointers.size === 2 && c.gantt) {
       const [a, b] = [...pointers.values()];
       const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
-      if (pinch.d > 0 && d > 0) app.view.zoom(d / pinch.d, (a[0] + b[0]) / 2, width());
+      if (pinch.d > 0 && d > 0) c.gantt.zoom(d / pinch.d, (a[0] + b[0]) / 2, width());
       pinch.d = d;
       hideTip();
       return;
     }
-    if (drag && app.view) {
+    if (drag && c.gantt) {
       const dx = x - drag.x;
       drag.moved += Math.abs(dx);
       drag.x = x;
       if (drag.moved > 3) {
         canvas.classList.add('dragging');
-        app.view.pan(dx, width());
+        c.gantt.pan(dx, width());
         tip.hidden = true;
-        redrawGantt();
+        c.redraw();
         return;
       }
     }
@@ -140,13 +150,13 @@ export function wireGantt() {
   canvas.addEventListener('pointerup', up);
   canvas.addEventListener('pointercancel', up);
   canvas.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse' && !drag) hideTip(); });
-  canvas.addEventListener('dblclick', () => { if (app.view) { app.view.reset(); redrawGantt(); } });
+  canvas.addEventListener('dblclick', () => { if (c.gantt) { c.gantt.reset(); c.redraw(); } });
   // Keyboard: Shift+arrows move a cursor over the chart and show the
   // tooltip of the slice under it (what hovering shows a mouse user).
   let cursor = null;
   canvas.addEventListener('blur', () => { cursor = null; hideTip(); });
   canvas.addEventListener('keydown', (e) => {
-    if (!app.view) return;
+    if (!c.gantt) return;
     if (e.shiftKey && e.key.startsWith('Arrow')) {
       e.preventDefault();
       if (!cursor) cursor = { x: 12, y: 26 };
@@ -159,15 +169,55 @@ export function wireGantt() {
     }
     const w = width();
     const keys = {
-      '+': () => app.view.zoom(1.5, w / 2, w), '=': () => app.view.zoom(1.5, w / 2, w),
-      '-': () => app.view.zoom(1 / 1.5, w / 2, w),
-      ArrowLeft: () => app.view.pan(w / 8, w), ArrowRight: () => app.view.pan(-w / 8, w),
-      '0': () => app.view.reset(), Home: () => app.view.reset(),
+      '+': () => c.gantt.zoom(1.5, w / 2, w), '=': () => c.gantt.zoom(1.5, w / 2, w),
+      '-': () => c.gantt.zoom(1 / 1.5, w / 2, w),
+      ArrowLeft: () => c.gantt.pan(w / 8, w), ArrowRight: () => c.gantt.pan(-w / 8, w),
+      '0': () => c.gantt.reset(), Home: () => c.gantt.reset(),
     };
     const f = keys[e.key];
     if (f) { e.preventDefault(); f(); hideTip(); }
   });
-  $('#zoom-in').addEventListener('click', () => { if (app.view) { app.view.zoom(1.5, width() / 2, width()); hideTip(); } });
-  $('#zoom-out').addEventListener('click', () => { if (app.view) { app.view.zoom(1 / 1.5, width() / 2, width()); hideTip(); } });
-  $('#zoom-reset').addEventListener('click', () => { if (app.view) { app.view.reset(); hideTip(); } });
+}
+
+// ------------------------------------------------------------ the study
+
+let study = null;
+
+/** Shows a result's schedules (keeping the zoom when `keep`: the same
+ * experiment shape, e.g. while dragging the quantum) and its plots' View. */
+export function showResult(result, { keep = false, large = false } = {}) {
+  if (app.view) app.view.free();
+  app.view = new View(result);
+  study.show(result.gantt, { keep, large });
+  app.gantt = study.gantt;
+}
+
+/** Draws the study's Gantt (in parts). */
+export function drawGantt() { if (study) study.draw(); }
+
+export function drawPlots({ histogram = true } = {}) {
+  if (!app.view) return;
+  const cdf = $('#cdf');
+  const h = document.body.classList.contains('embed') ? 220 : 280;
+  app.view.drawCdf(cdf, sizeCanvas(cdf, h), app.dark.matches);
+  const hist = $('#hist');
+  if (histogram && hist.offsetParent !== null) app.view.drawHistogram(hist, sizeCanvas(hist, h), app.dark.matches);
+}
+
+/** A shortened legend entry shows its full name on hover (the canvas's title). */
+function wireNotes(canvas, which) {
+  canvas.addEventListener('pointermove', (e) => {
+    const r = canvas.getBoundingClientRect();
+    const note = app.view ? app.view.noteAt(which, e.clientX - r.left, e.clientY - r.top) : null;
+    canvas.title = note || '';
+  });
+}
+
+export function wireGantt() {
+  study = ganttCanvas($('#gantt'), $('#tooltip'), () => app.dark.matches);
+  $('#zoom-in').addEventListener('click', () => study.zoom(1.5));
+  $('#zoom-out').addEventListener('click', () => study.zoom(1 / 1.5));
+  $('#zoom-reset').addEventListener('click', () => study.reset());
+  wireNotes($('#cdf'), 'cdf');
+  wireNotes($('#hist'), 'hist');
 }

@@ -1,5 +1,6 @@
 // tailslice: your own tasks (paste / upload), the experiment file, and
-// exports (Chrome trace, per-task CSV, PNG of each chart, experiment JSON).
+// exports (Chrome trace, per-task CSV, PNG of each chart, the SVG figure,
+// experiment JSON).
 //
 // Imported tasks are NOT in the URL (a link cannot carry a megabyte of
 // durations): the page says so next to the table and offers the
@@ -20,6 +21,8 @@ let pastedAside = null;
 /** The imported task list (text, or the uploaded File: the worker reads
  * it), or null for generated tasks. */
 export function importedTasks() { return tasks ? tasks.text : null; }
+/** How many tasks were imported (0: generated tasks). */
+export function importedCount() { return tasks ? tasks.count : 0; }
 /** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
 export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
 /** Identity of the imported list, for "has the workload changed". */
@@ -59,10 +62,10 @@ function stamp() {
 
 function status(text) { $('#export-status').textContent = text; }
 
-async function exportText(kind, name, type) {
+async function exportText(kind, name, type, extra = {}) {
   status(t('export.working', { name }));
   try {
-    const ui = JSON.stringify({ lang: lang() });
+    const ui = JSON.stringify({ lang: lang(), ...extra });
     const msg = await job('exportFile', { kind, query: ctx.query(), tasks: importedTasks(), ui });
     download(new Blob([msg.text], { type }), name);
     status(t('export.done', { name }));
@@ -212,6 +215,9 @@ export function initIo(context) {
   $('#export-trace').addEventListener('click', () => exportText('trace', `tailslice-trace-${stamp()}.json`, 'application/json'));
   $('#export-csv').addEventListener('click', () => exportText('csv', `tailslice-tasks-${stamp()}.csv`, 'text/csv'));
   $('#export-experiment').addEventListener('click', () => exportText('experiment', `tailslice-experiment-${stamp()}.json`, 'application/json'));
+  // The figure of the result as SVG: the charts' own drawing code, in the
+  // page's colour scheme and language.
+  $('#export-svg').addEventListener('click', () => exportText('svg', `tailslice-figure-${stamp()}.svg`, 'image/svg+xml', { theme: ctx.dark() ? 'dark' : 'light', view: 'all' }));
   for (const id of ['gantt', 'cdf', 'hist']) {
     $(`#export-png-${id}`).addEventListener('click', () => exportPng($(`#${id}`), `tailslice-${id}-${stamp()}.png`));
   }

@@ -14,31 +14,33 @@
 //     transfer rather than copy.
 // Rust computes everything; these functions only call it step by step.
 
-/** Every typed array's buffer in a run result (transferred, not copied). */
-function runBuffers(result) {
-  const out = [];
-  const add = (v) => { if (ArrayBuffer.isView(v)) out.push(v.buffer); };
-  for (const k of ['work', 'arrival', 'class', 'hist_counts']) add(result[k]);
-  for (const r of result.runs) for (const v of Object.values(r)) add(v);
+/** Every typed array's buffer in a result (a run's, a scenario run's
+ * charts): transferred, not copied. */
+function buffers(value, out = new Set()) {
+  if (ArrayBuffer.isView(value)) out.add(value.buffer);
+  else if (Array.isArray(value)) for (const v of value) buffers(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) buffers(v, out);
   return out;
 }
 
 /**
- * An experiment: `{query, tasks, starts, large}` (tasks: an imported task
- * list or null; starts: a trace's recorded starts or null; large: the
+ * An experiment: `{query, tasks, starts, resp, large}` (tasks: an imported
+ * task list or null; starts: a trace's recorded starts or null; resp: the
+ * Responsiveness section's `resp_*` keys, for imported tasks; large: the
  * page's estimate says large). Progress: `{sized: true, slices, large}`
  * once the workload is drawn (its true size), then, for a large run,
  * `{done, total, label}` before each step. Value: the result object.
  *
  * A large run of several policies is split where the worker has helpers
- * (`ctx.helpers`, www/helpers.js): each helper draws the same workload and
- * runs one policy at a time from the back of the list (a `part`), while
- * this worker draws it and runs them from the front; the parts are taken
- * into the result as if run here. A part that fails is run here instead.
+ * (`ctx.helpers`, www/helpers.js): each helper draws the same workload (or
+ * is handed an imported list's parsed tasks, see `shareList`) and runs one
+ * policy at a time from the back of the list (a `part`), while this worker
+ * runs them from the front; the parts are taken into the result as if run
+ * here. A part that fails is run here instead.
  */
-export function* run(wasm, { query, tasks = null, starts = null, large = false }, ctx) {
+export function* run(wasm, { query, tasks = null, starts = null, resp = '', large = false }, ctx) {
   const list = tasks ? taskList(wasm, tasks, ctx.cache) : null;
-  const runner = list ? wasm.Runner.withList(query, list.list, starts ?? undefined) : new wasm.Runner(query);
+  const runner = list ? wasm.Runner.withList(query, list.list, starts ?? undefined, resp) : new wasm.Runner(query);
   const total = runner.total();
   const left = Array.from({ length: total - 1 }, (_, i) => i); // policies no one has taken
   const parts = new Map(); // policy → {helper, job}
@@ -80,7 +82,7 @@ export function* run(wasm, { query, tasks = null, starts = null, large = false }
       yield;
     }
     const result = runner.finish();
-    return { value: result, transfer: runBuffers(result) };
+    return { value: result, transfer: [...buffers(result)] };
   } finally {
     for (const p of parts.values()) p.job.cancel();
     runner.free();
@@ -100,7 +102,7 @@ export function* part(wasm, { query, list = null, part: i }, ctx) {
   try {
     yield;
     const value = runner.part(i);
-    return { value, transfer: Object.values(value).filter(ArrayBuffer.isView).map((v) => v.buffer) };
+    return { value, transfer: [...buffers(value)] };
   } finally {
     runner.free();
   }
@@ -136,19 +138,44 @@ function shareList(entry, h, ctx) {
  * without `run`). Progress: Rust's `{run, frac, units, budget}`. Value:
  * `{key, run, summary, timeline}`. The last scenario run stays in
  * `ctx.cache`, so showing another of its runs does not simulate again.
+ * `timeline`: `{meta, gantt, states, pri}` (lane charts in the one wire
+ * format, see Rust's `ScenarioRun::timeline`), or null.
  */
 export function* scenario(wasm, { key, run }, ctx) {
+  const sc = scenarioRun(wasm, key, ctx);
+  yield;
+  const summary = sc.summary();
+  const timeline = sc.timeline(run);
+  return { value: { key, run, summary, timeline }, transfer: [...buffers(timeline)] };
+}
+
+/** The scenario run of `key`: the cached one, or a new run that replaces it. */
+function scenarioRun(wasm, key, ctx) {
   const cache = ctx.cache;
   if (!cache.scenario || cache.scenario.key !== key) {
     if (cache.scenario) cache.scenario.run.free();
     cache.scenario = null;
     cache.scenario = { key, run: wasm.runScenario(key, (p) => ctx.progress(p)) };
   }
+  return cache.scenario.run;
+}
+
+/**
+ * The figure an Embed dialog's snippet shows: `{query, view, dark, lang}`
+ * (`query`: the shown experiment's or scenario's; `view`: the dialog's
+ * `view=…&controls=…&theme=…`; `dark`: the page's colour scheme, for
+ * `theme=auto`). A scenario's figure draws its cached run when it is the
+ * one shown. Value: the `<svg>` text.
+ */
+export function* embedFigure(wasm, { query, view, dark, lang }, ctx) {
+  const shown = wasm.parseScenarioQuery(query);
+  if (shown.scenario) {
+    const sc = scenarioRun(wasm, shown.key, ctx);
+    yield;
+    return { value: sc.embedFigure(shown.run, view, dark, lang) };
+  }
   yield;
-  const sc = cache.scenario.run;
-  const summary = sc.summary();
-  const timeline = sc.timeline(run);
-  return { value: { key, run, summary, timeline }, transfer: timeline ? [timeline.packed.buffer] : [] };
+  return { value: wasm.embedFigure(query, view, dark, lang) };
 }
 
 /**

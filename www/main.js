@@ -1,7 +1,7 @@
 // tailslice page start-up and routing. State and computation live in Rust
 // (tailslice.js): parseQuery validates the URL exactly like the CLI
 // validates flags, catalog() says what the controls are, the worker runs
-// the simulation, View draws. This file loads the wasm, builds the page
+// the simulation, Gantt and View draw. This file loads the wasm, builds the page
 // from the catalog, routes a query to the controls, the URL and a run,
 // and publishes the test hooks (window.tailslice). The other files each
 // have one job: see docs/page-internals.md.
@@ -19,13 +19,14 @@ import { renderHead } from './table.js';
 import { drawGantt, drawPlots, wireGantt } from './gantt.js';
 import { wireSharing, startEmbed, postHeight } from './embed.js';
 import { setTheme } from './theme.js';
-import { relabel, pushCanvasWords } from './relabel.js';
+import { relabel, pushChartLang } from './relabel.js';
 import { initPanel } from './panel.js';
-import { initIo, importedTasks, tasksLarge } from './io.js';
+import { initIo, importedTasks, importedCount, tasksLarge } from './io.js';
 import { initTrace } from './trace.js';
 import { initSweep, redrawSweeps } from './sweep.js';
 import { mountScenario } from './scenario.js';
 import { initRealRun } from './realrun.js';
+import { initResponsiveness } from './responsiveness.js';
 
 // A read-only window for tests and the benchmark.
 window.tailslice = {
@@ -57,7 +58,7 @@ window.tailslice = {
    * run's policies side by side). */
   get parts() { return app.result ? app.result.parts : 0; },
   /** Slices (segments) of the drawn schedules, all policies. */
-  get segments() { return app.result ? app.result.runs.reduce((n, r) => n + r.seg_start.length, 0) : 0; },
+  get segments() { return app.gantt ? app.gantt.segments : 0; },
 };
 
 /** Shows `page`: its values in the controls (`fill`), its query in the
@@ -95,7 +96,7 @@ async function main() {
   await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
   loadCatalog();
   applyI18n(document);
-  pushCanvasWords();
+  pushChartLang();
   $('#lang').value = lang();
   $('#lang').addEventListener('change', () => setLang($('#lang').value));
   onLangChange(relabel);
@@ -121,6 +122,7 @@ async function main() {
     query: () => app.page.experiment,
     page: () => app.page,
     tasks: () => importedTasks(),
+    taskCount: () => importedCount(),
     dark: () => app.dark.matches,
     rerun: () => setPage(app.page, { fill: false }),
     setQuery: (q, ui) => {
@@ -133,6 +135,7 @@ async function main() {
   initTrace();
   initSweep(context);
   initRealRun(context);
+  initResponsiveness({ page: () => app.page, setQuery: context.setQuery, dark: context.dark });
 
   let resizeQueued = false;
   new ResizeObserver(() => {

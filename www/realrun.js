@@ -127,6 +127,10 @@ function tasksText() {
 }
 
 function planFor(query) {
+  // Too many imported tasks are refused by their count, before a large
+  // list's text is read and handed to the wasm on the main thread.
+  const tooMany = RealRunPlan.tooManyTasks(panel.ctx.taskCount ? panel.ctx.taskCount() : 0);
+  if (tooMany) return { error: tooMany };
   const tasks = tasksText();
   if (tasks === null) return { error: { en: realStrings.en['real.reading'], zh: realStrings.zh['real.reading'] } };
   try {
@@ -294,7 +298,7 @@ function save() {
 
 // ---------------------------------------------------------------- start
 
-/** Mounts the panel in `section#real`. ctx: {page(), tasks(), setQuery(q)}. */
+/** Mounts the panel in `section#real`. ctx: {page(), tasks(), taskCount(), setQuery(q)}. */
 export function initRealRun(ctx) {
   const section = $('#real');
   if (!section) return;

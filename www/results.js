@@ -1,13 +1,13 @@
-// Showing one result: a new View (keeping the zoom while only a value
-// changes), the table first, then the charts (in the next task for a large
-// result, so neither task blocks the page for long), the User Timing
+// Showing one result: its Gantt and plots (keeping the zoom while only a
+// value changes), the table first, then the charts (in the next task for a
+// large result, so neither task blocks the page for long), the User Timing
 // measures and the state hooks (body[data-updates], data-query).
-import { View, parseQuery } from './tailslice.js';
+import { parseQuery } from './tailslice.js';
 import { limits } from './catalog.js';
 import { app, setState } from './state.js';
 import { clearRunError } from './banner.js';
-import { renderTable, renderLegend, renderStatus } from './table.js';
-import { drawGantt, drawPlots, loadSegmentsLater } from './gantt.js';
+import { renderTable, renderStatus } from './table.js';
+import { drawGantt, drawPlots, showResult } from './gantt.js';
 import { tasksKey } from './io.js';
 import { postHeight } from './embed.js';
 
@@ -16,16 +16,10 @@ export function show(result, query, workerMs, t0, received) {
   app.shownT0 = t0;
   const large = result.report.tasks > limits().large_result_tasks;
   const key = JSON.stringify([result.report.tasks, result.cores, result.runs.map((r) => r.policy)]);
-  const old = app.view;
-  app.view = new View(result);
   // Segments move into wasm memory a chunk per task (millions would block
   // the main thread); the Gantt is drawn again once all are there.
-  if (large || !app.view.loadSegments()) loadSegmentsLater(app.view);
+  showResult(result, { keep: key === app.viewKey, large });
   const tView = performance.now();
-  if (old) {
-    if (key === app.viewKey && (old.t0 > 0 || old.t1 < old.horizon() * 0.999)) app.view.setWindow(old.t0, old.t1);
-    old.free();
-  }
   app.viewKey = key;
   app.result = result;
   clearRunError();
@@ -34,7 +28,6 @@ export function show(result, query, workerMs, t0, received) {
   const workload = JSON.stringify(['seed', 'n', 'mix', 'rng', 'arrivals', 'cores'].map((k) => values[k]).concat(tasksKey()));
   const newWorkload = workload !== app.workloadKey;
   app.workloadKey = workload;
-  if (newWorkload) renderLegend(result);
   const tTable = performance.now();
   // A large result: the table now, the charts in the next task, so that
   // neither task blocks the main thread for long (the Gantt itself is

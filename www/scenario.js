@@ -1,19 +1,21 @@
-// Apple QoS scenarios on the page: the picker, the knobs, the
-// tables, the Gantt chart by QoS, the thread-state timeline, sched_pri over
-// time and the model's notes. Rust validates the URL (parseScenarioQuery:
-// the CLI's own knob parser), runs the scenario in a Web Worker
-// (worker.js, message "scenario") and draws (ScenarioView). The picker and
+// Apple QoS scenarios on the page: the picker, the knobs, the tables, the
+// cores by QoS and the thread-state timeline (the page's one Gantt, see
+// gantt.js), sched_pri over time and the model's notes. Rust validates the
+// URL (parseScenarioQuery: the CLI's own knob parser), runs the scenario in
+// a Web Worker (worker.js, message "scenario") and draws every chart with
+// its legend (Gantt, ScenarioView). The picker and
 // the knob panel are built from Rust's scenario registry (scenarioCatalog:
 // names, titles, knobs with ranges, defaults and help in both languages);
 // every sentence made from a result (reading, the study's figures, notes,
 // calibration) comes from Rust in both languages too. This file only
 // moves data and handles events; text from the URL or the model is only
 // ever set with textContent.
-import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor, mainThreadColor, stateColor, priColor } from './tailslice.js';
+import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor } from './tailslice.js';
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 import { lane } from './client.js';
 import { words } from './catalog.js';
 import { $, el, sizeCanvas } from './dom.js';
+import { ganttCanvas } from './gantt.js';
 import { dark } from './theme.js';
 import { setShown } from './url.js';
 
@@ -29,7 +31,9 @@ const sc = {
   parsed: null,     // parseScenarioQuery() of the shown scenario (null: not in scenario mode)
   summary: null,
   timelineMeta: null,
-  view: null,
+  view: null,       // ScenarioView of the shown run (sched_pri)
+  cores: null,      // ganttCanvas of the cores, coloured by QoS
+  states: null,     // ganttCanvas of the key threads' states
   updates: 0,
   workerMs: 0,
   drawMs: 0,
@@ -146,7 +150,11 @@ function buildResults() {
     s.append(el('h2', headingKey ? { id: `${id}-h`, i18n: headingKey } : { id: `${id}-h` }), ...children);
     return s;
   };
-  const canvas = (id, labelKey) => el('canvas', { id, role: 'img', 'data-i18n-attr': `aria-label:${labelKey}`, 'aria-label': t(labelKey) });
+  const canvas = (id, labelKey, extra = {}) => el('canvas', { id, role: 'img', 'data-i18n-attr': `aria-label:${labelKey}`, 'aria-label': t(labelKey), 'aria-describedby': `${id}-legend`, ...extra });
+  // The legend is drawn on the canvas; its words also describe the canvas.
+  const described = (id) => el('p', { id: `${id}-legend`, className: 'visually-hidden' });
+  const lanes = (id, labelKey) => el('div', { className: 'gantt-wrap' },
+    canvas(id, labelKey, { tabindex: '0' }), el('div', { id: `${id}-tip`, className: 'tooltip', role: 'tooltip', hidden: true }));
   box.append(
     el('div', { className: 'status', 'aria-live': 'polite' }, el('progress', { id: 'scenario-progress', hidden: true }), el('span', { id: 'scenario-status' })),
     section('sc-table', null,
@@ -155,18 +163,15 @@ function buildResults() {
     // Further tables of the result (a mechanism table), laid out by Rust.
     el('div', { id: 'scenario-more-tables' }),
     section('sc-gantt', 'sc.heading.gantt',
-      el('div', { id: 'scenario-legend', className: 'legend' }),
-      canvas('qos-gantt', 'sc.caption.gantt'),
+      lanes('qos-gantt', 'sc.caption.gantt'), described('qos-gantt'),
       el('p', { id: 'scenario-truncated', className: 'hint', hidden: true }),
       el('p', { className: 'hint', i18n: 'sc.caption.gantt' })),
     section('sc-states', 'sc.heading.states',
-      el('div', { id: 'states-legend', className: 'legend' }),
-      canvas('qos-states', 'sc.caption.states'),
+      lanes('qos-states', 'sc.caption.states'), described('qos-states'),
       el('p', { className: 'hint', i18n: 'sc.caption.states' })),
     section('sc-pri', 'sc.heading.pri',
-      el('div', { id: 'pri-legend', className: 'legend' }),
       // Its caption and label describe the run's settings: from Rust (renderNotes).
-      el('canvas', { id: 'qos-pri', role: 'img' }),
+      el('canvas', { id: 'qos-pri', role: 'img', 'aria-describedby': 'qos-pri-legend' }), described('qos-pri'),
       el('p', { id: 'pri-none', className: 'hint', i18n: 'sc.pri.none', hidden: true }),
       el('p', { id: 'pri-caption', className: 'hint' })),
     section('sc-notes', 'sc.heading.notes',
@@ -267,6 +272,8 @@ function exit() {
   $('#scenario-results').hidden = true;
   $('#scenario-results').dataset.state = 'idle';
   if (sc.view) { sc.view.free(); sc.view = null; }
+  sc.cores.clear();
+  sc.states.clear();
 }
 
 // ---------------------------------------------------------------- worker
@@ -315,11 +322,17 @@ function show(msg) {
   sc.summary = msg.summary;
   sc.timelineMeta = msg.timeline ? msg.timeline.meta : null;
   if (sc.view) { sc.view.free(); sc.view = null; }
-  if (msg.timeline) sc.view = new ScenarioView(msg.timeline);
+  const tl = msg.timeline;
+  if (tl) sc.view = new ScenarioView(tl);
+  // The same run shown again (a redraw) keeps its zoom.
+  const keep = !!(tl && sc.shownRun === `${sc.parsed.key}#${tl.meta.run}`);
+  sc.shownRun = tl ? `${sc.parsed.key}#${tl.meta.run}` : null;
+  sc.cores.show(tl && tl.gantt, { keep });
+  sc.states.show(tl && tl.states, { keep });
   renderRunPicker(msg.summary.run_labels || [], sc.timelineMeta ? sc.timelineMeta.run : msg.run);
   renderTable();
   renderNotes();
-  renderLegends();
+  renderChartNotes();
   drawAll();
   sc.drawMs = performance.now() - start;
   performance.measure('tailslice:scenario:render', { start, end: performance.now() });
@@ -417,32 +430,15 @@ function renderNotes() {
   $('#sc-calibration-h').hidden = !calibration;
 }
 
-function swatch(color, label, cls = '') {
-  const sw = el('span', { className: `swatch ${cls}`.trim() });
-  if (color) sw.style.background = color;
-  return el('span', {}, sw, label);
-}
-
-function renderLegends() {
+/** What shows around the charts: which are there, the cap note, the
+ * priority chart's description (every legend is drawn by Rust). */
+function renderChartNotes() {
   const v = sc.view;
-  const gantt = $('#scenario-legend');
-  const states = $('#states-legend');
-  const pri = $('#pri-legend');
-  gantt.replaceChildren();
-  states.replaceChildren();
-  pri.replaceChildren();
-  const timeline = !!(v && v.hasTimeline());
+  const timeline = !!(sc.cores.gantt);
   for (const id of ['#qos-gantt', '#qos-states']) $(id).closest('section').hidden = !timeline;
   const trunc = $('#scenario-truncated');
-  trunc.hidden = !(timeline && v.truncated());
+  trunc.hidden = !(timeline && v && v.truncated());
   trunc.textContent = trunc.hidden ? '' : t('sc.truncated', { ms: Math.round(v.horizon()) });
-  if (timeline) {
-    if (v.hasMainThread()) gantt.append(swatch(mainThreadColor(), t('sc.legend.main')));
-    const qosName = (q) => (catalog.qos.find((e) => e.number === q) || { name: String(q) }).name;
-    for (const q of v.qosPresent()) gantt.append(swatch(qosColor(q), q ? `${qosName(q)} (${q})` : t('sc.legend.system')));
-    ['running', 'runnable', 'preempted'].forEach((s, i) => states.append(swatch(stateColor(i), t(`sc.state.${s}`))));
-    states.append(swatch(null, t('sc.legend.blocked'), 'hollow'));
-  }
   const hasPri = !!(v && v.hasPri());
   $('#qos-pri').hidden = !hasPri;
   const none = $('#pri-none');
@@ -450,27 +446,17 @@ function renderLegends() {
   none.dataset.i18n = sc.parsed && sc.parsed.knobs.tl === 'off' ? 'sc.timeline.off' : 'sc.pri.none';
   none.textContent = t(none.dataset.i18n);
   $('#pri-caption').hidden = !hasPri;
-  if (hasPri) {
-    v.priNames().forEach((name, i) => pri.append(swatch(priColor(i), name, 'line')));
-    const meta = sc.timelineMeta;
-    if (meta && meta.floor !== null && meta.floor !== undefined) pri.append(swatch(null, t('sc.legend.floor'), 'dashed'));
-    else if (meta && !meta.band_limit) pri.append(el('span', { text: t('sc.legend.nofloor') }));
-  }
+  $('#qos-pri-legend').textContent = hasPri ? v.priLegendText() : '';
 }
 
 function drawAll() {
+  if (!sc.parsed) return;
+  sc.cores.draw();
+  sc.states.draw();
   const v = sc.view;
-  if (!v || !sc.parsed) return;
-  const dark = sc.dark.matches;
-  if (v.hasTimeline()) {
-    let c = $('#qos-gantt');
-    v.drawGantt(c, sizeCanvas(c, v.ganttHeight()), dark);
-    c = $('#qos-states');
-    v.drawStates(c, sizeCanvas(c, v.statesHeight()), dark);
-  }
-  if (v.hasPri()) {
+  if (v && v.hasPri()) {
     const c = $('#qos-pri');
-    v.drawPri(c, sizeCanvas(c, v.priHeight()), dark);
+    v.drawPri(c, sizeCanvas(c, v.priHeight()), sc.dark.matches);
   }
 }
 
@@ -488,6 +474,9 @@ export function mountScenario(ctx) {
   catalog = scenarioCatalog();
   buildControls();
   buildResults();
+  const dark = () => sc.dark.matches;
+  sc.cores = ganttCanvas($('#qos-gantt'), $('#qos-gantt-tip'), dark);
+  sc.states = ganttCanvas($('#qos-states'), $('#qos-states-tip'), dark);
   applyI18n($('#scenario-slot'));
   const parsed = parseScenarioQuery(location.search);
   let resizeQueued = false;
@@ -503,10 +492,9 @@ export function mountScenario(ctx) {
     renderRunPicker(sc.summary.run_labels || [], Number($('#sc-run').value) || 0);
     renderTable();
     renderNotes();
-    renderLegends();
+    renderChartNotes();
     renderStatus();
-    const labels = sc.summary.run_labels || [];
-    [...$('#sc-run').options].forEach((o, i) => { if (labels[i]) o.textContent = tr(labels[i]); });
+    drawAll();
   });
   return {
     errors: parsed.errors,

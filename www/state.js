@@ -9,7 +9,8 @@ export const runs = lane();
 
 export const app = {
   page: null,        // parseQuery() of the current state
-  view: null,        // View of the last result
+  view: null,        // View of the last result (its plots)
+  gantt: null,       // Gantt of the last result (its schedules)
   viewKey: '',       // experiment shape of the shown view (keeps zoom while tuning)
   workloadKey: '',   // workload of the shown view (the histogram only changes with it)
   result: null,

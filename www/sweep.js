@@ -2,8 +2,9 @@
 // change versus the first policy, p5/p50/p95 and this seed marked) and a
 // quantum sweep (each policy's figure against the quantum on a log axis,
 // best quantum marked). Both run in the page's worker (www/client.js) a
-// chunk at a time with progress; Cancel stops them between chunks. Charts are drawn by the wasm
-// (plotters), like the page's other plots.
+// chunk at a time with progress; Cancel stops them between chunks. The
+// charts, legends included, are drawn by the wasm (Rust's chart module),
+// like the page's other charts.
 import { drawSeedHistogram, drawQuantumChart } from './tailslice.js';
 import { t, lang, fmtNumber, onLangChange } from './i18n.js';
 import { exportPng } from './io.js';

@@ -1,12 +1,10 @@
-// The percentile table, the one reading under it, the class legend and
-// the status line. Columns are the catalog's figures; every
+// The percentile table, the one reading under it and the status line. Columns are the catalog's figures; every
 // number, change text, verdict and sentence is Rust's (result.rows,
 // result.reading, result.explain): this file only lays them out.
-import { classColor, policyColor } from './tailslice.js';
+import { policyColor } from './tailslice.js';
 import { t, fmtNumber } from './i18n.js';
 import { $, el } from './dom.js';
 import { catalog, words } from './catalog.js';
-import { tasksKey } from './io.js';
 import { app } from './state.js';
 
 /** The header row, from the catalog's figures, the threshold's figure
@@ -42,7 +40,10 @@ export function renderTable(result) {
       if (ch !== undefined) {
         td.dataset.change = ch;
         td.className = row.verdict[m];
-        td.title = t('versus', { change: ch, base: words(rows[0].title) });
+        // Changes are against the row each names (a trace at t = 0 compares
+        // with the first policy, not the "as recorded" row).
+        const base = rows.find((r) => r.policy === row.base) || rows[0];
+        td.title = t('versus', { change: ch, base: words(base.title) });
       }
       tr.append(td);
     }
@@ -62,15 +63,3 @@ export function renderStatus() {
     sim: fmtNumber(app.timing.workerMs, 1), draw: fmtNumber(app.timing.drawMs, 1),
   });
 }
-
-export function renderLegend(result) {
-  const box = $('#legend');
-  box.replaceChildren();
-  const longIdx = app.view.longClass;
-  result.classes.forEach((label, i) => {
-    const sw = el('span', { className: i === longIdx ? 'swatch long' : 'swatch' });
-    sw.style.background = classColor(i);
-    box.append(el('span', {}, sw, `${label}${tasksKey() ? '' : ' ms'}${i === longIdx ? t('legend.long') : ''}`));
-  });
-}
-

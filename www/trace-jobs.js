@@ -3,9 +3,13 @@
 // leaves the browser. The open trace's loader stays in `ctx.cache`, so
 // choosing another thread does not read the file again.
 
-/** The loader's answer for `thread` (or the main thread: ''), `t0`: all arrivals at 0. */
+/** The loader's answer for `thread` (or the main thread: ''), `t0`: all
+ * arrivals at 0. The task list goes to the page as a File: a handle the
+ * page hands on to its own worker with every run, instead of megabytes of
+ * text copied through the main thread each time. */
 function selected(loader, thread, t0) {
   const sel = loader.select(thread, t0);
+  sel.tasks = new File([sel.tasks], 'trace-tasks.csv', { type: 'text/csv' });
   return { value: sel, transfer: [sel.starts.buffer] };
 }
 
@@ -14,7 +18,7 @@ function selected(loader, thread, t0) {
  * with DecompressionStream) a chunk at a time into a TraceLoader, then
  * parses it. Progress: `{read, size, gzip}` while reading, `{parsing:
  * true, read}` before parsing. Value: `TraceLoader.select`'s object for
- * the main thread (`starts` transferred).
+ * the main thread (`tasks` as a File, `starts` transferred).
  */
 export async function* openTrace(wasm, { file }, ctx) {
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());

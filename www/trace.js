@@ -2,14 +2,18 @@
 // page). The trace worker (www/trace-worker.js, through www/client.js's
 // traceClient) reads and parses it, with progress and a cancel button;
 // Rust finds the main thread, its tasks and the summary (sentences included, English and Chinese). This file only
-// moves messages and draws: the summary before the results, the thread
-// picker, the "all at t = 0" switch. The tasks then run like any imported
+// moves messages and draws: the summary before the results (its sentences,
+// and the ten longest tasks as a table whose rows show their task in the
+// Gantt), the thread picker, the "all at t = 0" switch. The tasks then run like any imported
 // task list (www/io.js), with the "as recorded" row first. The trace never
 // leaves the browser and is not put into the URL.
-import { t, lang, onLangChange } from './i18n.js';
+import { t, onLangChange } from './i18n.js';
 import { useTasks, importedTrace } from './io.js';
 import { traceClient } from './client.js';
 import { $, el } from './dom.js';
+import { words } from './catalog.js';
+import { app } from './state.js';
+import { drawGantt } from './gantt.js';
 
 let current = null;   // {name}: the read or selection under way
 let shown = null;     // {sel, name}: the selection in use
@@ -104,10 +108,33 @@ async function use(sel, name) {
 function renderFound() {
   const box = $('#trace-found');
   if (!shown || !importedTrace()) { box.hidden = true; shown = null; renderPicker(); return; }
-  const lines = shown.sel.lines[lang()] || shown.sel.lines.en;
-  $('#trace-lines').textContent = lines.join('\n');
+  const sel = shown.sel;
+  $('#trace-lines').replaceChildren(...words(sel.summary).map((line) => el('p', { text: line })));
+  renderLongest(sel);
   box.hidden = false;
   renderPicker();
+}
+
+/** The ten longest tasks; a row (click, Enter or Space) shows its task in the Gantt. */
+function renderLongest(sel) {
+  const table = $('#trace-longest');
+  table.querySelector('caption').textContent = words(sel.longest_caption);
+  table.querySelector('thead').replaceChildren(el('tr', {}, ...sel.longest_heads.map((h) => el('th', { scope: 'col', text: words(h) }))));
+  table.querySelector('tbody').replaceChildren(...sel.found.longest.map((l) => {
+    const tr = el('tr', { tabIndex: 0, dataset: { task: String(l.task) } },
+      el('td', { text: l.start_ms.toFixed(1) }),
+      el('td', { text: l.duration_ms.toFixed(1) }),
+      el('td', { text: l.label }));
+    tr.setAttribute('aria-selected', 'false');
+    return tr;
+  }));
+}
+
+function showLongest(tr) {
+  if (!tr || !app.gantt) return;
+  if (!app.gantt.showTask(Number(tr.dataset.task))) return;
+  for (const r of $('#trace-longest tbody').children) r.setAttribute('aria-selected', String(r === tr));
+  drawGantt();
 }
 
 function renderPicker() {
@@ -142,6 +169,13 @@ export function initTrace() {
     openTrace(f);
   });
   $('#trace-cancel').addEventListener('click', cancel);
+  const longest = $('#trace-longest tbody');
+  longest.addEventListener('click', (e) => showLongest(e.target.closest('tr')));
+  longest.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    showLongest(e.target.closest('tr'));
+  });
   $('#trace-thread').addEventListener('change', select);
   $('#trace-t0').addEventListener('change', select);
   // Other tasks (pasted, uploaded, generated) replace the trace's.
@@ -152,6 +186,12 @@ export function initTrace() {
   // Test hooks.
   window.tailslice.openTrace = openTrace;
   Object.defineProperty(window.tailslice, 'trace', {
-    get() { return shown ? { found: shown.sel.found, count: shown.sel.count, tasks: shown.sel.tasks } : null; },
+    // `tasks`: a promise of the task list's text (the list is a File, read
+    // only when asked).
+    get() {
+      if (!shown) return null;
+      const sel = shown.sel;
+      return { found: sel.found, count: sel.count, get tasks() { return sel.tasks.text(); } };
+    },
   });
 }

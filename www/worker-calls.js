@@ -44,8 +44,8 @@ export function request(query, large, slices) {
 function send(query, large, opts = {}) {
   const t0 = performance.now();
   // The language rides along so that a refusal (a drawn workload too
-  // large) is said in the page's.
-  const args = { query: `${query}&lang=${lang()}`, large, tasks: importedTasks(), starts: importedTrace() };
+  // large) is said in the page's; the section's resp_* keys beside it.
+  const args = { query: `${query}&lang=${lang()}`, large, tasks: importedTasks(), starts: importedTrace(), resp: app.page ? app.page.resp_query : '' };
   if (!opts.inline) {
     setState('running');
     if (large) showProgress();

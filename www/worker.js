@@ -2,9 +2,10 @@
 // worker's own module (worker-web/, built for speed), fetched when this
 // worker starts, which is when the page first needs it. It answers the
 // protocol of www/worker-loop.js with the jobs of www/jobs.js (run,
-// scenario, sweep, importTasks, exportFile, panic); the page's side is
-// www/client.js. The same script runs its helpers (www/helpers.js), which
-// get the compiled module from it rather than fetching and compiling their own.
+// scenario, sweep, importTasks, exportFile, embedFigure, panic); the page's
+// side is www/client.js. The same script runs its helpers (www/helpers.js),
+// which get the compiled module from it rather than fetching and compiling
+// their own.
 import init, * as wasm from './tailslice-worker-web.js';
 import * as jobs from './jobs.js';
 import { serve } from './worker-loop.js';

@@ -242,6 +242,8 @@ pub struct Catalog {
     /// The page's preset experiments, in the picker's order.
     pub presets: Vec<PresetEntry>,
     pub limits: BrowserLimits,
+    /// The Responsiveness section's words, yields and keys.
+    pub responsiveness: crate::responsiveness::labels::Labels,
     /// The Embed dialog's pickers and words; left out of the page's own
     /// module (`page`): the dialog reads the worker module's catalog.
     #[cfg(not(feature = "page"))]
@@ -554,6 +556,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
             })
             .collect(),
         limits: BROWSER_LIMITS,
+        responsiveness: crate::responsiveness::labels::labels(),
         #[cfg(not(feature = "page"))]
         embed: embed_catalog(),
     }

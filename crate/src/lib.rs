@@ -14,10 +14,13 @@
 //!    lists) and the scenarios' programs; [`trace`]: a browser performance
 //!    trace's main thread as tasks;
 //! 5. [`experiment`] (parameters, the one runner, figures, readings,
-//!    sweeps, exports), [`scenario`] (the QoS studies) and [`embed`] (the
-//!    embed view's keys and the snippets for blog posts);
-//! 6. [`realrun`] (Run for real's plan and report) and [`catalog`] (every
-//!    parameter, policy, figure and limit, for the page);
+//!    sweeps, exports), [`responsiveness`] (input delay, TBT and what
+//!    slicing costs, from a main thread's tasks), [`scenario`] (the QoS
+//!    studies) and [`embed`] (the embed view's keys and the snippets for
+//!    blog posts);
+//! 6. [`realrun`] (Run for real's plan and report), [`catalog`] (every
+//!    parameter, policy, figure and limit, for the page) and [`chart`]
+//!    (every chart, drawn once for any plotters backend: canvas or SVG);
 //! 7. front ends: `web` (the page's wasm bindings) and the CLI (the bin).
 //!
 //! Everything but `web` is plain Rust with no web code: the CLI, the tests
@@ -38,9 +41,11 @@ pub mod workload;
 
 pub mod embed;
 pub mod experiment;
+pub mod responsiveness;
 pub mod scenario;
 
 pub mod catalog;
+pub mod chart;
 pub mod realrun;
 
 #[cfg(not(target_arch = "wasm32"))]

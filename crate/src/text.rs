@@ -146,6 +146,11 @@ impl Filled {
         })
     }
 
+    /// Whether there is no text in either language.
+    pub fn is_empty(&self) -> bool {
+        self.en.is_empty() && self.zh.is_empty()
+    }
+
     /// Whether either language's text contains `part`.
     pub fn contains(&self, part: &str) -> bool {
         self.en.contains(part) || self.zh.contains(part)

@@ -20,8 +20,8 @@ const LAYERS: &[&[&str]] = &[
     &["sim"],
     &["policy"],
     &["workload", "trace"],
-    &["experiment", "scenario", "embed"],
-    &["realrun", "catalog"],
+    &["experiment", "responsiveness", "scenario", "embed"],
+    &["realrun", "catalog", "chart"],
     &["web", "cli"],
 ];
 

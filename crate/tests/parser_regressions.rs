@@ -144,3 +144,22 @@ fn an_experiment_file_reads_back_every_duration_exactly() {
     let back = parse_experiment_json(&experiment_json(&exp, Some(&w), None), &Limits::CLI).unwrap();
     assert_eq!(back.tasks, Some(w));
 }
+
+#[test]
+fn trace_names_with_control_or_bidi_characters() {
+    // Found by the trace proptests: a bidirectional override in a task's
+    // name reached the summary's longest-task labels, and a control
+    // character in a thread's name reached the "no main thread" message.
+    use tailslice::error::is_hidden_char;
+    use tailslice::trace::{import_trace, TraceOptions};
+    let task = br#"[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"CrRendererMain"}},{"ph":"X","name":"RunTask","pid":1,"tid":1,"ts":0,"dur":60000},{"ph":"X","name":"x\u202Ey","pid":1,"tid":1,"ts":1,"dur":50000}]"#;
+    let imp = import_trace(task, &TraceOptions::default()).unwrap();
+    for lang in tailslice::text::Lang::ALL {
+        for line in imp.found.lines(lang) {
+            assert!(!line.chars().any(is_hidden_char), "{line:?}");
+        }
+    }
+    let thread = br#"[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"\u007fCrRendererMain"}},{"ph":"X","name":"RunTask","pid":1,"tid":1,"ts":0,"dur":60}]"#;
+    let e = import_trace(thread, &TraceOptions::default()).unwrap_err();
+    assert!(!e.message.chars().any(is_hidden_char), "{:?}", e.message);
+}

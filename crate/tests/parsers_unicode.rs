@@ -176,11 +176,27 @@ fn parsers() -> Vec<(&'static str, Check, Vec<String>)> {
             check_experiment_file,
             vec![file, file_with_tasks],
         ),
+        (
+            "responsiveness query",
+            check_resp_query,
+            s(&[
+                "resp_yield=timeout&resp_cost=0.26&resp_cost_from=measured",
+                "resp_quanta=4,16,48&resp_window=100-5000",
+            ]),
+        ),
+        ("trace", |t| check_trace(t.as_bytes()), s(&SMALL_TRACES)),
     ]
 }
 
+/// Small traces in the forms DevTools and Perfetto write: the object form
+/// with complete events, and the bare array with begin/end pairs.
+const SMALL_TRACES: [&str; 2] = [
+    r#"{"traceEvents":[{"ph":"M","name":"thread_name","pid":7,"tid":1,"args":{"name":"CrRendererMain"}},{"ph":"X","name":"RunTask","pid":7,"tid":1,"ts":1000,"dur":75000},{"ph":"X","name":"RunTask","pid":7,"tid":1,"ts":90000,"dur":5000}]}"#,
+    r#"[{"ph":"M","name":"thread_name","pid":3,"tid":3,"args":{"name":"CrRendererMain"}},{"ph":"B","name":"RunTask","pid":3,"tid":3,"ts":10},{"ph":"E","pid":3,"tid":3,"ts":60010},{"ph":"X","name":"RunTask","pid":3,"tid":3,"ts":70000,"dur":1200}]"#,
+];
+
 /// Every CLI flag with a value it accepts.
-const FLAGS: [(&str, &str); 25] = [
+const FLAGS: [(&str, &str); 31] = [
     ("--seed", "42"),
     ("--tasks", "400"),
     ("--mix", "85:1-8,3:exp(5)"),
@@ -206,6 +222,12 @@ const FLAGS: [(&str, &str); 25] = [
     ("--quanta", "1,2,4"),
     ("--repeat", "3"),
     ("--mlfq-boost", "off"),
+    ("--figure", "histogram"),
+    ("--theme", "dark"),
+    ("--quanta", "4,16,48"),
+    ("--yield", "message"),
+    ("--yield-cost", "0.25"),
+    ("--window", "100-5000"),
 ];
 
 /// Runs `check` and fails if it takes more than `limit` of CPU time
@@ -377,6 +399,11 @@ fn nasty_query() -> impl Strategy<Value = String> {
         "tl",
         "v",
         "embed",
+        "resp_yield",
+        "resp_cost",
+        "resp_cost_from",
+        "resp_quanta",
+        "resp_window",
         "view",
         "controls",
         "theme",
@@ -505,7 +532,26 @@ proptest! {
     fn url_queries_never_panic(query in nasty_query()) {
         timed("query", &query, SHORT, || check_query(&query));
         timed("scenario query", &query, SHORT, || check_scenario_query(&query));
+        timed("responsiveness query", &query, SHORT, || check_resp_query(&query));
         timed("embed query", &query, SHORT, || check_embed_query(&query));
+    }
+
+    #[test]
+    fn traces_with_hostile_names_and_numbers_never_panic(
+        names in prop::collection::vec(nasty_text(), 1..4),
+        numbers in prop::collection::vec(prop_oneof![
+            3 => (0.0f64..2e5).prop_map(|v| v.to_string()),
+            1 => prop::sample::select(NUMBERS.to_vec()).prop_map(str::to_string),
+        ], 6),
+    ) {
+        // A well-formed trace whose thread and task names and times are
+        // hostile (numbers given as JSON text: NaN, 1e309 and "-0" too).
+        let name = |i: usize| serde_json::json!(names[i % names.len()]).to_string();
+        let trace = format!(
+            r#"{{"traceEvents":[{{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{{"name":{}}}}},{{"ph":"M","name":"thread_name","pid":2,"tid":2,"args":{{"name":"CrRendererMain"}}}},{{"ph":"X","name":{},"pid":2,"tid":2,"ts":{},"dur":{}}},{{"ph":"X","name":"RunTask","pid":2,"tid":2,"ts":{},"dur":{}}},{{"ph":"X","name":{},"pid":2,"tid":2,"ts":{},"dur":{}}}]}}"#,
+            name(0), name(1), numbers[0], numbers[1], numbers[2], numbers[3], name(2), numbers[4], numbers[5]
+        );
+        timed("trace", &trace, SHORT, || check_trace(trace.as_bytes()));
     }
 
     #[test]

@@ -110,6 +110,12 @@ corpus! {
     sweep_quanta_json: "sweep --quanta 2,16,128 --tasks 60 --json --policies rr,mlfq",
     sweep_quanta_csv: "sweep --quanta 4,16 --tasks 60 --csv --cores 2",
     sweep_quanta_tasks_file: "sweep --quanta 2,8,32 --tasks-file {corpus}/arrivals.csv --json",
+    // Responsiveness: input delay, TBT and the cost of slicing, recorded
+    // and per quantum, for a task list and the study's workloads.
+    responsiveness_tasks_file_table: "responsiveness --tasks-file {corpus}/arrivals.csv",
+    responsiveness_tasks_file_json: "responsiveness --tasks-file {corpus}/arrivals.csv --yield message --json",
+    responsiveness_poisson_timeout_zh: "responsiveness --tasks 200 --arrivals poisson:0.6 --yield timeout --yield-cost 0.2 --lang zh",
+    responsiveness_study_raf_window_json: "responsiveness --tasks 150 --arrivals burst:10@100 --yield raf --quanta 8,16,50 --window 100-900 --json",
     // Every scenario with several knob settings, text in both languages.
     feishu_demo_json: "scenario feishu-demo --json",
     feishu_demo_table: "scenario feishu-demo --seconds 2",
@@ -146,6 +152,7 @@ corpus! {
     error_tasks_file_conflict: "simulate --tasks-file {corpus}/durations.txt --seed 3",
     error_sweep_both_modes: "sweep --seeds 1-3 --quanta 1,2",
     error_unknown_scenario: "scenario feishu",
+    error_responsiveness_yield: "responsiveness --yield auto",
     error_scenario_knob: "scenario feishu-demo --seconds 100",
     error_scenario_policy: "scenario feishu-demo --policy cfs",
     error_scenario_clutch_rules: "scenario m1-compress --clutch-rules 6000",
@@ -250,6 +257,20 @@ fn corpus_covers_every_kind_of_experiment() {
         "--quanta 2,8,32 --tasks-file",
     ] {
         assert!(has(sweep), "no sweep with {sweep}");
+    }
+    for needle in [
+        "--tasks-file",
+        "--arrivals poisson:",
+        "--json",
+        "--lang zh",
+        "--window",
+    ] {
+        assert!(
+            CORPUS
+                .iter()
+                .any(|(_, a)| a.starts_with("responsiveness") && a.contains(needle)),
+            "no responsiveness experiment with {needle}"
+        );
     }
     for scenario in ["feishu-demo", "feishu-startup", "m1-compress"] {
         let lines: Vec<&str> = CORPUS

@@ -440,6 +440,39 @@ fn summary_sentences_in_both_languages() {
     assert!(zh.contains("总阻塞时间 70.0 ms"), "{zh}");
 }
 
+/// Names from the file are shown, never obeyed: a bidirectional override
+/// in a task's name, or a control character in a thread's, cannot reorder
+/// or break the summary and the messages around them.
+#[test]
+fn hostile_names_are_shown_not_obeyed() {
+    let mut ev = vec![
+        meta(7, 1, "CrRendererMain"),
+        proc_name(7, "\u{7f}Evil\u{202E}"),
+    ];
+    ev.push(x(7, 1, "RunTask", 0.0, 80.0));
+    ev.push(x(7, 1, "gnp.\u{202E}exe\u{2066}", 0.5, 20.0));
+    let imp = import(&serde_json::to_vec(&ev).unwrap()).unwrap();
+    for lang in tailslice::text::Lang::ALL {
+        for line in imp.found.lines(lang) {
+            assert!(
+                !line.chars().any(tailslice::error::is_hidden_char),
+                "{line:?}"
+            );
+        }
+    }
+    assert_eq!(imp.found.longest[0].label, "gnp. exe");
+    assert_eq!(imp.found.process_name, "\\u{7f}Evil\\u{202e}");
+    // A thread named with a control character is not the main thread, and
+    // the message that says so is one clean line.
+    let ev = vec![
+        meta(3, 3, "\u{7f}CrRendererMain"),
+        x(3, 3, "RunTask", 0.0, 5.0),
+    ];
+    let e = err(&serde_json::to_vec(&ev).unwrap());
+    assert!(e.contains("\\u{7f}CrRendererMain"), "{e}");
+    assert!(!e.chars().any(tailslice::error::is_hidden_char), "{e:?}");
+}
+
 fn arb_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -534,4 +567,21 @@ proptest! {
             prop_assert!((imp.workload.arrival[i] - (s - list[0].0)).abs() < 1e-6);
         }
     }
+}
+
+/// The page's readable summary is the CLI's lines without the longest
+/// tasks' list, which it shows as a table of the same tasks (with their
+/// index, to find them in the schedule).
+#[test]
+fn the_summary_without_its_longest_tasks() {
+    let ev = renderer(7, 1, &[(0.0, 120.0), (130.0, 30.0), (170.0, 5.0)]);
+    let imp = import(&serde_json::to_vec(&ev).unwrap()).unwrap();
+    for lang in tailslice::text::Lang::ALL {
+        let all = imp.found.lines(lang);
+        let summary = imp.found.summary_lines(lang);
+        assert_eq!(summary.len(), all.len() - 1 - imp.found.longest.len());
+        assert_eq!(&all[..summary.len()], &summary[..]);
+    }
+    let tasks: Vec<usize> = imp.found.longest.iter().map(|l| l.task).collect();
+    assert_eq!(tasks, [0, 1, 2]);
 }

@@ -4,7 +4,7 @@
 
 use js_sys::{Array, Float64Array, Reflect};
 use serde_json::Value;
-use tailslice::web::{self, View};
+use tailslice::web::{self, Gantt, View};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
@@ -125,6 +125,46 @@ fn the_embed_snippet_and_its_refusals() {
 }
 
 #[wasm_bindgen_test]
+fn the_embed_figure_is_the_svg_figure_of_the_dialogs_part_and_colours() {
+    let figure = |view: &str, dark: bool, lang: &str| {
+        web::embed_figure("seed=3&q=9", view, dark, lang).unwrap_or_else(|_| panic!("{view}"))
+    };
+    let svg = |view: &str, theme: &str, lang: &str| {
+        web::svg_figure("seed=3&q=9", view, theme, lang, None).unwrap()
+    };
+    // theme=auto takes the page's scheme; light and dark override it.
+    assert_eq!(
+        figure("view=all&theme=auto", false, "en"),
+        svg("all", "light", "en")
+    );
+    assert_eq!(
+        figure("view=cdf&theme=auto", true, "en"),
+        svg("cdf", "dark", "en")
+    );
+    assert_eq!(
+        figure("view=table&theme=dark", false, "zh"),
+        svg("table", "dark", "zh")
+    );
+    assert_eq!(
+        figure("view=gantt&theme=light&controls=0", true, "en"),
+        svg("gantt", "light", "en")
+    );
+    // The snippet takes it as its figure.
+    let table = figure("view=table", false, "en");
+    assert!(web::embed_snippet(
+        "static",
+        "https://example.org/t/",
+        "seed=3&q=9",
+        "view=table",
+        "en",
+        &table
+    )
+    .is_ok());
+    assert!(web::embed_figure("seed=3", "view=histogram", false, "en").is_err());
+    assert!(web::embed_figure("seed=-1", "view=all", false, "en").is_err());
+}
+
+#[wasm_bindgen_test]
 fn bad_and_hostile_values_are_reported_and_fall_back() {
     let p = json(&web::parse_query(
         "seed=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&q=0&v=2&embed=yes&n=9",
@@ -214,11 +254,15 @@ fn run_gives_the_studys_numbers() {
             );
         }
     }
-    // Typed arrays, ready to be transferred.
+    // Typed arrays, ready to be transferred: the schedules in the lane
+    // charts' wire format.
+    let gantt = get(&r, "gantt");
+    let start: Float64Array = get(&gantt, "start").dyn_into().unwrap();
+    assert!(start.length() > 800, "FIFO's 400 slices and RR's more");
+    assert_eq!(json(&get(&gantt, "meta"))["drawn"], true);
     let runs: Array = get(&r, "runs").dyn_into().unwrap();
-    let seg_start: Float64Array = get(&runs.get(1), "seg_start").dyn_into().unwrap();
-    assert!(seg_start.length() > 400, "RR slices every long task");
-    assert_eq!(get(&r, "gantt"), JsValue::TRUE);
+    let cdf: Float64Array = get(&runs.get(1), "cdf_x").dyn_into().unwrap();
+    assert!(cdf.length() > 400);
 }
 
 #[wasm_bindgen_test]
@@ -259,33 +303,40 @@ fn ink(c: &web_sys::HtmlCanvasElement) -> usize {
 }
 
 #[wasm_bindgen_test]
-fn view_draws_and_hit_tests() {
-    let mut view = View::new(web::run("").unwrap()).unwrap();
-    assert!(view.gantt());
+fn gantt_and_view_draw_and_hit_test() {
+    let result = web::run("").unwrap();
+    let mut g = Gantt::new(get(&result, "gantt")).unwrap();
+    assert!(g.drawn());
     // Segments are copied in chunks; the study's fit in one.
-    assert!(view.load_segments());
-    assert!((view.horizon() - 5209.4).abs() < 0.1);
-    assert_eq!(view.long_class_index(), 2);
-    let h = view.gantt_height();
-    let g = canvas(800, h as u32);
-    view.draw_gantt(&g, 1.0, false).unwrap();
-    assert!(ink(&g) > 800 * 20, "the Gantt chart is drawn");
+    assert!(g.load_segments());
+    assert!((g.horizon() - 5209.4).abs() < 0.1);
+    let h = g.height(800.0);
+    let c = canvas(800, h as u32);
+    g.draw(&c, 1.0, false).unwrap();
+    assert!(ink(&c) > 800 * 20, "the Gantt chart is drawn");
     // FIFO's first lane starts with task 0.
-    let tip = view.hit(9.0, 26.0, 800.0).unwrap();
+    let tip = g.hit(9.0, 26.0, 800.0).unwrap();
     assert!(tip.starts_with("task #0 "), "{tip}");
+    assert!(tip.contains("FIFO core 0"), "{tip}");
     assert!(
-        view.hit(9.0, h - 2.0, 800.0).is_none(),
-        "the axis is not a task"
+        g.hit(9.0, h - 2.0, 800.0).is_none(),
+        "the legend is not a task"
     );
+    // The legend names the classes, the long one marked.
+    assert_eq!(g.legend_text(), "1-8 ms\n10-40 ms\n80-200 ms (long)");
+    web::set_chart_lang("zh");
+    assert!(g.hit(9.0, 26.0, 800.0).unwrap().starts_with("任务 #0 "));
+    web::set_chart_lang("en");
     // Zoom keeps the time under the pointer; pan moves; reset shows all.
-    view.zoom(4.0, 400.0, 800.0);
-    assert!((view.t1() - view.t0() - view.horizon() / 4.0).abs() < 1e-6);
-    let t0 = view.t0();
-    view.pan(100.0, 800.0);
-    assert!(view.t0() < t0);
-    view.reset();
-    assert_eq!(view.t0(), 0.0);
+    g.zoom(4.0, 400.0, 800.0);
+    assert!((g.t1() - g.t0() - g.horizon() / 4.0).abs() < 1e-6);
+    let t0 = g.t0();
+    g.pan(100.0, 800.0);
+    assert!(g.t0() < t0);
+    g.reset();
+    assert_eq!(g.t0(), 0.0);
 
+    let view = View::new(result).unwrap();
     let cdf = canvas(600, 300);
     view.draw_cdf(&cdf, 1.0, true).unwrap();
     assert!(ink(&cdf) > 2000, "CDF drawn");
@@ -357,4 +408,55 @@ fn lang_is_a_parameter_like_any_other() {
         .as_str()
         .unwrap()
         .contains("lang only once"));
+}
+
+#[wasm_bindgen_test]
+fn the_measured_yield_cost_follows_the_primitive_run_for_real_used() {
+    let cost = |used: Option<&str>, ms: Option<f64>| {
+        json(&web::measured_yield_cost(used.map(str::to_string), ms))
+    };
+    // scheduler and message: the cost of one yield itself, to 0.1 µs.
+    let c = cost(Some("message"), Some(0.123_456));
+    assert_eq!(c, serde_json::json!({"yield": "message", "cost": "0.1235"}));
+    // timeout: what is left after the 4 ms clamp the model adds itself.
+    let c = cost(Some("timeout"), Some(4.26));
+    assert_eq!(c, serde_json::json!({"yield": "timeout", "cost": "0.26"}));
+    let c = cost(Some("timeout"), Some(3.0));
+    assert_eq!(c["cost"], "0");
+    // No run yet, a raf run, or a yield the clock could not time: a
+    // sentence in both languages instead of a cost.
+    for (used, ms, en) in [
+        (None, None, "Run for real first"),
+        (Some("raf"), Some(7.78), "requestAnimationFrame"),
+        (Some("scheduler"), None, "could not time a yield"),
+    ] {
+        let m = cost(used, ms);
+        assert!(m.get("cost").is_none(), "{m}");
+        assert!(m["message"]["en"].as_str().unwrap().contains(en), "{m}");
+        assert!(!m["message"]["zh"].as_str().unwrap().is_empty(), "{m}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn bad_responsiveness_keys_say_what_is_used_instead() {
+    let p = json(&web::parse_query(
+        "resp_yield=auto&resp_cost=-1&resp_cost_from=typed&resp_quanta=4,4&resp_window=5-1",
+    ));
+    let banner = |field: &str| -> String {
+        let e = p["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["field"] == field)
+            .unwrap_or_else(|| panic!("no refusal of {field}: {p}"));
+        e["banner"]["en"].as_str().unwrap().to_string()
+    };
+    assert!(banner("resp_yield").ends_with("→ resp_yield=scheduler is used."));
+    assert!(banner("resp_cost").ends_with("→ resp_cost=0.1 is used."));
+    assert!(banner("resp_cost_from").ends_with("→ resp_cost_from is left empty."));
+    assert!(banner("resp_quanta").ends_with("→ resp_quanta=4,8,16,24,32,48,64,100 is used."));
+    assert!(banner("resp_window").ends_with("→ the tasks' span is used."));
+    let zh = p["errors"][0]["refusal"]["zh"].as_str().unwrap();
+    assert!(zh.starts_with("resp_yield 的值“auto”无效"), "{zh}");
+    assert_eq!(p["query"], "", "every bad value leaves the link");
 }

@@ -33,7 +33,7 @@ fn check_tasks_reports_counts_and_bad_lines() {
 
 #[wasm_bindgen_test]
 fn imported_tasks_run_like_the_library_and_carry_the_explanation() {
-    let mut r = Runner::with_tasks("q=4&p=fifo,rr,srpt", LIST).unwrap();
+    let mut r = Runner::with_tasks("q=4&p=fifo,rr,srpt", LIST, None).unwrap();
     let result = r.finish().unwrap();
     let got = json(&result);
     let w = tailslice::workload::task_list::parse_task_list(LIST, Limits::WEB.max_tasks).unwrap();
@@ -72,29 +72,40 @@ fn a_parsed_list_runs_as_its_text_does() {
         json(&web::check_tasks("q=4", LIST).unwrap())
     );
     for q in ["q=4&p=fifo,rr,srpt", "q=2&cores=2"] {
-        let from_list = Runner::with_list(q, &list, None).unwrap().finish().unwrap();
-        let from_text = Runner::with_tasks(q, LIST).unwrap().finish().unwrap();
-        assert_eq!(json(&from_list), json(&from_text), "{q}");
+        for resp in [None, Some("resp_cost=0.5".to_string())] {
+            let from_list = Runner::with_list(q, &list, None, resp.clone())
+                .unwrap()
+                .finish()
+                .unwrap();
+            let from_text = Runner::with_tasks(q, LIST, resp.clone())
+                .unwrap()
+                .finish()
+                .unwrap();
+            assert_eq!(json(&from_list), json(&from_text), "{q} {resp:?}");
+        }
     }
+    let bad_resp = Some("resp_cost=x".to_string());
+    assert!(Runner::with_list("", &list, None, bad_resp.clone()).is_err());
+    assert!(Runner::with_tasks("", LIST, bad_resp).is_err());
     let starts = vec![0.0, 5.0, 45.0, 50.0];
-    let traced = Runner::with_list("", &list, Some(starts.clone()))
+    let traced = Runner::with_list("", &list, Some(starts.clone()), None)
         .unwrap()
         .finish()
         .unwrap();
     assert_eq!(
         json(&traced),
         json(
-            &Runner::with_trace("", LIST, &starts)
+            &Runner::with_trace("", LIST, &starts, None)
                 .unwrap()
                 .finish()
                 .unwrap()
         )
     );
     assert_eq!(json(&traced)["rows"][0]["policy"], "recorded");
-    assert!(Runner::with_list("", &list, Some(vec![0.0])).is_err());
+    assert!(Runner::with_list("", &list, Some(vec![0.0]), None).is_err());
     let bad = TaskList::new("1\n2\nx\n");
     assert_eq!(json(&bad.check("").unwrap())["line"], 3);
-    assert!(Runner::with_list("", &bad, None).is_err());
+    assert!(Runner::with_list("", &bad, None, None).is_err());
 }
 
 /// A list handed to another worker as arrays (`arrays`, `fromArrays`) is
@@ -135,7 +146,7 @@ fn a_list_as_arrays_is_the_list() {
         );
         let run = |l: &TaskList| {
             json(
-                &Runner::with_list("q=4&p=fifo,rr", l, None)
+                &Runner::with_list("q=4&p=fifo,rr", l, None, None)
                     .unwrap()
                     .finish()
                     .unwrap(),
@@ -179,11 +190,11 @@ fn a_run_in_parts_is_the_run_in_one() {
         ),
         (
             "an imported list",
-            Box::new(|| Runner::with_list("q=4&p=fifo,rr,srpt", &list, None).unwrap()),
+            Box::new(|| Runner::with_list("q=4&p=fifo,rr,srpt", &list, None, None).unwrap()),
         ),
         (
             "a trace's tasks",
-            Box::new(|| Runner::with_list("p=fifo,rr", &list, Some(starts.clone())).unwrap()),
+            Box::new(|| Runner::with_list("p=fifo,rr", &list, Some(starts.clone()), None).unwrap()),
         ),
     ];
     for (what, make) in cases {
@@ -215,12 +226,7 @@ fn default_run_has_both_explanations() {
 fn exports_trace_csv_and_experiment_round_trip() {
     let q = "seed=3&n=50&q=4&cores=2";
     let result = json(&web::run(q).unwrap());
-    let segments: usize = result["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["seg_start"].as_object().map_or(0, |o| o.len()))
-        .sum();
+    let segments = result["gantt"]["start"].as_object().map_or(0, |o| o.len());
     let trace: Value =
         serde_json::from_str(&web::export_file("trace", q, None, None).unwrap()).unwrap();
     let slices = trace["traceEvents"]
@@ -233,6 +239,20 @@ fn exports_trace_csv_and_experiment_round_trip() {
     let csv = web::export_file("csv", q, None, None).unwrap();
     assert_eq!(csv.lines().count(), 1 + 50 * 2);
     assert!(web::export_file("nope", q, None, None).is_err());
+    // The figure: SVG drawn by the charts' own code, in the asked theme.
+    let svg = web::export_file(
+        "svg",
+        q,
+        None,
+        Some("{\"theme\":\"dark\",\"view\":\"gantt\"}".into()),
+    )
+    .unwrap();
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    assert!(svg.contains("#16181b") && svg.contains(">Schedule</text>"));
+    assert!(!svg.contains(">Latency CDF</text>"));
 
     // The experiment file with imported tasks opens to the same query and list.
     let file = web::export_file(

@@ -4,7 +4,7 @@
 
 use js_sys::Reflect;
 use serde_json::Value;
-use tailslice::web::{self, ScenarioView};
+use tailslice::web::{self, Gantt, ScenarioView};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -60,12 +60,24 @@ fn run_summary_and_timeline_round_trip() {
     assert_eq!(summary["run_labels"][0]["en"], "userInteractive queues");
     assert_eq!(summary["run_labels"][0]["zh"], "userInteractive 队列");
     let tl = run.timeline(0);
-    let meta = json(&Reflect::get(&tl, &"meta".into()).unwrap());
-    assert_eq!(meta["floor"], 29);
-    assert_eq!(meta["lanes"][0]["en"], "main");
-    assert_eq!(meta["lanes"][0]["zh"], "主线程");
+    let pri = json(&Reflect::get(&tl, &"pri".into()).unwrap());
+    assert_eq!(pri["floor"], 29);
+    let states = Reflect::get(&tl, &"states".into()).unwrap();
+    let lanes = json(&Reflect::get(&states, &"meta".into()).unwrap());
+    assert_eq!(lanes["blocks"][0]["lanes"][0]["label"]["en"], "main");
+    assert_eq!(lanes["blocks"][0]["lanes"][0]["label"]["zh"], "主线程");
+    // The cores and the states are the one Gantt: hover a core's first slice.
+    let mut cores = Gantt::new(Reflect::get(&tl, &"gantt".into()).unwrap()).unwrap();
+    assert!(cores.load_segments());
+    assert_eq!(cores.legend_text().lines().next(), Some("main thread"));
+    let x = (0..800)
+        .map(|x| x as f64)
+        .find_map(|x| cores.hit(x, 12.0, 800.0));
+    let tip = x.expect("a slice on core 0");
+    assert!(tip.contains("core 0 · P: "), "{tip}");
     let view = ScenarioView::new(tl).unwrap();
-    assert!(view.has_timeline() && view.has_pri());
+    assert!(view.has_pri());
+    assert!(view.pri_legend_text().contains("floor 29 (band limit)"));
     assert!((view.horizon() - 1000.0).abs() < 1.0);
     assert!(web::run_scenario("s=feishu-demo&nq=0", wasm_bindgen::JsValue::UNDEFINED).is_err());
 }
@@ -109,17 +121,53 @@ fn the_summary_carries_the_page_sentences_in_both_languages() {
         .iter()
         .map(|c| c["jobs"].as_array().unwrap().len())
         .sum();
-    let en = s["page"]["en"]["measured"].as_array().unwrap();
-    let zh = s["page"]["zh"]["measured"].as_array().unwrap();
-    assert_eq!((en.len(), zh.len()), (rows, rows));
-    assert_eq!(en[0], "5.6–6.6 s at any QoS");
-    assert_eq!(zh[0], "任意 QoS 下 5.6–6.6 秒");
+    // The main table: one row per job, the study's figure in words in the
+    // `measured` column, in both languages.
+    let main = &s["tables"][0];
+    assert_eq!(main["id"], "main");
+    let column = main["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c["key"] == "measured")
+        .unwrap();
+    let table_rows = main["rows"].as_array().unwrap();
+    assert_eq!(table_rows.len(), rows);
+    let first = &table_rows[0]["cells"][column];
+    assert_eq!(first["en"], "5.6–6.6 s at any QoS");
+    assert_eq!(first["zh"], "任意 QoS 下 5.6–6.6 秒");
     let run = web::run_scenario("s=feishu-startup&tl=off", JsValue::UNDEFINED).unwrap();
     let s = json(&run.summary());
-    let reading = s["page"]["zh"]["reading"].as_str().unwrap();
+    let reading = s["page"]["reading"]["zh"].as_str().unwrap();
     assert!(reading.contains("实测 −100 毫秒"), "{reading}");
-    assert!(s["page"]["en"]["reading"]
+    assert!(s["page"]["reading"]["en"]
         .as_str()
         .unwrap()
         .starts_with("Whitelist versus default"));
+}
+
+#[wasm_bindgen_test]
+fn a_scenario_runs_embed_figure_is_the_charts_svg_of_its_part() {
+    let run = web::run_scenario("s=m1-compress&tl=off", JsValue::UNDEFINED).unwrap();
+    let table = run
+        .embed_figure(0, "view=table&theme=dark", false, "en")
+        .unwrap();
+    assert!(
+        table.starts_with("<svg ") && table.ends_with("</svg>\n"),
+        "{table}"
+    );
+    assert!(table.contains(">Job times (s)<"), "{table}");
+    assert!(table.contains("fill=\"#16181b\""), "dark: {table}");
+    // A scenario has no CDF: cdf shows all of it, like its embed.
+    assert_eq!(
+        run.embed_figure(0, "view=cdf", true, "zh").unwrap(),
+        run.embed_figure(0, "view=all", true, "zh").unwrap()
+    );
+    // Without a timeline there is no Gantt chart to draw; a bad part is refused.
+    assert!(run.embed_figure(0, "view=gantt", false, "en").is_err());
+    assert!(run.embed_figure(0, "view=pie", false, "en").is_err());
+    let run = web::run_scenario("s=feishu-demo&secs=1", JsValue::UNDEFINED).unwrap();
+    let gantt = run.embed_figure(0, "view=gantt", false, "en").unwrap();
+    assert!(gantt.contains(">Cores, coloured by QoS<"), "{gantt}");
+    assert!(!gantt.contains(">Thread states<"), "{gantt}");
 }

@@ -61,20 +61,6 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ),
 ];
 
-/// Known offenders, to be removed by the helpers rewriting them: the
-/// scenario panel's legends (they move to the chart module).
-/// `(file, text on the line)`; each entry must still match something, so
-/// the list shrinks as they land.
-const KNOWN_OFFENDERS: &[(&str, &str)] = &[
-    ("scenario.js", "['running', 'runnable', 'preempted']"),
-    ("scenario.js", "t('sc.legend.blocked')"),
-    ("strings/scenario.js", "'sc.legend.blocked'"),
-    ("strings/scenario.js", "'sc.state.running'"),
-    ("strings/scenario.js", "'sc.state.runnable'"),
-    ("strings/scenario.js", "'sc.state.preempted'"),
-    ("strings/scenario.js", "'sc.state.blocked'"),
-];
-
 /// The domain's names, read off the core's own tables.
 struct Names {
     /// Policy names (`fifo`, …): never quoted, never a property
@@ -396,45 +382,13 @@ fn the_name_check_finds_what_it_looks_for() {
 #[test]
 fn www_spells_no_policy_scenario_state_or_figure_name() {
     let n = names();
-    let mut found = Vec::new();
-    let mut matched = vec![false; KNOWN_OFFENDERS.len()];
-    for (name, text) in www_files() {
-        for f in names_in(&name, &text, &n) {
-            let known = KNOWN_OFFENDERS
-                .iter()
-                .position(|(file, line)| *file == name && f.contains(line));
-            match known {
-                Some(k) => matched[k] = true,
-                None => found.push(f),
-            }
-        }
-    }
+    let found: Vec<String> = www_files()
+        .iter()
+        .flat_map(|(name, text)| names_in(name, text, &n))
+        .collect();
     assert!(
         found.is_empty(),
         "domain names in www/ (let Rust send them: the catalog, the result, the plan):\n{}",
-        found.join("\n")
-    );
-    let stale: Vec<_> = KNOWN_OFFENDERS
-        .iter()
-        .zip(&matched)
-        .filter(|(_, m)| !**m)
-        .map(|(o, _)| o)
-        .collect();
-    assert!(
-        stale.is_empty(),
-        "known offenders that are gone (remove them from KNOWN_OFFENDERS): {stale:?}"
-    );
-}
-
-#[test]
-fn every_panel_uses_the_one_dom_helper_module() {
-    let mut found = Vec::new();
-    for (name, text) in www_files() {
-        found.extend(own_dom_helpers(&name, &text));
-    }
-    assert!(
-        found.is_empty(),
-        "DOM helpers defined outside www/dom.js (import them from it):\n{}",
         found.join("\n")
     );
 }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use fantoccini::Locator;
 use serde_json::{json, Value};
 use tailslice_e2e::page::{open_ready, wait_ready};
-use tailslice_e2e::{require_dist, Browser, Result, StaticServer};
+use tailslice_e2e::{require_dist, run_cli, Browser, Result, StaticServer};
 
 const T: Duration = Duration::from_secs(30);
 
@@ -26,6 +26,7 @@ async fn dialog_snippet(b: &Browser, kind: &str) -> Result<String> {
         .wait_js(
             &format!(
                 "document.querySelector('#embed-snippet').dataset.kind === '{kind}' && \
+                 document.querySelector('#embed-snippet').dataset.state === 'ready' && \
                  document.querySelector('#embed-snippet').value"
             ),
             T,
@@ -114,7 +115,11 @@ async fn the_embed_dialog_offers_live_then_static() -> Result<()> {
         .await?;
     assert_eq!(first, json!(["live", "embed-kind"]));
     let live = b
-        .wait_js("document.querySelector('#embed-snippet').value", T)
+        .wait_js(
+            "document.querySelector('#embed-snippet').dataset.state === 'ready' && \
+             document.querySelector('#embed-snippet').value",
+            T,
+        )
         .await?;
     let live = live.as_str().unwrap();
     let base = b.url("/");
@@ -144,7 +149,11 @@ async fn the_embed_dialog_offers_live_then_static() -> Result<()> {
     )
     .await?;
     let v = b
-        .eval_js("return document.querySelector('#embed-snippet').value;")
+        .wait_js(
+            "document.querySelector('#embed-snippet').dataset.state === 'ready' && \
+             document.querySelector('#embed-snippet').value",
+            T,
+        )
         .await?;
     assert!(
         v.as_str().unwrap().contains(
@@ -157,7 +166,9 @@ async fn the_embed_dialog_offers_live_then_static() -> Result<()> {
     b.click("#embed-kind-static").await?;
     let st = b
         .wait_js(
-            "document.querySelector('#embed-snippet').dataset.kind === 'static' && document.querySelector('#embed-snippet').value",
+            "document.querySelector('#embed-snippet').dataset.kind === 'static' && \
+             document.querySelector('#embed-snippet').dataset.state === 'ready' && \
+             document.querySelector('#embed-snippet').value",
             T,
         )
         .await?;
@@ -187,6 +198,78 @@ async fn the_embed_dialog_offers_live_then_static() -> Result<()> {
     b.click("#embed-close").await?;
     b.wait_js("!document.querySelector('#embed-dialog').open", T)
         .await?;
+    b.finish().await
+}
+
+/// The figure of `args` as the CLI's `--svg` writes it.
+fn cli_figure(name: &str, args: &[&str]) -> Result<String> {
+    let dir = tailslice_e2e::artifacts_dir().join("embed-figures");
+    std::fs::create_dir_all(&dir)?;
+    let p = dir.join(name);
+    let mut all: Vec<&str> = args.to_vec();
+    let path = p.to_string_lossy().into_owned();
+    all.extend(["--svg", &path]);
+    run_cli(&all)?;
+    Ok(std::fs::read_to_string(&p)?)
+}
+
+/// The `<svg>…</svg>` a snippet holds.
+fn svg_of(snippet: &str) -> &str {
+    let start = snippet.find("<svg").expect("a figure");
+    let end = snippet.rfind("</svg>").expect("a whole figure") + "</svg>".len();
+    &snippet[start..end]
+}
+
+/// What follows `<svg` in a figure (a snippet adds its own style first).
+fn after_tag(svg: &str) -> &str {
+    svg.trim().strip_prefix("<svg").expect("an svg")
+}
+
+#[tokio::test]
+async fn the_snippets_figure_is_the_charts_own_svg() -> Result<()> {
+    let b = Browser::start().await?;
+    // The default experiment: the CLI's figure, byte for byte, and small.
+    open_ready(&b, "/").await?;
+    let st = dialog_snippet(&b, "static").await?;
+    let figure = svg_of(&st);
+    let cli = cli_figure("default-all.svg", &["simulate", "--figure", "all"])?;
+    assert!(figure.ends_with(after_tag(&cli)), "{figure}");
+    println!(
+        "the default experiment's `all` figure: {} bytes",
+        figure.len()
+    );
+    assert!(figure.len() <= 60 * 1024, "{} bytes", figure.len());
+    // The dialog's part and colours: the table alone, dark.
+    b.eval_js(
+        "for (const [id, v] of [['#embed-view', 'table'], ['#embed-theme', 'dark']]) { \
+         const s = document.querySelector(id); s.value = v; s.dispatchEvent(new Event('change', {bubbles: true})); } return 1;",
+    )
+    .await?;
+    let st = b
+        .wait_js(
+            "document.querySelector('#embed-snippet').dataset.state === 'ready' && \
+             document.querySelector('#embed-snippet').value",
+            T,
+        )
+        .await?;
+    let cli = cli_figure(
+        "default-table-dark.svg",
+        &["simulate", "--figure", "table", "--theme", "dark"],
+    )?;
+    assert!(
+        svg_of(st.as_str().unwrap()).ends_with(after_tag(&cli)),
+        "{st}"
+    );
+    // In Chinese, the figure's words are Chinese.
+    b.click("#embed-close").await?;
+    b.open("/?lang=zh").await?;
+    wait_ready(&b, 1).await?;
+    let st = dialog_snippet(&b, "static").await?;
+    let cli = cli_figure(
+        "default-all-zh.svg",
+        &["simulate", "--figure", "all", "--lang", "zh"],
+    )?;
+    assert!(svg_of(&st).ends_with(after_tag(&cli)), "{st}");
     b.finish().await
 }
 
@@ -587,6 +670,13 @@ async fn a_scenario_embeds_and_opens_in_full_with_its_knobs() -> Result<()> {
         )),
         "{live}"
     );
+    // Its figure: the scenario's tables and charts as the CLI draws them.
+    let cli = cli_figure(
+        "m1-compress-m1.svg",
+        &["scenario", "m1-compress", "--machine", "m1"],
+    )?;
+    assert!(svg_of(&live).ends_with(after_tag(&cli)), "{live}");
+    assert!(live.contains(">Job times (s)<"), "{live}");
     // The embed: "open in tailslice" keeps the scenario and its knobs.
     b.open("/?s=m1-compress&m=m1&embed=1&view=table").await?;
     b.wait_js(

@@ -256,7 +256,7 @@ async fn each_scenario_by_url_matches_the_cli_and_draws() -> Result<()> {
     assert!(waiting(cell(&b, "userInteractive", "main_waiting_pct").await?) >= 50.0);
     assert!(waiting(cell(&b, "utility", "main_waiting_pct").await?) <= 5.0);
     assert_eq!(cell(&b, "userInteractive", "main_min_pri").await?, "29");
-    assert!(b.text("#pri-legend").await?.contains("29"));
+    assert!(pri_legend(&b).await?.contains("29"));
     // m1-compress: the calibration is stated.
     b.open("/?s=m1-compress").await?;
     wait_scenario(&b, 1).await?;
@@ -304,7 +304,7 @@ async fn knob_edits_update_the_url_and_the_table() -> Result<()> {
         &cli_rows("feishu-demo", &["--band-limit", "off", "--seconds", "3"])?,
         "bl=off",
     );
-    assert!(b.text("#pri-legend").await?.contains("no floor"));
+    assert!(pri_legend(&b).await?.contains("no floor"));
 
     // Queue count and groups.
     let before = updates(&b).await?;
@@ -657,6 +657,75 @@ async fn the_panel_is_built_from_the_registry_in_both_languages() -> Result<()> 
     assert_eq!(
         knobs,
         serde_json::json!(["bl", "nq", "groups", "m", "ep", "sys", "secs", "tl", "pol", "cr"])
+    );
+    b.finish().await
+}
+
+/// The priority chart's legend words (drawn on the canvas by Rust; they
+/// also describe it, in a visually hidden element).
+async fn pri_legend(b: &Browser) -> Result<String> {
+    Ok(
+        b.eval_js("return document.querySelector('#qos-pri-legend').textContent;")
+            .await?
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+    )
+}
+
+/// Hovers `canvas` along the middle of its first lane until the tooltip
+/// `tip` shows; returns its text.
+async fn hover_first_lane(b: &Browser, canvas: &str, tip: &str) -> Result<String> {
+    let v = b
+        .eval_js(&format!(
+            "const c = document.querySelector('{canvas}'); const r = c.getBoundingClientRect(); \
+             const t = document.querySelector('{tip}'); \
+             for (let x = r.width * 0.2; x < r.width - 10; x += 7) {{ \
+               c.dispatchEvent(new PointerEvent('pointermove', {{clientX: r.left + x, clientY: r.top + 16, pointerType: 'mouse', bubbles: true}})); \
+               if (!t.hidden) return t.textContent; }} return '';"
+        ))
+        .await?;
+    Ok(v.as_str().unwrap_or_default().to_string())
+}
+
+/// The scenario's cores and thread states are the page's one Gantt: a
+/// slice under the pointer shows what ran, where and when.
+#[tokio::test]
+async fn scenario_gantts_answer_the_pointer() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open("/?s=feishu-demo&secs=1").await?;
+    wait_scenario(&b, 1).await?;
+    let tip = hover_first_lane(&b, "#qos-gantt", "#qos-gantt-tip").await?;
+    assert!(tip.contains("core 0 · P: "), "{tip}");
+    assert!(tip.contains(" ms"), "{tip}");
+    let tip = hover_first_lane(&b, "#qos-states", "#qos-states-tip").await?;
+    assert!(
+        ["running", "runnable", "preempted"]
+            .iter()
+            .any(|s| tip.starts_with(s))
+            && tip.contains("main"),
+        "{tip}"
+    );
+    // The legends are drawn by Rust (and describe the canvases).
+    let legend = b
+        .eval_js("return document.querySelector('#qos-gantt-legend').textContent;")
+        .await?;
+    assert!(
+        legend
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("main thread"),
+        "{legend}"
+    );
+    // In Chinese too.
+    b.open("/?s=feishu-demo&secs=1&lang=zh").await?;
+    wait_scenario(&b, 1).await?;
+    let tip = hover_first_lane(&b, "#qos-states", "#qos-states-tip").await?;
+    assert!(
+        ["运行", "可运行", "被抢占"]
+            .iter()
+            .any(|s| tip.starts_with(s)),
+        "{tip}"
     );
     b.finish().await
 }

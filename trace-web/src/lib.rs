@@ -18,7 +18,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use tailslice::experiment::Limits;
-use tailslice::text::Lang;
+use tailslice::text::{Lang, Text};
+use tailslice::trace::found::{LONGEST_CAPTION, LONGEST_HEADS};
 use tailslice::trace::{
     self, parse_thread, Found, ParsedTrace, TraceArrivals, TraceOptions, MAX_TRACE_BYTES,
 };
@@ -55,6 +56,12 @@ struct Selected<'a> {
     count: usize,
     found: &'a Found,
     lines: Lines,
+    /// The summary without the longest tasks' list (the page's readable
+    /// summary shows them as a table).
+    summary: Lines,
+    /// The longest tasks' table: its caption and column headings.
+    longest_caption: Text,
+    longest_heads: [Text; 3],
 }
 
 #[wasm_bindgen]
@@ -135,6 +142,12 @@ impl TraceLoader {
                 en: imp.found.lines_for(Lang::En, false),
                 zh: imp.found.lines_for(Lang::Zh, false),
             },
+            summary: Lines {
+                en: imp.found.summary_lines(Lang::En),
+                zh: imp.found.summary_lines(Lang::Zh),
+            },
+            longest_caption: LONGEST_CAPTION,
+            longest_heads: LONGEST_HEADS,
         });
         // The recorded starts, for the "as recorded" row (a typed array:
         // transferred, not copied, to the page).

@@ -9,10 +9,12 @@
 //! shows the same refusals in its reader's language (`ParamError::message`).
 
 mod bench;
+mod figure_flags;
+mod responsiveness;
 mod scenario;
 mod simulate;
 mod sweep;
-mod trace_in;
+mod tasks_in;
 
 use std::ffi::OsString;
 
@@ -28,6 +30,8 @@ Usage:
   tailslice simulate [flags]         run an experiment (default: the 400-task study)
   tailslice scenario <name> [flags]  run an Apple QoS scenario
   tailslice sweep --seeds A-B | --quanta LIST [flags]  one experiment over many seeds or quanta
+  tailslice responsiveness [flags]   input delay, TBT and the cost of slicing a main thread's
+                                     tasks (--trace-in FILE, --tasks-file PATH or the study's)
   tailslice bench [flags]            time the engine on a million tasks
   tailslice help                     this text; `tailslice <command> --help` for flags
 ";
@@ -48,12 +52,13 @@ pub fn main() -> i32 {
         Some("scenario") => scenario::run(args),
         Some("bench") => bench::run(args),
         Some("sweep") => sweep::run(args),
+        Some("responsiveness") => responsiveness::run(args),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             0
         }
         _ => fail(&format!(
-            "unknown command '{}': expected simulate, scenario, sweep, bench or help",
+            "unknown command '{}': expected simulate, scenario, sweep, responsiveness, bench or help",
             cmd.to_string_lossy()
         )),
     }
@@ -95,4 +100,24 @@ pub fn set_experiment_flag(
     exp.set(param, &flag, &value, limits)
         .map_err(|e| fail(&e.to_string()))?;
     Ok(param)
+}
+
+/// Breaks text at spaces so lines stay within `width` characters (text
+/// without spaces, such as Chinese, is left to the terminal).
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line_len = 0;
+    for word in text.split(' ') {
+        let len = word.chars().count();
+        if line_len > 0 && line_len + 1 + len > width {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += len;
+    }
+    out
 }

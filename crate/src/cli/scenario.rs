@@ -1,21 +1,25 @@
-//! `tailslice scenario <name> [--json] [--lang en|zh] [knobs]`: runs one
-//! Apple QoS scenario (see `crate::scenario`) and prints its table or
-//! JSON. `--lang` picks the language of the table's notes and calibration;
+//! `tailslice scenario <name> [--json] [--lang en|zh] [--svg FILE] [knobs]`:
+//! runs one Apple QoS scenario (see `crate::scenario`) and prints its table
+//! or JSON, and writes its tables and charts as an SVG figure. `--lang`
+//! picks the language of the table's notes and calibration;
 //! the JSON always carries both (`notes`/`calibration` in English,
 //! `notes_zh`/`calibration_zh` in Chinese).
 
 use std::ffi::OsString;
 use std::io::Write;
 
+use tailslice::chart::figure::{self, Figure};
+use tailslice::chart::timeline::MAX_RECORDS;
 use tailslice::error::ParamError;
 use tailslice::scenario::{self, Knob, Knobs};
 use tailslice::text::Lang;
 
+use super::figure_flags::{self, FigureFlags};
 use super::{fail, flag_value};
 
 fn usage() -> String {
     let mut s = format!(
-        "Usage: tailslice scenario <name> [--json] [--lang en|zh] [knobs]\n\n\
+        "Usage: tailslice scenario <name> [--json] [--lang en|zh] [--svg FILE] [knobs]\n\n\
          Scenarios: {}\n\nKnobs:\n",
         scenario::names().join(", ")
     );
@@ -24,6 +28,7 @@ fn usage() -> String {
     }
     s.push_str("  --json         print the result as JSON (notes in both languages)\n");
     s.push_str("  --lang en|zh   language of the notes and calibration [en]\n");
+    s.push_str(&figure_flags::help(&Figure::SCENARIO, 17));
     s
 }
 
@@ -34,6 +39,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut json = false;
     let mut lang = Lang::En;
     let mut knobs = Knobs::default();
+    let mut figure_flags = FigureFlags::default();
     loop {
         let arg = match parser.next() {
             Ok(Some(a)) => a,
@@ -50,6 +56,16 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 match Lang::parse("--lang", &value) {
                     Ok(l) => lang = l,
                     Err(e) => return fail(&e.to_string()),
+                }
+            }
+            Long(flag) if FigureFlags::takes(flag) => {
+                let flag = flag.to_string();
+                let value = match flag_value(&mut parser, &format!("--{flag}")) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if let Err(code) = figure_flags.set(&flag, value, &Figure::SCENARIO) {
+                    return code;
                 }
             }
             Long("help") | Short('h') => {
@@ -89,10 +105,39 @@ pub fn run(args: Vec<OsString>) -> i32 {
             scenario::allowed_names().en
         ));
     };
-    let result = match scenario::run(&name, &knobs) {
+    let figure_options = match figure_flags.options(lang) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let timeline_asked = knobs.timeline;
+    if figure_options.is_some() {
+        // The figure draws the recorded runs, capped as on the page; the
+        // printed result keeps them only when asked for (--timeline on).
+        knobs.timeline = true;
+        knobs.max_records = knobs.max_records.max(MAX_RECORDS);
+    }
+    let mut result = match scenario::run(&name, &knobs) {
         Ok(r) => r,
         Err(e) => return fail(&e.to_string()),
     };
+    if let (Some(options), Some(sc)) = (&figure_options, scenario::find(&name)) {
+        let runs = std::mem::take(result.outcome_mut().runs_mut());
+        let svg = figure::scenario(sc, &result, &runs, sc.default_run(&knobs), options);
+        if timeline_asked {
+            *result.outcome_mut().runs_mut() = runs;
+        }
+        match svg {
+            Ok(svg) => {
+                if let Err(code) = figure_flags.write(&svg) {
+                    return code;
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 1;
+            }
+        }
+    }
     let text = if json {
         match serde_json::to_string(&result) {
             Ok(s) => s + "\n",

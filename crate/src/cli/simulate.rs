@@ -1,10 +1,13 @@
 //! `tailslice simulate`: run one experiment and print the table (or JSON),
 //! optionally on your own tasks (`--tasks-file`) and writing a Chrome trace
-//! (`--trace`) or a per-task CSV (`--csv`), or on a browser performance
-//! trace's main-thread tasks (`--trace-in`, see `trace_in.rs`).
+//! (`--trace`), a per-task CSV (`--csv`) or an SVG figure (`--svg`, see
+//! `figure_flags.rs`), or on a browser performance trace's main-thread
+//! tasks (`--trace-in`; both read by `tasks_in.rs`).
 
 use std::ffi::OsString;
 
+use tailslice::catalog::BROWSER_LIMITS;
+use tailslice::chart::figure::{self, Figure};
 use tailslice::experiment::export::{self, MAX_TRACE_SLICES};
 use tailslice::experiment::reading::explain;
 use tailslice::experiment::recorded;
@@ -14,11 +17,11 @@ use tailslice::policy::PolicyKind;
 use tailslice::stats::change_pct;
 use tailslice::text::Lang;
 use tailslice::trace::Found;
-use tailslice::workload::task_list;
 use tailslice::workload::Workload;
 
-use super::trace_in::{self, TraceFlags};
-use super::{fail, flag_value, set_experiment_flag, EXIT_USAGE};
+use super::figure_flags::{self, FigureFlags};
+use super::tasks_in::{self, Loaded, TaskSource};
+use super::{fail, flag_value, set_experiment_flag, wrap, EXIT_USAGE};
 
 const HELP: &str = "\
 tailslice simulate — compare scheduling policies on one workload
@@ -58,48 +61,6 @@ Flags (defaults in brackets):
   --lang en|zh        language of the explanation [en] (errors stay English)
 ";
 
-/// Flags that describe a generated workload, so they make no sense with
-/// `--tasks-file`.
-pub(super) const WORKLOAD_PARAMS: [Param; 5] = [
-    Param::Seed,
-    Param::Tasks,
-    Param::Mix,
-    Param::Rng,
-    Param::Arrivals,
-];
-
-/// Reads and parses `--tasks-file`, reporting any problem on one line
-/// (returns the exit code then).
-pub(super) fn read_tasks_file(path: &str, limits: &Limits) -> Result<Workload, i32> {
-    let shown = tailslice::error::shown(path);
-    let bad = |why: String| fail(&format!("invalid --tasks-file '{shown}': {why}"));
-    match std::fs::metadata(path) {
-        Ok(m) if m.len() > task_list::MAX_IMPORT_BYTES as u64 => {
-            return Err(bad(format!(
-                "the file is {} bytes; at most {} bytes (20 MiB) are accepted",
-                m.len(),
-                task_list::MAX_IMPORT_BYTES
-            )))
-        }
-        Ok(_) => {}
-        Err(e) => return Err(bad(format!("cannot read it: {e}"))),
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| bad(format!("cannot read it as UTF-8 text: {e}")))?;
-    task_list::parse_task_list(&text, limits.max_tasks).map_err(|e| bad(e.to_string()))
-}
-
-/// Refuses workload flags given together with `--tasks-file`.
-pub(super) fn check_tasks_file_conflicts(given: &[Param]) -> Result<(), i32> {
-    if let Some(p) = given.iter().find(|p| WORKLOAD_PARAMS.contains(p)) {
-        return Err(fail(&format!(
-            "--tasks-file cannot be combined with {}: the file gives the tasks (durations, arrivals and classes)",
-            p.flag()
-        )));
-    }
-    Ok(())
-}
-
 /// Writes an output file, or reports why not (exit code 1: not bad input).
 fn write_file(flag: &str, path: &str, text: &str) -> Result<(), i32> {
     std::fs::write(path, text).map_err(|e| {
@@ -113,10 +74,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut json = false;
     let mut with_explanation = false;
     let mut lang = Lang::En;
-    let mut tasks_file: Option<String> = None;
+    let mut source = TaskSource::default();
     let mut trace: Option<String> = None;
     let mut csv: Option<String> = None;
-    let mut trace_flags = TraceFlags::default();
+    let mut figure_flags = FigureFlags::default();
     let mut given: Vec<Param> = Vec::new();
     let mut parser = lexopt::Parser::from_args(args);
     loop {
@@ -129,20 +90,34 @@ pub fn run(args: Vec<OsString>) -> i32 {
             lexopt::Arg::Long("json") => json = true,
             lexopt::Arg::Long("explain") => with_explanation = true,
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
-                print!("{HELP}{}", trace_in::HELP);
+                print!(
+                    "{HELP}{}{}",
+                    figure_flags::help(&Figure::STUDY, 22),
+                    tasks_in::TRACE_HELP
+                );
                 return 0;
             }
-            lexopt::Arg::Long(name @ ("trace-in" | "thread")) => {
+            lexopt::Arg::Long(name) if TaskSource::is_flag(name) => {
                 let name = name.to_string();
                 let value = match flag_value(&mut parser, &format!("--{name}")) {
                     Ok(v) => v,
                     Err(code) => return code,
                 };
-                if let Err(code) = trace_flags.set(&name, value) {
+                if let Err(code) = source.set(&name, value) {
                     return code;
                 }
             }
-            lexopt::Arg::Long(name @ ("tasks-file" | "trace" | "csv" | "lang")) => {
+            lexopt::Arg::Long(name) if FigureFlags::takes(name) => {
+                let name = name.to_string();
+                let value = match flag_value(&mut parser, &format!("--{name}")) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if let Err(code) = figure_flags.set(&name, value, &Figure::STUDY) {
+                    return code;
+                }
+            }
+            lexopt::Arg::Long(name @ ("trace" | "csv" | "lang")) => {
                 let name = name.to_string();
                 let flag = format!("--{name}");
                 let value = match flag_value(&mut parser, &flag) {
@@ -153,7 +128,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
                     return fail(&format!("invalid {flag} '': expected a file path"));
                 }
                 match name.as_str() {
-                    "tasks-file" => tasks_file = Some(value),
                     "trace" => trace = Some(value),
                     "csv" => csv = Some(value),
                     _ => match Lang::parse(&flag, &value) {
@@ -173,48 +147,31 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
     }
     let limits = Limits::CLI;
-    let traced = match trace_in::load(
-        &trace_flags,
-        &exp,
-        &given,
-        tasks_file.is_some(),
-        task_list::MAX_IMPORT_TASKS,
-    ) {
-        Ok(t) => t,
+    let figure_options = match figure_flags.options(lang) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let loaded = match source.load(&mut exp, &given, &limits) {
+        Ok(l) => l,
         Err(code) => return code,
     };
     let mut baseline: Option<(Summary, Found)> = None;
-    let imported = match (&tasks_file, traced) {
-        (_, Some(t)) => {
-            exp = exp.for_workload(&t.workload);
-            if let Err(e) = exp.check_imported_size(&t.workload, &limits) {
-                return fail(&e.renamed("--quantum").to_string());
-            }
+    let imported = match loaded {
+        Loaded::Trace(t) => {
             let rec = recorded::summary(&t.recorded_start, &t.recorded, exp.within);
             baseline = Some((rec, t.found));
             Some(t.workload)
         }
-        (Some(path), None) => {
-            if let Err(code) = check_tasks_file_conflicts(&given) {
-                return code;
-            }
-            let w = match read_tasks_file(path, &limits) {
-                Ok(w) => w,
-                Err(code) => return code,
-            };
-            exp = exp.for_workload(&w);
-            if let Err(e) = exp.check_imported_size(&w, &limits) {
-                return fail(&e.renamed("--quantum").to_string());
-            }
-            Some(w)
-        }
-        (None, None) => {
-            if let Err(e) = exp.check_size(&limits) {
-                return fail(&e.renamed("--quantum").to_string());
-            }
-            None
-        }
+        Loaded::List(w) => Some(w),
+        Loaded::Generated => None,
     };
+    let size = match &imported {
+        Some(w) => exp.check_imported_size(w, &limits),
+        None => exp.check_size(&limits),
+    };
+    if let Err(e) = size {
+        return fail(&e.renamed("--quantum").to_string());
+    }
     if let Some(path) = &trace {
         let est = match &imported {
             Some(w) => exp.slices_on(w),
@@ -227,12 +184,28 @@ pub fn run(args: Vec<OsString>) -> i32 {
             ));
         }
     }
-    if json && !with_explanation && trace.is_none() && csv.is_none() && baseline.is_none() {
+    let generated = imported.is_none();
+    if json
+        && !with_explanation
+        && trace.is_none()
+        && csv.is_none()
+        && figure_options.is_none()
+        && baseline.is_none()
+    {
         // Only the figures are printed: compute them without keeping the
         // per-task records the table, explanation and exports need.
         return print_report(&exp, imported, &limits);
     }
-    let record = trace.is_some();
+    // A figure's Gantt chart draws the segments while they stay as few as
+    // the page would draw (the chart then says the run is too large).
+    let record = trace.is_some()
+        || figure_options.is_some() && {
+            let est = match &imported {
+                Some(w) => exp.slices_on(w),
+                None => exp.estimated_slices(),
+            };
+            est <= BROWSER_LIMITS.gantt_max_slices
+        };
     let result = match imported {
         Some(w) => exp.run_on(w, &limits, record),
         None => exp.run(&limits, record),
@@ -260,6 +233,20 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
     }
     let recorded_row = baseline.as_ref();
+    if let Some(options) = &figure_options {
+        let svg = figure::study(
+            &figure::Study {
+                exp: &exp,
+                outcome: &outcome,
+                recorded: recorded_row.map(|(s, _)| s),
+                generated,
+            },
+            options,
+        );
+        if let Err(code) = figure_flags.write(&svg) {
+            return code;
+        }
+    }
     if json {
         // Without --explain, the report is written as is (field order kept).
         let text = if let Some((rec, found)) = &recorded_row {
@@ -289,7 +276,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
             }
         }
     } else {
-        let source = trace_flags.path.as_deref().or(tasks_file.as_deref());
         if let Some((_, found)) = &recorded_row {
             for line in found.lines(lang) {
                 println!("{line}");
@@ -297,7 +283,14 @@ pub fn run(args: Vec<OsString>) -> i32 {
             println!();
         }
         let rec = recorded_row.map(|(s, _)| s);
-        print!("{}", table(&exp, &outcome, source, rec));
+        print!("{}", table(&exp, &outcome, source.path(), rec));
+        if recorded_row.is_some_and(|(_, found)| found.arrivals == "t0") {
+            let note = recorded::BESIDE_T0.get(lang);
+            match lang {
+                Lang::En => println!("\n{}", wrap(note, 78)),
+                Lang::Zh => println!("\n{note}"),
+            }
+        }
         let text = explain(&exp, &outcome, lang);
         match lang {
             Lang::En => println!("\n{}", wrap(&text, 78)),
@@ -326,26 +319,6 @@ fn print_report(exp: &Experiment, imported: Option<Workload>, limits: &Limits) -
         }
     }
     0
-}
-
-/// Breaks text at spaces so lines stay within `width` characters (text
-/// without spaces, such as Chinese, is left to the terminal).
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line_len = 0;
-    for word in text.split(' ') {
-        let len = word.chars().count();
-        if line_len > 0 && line_len + 1 + len > width {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(word);
-        line_len += len;
-    }
-    out
 }
 
 /// The study's table, for people.

@@ -12,11 +12,9 @@ use tailslice::experiment::export::policy_label;
 use tailslice::experiment::sweep::{self, Distribution, QuantumRun, SeedRun, Sweep, SweepLimits};
 use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::sim::EngineError;
-use tailslice::workload::task_list;
 use tailslice::workload::Workload;
 
-use super::simulate::{check_tasks_file_conflicts, read_tasks_file};
-use super::trace_in::{self, TraceFlags};
+use super::tasks_in::{Loaded, TaskSource};
 use super::{fail, flag_value, set_experiment_flag, EXIT_USAGE};
 
 const HELP: &str = "\
@@ -58,8 +56,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut json = false;
     let mut csv = false;
     let mut mode: Option<Mode> = None;
-    let mut tasks_file: Option<String> = None;
-    let mut trace_flags = TraceFlags::default();
+    let mut source = TaskSource::default();
     let mut given: Vec<Param> = Vec::new();
     let mut steps: Option<u32> = None;
     let mut parser = lexopt::Parser::from_args(args);
@@ -86,24 +83,24 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 print!("{HELP}");
                 return 0;
             }
-            lexopt::Arg::Long(name @ ("trace-in" | "thread")) => {
+            lexopt::Arg::Long(name) if TaskSource::is_flag(name) => {
                 let name = name.to_string();
                 let value = match flag_value(&mut parser, &format!("--{name}")) {
                     Ok(v) => v,
                     Err(code) => return code,
                 };
-                if let Err(code) = trace_flags.set(&name, value) {
+                if let Err(code) = source.set(&name, value) {
                     return code;
                 }
             }
-            lexopt::Arg::Long(name @ ("seeds" | "quanta" | "tasks-file")) => {
+            lexopt::Arg::Long(name @ ("seeds" | "quanta")) => {
                 let name = name.to_string();
                 let flag = format!("--{name}");
                 let value = match flag_value(&mut parser, &flag) {
                     Ok(v) => v,
                     Err(code) => return code,
                 };
-                if mode.is_some() && name != "tasks-file" {
+                if mode.is_some() {
                     return fail(&format!(
                         "invalid {flag} '{value}': expected only one of --seeds and --quanta per sweep"
                     ));
@@ -111,11 +108,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 let parsed = match name.as_str() {
                     "seeds" => sweep::parse_seed_range(&flag, &value, &sweep_limits)
                         .map(|r| Mode::Seeds(r, value.clone())),
-                    "quanta" => Ok(Mode::Quanta(value.clone())),
-                    _ => {
-                        tasks_file = Some(value);
-                        continue;
-                    }
+                    _ => Ok(Mode::Quanta(value.clone())),
                 };
                 match parsed {
                     Ok(m) => mode = Some(m),
@@ -151,12 +144,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                     exp.seed
                 ));
             }
-            if tasks_file.is_some() || trace_flags.path.is_some() {
-                let flag = if tasks_file.is_some() {
-                    "--tasks-file"
-                } else {
-                    "--trace-in"
-                };
+            if let Some(flag) = source.flag() {
                 return fail(&format!(
                     "{flag} cannot be combined with --seeds: imported tasks do not depend on a seed (use --quanta)"
                 ));
@@ -208,37 +196,13 @@ pub fn run(args: Vec<OsString>) -> i32 {
                     exp.quantum
                 ));
             }
-            let traced = match trace_in::load(
-                &trace_flags,
-                &exp,
-                &given,
-                tasks_file.is_some(),
-                task_list::MAX_IMPORT_TASKS,
-            ) {
-                Ok(t) => t,
+            let workload = match source.load(&mut exp, &given, &limits) {
+                Ok(Loaded::Generated) => Workload::generate(&exp.workload_spec()),
+                Ok(Loaded::List(w)) => w,
+                Ok(Loaded::Trace(t)) => t.workload,
                 Err(code) => return code,
             };
-            let source = trace_flags.path.as_deref().or(tasks_file.as_deref());
-            let workload = match (&tasks_file, traced) {
-                (_, Some(t)) => {
-                    exp = exp.for_workload(&t.workload);
-                    t.workload
-                }
-                (Some(path), None) => {
-                    if let Err(code) = check_tasks_file_conflicts(&given) {
-                        return code;
-                    }
-                    match read_tasks_file(path, &limits) {
-                        Ok(w) => {
-                            exp = exp.for_workload(&w);
-                            w
-                        }
-                        Err(code) => return code,
-                    }
-                }
-                (None, None) => Workload::generate(&exp.workload_spec()),
-            };
-            let known = source.map(|_| &workload);
+            let known = source.path().map(|_| &workload);
             if let Err(e) =
                 sweep::check_quantum_sweep(&exp, "--quanta", &quanta, known, &limits, &sweep_limits)
             {
@@ -254,7 +218,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 }
             };
             output(json, csv, &runs, sweep::quantum_runs_csv, || {
-                quantum_summary(&exp, source, &runs)
+                quantum_summary(&exp, source.path(), &runs)
             })
         }
     }

@@ -5,9 +5,9 @@
 //! - [`snippet`]: the two snippets the Embed dialog writes — a live facade
 //!   (the figure inside a link, swapped for the live embed by the
 //!   deployment's `facade.js` on a click) and a static figure with its link
-//!   for places that allow no script or frame.
+//!   for places that allow no script or frame. The figure itself is the
+//!   chart module's (`crate::chart::figure`), drawn by the front end.
 
-pub mod placeholder_figure;
 pub mod snippet;
 pub mod view;
 

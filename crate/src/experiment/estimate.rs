@@ -142,12 +142,17 @@ impl Experiment {
     }
 
     /// [`Experiment::check_size`] for an imported workload: exact per task.
-    /// Returns the slice count when it fits.
     pub fn check_imported_size(
         &self,
         workload: &Workload,
         limits: &Limits,
-    ) -> Result<f64, ParamError> {
+    ) -> Result<(), ParamError> {
+        self.imported_slices(workload, limits).map(|_| ())
+    }
+
+    /// [`Experiment::check_imported_size`], returning the slice count when
+    /// it fits.
+    pub fn imported_slices(&self, workload: &Workload, limits: &Limits) -> Result<f64, ParamError> {
         let est = self.slices_on(workload);
         if est > limits.max_slices as f64 {
             return Err(ParamError::new(

@@ -9,10 +9,18 @@
 use crate::experiment::summary::{self, Summary};
 use crate::experiment::{Outcome, PolicyReport, Report};
 use crate::sim::{Schedule, TaskOutcome};
+use crate::text::Text;
 use crate::workload::Workload;
 
 /// The policy name of the baseline in reports (`"policy": "recorded"`).
 pub const RECORDED: &str = "recorded";
+
+/// What the "as recorded" row means when the policies ran the trace's tasks
+/// all from t = 0: a picture of the trace as it ran, not a baseline.
+pub const BESIDE_T0: Text = Text::new(
+    "“As recorded” is the trace as it ran, each task at its recorded start; the policies run the same tasks all posted at t = 0, so they are compared with the first policy, not with that row.",
+    "“按记录”是 trace 实际运行的样子，每个任务在其记录的开始时间运行；各策略运行的是同样的任务，但全部在 t = 0 提交，所以与第一个策略比较，而不是与这一行比较。",
+);
 
 /// The recorded run as a schedule: task `i` starts at `start[i]` (ms from
 /// the first task) and runs `recorded[i]`, one after another on one core

@@ -1,7 +1,8 @@
 //! Scheduling classes, one per file, each implementing the class
 //! interface of the loop (`crate::sim::class`, as every file of the
 //! kernel's `kernel/sched/` includes `sched.h`). A class owns its run
-//! queue(s) and its priority model: `fifo`, `rr`, `sjf`, `srpt`, `mlfq`,
+//! queue(s) and its priority model: `rr` (with `fifo` as round-robin with an
+//! endless quantum), `sjf`, `srpt`, `mlfq`,
 //! XNU's timeshare class `xnu` over its priority model [`timeshare`] (the
 //! kernels before Clutch), and XNU's Clutch/Edge class `clutch` over its
 //! rules and tables [`clutch_rules`] (Apple silicon since macOS 11, iOS
@@ -14,7 +15,6 @@
 
 pub mod clutch;
 pub mod clutch_rules;
-mod fifo;
 mod mlfq;
 mod rr;
 mod run_queue;
@@ -25,7 +25,6 @@ pub mod xnu;
 
 pub use clutch::{Clutch, ClutchParams};
 pub use clutch_rules::ClutchRules;
-pub use fifo::Fifo;
 pub use mlfq::{Mlfq, MlfqParams};
 pub use rr::RoundRobin;
 pub use sjf::Sjf;
@@ -183,9 +182,7 @@ impl PolicyKind {
         let n = threads.len();
         let m = p.machine;
         match self {
-            PolicyKind::Fifo => {
-                simulate_on(threads, m, &mut Fifo::with_capacity(n), recorder, config)
-            }
+            PolicyKind::Fifo => simulate_on(threads, m, &mut RoundRobin::fifo(n), recorder, config),
             PolicyKind::Rr => simulate_on(
                 threads,
                 m,

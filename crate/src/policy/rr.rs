@@ -2,6 +2,11 @@
 //! the queue. With every task at t = 0 on one core this is exactly the
 //! study's "rounds in index order": survivors of a round re-queue in the
 //! order they ran.
+//!
+//! First in, first out is the same class with an endless quantum: tasks run
+//! to completion in arrival order (ties by index, as the study's list), as
+//! the kernel's SCHED_FIFO and SCHED_RR share one class and differ only in
+//! the time slice.
 
 use super::run_queue::RunQueue;
 use crate::sim::{Enqueue, Policy, TaskView, ThreadId};
@@ -19,6 +24,11 @@ impl RoundRobin {
             quantum,
             queue: RunQueue::default(),
         }
+    }
+
+    /// First in, first out: no quantum ends a task's turn.
+    pub fn fifo(tasks: usize) -> Self {
+        RoundRobin::new(f64::INFINITY, tasks)
     }
 }
 

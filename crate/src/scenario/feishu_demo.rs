@@ -27,7 +27,7 @@ use serde::Serialize;
 
 use super::knob::{Knob, Text};
 use super::mechanism::{join_list, Apps, Mechanism, MechanismRow, MechanismTable};
-use super::registry::{PageCell, PageColumn, PageRow, PageTable, RunLabel};
+use super::registry::{pri_caption, PageCell, PageColumn, PageRow, PageTable, RunLabel};
 use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
 use crate::policy::{ClutchParams, ClutchRules, PolicyKind};
 use crate::scenario::simulation::{simulate, PriSeries, RunConfig, RunResult};
@@ -870,51 +870,29 @@ impl Outcome for FeishuDemoResult {
         } else {
             reading
         };
-        let caption = match policy {
-            PolicyKind::Xnu if self.band_limit => Text::new(
-                "The main thread (base 47) and one queue. With the band limit on, the main thread never decays below 29.",
-                "主线程（基础优先级 47）和一个队列。开启优先级衰减下限时，主线程的优先级不会降到 29 以下。",
-            ),
-            PolicyKind::Xnu => Text::new(
-                "The main thread (base 47) and one queue. With the band limit off, nothing stops the main thread's decay.",
-                "主线程（基础优先级 47）和一个队列。关闭优先级衰减下限时，主线程的衰减没有下限。",
-            ),
-            PolicyKind::Clutch => Text::new(
-                "The main thread (base 47) and one queue. Under Clutch each decays with the load of its own clutch bucket; there is no band limit.",
-                "主线程（基础优先级 47）和一个队列。在 Clutch 下各自随所在 clutch bucket 的负载衰减；没有优先级衰减下限。",
-            ),
-            _ => Text::new(
-                "This policy has no priorities to draw.",
-                "这个策略没有可画的优先级。",
-            ),
-        };
         PageText {
             reading,
-            pri_caption: Filled::from(caption),
+            pri_caption: pri_caption(policy, self.band_limit, true),
         }
     }
 
     fn tables(&self) -> Vec<PageTable> {
-        let col = |key: &str, en: &'static str, zh: &'static str, class: Option<&'static str>| {
-            PageColumn {
-                key: key.into(),
-                label: Filled::from(Text::new(en, zh)),
-                class,
-            }
-        };
         let columns = vec![
-            col("qos", "queues' QoS", "队列 QoS", None),
-            col("main_running_pct", "running", "运行", None),
-            col("main_runnable_pct", "runnable", "可运行", None),
-            col("main_preempted_pct", "preempted", "被抢占", None),
-            col("main_waiting_pct", "waiting", "等待", None),
-            col(
+            PageColumn::new("qos", Text::new("queues' QoS", "队列 QoS"), None),
+            PageColumn::new("main_running_pct", Text::new("running", "运行"), None),
+            PageColumn::new("main_runnable_pct", Text::new("runnable", "可运行"), None),
+            PageColumn::new("main_preempted_pct", Text::new("preempted", "被抢占"), None),
+            PageColumn::new("main_waiting_pct", Text::new("waiting", "等待"), None),
+            PageColumn::new(
                 "measured_pct",
-                "measured waiting",
-                "实测等待",
+                Text::new("measured waiting", "实测等待"),
                 Some("measured"),
             ),
-            col("main_min_pri", "main min pri", "主线程最低优先级", None),
+            PageColumn::new(
+                "main_min_pri",
+                Text::new("main min pri", "主线程最低优先级"),
+                None,
+            ),
         ];
         let rows = self
             .groups

@@ -22,7 +22,7 @@
 use serde::Serialize;
 
 use super::knob::{Knob, Text};
-use super::registry::{PageCell, PageColumn, PageRow, PageTable, RunLabel};
+use super::registry::{pri_caption, PageCell, PageColumn, PageRow, PageTable, RunLabel};
 use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
 use crate::policy::{ClutchParams, PolicyKind};
 use crate::scenario::simulation::{simulate, RunConfig};
@@ -600,46 +600,28 @@ impl Outcome for FeishuStartupResult {
             };
             READING.fill(lang, &[&fs, &m_fs, &fr, &m_fr, all_utility])
         });
-        let caption = match PolicyKind::parse("policy", self.policy).unwrap_or(PolicyKind::Xnu) {
-            PolicyKind::Xnu if self.band_limit => Text::new(
-                "The main thread (base 47). With the band limit on, it never decays below 29.",
-                "主线程（基础优先级 47）。开启优先级衰减下限时，它不会降到 29 以下。",
-            ),
-            PolicyKind::Xnu => Text::new(
-                "The main thread (base 47). With the band limit off, nothing stops its decay.",
-                "主线程（基础优先级 47）。关闭优先级衰减下限时，它的衰减没有下限。",
-            ),
-            PolicyKind::Clutch => Text::new(
-                "The main thread (base 47). Under Clutch it decays with the load of its own clutch bucket; there is no band limit.",
-                "主线程（基础优先级 47）。在 Clutch 下它随所在 clutch bucket 的负载衰减；没有优先级衰减下限。",
-            ),
-            _ => Text::new(
-                "This policy has no priorities to draw.",
-                "这个策略没有可画的优先级。",
-            ),
-        };
         PageText {
             reading,
-            pri_caption: Filled::from(caption),
+            pri_caption: pri_caption(
+                PolicyKind::parse("policy", self.policy).unwrap_or(PolicyKind::Xnu),
+                self.band_limit,
+                false,
+            ),
         }
     }
 
     fn tables(&self) -> Vec<PageTable> {
-        let col = |key: &str, en: &'static str, zh: &'static str, class: Option<&'static str>| {
-            PageColumn {
-                key: key.into(),
-                label: Filled::from(Text::new(en, zh)),
-                class,
-            }
-        };
         let columns = vec![
-            col("config", "configuration", "配置", None),
-            col("first_screen_ms", "first screen", "首屏", None),
-            col("first_refresh_ms", "first refresh", "首次刷新", None),
-            col(
+            PageColumn::new("config", Text::new("configuration", "配置"), None),
+            PageColumn::new("first_screen_ms", Text::new("first screen", "首屏"), None),
+            PageColumn::new(
+                "first_refresh_ms",
+                Text::new("first refresh", "首次刷新"),
+                None,
+            ),
+            PageColumn::new(
                 "whitelist",
-                "queues kept userInitiated",
-                "保持 userInitiated 的队列",
+                Text::new("queues kept userInitiated", "保持 userInitiated 的队列"),
                 Some("wl"),
             ),
         ];

@@ -836,22 +836,23 @@ impl Outcome for M1CompressResult {
     }
 
     fn tables(&self) -> Vec<PageTable> {
-        let col = |key: &str, en: &'static str, zh: &'static str, class: Option<&'static str>| {
-            PageColumn {
-                key: key.into(),
-                label: Filled::from(Text::new(en, zh)),
-                class,
-            }
-        };
         let columns = vec![
-            col("machine", "machine", "机器", None),
-            col("case", "case", "情形", None),
-            col("qos", "QoS", "QoS", None),
-            col("seconds", "simulated", "模拟", None),
-            col("measured_seconds", "measured", "实测", Some("measured")),
-            col("measured", "the study", "研究结果", Some("wl")),
-            col("efficiency_core_share", "on E cores", "能效核占比", None),
-            col("cores_used", "cores", "核心数", None),
+            PageColumn::new("machine", Text::new("machine", "机器"), None),
+            PageColumn::new("case", Text::new("case", "情形"), None),
+            PageColumn::new("qos", Text::new("QoS", "QoS"), None),
+            PageColumn::new("seconds", Text::new("simulated", "模拟"), None),
+            PageColumn::new(
+                "measured_seconds",
+                Text::new("measured", "实测"),
+                Some("measured"),
+            ),
+            PageColumn::new("measured", Text::new("the study", "研究结果"), Some("wl")),
+            PageColumn::new(
+                "efficiency_core_share",
+                Text::new("on E cores", "能效核占比"),
+                None,
+            ),
+            PageColumn::new("cores_used", Text::new("cores", "核心数"), None),
         ];
         let mut seen: Vec<(String, usize)> = Vec::new();
         let mut rows = Vec::new();

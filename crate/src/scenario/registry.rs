@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::knob::{Knob, Knobs, Text};
 use super::RunView;
+use crate::policy::PolicyKind;
 use crate::scenario::simulation::PriSeries;
 use crate::text::Filled;
 use crate::text::Lang;
@@ -79,6 +80,56 @@ pub struct PageColumn {
     pub class: Option<&'static str>,
 }
 
+impl PageColumn {
+    pub fn new(key: &str, label: Text, class: Option<&'static str>) -> PageColumn {
+        PageColumn {
+            key: key.into(),
+            label: label.into(),
+            class,
+        }
+    }
+}
+
+/// What the sched_pri chart shows under `policy`: the main thread, and
+/// `with_queue` one queue beside it.
+pub fn pri_caption(policy: PolicyKind, band_limit: bool, with_queue: bool) -> Filled {
+    const SUBJECT: Text = Text::new("The main thread (base 47).", "主线程（基础优先级 47）。");
+    const SUBJECT_AND_QUEUE: Text = Text::new(
+        "The main thread (base 47) and one queue.",
+        "主线程（基础优先级 47）和一个队列。",
+    );
+    let how = match policy {
+        PolicyKind::Xnu if band_limit => Text::new(
+            "With the band limit on, the main thread never decays below 29.",
+            "开启优先级衰减下限时，主线程的优先级不会降到 29 以下。",
+        ),
+        PolicyKind::Xnu => Text::new(
+            "With the band limit off, nothing stops the main thread's decay.",
+            "关闭优先级衰减下限时，主线程的衰减没有下限。",
+        ),
+        PolicyKind::Clutch => Text::new(
+            "Under Clutch each thread decays with the load of its own clutch bucket; there is no band limit.",
+            "在 Clutch 下每个线程随所在 clutch bucket 的负载衰减；没有优先级衰减下限。",
+        ),
+        _ => {
+            return Text::new(
+                "This policy has no priorities to draw.",
+                "这个策略没有可画的优先级。",
+            )
+            .into()
+        }
+    };
+    let subject = if with_queue {
+        SUBJECT_AND_QUEUE
+    } else {
+        SUBJECT
+    };
+    Filled::each(|lang| {
+        let gap = if lang == Lang::En { " " } else { "" };
+        format!("{}{gap}{}", subject.get(lang), how.get(lang))
+    })
+}
+
 /// One cell: its text and, for a QoS, the colour swatch before it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PageCell {
@@ -132,11 +183,11 @@ pub struct PageTable {
 impl PageTable {
     /// The mechanism table of a scenario's result.
     pub fn of_mechanisms(t: &super::mechanism::MechanismTable, digits: usize) -> PageTable {
-        let mut columns = vec![PageColumn {
-            key: "mechanism".into(),
-            label: Filled::from(Text::new("mechanism", "机制")),
-            class: Some("wl"),
-        }];
+        let mut columns = vec![PageColumn::new(
+            "mechanism",
+            Text::new("mechanism", "机制"),
+            Some("wl"),
+        )];
         for (i, (en, zh)) in t.columns.iter().zip(&t.columns_zh).enumerate() {
             columns.push(PageColumn {
                 key: format!("figure_{i}"),
@@ -147,11 +198,11 @@ impl PageTable {
                 class: None,
             });
         }
-        columns.push(PageColumn {
-            key: "reproduces".into(),
-            label: Filled::from(Text::new("within 10 %", "在 10 % 以内")),
-            class: None,
-        });
+        columns.push(PageColumn::new(
+            "reproduces",
+            Text::new("within 10 %", "在 10 % 以内"),
+            None,
+        ));
         let measured_row = PageRow {
             key: "measured".into(),
             cells: std::iter::once(PageCell::new(Filled::from(Text::new("measured", "实测"))))

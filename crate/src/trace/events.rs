@@ -601,7 +601,7 @@ fn keep(
             let label = raw
                 .args
                 .and_then(|a| serde_json::from_str::<NameArgs>(a.get()).ok())
-                .map(|a| a.name)
+                .map(|a| shown_name(&a.name))
                 .unwrap_or_default();
             let pid = id_field(index, &raw.name, "pid", raw.pid)?;
             if which {
@@ -621,6 +621,28 @@ fn keep(
         }
     }
     Ok(())
+}
+
+/// A thread or process name as messages and summaries show it: control and
+/// bidirectional formatting characters written visibly (`\u{202e}`), so
+/// that a hostile name can neither break a line nor reverse the text
+/// around it, and at most 100 characters. Real names ("CrRendererMain")
+/// are unchanged.
+fn shown_name(name: &str) -> String {
+    const MAX: usize = 100;
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        if crate::error::is_hidden_char(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[derive(serde::Deserialize)]

@@ -16,6 +16,17 @@ use crate::workload::Workload;
 pub const LONG_TASK_MS: f64 = 50.0;
 /// How many of the longest tasks are listed.
 pub const LONGEST_SHOWN: usize = 10;
+/// The headings of the longest tasks' table: start, duration, first event.
+pub const LONGEST_HEADS: [Text; 3] = [
+    Text::new("start (ms)", "开始（ms）"),
+    Text::new("duration (ms)", "时长（ms）"),
+    Text::new("first event", "第一个事件"),
+];
+/// The longest tasks' table's caption.
+pub const LONGEST_CAPTION: Text = Text::new(
+    "The longest tasks (select one to see it in the schedule)",
+    "最长的任务（选择一个可在调度图中查看）",
+);
 
 const HOW_MAIN_FRAME: Text = Text::new("the inspected page's main frame", "被检查页面的主框架");
 const HOW_PAGE: Text = Text::new(
@@ -71,6 +82,8 @@ const OTHERS: Text = Text::new(
 /// One of the longest tasks.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Longest {
+    /// The task's index in the imported tasks (its row in the task list).
+    pub task: usize,
     /// Recorded start, ms from the first task.
     pub start_ms: f64,
     pub duration_ms: f64,
@@ -132,6 +145,7 @@ impl Found {
             .iter()
             .take(LONGEST_SHOWN)
             .map(|&i| Longest {
+                task: i,
                 start_ms: (list.tasks[i].start - first) / 1000.0,
                 duration_ms: recorded[i],
                 label: workload
@@ -247,6 +261,14 @@ impl Found {
             out.push(OTHERS.fill(lang, &[&self.others()]));
         }
         out
+    }
+
+    /// The summary without the list of the longest tasks (which the page
+    /// shows as a table, headed by [`LONGEST_HEADS`]).
+    pub fn summary_lines(&self, lang: Lang) -> Vec<String> {
+        let mut lines = self.lines_for(lang, false);
+        lines.truncate(lines.len().saturating_sub(1 + self.longest.len()));
+        lines
     }
 
     fn others(&self) -> String {

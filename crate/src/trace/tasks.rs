@@ -197,13 +197,15 @@ pub fn count(ev: &Events, thread: u32) -> usize {
     extract(ev, thread).map_or(0, |l| l.tasks.len())
 }
 
-/// A label safe for a task list: no separators, comment marks or control
-/// characters, at most [`MAX_LABEL_CHARS`] characters.
+/// A label safe for a task list and for display: no separators, comment
+/// marks, control or bidirectional formatting characters (which would
+/// reorder the text around a label), at most [`MAX_LABEL_CHARS`]
+/// characters.
 fn clean_label(name: &str) -> String {
     let s: String = name
         .chars()
         .map(|c| {
-            if matches!(c, ',' | '#' | '"') || c.is_control() {
+            if matches!(c, ',' | '#' | '"') || crate::error::is_hidden_char(c) {
                 ' '
             } else {
                 c

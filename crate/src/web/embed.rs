@@ -1,16 +1,26 @@
 //! The Embed dialog's wasm exports: the snippet for the shown experiment or
-//! scenario ([`crate::embed::snippet`]) and, until the chart module's SVG
-//! figures land, a placeholder figure.
+//! scenario ([`crate::embed::snippet`]) and the figure it shows
+//! ([`crate::chart::figure`]).
 
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use crate::embed::placeholder_figure::{self, Row, COLUMNS};
+use crate::chart::figure::{Figure, Options};
+use crate::chart::theme::ThemeName;
 use crate::embed::snippet::{Snippet, SnippetKind};
-use crate::embed::EmbedView;
-use crate::experiment::reading::policy_title;
+use crate::embed::{EmbedView, Part, Theme};
 use crate::query_string::decode_pairs;
 use crate::text::Lang;
+
+/// The dialog's `view=…&controls=…&theme=…`, read by the one parser of
+/// those keys; its first refusal as the error.
+fn view_of(view_query: &str) -> Result<EmbedView, JsError> {
+    let pairs = decode_pairs(view_query);
+    let (view, errors) = EmbedView::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    match errors.first() {
+        Some(e) => Err(JsError::new(&e.to_string())),
+        None => Ok(view),
+    }
+}
 
 /// The HTML of one snippet. `kind`: `live` or `static`; `base`: the
 /// deployment's folder (`https://…/`); `query`: the shown experiment's or
@@ -28,11 +38,7 @@ pub fn embed_snippet(
     svg: &str,
 ) -> Result<String, JsError> {
     let kind = SnippetKind::parse(kind).ok_or_else(|| JsError::new("kind: live or static"))?;
-    let pairs = decode_pairs(view_query);
-    let (view, errors) = EmbedView::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    if let Some(e) = errors.first() {
-        return Err(JsError::new(&e.to_string()));
-    }
+    let view = view_of(view_query)?;
     Snippet {
         kind,
         base,
@@ -49,46 +55,51 @@ pub fn embed_snippet(
     .map_err(|e| JsError::new(&e.to_string()))
 }
 
-#[derive(Deserialize)]
-struct ReportRow {
-    policy: String,
-    mean: f64,
-    p50: f64,
-    p95: f64,
-    p99: f64,
-    max: f64,
-}
-
-#[derive(Deserialize)]
-struct Report {
-    results: Vec<ReportRow>,
-}
-
-/// PLACEHOLDER until the chart module's SVG figures are on main: the
-/// latency table of a result's `report` as an SVG (see
-/// [`crate::embed::placeholder_figure`]).
-#[wasm_bindgen(js_name = placeholderFigureSvg)]
-pub fn placeholder_figure_svg(report: JsValue, dark: bool, lang: &str) -> Result<String, JsError> {
-    // No report (a scenario): the title and the header only.
-    let report: Report = if report.is_null() || report.is_undefined() {
-        Report { results: vec![] }
-    } else {
-        serde_wasm_bindgen::from_value(report).map_err(|e| JsError::new(&e.to_string()))?
+/// The figure options of an embed: its part (`view=`, read by the one
+/// parser of the embed keys from the dialog's `view_query`) in its colours
+/// (`theme=`; `auto` takes `dark`, the page's own scheme as the dialog is
+/// open). A scenario has no CDF: `cdf` draws all of it, as its embed shows.
+pub(crate) fn figure_options(
+    view_query: &str,
+    dark: bool,
+    lang: &str,
+    scenario: bool,
+) -> Result<Options, JsError> {
+    let view = view_of(view_query)?;
+    let figure = match view.part {
+        Part::Table => Figure::Table,
+        Part::Gantt => Figure::Gantt,
+        Part::Cdf if !scenario => Figure::Cdf,
+        Part::Cdf | Part::All => Figure::All,
     };
-    let lang = Lang::from_tag(lang);
-    debug_assert_eq!(COLUMNS.len(), 5);
-    let rows: Vec<Row> = report
-        .results
-        .into_iter()
-        .map(|r| Row {
-            policy: policy_title(&r.policy, lang),
-            values: [r.mean, r.p50, r.p95, r.p99, r.max],
-        })
-        .collect();
-    Ok(placeholder_figure::table_svg(
-        crate::embed::snippet::TITLE.get(lang),
-        &rows,
-        dark,
-        lang,
-    ))
+    let dark = match view.theme {
+        Theme::Light => false,
+        Theme::Dark => true,
+        Theme::Auto => dark,
+    };
+    Ok(Options {
+        figure,
+        theme: if dark {
+            ThemeName::Dark
+        } else {
+            ThemeName::Light
+        },
+        lang: Lang::from_tag(lang),
+        ..Options::default()
+    })
+}
+
+/// `embedFigure(query, view_query, dark, lang) -> string`: the figure a
+/// snippet shows for the experiment of a page `query`, drawn by the
+/// charts' own code as one `<svg>` (see [`figure_options`]; a scenario's is
+/// `ScenarioRun.embedFigure`). Runs the experiment: the worker's job.
+#[wasm_bindgen(js_name = embedFigure)]
+pub fn embed_figure(
+    query: &str,
+    view_query: &str,
+    dark: bool,
+    lang: &str,
+) -> Result<String, JsError> {
+    let options = figure_options(view_query, dark, lang, false)?;
+    super::figure::svg(&super::io::experiment(query)?, None, &options)
 }

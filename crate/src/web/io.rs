@@ -49,7 +49,16 @@ pub(crate) fn experiment(query_text: &str) -> Result<Experiment, JsError> {
 
 /// Parses `text` and checks the run's size against the browser's limit;
 /// a refusal is said in `lang`.
-pub(crate) fn tasks_for(exp: &Experiment, text: &str, lang: Lang) -> Result<Sized, JsError> {
+pub(crate) fn tasks_for(
+    exp: &Experiment,
+    text: &str,
+    lang: Lang,
+) -> Result<(Experiment, Workload), JsError> {
+    sized_tasks(exp, text, lang).map(|s| (s.exp, s.workload))
+}
+
+/// [`tasks_for`], with the slices the check found.
+pub(crate) fn sized_tasks(exp: &Experiment, text: &str, lang: Lang) -> Result<Sized, JsError> {
     let w = task_list::parse_task_list(text, Limits::WEB.max_tasks)
         .map_err(|e| JsError::new(&e.said(lang)))?;
     sized_for(exp, w, lang)
@@ -68,7 +77,7 @@ pub(crate) struct Sized {
 fn sized_for(exp: &Experiment, w: Workload, lang: Lang) -> Result<Sized, JsError> {
     let exp = exp.for_workload(&w);
     let slices = exp
-        .check_imported_size(&w, &Limits::WEB)
+        .imported_slices(&w, &Limits::WEB)
         .map_err(|e| JsError::new(&e.message(lang)))?;
     Ok(Sized {
         exp,
@@ -114,7 +123,7 @@ impl TaskList {
             Ok(w) => {
                 let run = exp.for_workload(w);
                 let (ok, message) = match run.check_imported_size(w, &Limits::WEB) {
-                    Ok(_) => (true, Default::default()),
+                    Ok(()) => (true, Default::default()),
                     Err(e) => (false, e.messages()),
                 };
                 to_js(&TasksCheck {
@@ -228,9 +237,11 @@ pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
 }
 
 /// One export as text: `kind` is `trace` (Chrome Trace Event JSON of every
-/// policy), `csv` (one row per task and policy) or `experiment` (the file
-/// "open experiment" reads; `ui` is the page's own state as JSON text).
-/// `tasks` is the imported task list, if any.
+/// policy), `csv` (one row per task and policy), `svg` (the figure of the
+/// result: `ui` is `{lang, theme, view}` as JSON text, see
+/// `figure::svg_figure`) or `experiment` (the file "open experiment" reads;
+/// `ui` is the page's own state as JSON text). `tasks` is the imported task
+/// list, if any.
 #[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = exportFile)]
 pub fn export_file(
@@ -242,8 +253,8 @@ pub fn export_file(
     let base = experiment(query)?;
     let (exp, workload) = match tasks.as_deref() {
         Some(t) => {
-            let sized = tasks_for(&base, t, Lang::En)?;
-            (sized.exp, Some(sized.workload))
+            let (e, w) = tasks_for(&base, t, Lang::En)?;
+            (e, Some(w))
         }
         None => (base, None),
     };
@@ -255,6 +266,20 @@ pub fn export_file(
             workload.as_ref(),
             ui.as_ref(),
         ));
+    }
+    if kind == "svg" {
+        let ui: serde_json::Value = ui
+            .as_deref()
+            .and_then(|u| serde_json::from_str(u).ok())
+            .unwrap_or_default();
+        let text =
+            |k: &str, d: &'static str| ui.get(k).and_then(|v| v.as_str()).unwrap_or(d).to_string();
+        let options = super::figure::options(
+            &text("view", "all"),
+            &text("theme", "light"),
+            &text("lang", "en"),
+        )?;
+        return super::figure::svg(&exp, workload, &options);
     }
     let w = workload.unwrap_or_else(|| Workload::generate(&exp.workload_spec()));
     let outcome = exp

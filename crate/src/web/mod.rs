@@ -10,28 +10,34 @@
 //!   experiment given as a query string and builds a transferable result.
 //! - On the **main thread**: [`parse_query`] turns untrusted URL text into a
 //!   validated experiment (the same rules as the CLI's flags, via
-//!   [`crate::experiment::Experiment::from_query`]); [`View`] keeps a result and draws the Gantt
-//!   chart, the latency CDF and the duration histogram, and answers hover
-//!   hit-tests.
+//!   [`crate::experiment::Experiment::from_query`]); [`Gantt`] draws any
+//!   lane chart (the study's schedules, a scenario's cores and thread
+//!   states) and answers hover hit tests; [`View`] draws a result's latency
+//!   CDF and duration histogram; every chart is [`crate::chart`]'s, drawn
+//!   on a canvas ([`canvas`]).
+//! - The **SVG figure** of an experiment ([`svg_figure`]) is the worker's.
 
 mod canvas;
 mod catalog;
+mod chart_lang;
 // The Embed dialog's exports live in the worker's module only: the page
 // loads that on the dialog's first use (www/embed.js), not on page load.
 #[cfg(not(feature = "page"))]
 mod embed;
+#[cfg(not(feature = "page"))]
+mod figure;
+mod gantt;
 // Under `page` (the main thread's wasm) the worker-only exports of these
 // modules are left out; the helpers only they use are then unused.
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod io;
-mod labels;
-mod palette;
 mod panic;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod part;
-mod plots;
 mod query;
 mod realrun;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
+mod responsiveness;
 mod result;
 mod runner;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
@@ -50,15 +56,19 @@ use crate::catalog::BROWSER_LIMITS;
 use crate::experiment::Limits;
 
 pub use catalog::{catalog, file_too_large};
+pub use chart_lang::set_chart_lang;
 #[cfg(not(feature = "page"))]
-pub use embed::{embed_snippet, placeholder_figure_svg};
+pub use embed::{embed_figure, embed_snippet};
+#[cfg(not(feature = "page"))]
+pub use figure::svg_figure;
+pub use gantt::Gantt;
 pub use io::open_experiment;
 #[cfg(not(feature = "page"))]
 pub use io::{check_tasks, export_file, TaskList};
-pub use labels::set_labels;
 pub use panic::{last_panic, panic_for_test};
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
 pub use realrun::{real_run_text, RealRunPlan};
+pub use responsiveness::{measured_yield_cost, RespView};
 pub use runner::Runner;
 pub use scenario::{parse as parse_scenario, ScenarioQuery};
 #[cfg(not(feature = "page"))]
@@ -88,16 +98,18 @@ pub fn parse_query(query: &str) -> JsValue {
     result::to_js(&page)
 }
 
-/// Colour of the `i`-th task class (CSS colour text), for legends.
-#[wasm_bindgen(js_name = classColor)]
-pub fn class_color(i: usize) -> String {
-    palette::class(i).css()
-}
-
-/// Colour of the `i`-th compared policy.
+/// Colour of the `i`-th compared policy (CSS colour text), for the
+/// table's swatches.
 #[wasm_bindgen(js_name = policyColor)]
 pub fn policy_color(i: usize) -> String {
-    palette::policy(i).css()
+    crate::chart::theme::policy(i).css()
+}
+
+/// Colour of a QoS class (`qos_class_self` number; 0 is other system
+/// work), for the scenario tables' swatches.
+#[wasm_bindgen(js_name = qosColor)]
+pub fn qos_color(qos: u8) -> String {
+    crate::chart::theme::qos(qos).css()
 }
 
 /// Runs the experiment of a query string and returns the result object.

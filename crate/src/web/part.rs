@@ -14,14 +14,15 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::result::{cdf_points_unsorted, set, to_js as js_value, CDF_POINTS};
+use super::result::{set, to_js as js_value};
+use crate::chart::cdf;
 use crate::experiment::summary::{self, Summary};
 use crate::experiment::PolicyRun;
 use crate::policy::PolicyKind;
 use crate::sim::{Schedule, Segment, TaskOutcome};
 use crate::workload::Workload;
 
-/// A policy's run with its CDF's points (`cdf_points_unsorted` of its
+/// A policy's run with its CDF's points (`cdf::points_unsorted` of its
 /// latencies), computed where the policy ran.
 #[derive(Clone, Debug)]
 pub(crate) struct Ran {
@@ -32,7 +33,10 @@ pub(crate) struct Ran {
 impl Ran {
     /// `run` on `workload`, with its CDF.
     pub fn new(run: PolicyRun, workload: &Workload) -> Ran {
-        let cdf = cdf_points_unsorted(&summary::latencies(workload, &run.schedule), CDF_POINTS);
+        let cdf = cdf::points_unsorted(
+            &summary::latencies(workload, &run.schedule),
+            cdf::MAX_POINTS,
+        );
         Ran { run, cdf }
     }
 }

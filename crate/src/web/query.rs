@@ -14,6 +14,7 @@ use crate::error::{Instead, ParamError};
 use crate::experiment::{repeated, Experiment, Limits, Param};
 pub use crate::query_string::{decode_pairs, percent_encode};
 use crate::realrun::{RealParam, RealSettings};
+use crate::responsiveness::{CostFrom, RespParam, Settings as RespSettings};
 use crate::text::{Filled, Lang, Text};
 use crate::workload::mix::Dist;
 
@@ -97,6 +98,13 @@ pub struct PageQuery {
     /// in `experiment`) with their current values, defaults included, so
     /// the page can carry them through edits of the experiment.
     pub real_values: std::collections::BTreeMap<&'static str, String>,
+    /// The Responsiveness section's settings (`resp_*` keys; in `query`,
+    /// not in `experiment`), current values with defaults ("" for no
+    /// window).
+    pub resp_values: std::collections::BTreeMap<&'static str, String>,
+    /// The `resp_*` keys that differ from the defaults, as a query (what
+    /// the worker computes the section with).
+    pub resp_query: String,
     /// The language the link asks for (`lang=`), `null` when it names
     /// none or a bad one (then the browser's language is used).
     pub lang: Option<&'static str>,
@@ -163,10 +171,78 @@ pub fn parse(query: &str, limits: &Limits) -> (Experiment, PageQuery) {
         let used = RealParam::from_url_key(&e.field).map(|p| real.get(p));
         BadParam::new(e, Instead::Value(used.as_deref().unwrap_or_default()))
     }));
+    let (resp, resp_errs) =
+        RespSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    errors.extend(resp_errs.into_iter().map(|e| {
+        match RespParam::from_url_key(&e.field).map(|p| resp_instead(&resp, p)) {
+            Some(Ok(used)) => BadParam::new(e, Instead::Value(&used)),
+            Some(Err(said)) => BadParam::new(e, Instead::Said(said)),
+            None => BadParam::new(e, Instead::Value("")),
+        }
+    }));
     let mut page = describe_view(&exp, view, errors);
     page.lang = lang_text;
     with_real(&mut page, real);
+    with_resp(&mut page, &resp);
     (exp, page)
+}
+
+/// What a refused `resp_*` key leaves the page with.
+const THE_SPAN: Text = Text::new("the tasks' span is used", "使用任务的时间跨度");
+
+/// The value of `p` in effect after a refusal (`Ok`: `key=value` is used),
+/// or a sentence for a setting that has no value to show.
+fn resp_instead(resp: &RespSettings, p: RespParam) -> Result<String, Text> {
+    match p {
+        RespParam::Window if resp.window.is_none() => Err(THE_SPAN),
+        RespParam::CostFrom => Ok(match resp.cost_from {
+            CostFrom::Measured | CostFrom::Given => resp.get(p),
+            CostFrom::Default => String::new(),
+        }),
+        _ => Ok(resp.get(p)),
+    }
+}
+
+/// Adds the Responsiveness section's settings to a described page:
+/// non-default `resp_*` keys go after the others and before the embed
+/// view's.
+fn with_resp(page: &mut PageQuery, resp: &RespSettings) {
+    let extra: Vec<String> = resp
+        .to_query()
+        .into_iter()
+        .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
+        .collect();
+    page.resp_query = extra.join("&");
+    insert_before_embed(page, extra);
+    page.resp_values = RespParam::ALL
+        .into_iter()
+        .map(|p| (p.url_key(), resp.get(p)))
+        .collect();
+}
+
+/// Inserts `extra` pairs into the canonical query, before the embed view's
+/// keys, which end a link.
+fn insert_before_embed(page: &mut PageQuery, extra: Vec<String>) {
+    if extra.is_empty() {
+        return;
+    }
+    let mut parts: Vec<String> = page
+        .query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect();
+    if parts.is_empty() {
+        parts.push(format!("v={URL_VERSION}"));
+    }
+    let at = parts
+        .iter()
+        .position(|p| EmbedParam::from_url_key(p.split('=').next().unwrap_or("")).is_some())
+        .unwrap_or(parts.len());
+    for (i, e) in extra.into_iter().enumerate() {
+        parts.insert(at + i, e);
+    }
+    page.query = parts.join("&");
 }
 
 /// Adds the real run's settings to a described page: non-default `real_*`
@@ -177,26 +253,7 @@ fn with_real(page: &mut PageQuery, real: RealSettings) {
         .into_iter()
         .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
         .collect();
-    if !extra.is_empty() {
-        let mut parts: Vec<String> = page
-            .query
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(str::to_string)
-            .collect();
-        if parts.is_empty() {
-            parts.push(format!("v={URL_VERSION}"));
-        }
-        // Before the embed view's keys, which end a link.
-        let at = parts
-            .iter()
-            .position(|p| EmbedParam::from_url_key(p.split('=').next().unwrap_or("")).is_some())
-            .unwrap_or(parts.len());
-        for (i, e) in extra.into_iter().enumerate() {
-            parts.insert(at + i, e);
-        }
-        page.query = parts.join("&");
-    }
+    insert_before_embed(page, extra);
     page.real_values = RealParam::ALL
         .into_iter()
         .map(|p| (p.url_key(), real.get(p)))
@@ -277,6 +334,8 @@ pub fn describe_view(exp: &Experiment, view: EmbedView, errors: Vec<BadParam>) -
         errors,
         estimated_slices: exp.estimated_slices(),
         real_values: Default::default(),
+        resp_values: Default::default(),
+        resp_query: String::new(),
         lang: None,
     }
 }

@@ -281,6 +281,21 @@ pub struct RealRunPlan {
 
 #[wasm_bindgen]
 impl RealRunPlan {
+    /// The refusal of a real run of `count` imported tasks, too many to
+    /// plan (each task is at least one slice), given before their text is
+    /// read and parsed on the main thread; `undefined` when they may be.
+    #[wasm_bindgen(js_name = tooManyTasks)]
+    pub fn too_many_tasks(count: f64) -> JsValue {
+        if count > (2 * plan::MAX_REAL_SLICES) as f64 {
+            let e = PlanError::TooManySlices {
+                slices: count as usize,
+            };
+            both(|lang| text::plan_error(&e, lang))
+        } else {
+            JsValue::UNDEFINED
+        }
+    }
+
     /// Plans a real run of the page query `page_query` (its `real_*` keys
     /// included) on the imported `tasks`, or on the drawn workload when
     /// `tasks` is absent. Throws `{en, zh}` when no run can be planned.

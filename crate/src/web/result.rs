@@ -2,10 +2,11 @@
 //! object), the figures the charts need, and the raw schedules as typed
 //! arrays so that `postMessage` can transfer them without copying.
 
-use js_sys::{Array, Float64Array, Object, Reflect, Uint16Array, Uint32Array};
+use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
+use crate::chart;
 use crate::experiment::{Experiment, Outcome};
 use crate::workload::Workload;
 use std::collections::BTreeMap;
@@ -13,11 +14,8 @@ use std::collections::BTreeMap;
 use crate::experiment::metric::Metric;
 use crate::experiment::reading;
 use crate::experiment::summary;
-use crate::stats::{self, change_pct};
+use crate::stats::change_pct;
 use crate::text::Lang;
-
-/// At most this many points per CDF line (a polyline of more is invisible).
-pub const CDF_POINTS: usize = 1500;
 
 pub(crate) fn set(obj: &Object, key: &str, value: &JsValue) {
     // Setting a property on a plain object cannot fail.
@@ -50,9 +48,12 @@ struct Row<'a> {
     uses_quantum: bool,
     #[serde(flatten)]
     summary: &'a summary::Summary,
-    /// % change of each metric versus the first policy (`null` for it, or
-    /// where the base is 0).
+    /// % change of each metric versus the baseline row (`null` for it and
+    /// any row before it, or where the base is 0).
     change: Option<BTreeMap<&'static str, Option<f64>>>,
+    /// The baseline row's policy (`recorded` for a trace's "as recorded"
+    /// row), for the cells' tooltips; `null` where there is no change.
+    base: Option<&'a str>,
     /// The change as the cell shows it (`−28 %`, `±0 %`), and whether it
     /// is `better`, `worse` or `same`: one threshold, `reading::SAME_PCT`.
     change_text: Option<BTreeMap<&'static str, String>>,
@@ -77,16 +78,27 @@ pub fn table(outcome: &Outcome) -> JsValue {
     table_with(outcome, None)
 }
 
-/// The table with an "as recorded" row first.
+/// The table with an "as recorded" row first, the baseline of every
+/// change.
 pub fn table_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> JsValue {
-    let all = entries(outcome, recorded);
-    let base = all.first().map(|r| r.1);
+    table_against(outcome, &entries(outcome, recorded), 0)
+}
+
+/// The table with an "as recorded" row first that is not the baseline (the
+/// policies ran the tasks at other arrivals): the first policy is.
+pub fn table_beside_recorded(outcome: &Outcome, recorded: &summary::Summary) -> JsValue {
+    table_against(outcome, &entries(outcome, Some(recorded)), 1)
+}
+
+/// The rows, each after row `base` with its change against that row.
+fn table_against(outcome: &Outcome, all: &[(&str, &summary::Summary)], base: usize) -> JsValue {
+    let base_row = all.get(base).copied();
     let rows: Vec<Row> = all
         .iter()
         .enumerate()
         .map(|(i, &(policy, s))| {
-            let changes: Option<Vec<(Metric, Option<f64>)>> = (i > 0).then(|| {
-                let b = base.expect("a first run exists");
+            let changes: Option<Vec<(Metric, Option<f64>)>> = (i > base).then(|| {
+                let b = base_row.expect("a baseline row exists").1;
                 Metric::ALL
                     .into_iter()
                     .map(|m| (m, change_pct(m.of(b), m.of(s))))
@@ -103,6 +115,7 @@ pub fn table_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> JsV
             let run = i.checked_sub(all.len() - outcome.runs.len());
             Row {
                 policy,
+                base: changes.as_ref().and(base_row).map(|b| b.0),
                 title: Both {
                     en: reading::policy_title(policy, Lang::En),
                     zh: reading::policy_title(policy, Lang::Zh),
@@ -133,31 +146,33 @@ pub fn reading_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> J
     o.into()
 }
 
-/// What the result shows of the workload itself: the durations' histogram
-/// and the class drawn as "long". Computed once the workload is drawn,
-/// while other workers run policies (see `Runner::prepare`), so that
-/// building the result walks no task.
+/// What the result shows of the workload itself: the durations'
+/// histogram. Computed once the workload is drawn, while other workers run
+/// policies (see `Runner::prepare`), so that building the result walks
+/// fewer tasks.
 pub(crate) struct WorkloadFigures {
-    hist: (f64, bool, Vec<u32>),
-    long_class: Option<u16>,
+    bins: chart::histogram::Bins,
 }
 
 impl WorkloadFigures {
     pub fn of(w: &Workload) -> WorkloadFigures {
         WorkloadFigures {
-            hist: super::plots::histogram(&w.work, &w.class, w.class_labels.len()),
-            long_class: long_class(w),
+            bins: chart::histogram::bins(&w.work, &w.class, w.class_labels.len()),
         }
     }
 }
 
-/// The full result object (see `www/jobs.js` for its use); `cdfs` are the
-/// runs' CDF points ([`cdf_points_unsorted`] of each one's latencies,
-/// computed where the policy ran), `figures` the workload's.
+/// The full result object (see `www/jobs.js` for its use): `segments`
+/// says whether the schedules' segments were recorded (small enough to
+/// draw); `generated` whether the tasks came from the mix (their classes
+/// are ranges of durations); `cdfs` are the runs' CDF points
+/// (`chart::cdf::points_unsorted` of each one's latencies, computed where
+/// the policy ran), `figures` the workload's.
 pub fn build(
     exp: &Experiment,
     outcome: &Outcome,
-    recorded: bool,
+    segments: bool,
+    generated: bool,
     cdfs: &[(Vec<f64>, Vec<f64>)],
     figures: &WorkloadFigures,
 ) -> JsValue {
@@ -169,70 +184,33 @@ pub fn build(
     set(&obj, "within", &exp.within.into());
     set(&obj, "quantum", &exp.quantum.into());
     set(&obj, "cores", &(exp.core_count() as u32).into());
-    // The machine, for the Gantt's lanes: its description when one was
-    // named, and each core's kind (P or E).
-    let machine = exp.machine();
-    let named = if exp.machine.is_some() {
-        machine.describe(true)
-    } else {
-        Default::default()
-    };
-    set(&obj, "machine", &named.en.into());
-    set(&obj, "machine_zh", &named.zh.into());
-    let kinds: String = machine
-        .cores
-        .iter()
-        .map(|c| match c.kind {
-            crate::sim::CoreKind::Performance => 'P',
-            crate::sim::CoreKind::Efficiency => 'E',
-        })
-        .collect();
-    set(&obj, "core_kinds", &kinds.into());
-    set(&obj, "gantt", &recorded.into());
     set(&obj, "classes", &to_js(&w.class_labels));
-    // Per task, read by the Gantt's slices and tooltips only: empty when
-    // no Gantt is drawn (a million tasks' arrays cost more to build than
-    // the rest of the result).
-    let n = if recorded { w.len() } else { 0 };
-    set(&obj, "work", &Float64Array::from(&w.work[..n]).into());
-    set(&obj, "arrival", &Float64Array::from(&w.arrival[..n]).into());
-    set(&obj, "class", &Uint16Array::from(&w.class[..n]).into());
-    // Computed in the worker, so the main thread never walks every task.
-    let (hi, cut, counts) = &figures.hist;
-    set(&obj, "hist_hi", &(*hi).into());
-    set(&obj, "hist_cut", &(*cut).into());
-    set(&obj, "hist_counts", &Uint32Array::from(&counts[..]).into());
     set(
         &obj,
-        "long_class",
-        &figures.long_class.map_or(-1.0, f64::from).into(),
+        "class_names",
+        &to_js(&chart::gantt::class_names(w, generated)),
+    );
+    // Computed in the worker, so the main thread never walks every task.
+    let bins = &figures.bins;
+    set(&obj, "hist_hi", &bins.hi.into());
+    set(&obj, "hist_cut", &bins.cut.into());
+    set(
+        &obj,
+        "hist_counts",
+        &Uint32Array::from(&bins.counts[..]).into(),
+    );
+    let lanes = chart::gantt::study(exp, outcome, segments, generated);
+    set(
+        &obj,
+        "gantt",
+        &super::gantt::study_wire(&lanes, outcome, generated).into(),
     );
 
     let runs = Array::new();
     for (r, (xs, ys)) in outcome.runs.iter().zip(cdfs) {
         let ro = Object::new();
-        let s = &r.schedule;
         set(&ro, "policy", &r.policy.name().into());
-        let completion: Vec<f64> = s.outcomes.iter().map(|o| o.completion).collect();
-        let first: Vec<f64> = s.outcomes.iter().map(|o| o.first_start).collect();
-        let slices: Vec<u32> = s.outcomes.iter().map(|o| o.slices).collect();
-        set(
-            &ro,
-            "completion",
-            &Float64Array::from(&completion[..]).into(),
-        );
-        set(&ro, "first_start", &Float64Array::from(&first[..]).into());
-        set(&ro, "slices", &Uint32Array::from(&slices[..]).into());
-        set(&ro, "makespan", &s.makespan.into());
-        let seg_core: Vec<u32> = s.segments.iter().map(|g| g.core).collect();
-        let seg_task: Vec<u32> = s.segments.iter().map(|g| g.task).collect();
-        let seg_start: Vec<f64> = s.segments.iter().map(|g| g.start).collect();
-        let seg_end: Vec<f64> = s.segments.iter().map(|g| g.end).collect();
-        set(&ro, "seg_core", &Uint32Array::from(&seg_core[..]).into());
-        set(&ro, "seg_task", &Uint32Array::from(&seg_task[..]).into());
-        set(&ro, "seg_start", &Float64Array::from(&seg_start[..]).into());
-        set(&ro, "seg_end", &Float64Array::from(&seg_end[..]).into());
-
+        set(&ro, "makespan", &r.schedule.makespan.into());
         set(&ro, "cdf_x", &Float64Array::from(&xs[..]).into());
         set(&ro, "cdf_y", &Float64Array::from(&ys[..]).into());
         set(&ro, "p50", &r.summary.p50.into());
@@ -241,114 +219,4 @@ pub fn build(
     }
     set(&obj, "runs", &runs);
     obj.into()
-}
-
-/// The class drawn as "long": the one with the largest mean work (none
-/// with a single class).
-fn long_class(w: &Workload) -> Option<u16> {
-    let mut sums = vec![(0.0f64, 0usize); w.class_labels.len()];
-    for (&c, &x) in w.class.iter().zip(&w.work) {
-        if let Some(s) = sums.get_mut(c as usize) {
-            s.0 += x;
-            s.1 += 1;
-        }
-    }
-    if sums.len() <= 1 {
-        return None;
-    }
-    sums.iter()
-        .enumerate()
-        .filter(|(_, s)| s.1 > 0)
-        .max_by(|a, b| (a.1 .0 / a.1 .1 as f64).total_cmp(&(b.1 .0 / b.1 .1 as f64)))
-        .map(|(i, _)| i as u16)
-}
-
-/// The empirical CDF of `values` (in any order): `(x, share of tasks with
-/// latency ≤ x)`, thinned to about `max` points evenly in rank, found by
-/// selecting only the ranks the line needs ([`stats::at_ranks`]), not by
-/// sorting a million latencies.
-pub fn cdf_points_unsorted(values: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
-    let n = values.len();
-    let ranks = cdf_ranks(n, max);
-    let picked = stats::at_ranks(values, &ranks);
-    let Some(&first) = picked.first() else {
-        return (vec![], vec![]);
-    };
-    let mut xs = Vec::with_capacity(ranks.len() + 1);
-    let mut ys = Vec::with_capacity(ranks.len() + 1);
-    xs.push(first);
-    ys.push(0.0);
-    for (&r, &x) in ranks.iter().zip(&picked) {
-        xs.push(x);
-        ys.push((r + 1) as f64 / n as f64);
-    }
-    (xs, ys)
-}
-
-/// The ranks [`cdf_points_unsorted`] reads: every `step`-th from 0, and the last.
-fn cdf_ranks(n: usize, max: usize) -> Vec<usize> {
-    if n == 0 {
-        return vec![];
-    }
-    let step = n.div_ceil(max.max(2)).max(1);
-    let mut ranks: Vec<usize> = (0..n).step_by(step).collect();
-    if ranks.last().is_some_and(|&r| r + 1 < n) {
-        ranks.push(n - 1);
-    }
-    ranks
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use wasm_bindgen_test::wasm_bindgen_test;
-
-    /// The CDF's points read off `sorted` (ascending), the rule
-    /// [`cdf_points_unsorted`] must give without sorting.
-    fn cdf_points(sorted: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
-        let n = sorted.len();
-        if n == 0 {
-            return (vec![], vec![]);
-        }
-        let step = n.div_ceil(max.max(2)).max(1);
-        let mut xs = Vec::with_capacity(n / step + 2);
-        let mut ys = Vec::with_capacity(n / step + 2);
-        xs.push(sorted[0]);
-        ys.push(0.0);
-        let mut i = 0;
-        while i < n {
-            xs.push(sorted[i]);
-            ys.push((i + 1) as f64 / n as f64);
-            i += step;
-        }
-        if *ys.last().unwrap_or(&0.0) < 1.0 {
-            xs.push(sorted[n - 1]);
-            ys.push(1.0);
-        }
-        (xs, ys)
-    }
-
-    /// Selecting the ranks gives exactly the points of sorting first, for
-    /// sizes around the selection's sort threshold and with ties.
-    #[wasm_bindgen_test]
-    fn selected_cdf_points_equal_the_sorted_ones() {
-        let mut x: u64 = 7;
-        for n in [0usize, 1, 2, 5, 1499, 1500, 6000, 6001, 20_000, 123_457] {
-            let values: Vec<f64> = (0..n)
-                .map(|_| {
-                    x = x
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    ((x >> 40) % 5000) as f64 / 8.0
-                })
-                .collect();
-            let mut sorted = values.clone();
-            sorted.sort_unstable_by(f64::total_cmp);
-            assert_eq!(
-                cdf_points_unsorted(&values, CDF_POINTS),
-                cdf_points(&sorted, CDF_POINTS),
-                "n = {n}"
-            );
-        }
-    }
 }

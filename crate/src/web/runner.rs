@@ -12,8 +12,9 @@ use wasm_bindgen::JsCast;
 
 use super::part::Ran;
 use super::result::WorkloadFigures;
-use super::{io, query, result, trace_run, GANTT_MAX_SLICES, LARGE_SLICES};
+use super::{io, query, responsiveness, result, trace_run, GANTT_MAX_SLICES, LARGE_SLICES};
 use crate::experiment::{Experiment, Keep, Limits, PolicyRun};
+use crate::responsiveness::Settings;
 use crate::text::Lang;
 use crate::workload::Workload;
 
@@ -40,8 +41,13 @@ pub struct Runner {
     /// Policies taken in from helpers (`addPart`): the result's `parts`.
     parts: usize,
     record: bool,
+    /// Tasks drawn from the mix (not imported).
+    generated: bool,
     /// A trace's recorded task starts: the result gets the "as recorded" row.
     recorded: Option<Vec<f64>>,
+    /// Imported tasks: the Responsiveness section's settings (the section
+    /// is added when the tasks have a timeline).
+    resp: Option<Settings>,
     /// The language of a refusal (a drawn workload too large): the query's
     /// `lang=`, which the page adds.
     lang: Lang,
@@ -179,11 +185,30 @@ impl Runner {
             .figures
             .take()
             .unwrap_or_else(|| WorkloadFigures::of(&outcome.workload));
-        let obj = result::build(&self.exp, &outcome, self.record, &cdfs, &figures);
+        let obj = result::build(
+            &self.exp,
+            &outcome,
+            self.record,
+            self.generated,
+            &cdfs,
+            &figures,
+        );
         io::add_explanation(&obj, &self.exp, &outcome);
         result::set(obj.unchecked_ref(), "parts", &self.parts.into());
         if let Some(starts) = &self.recorded {
             trace_run::add_recorded(&obj, &self.exp, &outcome, starts);
+        }
+        if let Some(settings) = &self.resp {
+            let trace = self.recorded.is_some();
+            if responsiveness::applies(&outcome.workload, trace) {
+                let at_recorded = self
+                    .recorded
+                    .as_deref()
+                    .is_some_and(|s| s == outcome.workload.arrival.as_slice());
+                let section =
+                    responsiveness::section(&self.exp, &outcome.workload, at_recorded, settings);
+                result::set(obj.unchecked_ref(), "responsiveness", &section);
+            }
         }
         Ok(obj)
     }
@@ -237,7 +262,9 @@ impl Runner {
             workload: None,
             slices: 0.0,
             record: false,
+            generated: true,
             recorded: None,
+            resp: None,
             lang: Lang::En,
         }
     }
@@ -247,6 +274,7 @@ impl Runner {
     #[cfg_attr(feature = "page", allow(dead_code))]
     pub(crate) fn with_workload(sized: io::Sized, lang: Lang) -> Runner {
         let mut r = Runner::for_experiment(sized.exp);
+        r.generated = false;
         r.lang = lang;
         r.sized(sized.workload, sized.slices);
         r
@@ -279,14 +307,13 @@ impl Runner {
 #[wasm_bindgen]
 impl Runner {
     /// A runner for the experiment of `query` on the task list `tasks`
-    /// (seed, task count, mix and arrivals of the query are not used).
+    /// (seed, task count, mix and arrivals of the query are not used);
+    /// `resp`: the page's `resp_*` keys (the section's settings).
     #[wasm_bindgen(js_name = withTasks)]
-    pub fn with_tasks(query: &str, tasks: &str) -> Result<Runner, JsError> {
+    pub fn with_tasks(query: &str, tasks: &str, resp: Option<String>) -> Result<Runner, JsError> {
         let lang = lang_of(query);
-        Ok(Runner::with_workload(
-            io::tasks_for(&io::experiment(query)?, tasks, lang)?,
-            lang,
-        ))
+        let sized = io::sized_tasks(&io::experiment(query)?, tasks, lang)?;
+        Runner::with_workload(sized, lang).responsive(resp.as_deref(), lang)
     }
 
     /// [`Runner::with_tasks`] (or, with `starts`, [`Runner::with_trace`])
@@ -296,9 +323,11 @@ impl Runner {
         query: &str,
         list: &io::TaskList,
         starts: Option<Vec<f64>>,
+        resp: Option<String>,
     ) -> Result<Runner, JsError> {
         let lang = lang_of(query);
-        let runner = Runner::with_workload(list.sized(&io::experiment(query)?, lang)?, lang);
+        let runner = Runner::with_workload(list.sized(&io::experiment(query)?, lang)?, lang)
+            .responsive(resp.as_deref(), lang)?;
         match starts {
             Some(starts) => runner.recording(starts),
             None => Ok(runner),
@@ -307,15 +336,34 @@ impl Runner {
 
     /// A runner for the experiment of `query` on a trace's tasks (`tasks`,
     /// as the trace module's `TraceLoader::select` gave them) whose recorded starts are
-    /// `starts`: the result gets the "as recorded" row first.
+    /// `starts`: the result gets the "as recorded" row first, and the
+    /// Responsiveness section (`resp` as for `withTasks`).
     #[wasm_bindgen(js_name = withTrace)]
-    pub fn with_trace(query: &str, tasks: &str, starts: &[f64]) -> Result<Runner, JsError> {
-        Runner::with_tasks(query, tasks)?.recording(starts.to_vec())
+    pub fn with_trace(
+        query: &str,
+        tasks: &str,
+        starts: &[f64],
+        resp: Option<String>,
+    ) -> Result<Runner, JsError> {
+        Runner::with_tasks(query, tasks, resp)?.recording(starts.to_vec())
     }
 }
 
 #[cfg(not(feature = "page"))]
 impl Runner {
+    /// This runner with the Responsiveness section's settings (`resp`: the
+    /// page's `resp_*` keys; a bad one refused in `lang`).
+    fn responsive(mut self, resp: Option<&str>, lang: Lang) -> Result<Runner, JsError> {
+        let pairs = crate::query_string::decode_pairs(resp.unwrap_or(""));
+        let (settings, errors) =
+            Settings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        if let Some(e) = errors.first() {
+            return Err(JsError::new(&e.message(lang)));
+        }
+        self.resp = Some(settings);
+        Ok(self)
+    }
+
     /// This runner with the tasks' recorded starts: its result gets the
     /// "as recorded" row first.
     fn recording(mut self, starts: Vec<f64>) -> Result<Runner, JsError> {

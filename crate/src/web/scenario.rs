@@ -7,36 +7,28 @@
 //!   gets the CLI's words in the page's `#error` banner.
 //! - In the **worker**, [`ScenarioRun`] runs the scenario once and then hands
 //!   out a small summary (the CLI's `--json` object without the recorded
-//!   runs) and, per run, a compact timeline: one `Float64Array` (transferred,
-//!   not copied) plus a little metadata. Only the key threads' states are
-//!   sent, and recording is capped by [`PAGE_MAX_RECORDS`].
+//!   runs) and, per run, its charts' data: the cores and the key threads'
+//!   states as lane charts in the one wire format (typed arrays, transferred
+//!   not copied) and `sched_pri` over time, and the Embed dialog's SVG
+//!   figure of a run. Recording is capped by [`PAGE_MAX_RECORDS`].
 
 use std::collections::HashMap;
 
-use js_sys::{Float64Array, Object};
+use js_sys::Object;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::query::{decode_pairs, percent_encode, BadParam};
 use super::result::{set, to_js};
+use crate::chart;
 use crate::error::{Instead, ParamError};
-use crate::scenario::simulation::{PriSeries, RunResult, State};
 use crate::scenario::{self, Knob, Knobs, RunView, Scenario, ScenarioResult};
-use crate::sim::machine::CoreKind;
-use crate::sim::qos::BASEPRI_FOREGROUND;
 use crate::text::{Filled, Text};
 
 /// Segments and state intervals kept per run (each). Enough for the Feishu demo's
 /// 10 s on two cores; longer runs are cut and say so on the page.
-pub const PAGE_MAX_RECORDS: usize = 20_000;
-
-/// Threads of a run whose states the page draws, at most.
-pub const MAX_STATE_LANES: usize = 6;
-
-/// XNU's priority decay band limit (`MAXPRI_... - 18`): the main thread's
-/// floor is `47 - 18` with the limit on.
-const BAND_LIMIT: u8 = 18;
+pub const PAGE_MAX_RECORDS: usize = crate::chart::timeline::MAX_RECORDS;
 
 /// The URL key of the scenario name.
 pub const SCENARIO_KEY: &str = "s";
@@ -114,28 +106,6 @@ pub fn parse(query: &str) -> ScenarioQuery {
         })
         .collect();
     q
-}
-
-/// A thread's name as the page shows it. The scenarios name their threads
-/// `main`, `job J worker K` and after the study's queues (`serialQueue N`,
-/// the start-up's `network`, …); the CLI and `--json` keep those names, the
-/// page says the first two in words.
-fn thread_title(name: &str) -> Filled {
-    const MAIN: Text = Text::new("main", "主线程");
-    const WORKER: Text = Text::new("job {} worker {}", "任务 {} 工作线程 {}");
-    if name == "main" {
-        return MAIN.into();
-    }
-    if let Some((job, worker)) = name
-        .strip_prefix("job ")
-        .and_then(|rest| rest.split_once(" worker "))
-    {
-        return WORKER.both(&[job, worker]);
-    }
-    Filled {
-        en: name.to_string(),
-        zh: name.to_string(),
-    }
 }
 
 const RUNS: Text = Text::new(
@@ -298,81 +268,15 @@ pub fn run_scenario(query: &str, progress: JsValue) -> Result<ScenarioRun, JsErr
     })
 }
 
-/// Threads whose states are drawn: the main thread and the first few of
-/// each other group (queues, workers), as many per group as the scenario
-/// asks, never the "system work" threads.
-fn key_threads(scenario: &dyn Scenario, run: &RunResult) -> Vec<usize> {
-    let per_group = scenario.lanes_per_group();
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    let mut out = Vec::new();
-    for (i, t) in run.threads.iter().enumerate() {
-        if t.group == "system" || t.group == "other processes" {
-            continue;
-        }
-        let n = seen.entry(t.group.as_str()).or_insert(0);
-        if *n < per_group && out.len() < MAX_STATE_LANES {
-            *n += 1;
-            out.push(i);
-        }
-    }
-    out
-}
-
-fn state_index(s: State) -> f64 {
-    match s {
-        State::Running => 0.0,
-        State::Runnable => 1.0,
-        State::Preempted => 2.0,
-        State::Blocked => 3.0,
-    }
-}
-
-#[derive(Serialize)]
-struct CoreMeta {
-    kind: CoreKind,
-    speed: f64,
-}
-
-#[derive(Serialize)]
-struct PriMeta {
-    name: Filled,
-    points: usize,
-}
-
-/// What [`ScenarioRun::timeline`] returns besides the packed numbers.
+/// What [`ScenarioRun::timeline`] says besides the charts' data.
 #[derive(Serialize)]
 struct TimelineMeta {
     scenario: &'static str,
     run: usize,
     label: String,
-    machine: String,
-    cores: Vec<CoreMeta>,
-    /// Names of the threads drawn in the state timeline (lane order), in
-    /// both languages.
-    lanes: Vec<Filled>,
-    /// Their QoS numbers (the main thread is 33 at base 47).
-    lane_qos: Vec<u8>,
-    /// Index of the main thread among `lanes`, if drawn.
-    main_lane: Option<usize>,
-    /// Thread id of the main thread (segments carry thread ids).
-    main_thread: Option<usize>,
     /// Time the charts cover, ms: the run's end, or where recording stopped.
     horizon: f64,
-    end: f64,
     truncated: bool,
-    segments: usize,
-    intervals: usize,
-    pri: Vec<PriMeta>,
-    band_limit: bool,
-    /// The main thread's `sched_pri` floor with the band limit on.
-    floor: Option<u8>,
-}
-
-fn band_limit_of(result: &ScenarioResult, runs: &[RunView]) -> bool {
-    result
-        .outcome()
-        .band_limit()
-        .unwrap_or_else(|| runs.first().is_some_and(|v| v.machine.band_limit))
 }
 
 #[cfg(not(feature = "page"))]
@@ -409,13 +313,11 @@ impl ScenarioRun {
         v
     }
 
-    /// One run's timeline: `{meta, packed}` where `packed` is a
-    /// `Float64Array` holding, in order, `meta.segments` records
-    /// `[core, qos, start, end, thread]`, `meta.intervals` records
-    /// `[lane, state, start, end]` (state 0 running, 1 runnable,
-    /// 2 preempted, 3 blocked) and, per `meta.pri` series, `points` pairs
-    /// `[t, sched_pri]`. A `run` past the last shows the last; `null` when
-    /// the scenario recorded nothing to draw.
+    /// One run's timeline: `{meta, gantt, states, pri}` where `gantt` (the
+    /// cores, by QoS) and `states` (the key threads' states) are lane
+    /// charts in the one wire format (`null` without a recorded run) and
+    /// `pri` the `sched_pri` series. A `run` past the last shows the last;
+    /// `null` when the scenario recorded nothing to draw.
     pub fn timeline(&self, run: usize) -> JsValue {
         let labels = self.run_labels();
         if labels.is_empty() {
@@ -424,107 +326,47 @@ impl ScenarioRun {
         // A shared link may name a run that no longer exists: show the last.
         let run = run.min(labels.len() - 1);
         let view = self.runs.get(run);
-        let mut packed: Vec<f64> = Vec::new();
-        let mut meta = TimelineMeta {
+        let pri = chart::priority::of_run(&self.result, &self.runs, run);
+        let meta = TimelineMeta {
             scenario: self.scenario.name(),
             run,
             label: labels[run].en.clone(),
-            machine: view.map(|v| v.machine.name.clone()).unwrap_or_default(),
-            cores: view
-                .map(|v| {
-                    v.machine
-                        .cores
-                        .iter()
-                        .map(|c| CoreMeta {
-                            kind: c.kind,
-                            speed: c.speed,
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
-            lanes: Vec::new(),
-            lane_qos: Vec::new(),
-            main_lane: None,
-            main_thread: None,
-            horizon: 0.0,
-            end: 0.0,
-            truncated: false,
-            segments: 0,
-            intervals: 0,
-            pri: Vec::new(),
-            band_limit: band_limit_of(&self.result, &self.runs),
-            floor: None,
+            horizon: view.map_or(pri.horizon, chart::gantt::scenario_horizon),
+            truncated: view.is_some_and(|v| v.run.truncated),
         };
-        if let Some(v) = view {
-            let r = &v.run;
-            meta.end = r.end;
-            meta.truncated = r.truncated;
-            meta.horizon = r.end;
-            if r.truncated {
-                let seg_end = r.segments.iter().map(|s| s.end).fold(0.0, f64::max);
-                let int_end = r.intervals.iter().map(|s| s.end).fold(0.0, f64::max);
-                meta.horizon = seg_end.min(int_end).max(1.0);
-            }
-            meta.main_thread = r.threads.iter().position(|t| t.group == "main");
-            for s in &r.segments {
-                // QoS 0 marks "other system work" (drawn grey).
-                let thread = s.task as usize;
-                let system = r.threads.get(thread).is_some_and(|t| t.group == "system");
-                packed.extend_from_slice(&[
-                    s.core as f64,
-                    if system { 0.0 } else { r.segment_qos(s) as f64 },
-                    s.start,
-                    s.end,
-                    thread as f64,
-                ]);
-            }
-            meta.segments = r.segments.len();
-            let keys = key_threads(self.scenario, r);
-            let lane_of: HashMap<usize, usize> =
-                keys.iter().enumerate().map(|(l, &t)| (t, l)).collect();
-            for i in &r.intervals {
-                if let Some(&lane) = lane_of.get(&(i.thread as usize)) {
-                    packed.extend_from_slice(&[lane as f64, state_index(i.state), i.start, i.end]);
-                    meta.intervals += 1;
-                }
-            }
-            meta.lanes = keys
-                .iter()
-                .map(|&t| thread_title(&r.threads[t].name))
-                .collect();
-            meta.lane_qos = keys.iter().map(|&t| r.threads[t].qos).collect();
-            meta.main_lane = keys.iter().position(|&t| r.threads[t].group == "main");
-        }
-        let series: Vec<&PriSeries> = self
-            .result
-            .outcome()
-            .pri_series(run)
-            .unwrap_or_else(|| view.map(|v| v.run.pri.iter().collect()).unwrap_or_default());
-        for s in &series {
-            for &(t, p) in &s.points {
-                packed.extend_from_slice(&[t, p as f64]);
-            }
-            meta.pri.push(PriMeta {
-                name: thread_title(&s.name),
-                points: s.points.len(),
-            });
-            if meta.horizon == 0.0 {
-                meta.horizon = s.points.last().map(|p| p.0).unwrap_or(0.0);
-            }
-        }
-        if let Some(ms) = self.result.outcome().simulated_ms() {
-            if meta.horizon == 0.0 || view.is_none() {
-                meta.horizon = ms;
-            }
-        }
-        if meta.band_limit && !series.is_empty() {
-            meta.floor = Some(BASEPRI_FOREGROUND - BAND_LIMIT);
-        }
         let out = Object::new();
         set(&out, "meta", &to_js(&meta));
-        let arr = Float64Array::new_with_length(packed.len() as u32);
-        arr.copy_from(&packed);
-        set(&out, "packed", &arr.into());
+        let lanes = |l: Option<chart::lanes::Lanes>| -> JsValue {
+            l.map_or(JsValue::NULL, |l| super::gantt::wire(&l).into())
+        };
+        set(
+            &out,
+            "gantt",
+            &lanes(view.map(chart::gantt::scenario_cores)),
+        );
+        set(
+            &out,
+            "states",
+            &lanes(view.map(|v| chart::timeline::states(self.scenario, v))),
+        );
+        set(&out, "pri", &to_js(&pri));
         out.into()
+    }
+
+    /// `embedFigure(run, view_query, dark, lang) -> string`: the figure an
+    /// Embed dialog's snippet shows of run `run` (its part and colours as
+    /// for an experiment, see `web::embed::figure_options`), drawn by the
+    /// charts' own code as one `<svg>`.
+    #[wasm_bindgen(js_name = embedFigure)]
+    pub fn embed_figure(
+        &self,
+        run: usize,
+        view_query: &str,
+        dark: bool,
+        lang: &str,
+    ) -> Result<String, JsError> {
+        let options = super::embed::figure_options(view_query, dark, lang, true)?;
+        chart::figure::scenario(self.scenario, &self.result, &self.runs, run, &options)
+            .map_err(|e| JsError::new(&e))
     }
 }

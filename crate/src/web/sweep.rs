@@ -1,21 +1,22 @@
 //! The page's sweeps panel: a seed sweep or a quantum sweep run by the jobs
 //! worker a chunk at a time (progress and cancel between chunks), and the
-//! two charts that show them, drawn with plotters on the main thread.
+//! two charts that show them ([`crate::chart::sweep`]), drawn on the main
+//! thread.
 //!
 //! The work is `crate::experiment::sweep`'s, exactly as `tailslice sweep` does it, so
 //! the page's figures equal the CLI's for the same settings.
 
 use std::ops::RangeInclusive;
 
-use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::palette;
-use super::plots::{err, legend, nice_ceil, Canvas, ChartKit, Corner};
+use super::canvas::{err, Canvas};
+use super::chart_lang::lang;
 use super::query;
 use super::result::to_js;
+use crate::chart::{self, pen::Pen, theme::Theme};
 use crate::error::ParamError;
 use crate::experiment::metric::Metric;
 use crate::experiment::sweep::{self as core, QuantumRun, SeedRun, SweepLimits};
@@ -274,37 +275,13 @@ struct Series {
     p99: Vec<f64>,
 }
 
-/// What the seed histogram shows (built by `www/sweep.js` from a summary).
-#[derive(Deserialize)]
-struct HistSpec {
-    edges: Vec<f64>,
-    counts: Vec<u32>,
-    p5: f64,
-    p50: f64,
-    p95: f64,
-    /// The experiment's own seed's value, if known.
-    current: Option<f64>,
-    x_desc: String,
-    y_desc: String,
-    current_label: String,
-}
-
 fn spec<T: for<'de> Deserialize<'de>>(v: JsValue) -> Result<T, JsError> {
     serde_wasm_bindgen::from_value(v).map_err(|e| JsError::new(&format!("chart spec: {e}")))
 }
 
-fn anchored(
-    size: f64,
-    color: &RGBColor,
-    h: plotters::style::text_anchor::HPos,
-) -> TextStyle<'static> {
-    (FontFamily::SansSerif, size).into_font().color(color).pos(
-        plotters::style::text_anchor::Pos::new(h, plotters::style::text_anchor::VPos::Top),
-    )
-}
-
 /// The histogram of one figure over seeds, p5/p50/p95 and the current seed
-/// marked.
+/// marked (`spec`: [`chart::sweep::SeedHistogram`], built by
+/// `www/sweep.js` from a summary).
 #[wasm_bindgen(js_name = drawSeedHistogram)]
 pub fn draw_seed_histogram(
     canvas: &HtmlCanvasElement,
@@ -312,140 +289,16 @@ pub fn draw_seed_histogram(
     dark: bool,
     spec_js: JsValue,
 ) -> Result<(), JsError> {
-    let s: HistSpec = spec(spec_js)?;
-    let kit = ChartKit::begin(canvas, dpr, dark)?;
-    let (fg, muted) = (kit.fg, kit.muted);
-    let px = |v: f64| kit.px(v);
-    let (mut lo, mut hi) = match (s.edges.first(), s.edges.last()) {
-        (Some(&a), Some(&b)) => (a, b),
-        _ => (0.0, 1.0),
-    };
-    if let Some(c) = s.current.filter(|c| c.is_finite()) {
-        lo = lo.min(c);
-        hi = hi.max(c);
-    }
-    if hi <= lo {
-        lo -= 0.5;
-        hi += 0.5;
-    }
-    let pad = (hi - lo) * 0.04;
-    let (lo, hi) = (lo - pad, hi + pad);
-    let ymax = nice_ceil(s.counts.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.2);
-    let root = Canvas::new(canvas)?.into_drawing_area();
-    let mut chart = ChartBuilder::on(&root)
-        .margin(px(10.0))
-        .x_label_area_size(px(34.0))
-        .y_label_area_size(px(44.0))
-        .build_cartesian_2d(lo..hi, 0f64..ymax)
-        .map_err(err)?;
-    kit.style_mesh(&mut chart.configure_mesh())
-        .disable_x_mesh()
-        .x_labels(7)
-        .y_labels(5)
-        .x_desc(s.x_desc.as_str())
-        .y_desc(s.y_desc.as_str())
-        .y_label_formatter(&|v| format!("{v:.0}"))
-        .x_label_formatter(&|v| format!("{}", (v * 100.0).round() / 100.0))
-        .draw()
-        .map_err(err)?;
-    let bar = palette::policy(1).plotters();
-    chart
-        .draw_series(
-            s.counts
-                .iter()
-                .enumerate()
-                .filter(|(_, &c)| c > 0)
-                .map(|(i, &c)| {
-                    let (x0, x1) = (s.edges[i], s.edges[(i + 1).min(s.edges.len() - 1)]);
-                    let x1 = if x1 > x0 { x1 } else { x0 + (hi - lo) * 0.01 };
-                    Rectangle::new([(x0, 0.0), (x1, c as f64)], bar.mix(0.75).filled())
-                }),
-        )
-        .map_err(err)?;
-    let marks = [
-        ("p5", s.p5, muted),
-        ("p50", s.p50, fg),
-        ("p95", s.p95, muted),
-    ];
-    for (i, (name, x, color)) in marks.iter().enumerate() {
-        if !x.is_finite() {
-            continue;
-        }
-        chart
-            .draw_series(LineSeries::new(
-                vec![(*x, 0.0), (*x, ymax)],
-                color.stroke_width(px(if *name == "p50" { 2.0 } else { 1.0 }).max(1)),
-            ))
-            .map_err(err)?;
-        let y = ymax * (0.99 - 0.07 * i as f64);
-        chart
-            .draw_series(std::iter::once(Text::new(
-                format!(" {name} {} ", (x * 10.0).round() / 10.0),
-                (*x, y),
-                // Near the right edge the label goes to the left of its line.
-                anchored(
-                    11.0 * dpr,
-                    color,
-                    if *x > lo + (hi - lo) * 0.8 {
-                        plotters::style::text_anchor::HPos::Right
-                    } else {
-                        plotters::style::text_anchor::HPos::Left
-                    },
-                ),
-            )))
-            .map_err(err)?;
-    }
-    if let Some(c) = s.current.filter(|c| c.is_finite()) {
-        let color = palette::policy(0).plotters();
-        chart
-            .draw_series(LineSeries::new(
-                vec![(c, 0.0), (c, ymax * 0.75)],
-                color.stroke_width(px(2.0).max(1)),
-            ))
-            .map_err(err)?;
-        chart
-            .draw_series(std::iter::once(Circle::new(
-                (c, ymax * 0.75),
-                px(4.0) as i32,
-                color.filled(),
-            )))
-            .map_err(err)?;
-        chart
-            .draw_series(std::iter::once(Text::new(
-                s.current_label.clone(),
-                (c, ymax * 0.72),
-                anchored(
-                    11.0 * dpr,
-                    &color,
-                    plotters::style::text_anchor::HPos::Center,
-                ),
-            )))
-            .map_err(err)?;
-    }
-    root.present().map_err(err)?;
+    let s: chart::sweep::SeedHistogram = spec(spec_js)?;
+    let mut backend = Canvas::clear(canvas)?;
+    let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang());
+    let size = pen.size();
+    chart::sweep::draw_seeds(&mut pen, size, &s).map_err(err)?;
     Ok(())
 }
 
-#[derive(Deserialize)]
-struct QuantumSpec {
-    quanta: Vec<f64>,
-    policies: Vec<String>,
-    /// Per policy: the chosen figure per quantum.
-    values: Vec<Vec<f64>>,
-    /// Per policy: the best quantum for the figure (None when the policy
-    /// ignores the quantum).
-    best: Vec<Option<f64>>,
-    /// The experiment's own quantum.
-    quantum: f64,
-    x_desc: String,
-    y_desc: String,
-}
-
-/// One line per policy against the quantum (log axis), best marked.
-///
-/// The axis is a linear one over log10(quantum), labelled in ms: plotters'
-/// own `log_scale()` would compile a second copy of its chart and mesh code
-/// (about 20 KB of wasm) for one chart.
+/// One line per policy against the quantum (log axis), best marked, the
+/// legend above the curves (`spec`: [`chart::sweep::QuantumChart`]).
 #[wasm_bindgen(js_name = drawQuantumChart)]
 pub fn draw_quantum_chart(
     canvas: &HtmlCanvasElement,
@@ -453,113 +306,10 @@ pub fn draw_quantum_chart(
     dark: bool,
     spec_js: JsValue,
 ) -> Result<(), JsError> {
-    let s: QuantumSpec = spec(spec_js)?;
-    let kit = ChartKit::begin(canvas, dpr, dark)?;
-    let muted = kit.muted;
-    let px = |v: f64| kit.px(v);
-    let qlo = s.quanta.iter().copied().fold(f64::INFINITY, f64::min);
-    let qhi = s.quanta.iter().copied().fold(0.0, f64::max);
-    let (qlo, qhi) = if qlo.is_finite() && qhi > qlo {
-        (qlo / 1.15, qhi * 1.15)
-    } else {
-        (qlo.max(1e-3) / 2.0, qlo.max(1e-3) * 2.0)
-    };
-    let (xlo, xhi) = (qlo.log10(), qhi.log10());
-    let lx = |q: f64| q.log10();
-    let ymax = nice_ceil(
-        s.values
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|v| v.is_finite())
-            .fold(0.0, f64::max)
-            .max(1e-6)
-            * 1.05,
-    );
-    let root = Canvas::new(canvas)?.into_drawing_area();
-    let mut chart = ChartBuilder::on(&root)
-        .margin(px(10.0))
-        .x_label_area_size(px(34.0))
-        .y_label_area_size(px(50.0))
-        .build_cartesian_2d(xlo..xhi, 0f64..ymax)
-        .map_err(err)?;
-    kit.style_mesh(&mut chart.configure_mesh())
-        .x_labels(8)
-        .y_labels(6)
-        .x_desc(s.x_desc.as_str())
-        .y_desc(s.y_desc.as_str())
-        .x_label_formatter(&|v| {
-            let q = 10f64.powf(*v);
-            // Two significant digits: 1, 3.2, 10, 32, 100 …
-            let mag = 10f64.powf(q.log10().floor() - 1.0);
-            format!("{}", ((q / mag).round() * mag * 1e6).round() / 1e6)
-        })
-        .y_label_formatter(&|v| format!("{v:.0}"))
-        .draw()
-        .map_err(err)?;
-    if s.quantum.is_finite() && s.quantum > qlo && s.quantum < qhi {
-        chart
-            .draw_series(LineSeries::new(
-                vec![(lx(s.quantum), 0.0), (lx(s.quantum), ymax)],
-                muted.mix(0.6).stroke_width(px(1.0).max(1)),
-            ))
-            .map_err(err)?;
-    }
-    for (k, vals) in s.values.iter().enumerate() {
-        let color = palette::policy(k).plotters();
-        let pts: Vec<(f64, f64)> = s
-            .quanta
-            .iter()
-            .copied()
-            .zip(vals.iter().copied())
-            .filter(|(_, v)| v.is_finite())
-            .map(|(q, v)| (lx(q), v))
-            .collect();
-        chart
-            .draw_series(LineSeries::new(
-                pts.clone(),
-                color.stroke_width(px(2.0).max(1)),
-            ))
-            .map_err(err)?;
-        chart
-            .draw_series(
-                pts.iter()
-                    .map(|&p| Circle::new(p, px(2.0) as i32, color.filled())),
-            )
-            .map_err(err)?;
-        if let Some(Some(bq)) = s.best.get(k) {
-            if let Some(i) = s.quanta.iter().position(|q| q == bq) {
-                let v = vals[i];
-                chart
-                    .draw_series(std::iter::once(Circle::new(
-                        (lx(*bq), v),
-                        px(7.0) as i32,
-                        color.stroke_width(px(2.0).max(1)),
-                    )))
-                    .map_err(err)?;
-                chart
-                    .draw_series(std::iter::once(Text::new(
-                        format!("{bq} ms"),
-                        (lx(*bq), v),
-                        (FontFamily::SansSerif, 11.0 * dpr)
-                            .into_font()
-                            .color(&color)
-                            .pos(plotters::style::text_anchor::Pos::new(
-                                plotters::style::text_anchor::HPos::Center,
-                                plotters::style::text_anchor::VPos::Bottom,
-                            )),
-                    )))
-                    .map_err(err)?;
-            }
-        }
-    }
-    let items: Vec<(String, RGBColor, bool)> = s
-        .policies
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.to_ascii_uppercase(), palette::policy(i).plotters(), true))
-        .collect();
-    legend(&root, canvas, &items, dpr, &kit.theme, Corner::UpperRight)?;
-    root.present().map_err(err)?;
+    let s: chart::sweep::QuantumChart = spec(spec_js)?;
+    let mut backend = Canvas::clear(canvas)?;
+    let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang());
+    let size = pen.size();
+    chart::sweep::draw_quanta(&mut pen, size, &s).map_err(err)?;
     Ok(())
 }

@@ -31,8 +31,10 @@ pub const MAX_IMPORT_TASKS: usize = 1_000_000;
 pub const MAX_IMPORT_BYTES: usize = 20 * 1024 * 1024;
 /// Latest arrival, in ms (about 11.6 days).
 pub const MAX_ARRIVAL_MS: f64 = 1e9;
-/// Longest class label.
-pub const MAX_LABEL_CHARS: usize = 32;
+/// Longest class label: room for a browser trace's task names
+/// (`TaskQueueManager::ProcessTaskFromWorkQueue`); charts shorten what
+/// does not fit and show the full name on hover.
+pub const MAX_LABEL_CHARS: usize = 64;
 /// The class of tasks whose line names none.
 pub const DEFAULT_CLASS: &str = "imported";
 

@@ -12,6 +12,8 @@
 //!
 //! Each `check_*` takes the raw text a user (or attacker) could supply.
 
+use tailslice::chart::figure::Figure;
+use tailslice::chart::theme::ThemeName;
 use tailslice::embed::{EmbedView, Snippet, SnippetKind};
 use tailslice::error::{is_hidden_char, parse_count, Instead, ParamError};
 use tailslice::experiment::export::{experiment_json, parse_experiment_json};
@@ -21,9 +23,12 @@ use tailslice::experiment::sweep::{
 use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::policy::PolicyKind;
 use tailslice::query_string::{decode_pairs, percent_encode};
+use tailslice::responsiveness::settings::{parse_quanta as parse_resp_quanta, MAX_QUANTA};
+use tailslice::responsiveness::{Answer, RespParam, Settings, Source, Task};
 use tailslice::scenario::{find, Knob, Knobs};
 use tailslice::sim::machine::{Machine, M1_EP_RATIO};
 use tailslice::text::Lang;
+use tailslice::trace::{import_trace, TraceOptions};
 use tailslice::workload::mix::{Mix, MAX_CLASSES, MAX_TASK_MS};
 use tailslice::workload::task_list::{self, ImportError, MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
 use tailslice::workload::{Arrivals, Workload};
@@ -262,6 +267,17 @@ pub fn check_flag(flag: &str, value: &str) {
                 }
             }
             "--quanta" => {
+                // `responsiveness --quanta`: a list of at most 16, ascending.
+                match parse_resp_quanta(flag, value) {
+                    Ok(q) => {
+                        assert!((1..=MAX_QUANTA).contains(&q.len()), "{value:?}");
+                        assert!(q.windows(2).all(|w| w[0] < w[1]), "{q:?}");
+                        let mut s = Settings::default();
+                        s.set(RespParam::Quanta, flag, value).unwrap();
+                        check_settings_round_trip(&s);
+                    }
+                    Err(e) => check_param_error(&e, flag),
+                }
                 for limits in [SweepLimits::CLI, SweepLimits::WEB] {
                     match parse_quanta(flag, value, &limits) {
                         Ok(q) => {
@@ -279,7 +295,30 @@ pub fn check_flag(flag: &str, value: &str) {
                     check_param_error(&e, flag);
                 }
             }
-            _ => {}
+            "--figure" => {
+                for allowed in [&Figure::STUDY[..], &Figure::SCENARIO[..]] {
+                    match Figure::parse(flag, value, allowed) {
+                        Ok(f) => assert_eq!(Figure::parse(flag, f.name(), allowed), Ok(f)),
+                        Err(e) => check_param_error(&e, flag),
+                    }
+                }
+            }
+            "--theme" => match ThemeName::parse(flag, value) {
+                Ok(t) => {
+                    let name = if t == ThemeName::Dark {
+                        "dark"
+                    } else {
+                        "light"
+                    };
+                    assert_eq!(ThemeName::parse(flag, name), Ok(t));
+                }
+                Err(e) => check_param_error(&e, flag),
+            },
+            _ => {
+                if let Some(p) = RespParam::from_flag(flag) {
+                    check_resp_setting(p, flag, value);
+                }
+            }
         }
     }
 }
@@ -477,6 +516,131 @@ pub fn check_experiment_file(text: &str) {
                 assert_eq!(back, f, "{text:?}");
             }
             Err(e) => check_import_error(&e, lines),
+        }
+    }
+}
+
+/// The written form of responsiveness settings reads back as the same
+/// settings, and as the same query.
+fn check_settings_round_trip(s: &Settings) {
+    let q = s.to_query();
+    let (back, errors) = Settings::from_query(q.iter().map(|(k, v)| (*k, v.as_str())));
+    assert!(errors.is_empty(), "{q:?} is refused: {}", errors[0]);
+    assert_eq!(&back, s, "{q:?}");
+    assert_eq!(back.to_query(), q);
+}
+
+/// One responsiveness setting (`--yield`, `--yield-cost`, `--window`, or
+/// a `resp_*` URL key): accepted values are in range and written back as
+/// text that reads as the same value.
+pub fn check_resp_setting(param: RespParam, field: &str, value: &str) {
+    let mut s = Settings::default();
+    match s.set(param, field, value) {
+        Ok(()) => {
+            let y = s.yielding;
+            assert!(y.cost_ms.is_finite() && y.cost_ms >= 0.0, "{value:?}");
+            assert!(!s.quanta.is_empty() && s.quanta.iter().all(|q| q.is_finite() && *q > 0.0));
+            if let Some(w) = s.window {
+                assert!(
+                    w.start.is_finite() && w.end.is_finite() && w.start >= 0.0 && w.end > w.start
+                );
+            }
+            let written = s.get(param);
+            let mut again = Settings::default();
+            again.set(param, field, &written).unwrap_or_else(|e| {
+                panic!("{field} {value:?} written as {written:?} is refused: {e}")
+            });
+            assert_eq!(again, s, "{field} {value:?} written as {written:?}");
+            check_settings_round_trip(&s);
+        }
+        Err(e) => check_param_error(&e, field),
+    }
+}
+
+/// The page's responsiveness keys in a query string (`resp_yield`,
+/// `resp_cost`, `resp_cost_from`, `resp_quanta`, `resp_window`): errors
+/// name a key the link gives, and the settings written back open again
+/// without a complaint.
+pub fn check_resp_query(query: &str) {
+    let pairs = decode_pairs(query);
+    let (s, errors) = Settings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    for e in &errors {
+        assert!(
+            pairs.iter().any(|(k, _)| *k == e.field),
+            "unexpected field: {e}"
+        );
+        check_error_text(e);
+    }
+    check_settings_round_trip(&s);
+}
+
+/// Chunks the trace check lets a plan cut (a fuzzer's inputs must stay fast).
+const TRACE_MAX_CHUNKS: u64 = 20_000;
+
+/// `trace::import_trace` (a browser trace's bytes: `--trace-in`, the
+/// page's trace reader): a value or one clear line. An accepted trace's
+/// tasks are finite and never overlap, its summary adds up, and the
+/// responsiveness model on them agrees with the summary: the same TBT and
+/// long tasks, no blocking time once the quantum is 50 ms or less.
+pub fn check_trace(bytes: &[u8]) {
+    let imp = match import_trace(bytes, &TraceOptions::default()) {
+        Ok(imp) => imp,
+        Err(e) => {
+            assert_one_line(&e.message);
+            assert!(!e.message.is_empty());
+            return;
+        }
+    };
+    let (starts, durations) = (&imp.recorded_start, &imp.recorded);
+    let n = durations.len();
+    assert!(n >= 1 && starts.len() == n && imp.workload.len() == n);
+    assert_eq!(imp.found.tasks, n);
+    for i in 0..n {
+        assert!(
+            starts[i].is_finite() && starts[i] >= 0.0,
+            "start {i}: {}",
+            starts[i]
+        );
+        assert!(
+            durations[i].is_finite() && durations[i] >= 0.0,
+            "task {i}: {}",
+            durations[i]
+        );
+        if i + 1 < n {
+            let end = starts[i] + durations[i];
+            assert!(
+                end <= starts[i + 1] + 1e-6 * end.abs().max(1.0),
+                "task {i} ends at {end}, after the next starts at {}",
+                starts[i + 1]
+            );
+        }
+    }
+    let long = durations.iter().filter(|&&d| d >= 50.0).count();
+    assert_eq!(imp.found.long_tasks, long);
+    for line in imp
+        .found
+        .lines(Lang::En)
+        .iter()
+        .chain(&imp.found.lines(Lang::Zh))
+    {
+        assert_one_line(line);
+    }
+    let tasks = Task::from_columns(starts, durations);
+    let settings = Settings {
+        quanta: vec![16.0, 50.0, 100.0],
+        ..Settings::default()
+    };
+    if let Ok(a) = Answer::new(&tasks, &settings, Source::Trace, TRACE_MAX_CHUNKS) {
+        let rec = a.report.recorded();
+        assert_eq!(rec.tbt_ms, imp.found.total_blocking_ms, "recorded TBT");
+        assert_eq!(rec.long_tasks, imp.found.long_tasks);
+        for row in &a.report.rows[1..=2] {
+            assert_eq!(row.tbt_ms, 0.0, "TBT at q = {:?}", row.quantum_ms);
+        }
+        for lang in Lang::ALL {
+            for line in a.reading(lang) {
+                assert_one_line(&line);
+            }
         }
     }
 }

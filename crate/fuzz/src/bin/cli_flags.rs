@@ -1,6 +1,6 @@
 //! Every CLI flag's value, as `--flag=value`: the experiment flags
 //! (`Experiment::set` for each `Param`), the scenario knobs, `--lang`,
-//! `--seeds`, `--quanta` and `--repeat`.
+//! `--seeds`, `--quanta`, `--repeat`, `--figure` and `--theme`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,0 +1,395 @@
+//! Figures: the charts of one experiment or scenario run stacked into one
+//! SVG document, each drawn by the same function that draws it on the page.
+
+use plotters_backend::text_anchor::{HPos, VPos};
+
+use super::lanes::{self, Chart, Index, Lanes, Window};
+use super::pen::{anchor, Pen};
+use super::svg::Svg;
+use super::theme::{Theme, ThemeName};
+use super::words;
+use super::{cdf, gantt, histogram, priority, table, timeline};
+use crate::error::ParamError;
+use crate::experiment::summary::{self, Summary};
+use crate::experiment::{Experiment, Outcome};
+use crate::scenario::{RunView, Scenario, ScenarioResult};
+use crate::text::{Filled, Lang, Text};
+
+/// Which part of a result a figure shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Figure {
+    Table,
+    Gantt,
+    Cdf,
+    Histogram,
+    States,
+    Priority,
+    All,
+}
+
+impl Figure {
+    /// What an experiment's figure can show.
+    pub const STUDY: [Figure; 5] = [
+        Figure::Table,
+        Figure::Gantt,
+        Figure::Cdf,
+        Figure::Histogram,
+        Figure::All,
+    ];
+    /// What a scenario's figure can show (`table`: its tables).
+    pub const SCENARIO: [Figure; 5] = [
+        Figure::Table,
+        Figure::Gantt,
+        Figure::States,
+        Figure::Priority,
+        Figure::All,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Figure::Table => "table",
+            Figure::Gantt => "gantt",
+            Figure::Cdf => "cdf",
+            Figure::Histogram => "histogram",
+            Figure::States => "states",
+            Figure::Priority => "priority",
+            Figure::All => "all",
+        }
+    }
+
+    /// One of `allowed`, by name.
+    pub fn parse(field: &str, text: &str, allowed: &[Figure]) -> Result<Figure, ParamError> {
+        let t = text.trim().to_ascii_lowercase();
+        allowed
+            .iter()
+            .copied()
+            .find(|f| f.name() == t)
+            .ok_or_else(|| {
+                let names: Vec<&str> = allowed.iter().map(|f| f.name()).collect();
+                // The CLI's refusal lists them as its help does.
+                let allowed = Filled {
+                    en: names.join(", "),
+                    zh: names.join("、"),
+                };
+                ParamError::new(field, text, allowed)
+            })
+    }
+
+    fn shows(self, part: Figure) -> bool {
+        self == Figure::All || self == part
+    }
+}
+
+/// How a figure is drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub figure: Figure,
+    pub theme: ThemeName,
+    pub lang: Lang,
+    /// CSS px (the page's content width by default).
+    pub width: f64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            figure: Figure::All,
+            theme: ThemeName::Light,
+            lang: Lang::En,
+            width: DEFAULT_WIDTH,
+        }
+    }
+}
+
+/// The page's content width.
+pub const DEFAULT_WIDTH: f64 = 960.0;
+const MARGIN: f64 = 16.0;
+const HEADING_H: f64 = 26.0;
+const PLOT_H: f64 = 280.0;
+const SECTION_GAP: f64 = 12.0;
+
+/// One part of a figure: its heading and height, and where it goes.
+struct Part {
+    heading: String,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    what: Figure,
+}
+
+/// Places `parts` (heading, height, what) top to bottom; the CDF and the
+/// histogram side by side when there is room.
+fn place(parts: Vec<(String, f64, Figure)>, width: f64) -> (Vec<Part>, f64) {
+    let inner = width - 2.0 * MARGIN;
+    let side_by_side = inner >= 700.0
+        && parts.iter().any(|p| p.2 == Figure::Cdf)
+        && parts.iter().any(|p| p.2 == Figure::Histogram);
+    let half = (inner - MARGIN) / 2.0;
+    let mut out = Vec::new();
+    let mut y = MARGIN;
+    for (heading, h, what) in parts {
+        if side_by_side && what == Figure::Histogram {
+            // Beside the CDF placed just before.
+            if let Some(prev) = out.last() {
+                let prev: &Part = prev;
+                out.push(Part {
+                    heading,
+                    x: MARGIN + half + MARGIN,
+                    y: prev.y,
+                    w: half,
+                    h,
+                    what,
+                });
+                continue;
+            }
+        }
+        let w = if side_by_side && what == Figure::Cdf {
+            half
+        } else {
+            inner
+        };
+        out.push(Part {
+            heading,
+            x: MARGIN,
+            y,
+            w,
+            h,
+            what,
+        });
+        y += HEADING_H + h + SECTION_GAP;
+    }
+    (out, y - SECTION_GAP + MARGIN)
+}
+
+fn heading(pen: &mut Pen<Svg>, part: &Part) {
+    let fg = pen.theme.fg;
+    pen.origin = (part.x, part.y);
+    let _ = pen.bold(
+        &part.heading,
+        0.0,
+        9.0,
+        14.0,
+        fg,
+        anchor(HPos::Left, VPos::Center),
+    );
+    pen.origin = (part.x, part.y + HEADING_H);
+}
+
+/// An experiment's result, as a figure shows it.
+pub struct Study<'a> {
+    pub exp: &'a Experiment,
+    pub outcome: &'a Outcome,
+    /// A trace's tasks as they ran (the table's first row).
+    pub recorded: Option<&'a Summary>,
+    /// Tasks drawn from the mix (class names are ranges in ms).
+    pub generated: bool,
+}
+
+/// The SVG figure of an experiment's result. The Gantt chart needs the
+/// schedules' segments (`Experiment::run` with `record_segments`); without
+/// them it says the run was too large to draw.
+pub fn study(s: &Study, o: &Options) -> String {
+    let lang = o.lang;
+    let inner = o.width - 2.0 * MARGIN;
+    let drawn = s
+        .outcome
+        .runs
+        .iter()
+        .any(|r| !r.schedule.segments.is_empty());
+    let tbl = table::study(s.exp, s.outcome, s.recorded, lang);
+    let lanes = gantt::study(s.exp, s.outcome, drawn, s.generated);
+    let lane_layout = lanes::layout(&lanes.meta, inner, lang);
+    let mut parts = Vec::new();
+    let title = |t: Text| t.get(lang).to_string();
+    if o.figure.shows(Figure::Table) {
+        parts.push((
+            title(words::TABLE_TITLE),
+            table::size(&tbl).1,
+            Figure::Table,
+        ));
+    }
+    if o.figure.shows(Figure::Gantt) {
+        parts.push((title(words::SCHEDULE), lane_layout.height, Figure::Gantt));
+    }
+    if o.figure.shows(Figure::Cdf) {
+        parts.push((title(words::CDF_TITLE), PLOT_H, Figure::Cdf));
+    }
+    if o.figure.shows(Figure::Histogram) {
+        parts.push((title(words::HIST_TITLE), PLOT_H, Figure::Histogram));
+    }
+    let (parts, height) = place(parts, o.width);
+    let theme = Theme::new(o.theme);
+    let mut svg = Svg::new(o.width.round() as u32, height.ceil() as u32, Some(theme.bg));
+    let mut pen = Pen::new(&mut svg, 1.0, theme, lang);
+    for part in &parts {
+        heading(&mut pen, part);
+        // Drawing into a string cannot fail.
+        let _ = match part.what {
+            Figure::Table => table::draw(&mut pen, &tbl),
+            Figure::Gantt => {
+                let index = Index::build(&lanes);
+                let chart = Chart {
+                    lanes: &lanes,
+                    index: &index,
+                    window: Window::new(lanes.meta.horizon),
+                    ready: true,
+                    highlight: None,
+                };
+                lanes::draw(&mut pen, &chart, &lane_layout)
+            }
+            Figure::Cdf => {
+                let w = &s.outcome.workload;
+                let points: Vec<(Vec<f64>, Vec<f64>)> = s
+                    .outcome
+                    .runs
+                    .iter()
+                    .map(|r| {
+                        let lat = summary::latencies(w, &r.schedule);
+                        cdf::points_unsorted(&lat, cdf::MAX_POINTS)
+                    })
+                    .collect();
+                let series: Vec<cdf::Series> = s
+                    .outcome
+                    .runs
+                    .iter()
+                    .zip(&points)
+                    .map(|(r, (x, y))| cdf::Series {
+                        name: r.policy.name(),
+                        x,
+                        y,
+                        p50: r.summary.p50,
+                        p95: r.summary.p95,
+                    })
+                    .collect();
+                cdf::draw(&mut pen, (part.w, part.h), &series).map(|_| ())
+            }
+            Figure::Histogram => {
+                let w = &s.outcome.workload;
+                let bins = histogram::bins(&w.work, &w.class, w.class_labels.len());
+                let names: Vec<String> = gantt::class_names(w, s.generated)
+                    .into_iter()
+                    .map(|n| n.get(lang).to_string())
+                    .collect();
+                histogram::draw(&mut pen, (part.w, part.h), &bins, &names).map(|_| ())
+            }
+            _ => Ok(()),
+        };
+    }
+    let spots = std::mem::take(&mut pen.spots);
+    let policies: Vec<String> = s
+        .outcome
+        .runs
+        .iter()
+        .map(|r| r.policy.name().to_ascii_uppercase())
+        .collect();
+    let title = format!(
+        "tailslice: {} tasks, {}",
+        s.outcome.workload.len(),
+        policies.join(", ")
+    );
+    svg.finish(&title, &spots)
+}
+
+/// The SVG figure of run `run` of a scenario: its tables, its cores, its
+/// key threads' states and `sched_pri` over time. Fails when it has
+/// nothing to draw for `o.figure` (no tables, or no timeline kept).
+pub fn scenario(
+    scenario: &dyn Scenario,
+    result: &ScenarioResult,
+    runs: &[RunView],
+    run: usize,
+    o: &Options,
+) -> Result<String, String> {
+    let lang = o.lang;
+    let tables: Vec<(String, table::Table)> = if o.figure.shows(Figure::Table) {
+        result
+            .outcome()
+            .tables()
+            .iter()
+            .map(|t| (t.title.get(lang).to_string(), table::of_page(t, lang)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // A table wider than the page widens the figure (it scales down where
+    // it is shown) rather than run off its edge.
+    let widest = tables
+        .iter()
+        .map(|(_, t)| table::size(t).0)
+        .fold(0.0, f64::max);
+    let width = o.width.max(widest + 2.0 * MARGIN);
+    let inner = width - 2.0 * MARGIN;
+    let run = run.min(runs.len().saturating_sub(1));
+    let view = runs.get(run);
+    let pri = priority::of_run(result, runs, run);
+    let cores: Option<Lanes> = view.map(gantt::scenario_cores);
+    let states: Option<Lanes> = view.map(|v| timeline::states(scenario, v));
+    let mut parts = Vec::new();
+    for (title, t) in &tables {
+        parts.push((title.clone(), table::size(t).1, Figure::Table));
+    }
+    for (what, lanes, title) in [
+        (Figure::Gantt, &cores, words::SCENARIO_GANTT),
+        (Figure::States, &states, words::SCENARIO_STATES),
+    ] {
+        if o.figure.shows(what) {
+            if let Some(l) = lanes {
+                parts.push((
+                    title.get(lang).to_string(),
+                    lanes::layout(&l.meta, inner, lang).height,
+                    what,
+                ));
+            }
+        }
+    }
+    if o.figure.shows(Figure::Priority) && !pri.names.is_empty() {
+        parts.push((
+            words::SCENARIO_PRI.get(lang).to_string(),
+            240.0,
+            Figure::Priority,
+        ));
+    }
+    if parts.is_empty() {
+        return Err(format!(
+            "scenario {} recorded nothing to draw for figure '{}'",
+            scenario.name(),
+            o.figure.name()
+        ));
+    }
+    let (parts, height) = place(parts, width);
+    let theme = Theme::new(o.theme);
+    let mut svg = Svg::new(width.round() as u32, height.ceil() as u32, Some(theme.bg));
+    let mut pen = Pen::new(&mut svg, 1.0, theme, lang);
+    let mut next_table = tables.iter();
+    for part in &parts {
+        heading(&mut pen, part);
+        let lanes = match part.what {
+            Figure::Gantt => cores.as_ref(),
+            Figure::States => states.as_ref(),
+            _ => None,
+        };
+        // Drawing into a string cannot fail.
+        let _ = match (part.what, lanes) {
+            (Figure::Table, _) => match next_table.next() {
+                Some((_, t)) => table::draw(&mut pen, t),
+                None => Ok(()),
+            },
+            (_, Some(l)) => {
+                let index = Index::build(l);
+                let chart = Chart {
+                    lanes: l,
+                    index: &index,
+                    window: Window::new(l.meta.horizon),
+                    ready: true,
+                    highlight: None,
+                };
+                lanes::draw(&mut pen, &chart, &lanes::layout(&l.meta, inner, lang))
+            }
+            _ => priority::draw_run(&mut pen, (part.w, part.h), &pri),
+        };
+    }
+    let spots = std::mem::take(&mut pen.spots);
+    let label = view.map_or(String::new(), |v| format!(" ({})", v.label.get(lang)));
+    Ok(svg.finish(&format!("tailslice: {}{label}", scenario.name()), &spots))
+}

@@ -1,0 +1,324 @@
+//! `tailslice responsiveness`: should these tasks be sliced, at what
+//! quantum, and what would it cost? The input delay an interaction meets,
+//! Total Blocking Time and how much later tasks finish — recorded, and if
+//! every task yielded every q ms — for a trace's main thread
+//! (`--trace-in`), a task list (`--tasks-file`) or the study's workloads
+//! (`--seed`, `--tasks`, `--mix`, `--arrivals`); `tailslice::responsiveness`
+//! does the work.
+
+use std::ffi::OsString;
+use std::fmt::Write;
+
+use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::responsiveness::report::MAX_CHUNKS;
+use tailslice::responsiveness::text::{
+    self, about, row_name, COLUMNS, FAVOURED_MARK, GROUP_BLOCKING, GROUP_DELAY, GROUP_LATER,
+    GROUP_OVER, KNEE_MARK, QUANTUM_HEAD,
+};
+use tailslice::responsiveness::{Answer, RespParam, Settings, Source, Task};
+use tailslice::text::Lang;
+use tailslice::workload::Workload;
+
+use super::tasks_in::{self, Loaded, TaskSource};
+use super::{fail, flag_value, set_experiment_flag, wrap};
+
+const HELP: &str = "\
+tailslice responsiveness — should I slice my long tasks, at what quantum, and
+what will it cost?
+
+For a main thread's tasks: how long an input would wait (its input delay, the
+first part of INP), Total Blocking Time and the long tasks, as recorded and if
+every task yielded every q ms, and how much later each task would finish.
+Exact, not sampled; inputs arrive uniformly over the tasks' span (or
+--window), an input waits for the piece that is running and is handled first.
+
+Tasks (one of; default: the study's 400 tasks, all at t = 0):
+  --trace-in FILE     a browser performance trace's main thread (see below)
+  --tasks-file PATH   your own tasks: one duration in ms per line, or CSV
+                      arrival_ms,duration_ms[,class] (see simulate --help)
+  --seed, --tasks, --mix, --rng, --arrivals
+                      the study's generated workload (see simulate --help);
+                      --arrivals poisson:LOAD or burst:COUNT@PERIOD spreads it
+
+Flags (defaults in brackets):
+  --quanta LIST       quanta in ms joined by commas, at most 16
+                      [4,8,16,24,32,48,64,100]
+  --yield KIND        how a task yields: scheduler (scheduler.yield(), the
+                      continuation runs first), message (MessageChannel),
+                      timeout (setTimeout(0), 4 ms from a task's 5th yield) or
+                      raf (the next 60 Hz frame) [scheduler]
+  --yield-cost MS     event-loop time per yield, 0 to 1000 [0.1: a typical
+                      event-loop turn without rendering]
+  --window START-END  inputs arrive between these ms (from the first task's
+                      start) instead of over the tasks' span
+  --json              one JSON object: span_ms, span, tasks, busy_ms, yield,
+                      yield_cost_ms, rows[] (quantum_ms null for the recorded
+                      row; input_delay_ms, delayed_over, tbt_ms, long_tasks,
+                      finish_later_ms, yields, end_ms), favoured, knee, reading
+  --lang en|zh        language of the table's headings and the reading [en]
+                      (errors stay English)
+";
+
+/// The experiment flags that describe the study's workload.
+const WORKLOAD_FLAGS: [Param; 5] = [
+    Param::Seed,
+    Param::Tasks,
+    Param::Mix,
+    Param::Rng,
+    Param::Arrivals,
+];
+
+pub fn run(args: Vec<OsString>) -> i32 {
+    let limits = Limits::CLI;
+    let mut exp = Experiment::default();
+    let mut given: Vec<Param> = Vec::new();
+    let mut source = TaskSource::default();
+    let mut settings = Settings::default();
+    let mut json = false;
+    let mut lang = Lang::En;
+    let mut parser = lexopt::Parser::from_args(args);
+    loop {
+        let arg = match parser.next() {
+            Ok(Some(arg)) => arg,
+            Ok(None) => break,
+            Err(e) => return fail(&e.to_string()),
+        };
+        match arg {
+            lexopt::Arg::Long("json") => json = true,
+            lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
+                print!("{HELP}{}", tasks_in::TRACE_HELP);
+                return 0;
+            }
+            lexopt::Arg::Long(name) if TaskSource::is_flag(name) => {
+                let name = name.to_string();
+                let value = match flag_value(&mut parser, &format!("--{name}")) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if let Err(code) = source.set(&name, value) {
+                    return code;
+                }
+            }
+            lexopt::Arg::Long("lang") => {
+                let value = match flag_value(&mut parser, "--lang") {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                match Lang::parse("--lang", &value) {
+                    Ok(l) => lang = l,
+                    Err(e) => return fail(&e.to_string()),
+                }
+            }
+            lexopt::Arg::Long(name) => {
+                let flag = format!("--{name}");
+                if let Some(p) = RespParam::from_flag(&flag) {
+                    let value = match flag_value(&mut parser, &flag) {
+                        Ok(v) => v,
+                        Err(code) => return code,
+                    };
+                    if let Err(e) = settings.set(p, &flag, &value) {
+                        return fail(&e.to_string());
+                    }
+                    continue;
+                }
+                match Param::from_flag(&flag) {
+                    Some(p) if WORKLOAD_FLAGS.contains(&p) => {}
+                    Some(p) => {
+                        return fail(&format!(
+                            "{} does not apply to responsiveness: it runs no policy (the quanta tried are --quanta)",
+                            p.flag()
+                        ))
+                    }
+                    None => {
+                        return fail(&format!(
+                            "unknown flag {flag} for responsiveness (see tailslice responsiveness --help)"
+                        ))
+                    }
+                }
+                let name = name.to_string();
+                match set_experiment_flag(&mut exp, &mut parser, &name, "responsiveness", &limits) {
+                    Ok(param) => given.push(param),
+                    Err(code) => return code,
+                }
+            }
+            other => return fail(&format!("unexpected argument {}", other.unexpected())),
+        }
+    }
+    let (workload, source_kind, found) = match source.load(&mut exp, &given, &limits) {
+        Ok(Loaded::Generated) => {
+            if exp.tasks as u64 > limits.max_tasks {
+                return fail(&format!(
+                    "invalid --tasks '{}': expected at most {} tasks",
+                    exp.tasks, limits.max_tasks
+                ));
+            }
+            (
+                Workload::generate(&exp.workload_spec()),
+                Source::Tasks,
+                None,
+            )
+        }
+        Ok(Loaded::List(w)) => (w, Source::Tasks, None),
+        Ok(Loaded::Trace(t)) => {
+            let kind = if t.found.arrivals == "t0" {
+                Source::Tasks
+            } else {
+                Source::Trace
+            };
+            let t = *t;
+            (t.workload, kind, Some(t.found))
+        }
+        Err(code) => return code,
+    };
+    let tasks = Task::from_columns(&workload.arrival, &workload.work);
+    let answer = match Answer::new(&tasks, &settings, source_kind, MAX_CHUNKS) {
+        Ok(a) => a,
+        Err(e) => return fail(&e.error("--quanta").to_string()),
+    };
+    if json {
+        match serde_json::to_string(&answer.json(lang)) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("error: cannot write JSON: {e}");
+                return 1;
+            }
+        }
+        return 0;
+    }
+    let mut out = String::new();
+    if let Some(found) = &found {
+        for line in found.lines(lang).iter().take(2) {
+            let _ = writeln!(out, "{line}");
+        }
+    } else if let Some(path) = source.path() {
+        let _ = writeln!(out, "{}", text::FROM_FILE.fill(lang, &[path]));
+    } else {
+        let line = text::FROM_STUDY.fill(
+            lang,
+            &[
+                &exp.seed.to_string(),
+                &exp.tasks.to_string(),
+                &exp.mix.to_string(),
+                &exp.arrivals.to_string(),
+            ],
+        );
+        let _ = writeln!(out, "{line}");
+    }
+    for line in about(&answer, lang) {
+        let _ = writeln!(out, "{}", fill_width(&line, lang));
+    }
+    out.push('\n');
+    out.push_str(&table(&answer, lang));
+    out.push('\n');
+    for line in answer.reading(lang) {
+        let _ = writeln!(out, "{}", fill_width(&line, lang));
+    }
+    let span = text::span_word(&answer.report).get(lang);
+    let _ = writeln!(
+        out,
+        "\n{}",
+        fill_width(&text::ASSUMPTIONS.fill(lang, &[span]), lang)
+    );
+    print!("{out}");
+    0
+}
+
+/// English wrapped at 78 columns; Chinese (no spaces) left to the terminal.
+fn fill_width(text: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => wrap(text, 78),
+        Lang::Zh => text.to_string(),
+    }
+}
+
+/// Columns a terminal gives `s`: East Asian wide characters take two.
+fn width(s: &str) -> usize {
+    s.chars()
+        .map(|c| match u32::from(c) {
+            0x1100..=0x115F
+            | 0x2E80..=0xA4CF
+            | 0xAC00..=0xD7A3
+            | 0xF900..=0xFAFF
+            | 0xFE30..=0xFE4F
+            | 0xFF00..=0xFF60
+            | 0xFFE0..=0xFFE6 => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
+/// The rows as a text table, the favoured row and the knee marked.
+fn table(answer: &Answer, lang: Lang) -> String {
+    let rows = &answer.report.rows;
+    let names: Vec<String> = rows
+        .iter()
+        .map(|r| match r.quantum_ms {
+            None => row_name(r, answer.source, lang),
+            Some(q) => tailslice::error::fmt_number(q),
+        })
+        .collect();
+    let first = names
+        .iter()
+        .map(|n| width(n))
+        .chain([width(QUANTUM_HEAD.get(lang))])
+        .max()
+        .unwrap_or(8);
+    let widths: Vec<usize> = COLUMNS
+        .iter()
+        .map(|c| {
+            rows.iter()
+                .map(|r| c.cell(r).len())
+                .chain([width(c.head.get(lang))])
+                .max()
+                .unwrap_or(4)
+        })
+        .collect();
+    let pad = |s: &str, w: usize| {
+        let n = width(s);
+        format!("{}{s}", " ".repeat(w.saturating_sub(n)))
+    };
+    let mut s = String::new();
+    // The group headings over their columns: delay 0–5, over 6–8,
+    // blocking 9–10, later 11–14.
+    let groups = [
+        (GROUP_DELAY, 0..6),
+        (GROUP_OVER, 6..9),
+        (GROUP_BLOCKING, 9..11),
+        (GROUP_LATER, 11..15),
+    ];
+    let mut line = " ".repeat(first);
+    for (g, range) in groups {
+        let room: usize = widths[range.clone()].iter().map(|w| w + 2).sum();
+        let title = g.get(lang);
+        let n = width(title);
+        let _ = write!(line, "  {title}{}", " ".repeat(room.saturating_sub(n + 2)));
+    }
+    let _ = writeln!(s, "{}", line.trim_end());
+    let q_head = QUANTUM_HEAD.get(lang);
+    let mut head = format!("{q_head}{}", " ".repeat(first - width(q_head)));
+    for (c, &w) in COLUMNS.iter().zip(&widths) {
+        let _ = write!(head, "  {}", pad(c.head.get(lang), w));
+    }
+    let _ = writeln!(s, "{head}");
+    let favoured = answer.favoured.map(|f| f.row);
+    let knee = answer.knee.ok().map(|k| k.row);
+    for (i, (r, name)) in rows.iter().zip(&names).enumerate() {
+        let n = width(name);
+        let mut line = format!("{name}{}", " ".repeat(first.saturating_sub(n)));
+        for (c, &w) in COLUMNS.iter().zip(&widths) {
+            let _ = write!(line, "  {}", pad(&c.cell(r), w));
+        }
+        let mut marks = Vec::new();
+        if favoured == Some(i) {
+            marks.push(FAVOURED_MARK.get(lang));
+        }
+        if knee == Some(i) {
+            marks.push(KNEE_MARK.get(lang));
+        }
+        if !marks.is_empty() {
+            let _ = write!(line, "  ← {}", marks.join(", "));
+        }
+        let _ = writeln!(s, "{line}");
+    }
+    s
+}

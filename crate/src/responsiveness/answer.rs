@@ -1,0 +1,190 @@
+//! Everything the front ends show, computed once: the rows, the favoured
+//! quantum, the knee and the reading, and the JSON of
+//! `tailslice responsiveness --json` (a public contract: fields may be
+//! added, none renamed).
+
+use serde::Serialize;
+
+use super::plan::Task;
+use super::reading::{favoured, knee, Favoured, Knee, NoKnee, P98_TARGET_MS};
+use super::report::{evaluate, Report, Row, TooManyChunks};
+use super::settings::Settings;
+use super::text::{reading, Source};
+use super::yielding::{YieldKind, FRAME_MS};
+use crate::text::Lang;
+
+/// The rows and the judgements on them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    pub report: Report,
+    pub settings: Settings,
+    pub source: Source,
+    pub favoured: Option<Favoured>,
+    pub knee: Result<Knee, NoKnee>,
+}
+
+impl Answer {
+    /// Evaluates `tasks` under `settings` (see [`evaluate`]).
+    pub fn new(
+        tasks: &[Task],
+        settings: &Settings,
+        source: Source,
+        max_chunks: u64,
+    ) -> Result<Answer, TooManyChunks> {
+        let report = evaluate(tasks, settings, max_chunks)?;
+        Ok(Answer {
+            favoured: favoured(&report.rows),
+            knee: knee(&report.rows),
+            report,
+            settings: settings.clone(),
+            source,
+        })
+    }
+
+    pub fn kind(&self) -> YieldKind {
+        self.settings.yielding.kind
+    }
+
+    /// The reading in `lang`, one sentence or short paragraph per item.
+    pub fn reading(&self, lang: Lang) -> Vec<String> {
+        reading(
+            &self.report,
+            self.favoured,
+            self.knee,
+            self.kind(),
+            self.source,
+            lang,
+        )
+    }
+
+    /// The `--json` object, with the reading in `lang`.
+    pub fn json(&self, lang: Lang) -> Json<'_> {
+        let r = &self.report;
+        let y = self.settings.yielding;
+        Json {
+            span_ms: r.window.len(),
+            span: Span {
+                start_ms: r.window.start,
+                end_ms: r.window.end,
+                from: if r.window_given { "window" } else { "tasks" },
+            },
+            tasks: r.tasks,
+            busy_ms: r.busy_ms,
+            source: self.source.name(),
+            yield_kind: y.kind.name(),
+            yield_cost_ms: y.cost_ms,
+            yield_cost_from: self.settings.cost_from.name(),
+            frame_ms: FRAME_MS,
+            timeout_clamp_from_yield: y.clamp_from,
+            p98_target_ms: P98_TARGET_MS,
+            rows: r.rows.iter().map(JsonRow::new).collect(),
+            favoured: self.favoured.map(|f| JsonFavoured {
+                quantum_ms: r.rows[f.row].quantum_ms,
+                p98_target_ms: P98_TARGET_MS,
+                meets_target: f.meets_target,
+            }),
+            knee: self.knee.ok().map(|k| JsonKnee {
+                quantum_ms: r.rows[k.row].quantum_ms,
+                distance: k.distance,
+            }),
+            reading: self.reading(lang),
+        }
+    }
+}
+
+/// The `--json` object.
+#[derive(Serialize)]
+pub struct Json<'a> {
+    pub span_ms: f64,
+    pub span: Span,
+    pub tasks: usize,
+    pub busy_ms: f64,
+    /// `trace` (a trace's tasks at their recorded starts) or `tasks`.
+    pub source: &'static str,
+    #[serde(rename = "yield")]
+    pub yield_kind: &'static str,
+    pub yield_cost_ms: f64,
+    /// `default`, `given` or `measured`.
+    pub yield_cost_from: &'static str,
+    pub frame_ms: f64,
+    pub timeout_clamp_from_yield: u32,
+    pub p98_target_ms: f64,
+    pub rows: Vec<JsonRow<'a>>,
+    pub favoured: Option<JsonFavoured>,
+    pub knee: Option<JsonKnee>,
+    pub reading: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct Span {
+    pub start_ms: f64,
+    pub end_ms: f64,
+    /// `tasks` (the recorded tasks' span) or `window` (given).
+    pub from: &'static str,
+}
+
+/// One row: `quantum_ms`, `yield` and `yield_cost_ms` are `null` on the
+/// recorded row.
+#[derive(Serialize)]
+pub struct JsonRow<'a> {
+    pub quantum_ms: Option<f64>,
+    #[serde(rename = "yield")]
+    pub yield_kind: Option<&'static str>,
+    pub yield_cost_ms: Option<f64>,
+    pub input_delay_ms: &'a super::report::DelayStats,
+    pub delayed_over: DelayedOver,
+    pub busy_share: f64,
+    pub tbt_ms: f64,
+    pub long_tasks: usize,
+    pub finish_later_ms: &'a super::cost::FinishLater,
+    pub yields: u64,
+    pub end_ms: f64,
+}
+
+impl<'a> JsonRow<'a> {
+    fn new(r: &'a Row) -> JsonRow<'a> {
+        JsonRow {
+            quantum_ms: r.quantum_ms,
+            yield_kind: r.yielding.map(|y| y.kind.name()),
+            yield_cost_ms: r.yielding.map(|y| y.cost_ms),
+            input_delay_ms: &r.input_delay_ms,
+            delayed_over: DelayedOver {
+                over_50: r.delayed_over[0].1,
+                over_100: r.delayed_over[1].1,
+                over_200: r.delayed_over[2].1,
+            },
+            busy_share: r.busy_share,
+            tbt_ms: r.tbt_ms,
+            long_tasks: r.long_tasks,
+            finish_later_ms: &r.finish_later_ms,
+            yields: r.yields,
+            end_ms: r.end_ms,
+        }
+    }
+}
+
+/// Shares of inputs delayed over 50, 100 and 200 ms, keyed by the
+/// threshold.
+#[derive(Serialize)]
+pub struct DelayedOver {
+    #[serde(rename = "50")]
+    pub over_50: f64,
+    #[serde(rename = "100")]
+    pub over_100: f64,
+    #[serde(rename = "200")]
+    pub over_200: f64,
+}
+
+#[derive(Serialize)]
+pub struct JsonFavoured {
+    /// `null` when the recorded row is favoured.
+    pub quantum_ms: Option<f64>,
+    pub p98_target_ms: f64,
+    pub meets_target: bool,
+}
+
+#[derive(Serialize)]
+pub struct JsonKnee {
+    pub quantum_ms: Option<f64>,
+    pub distance: f64,
+}

@@ -1,0 +1,338 @@
+//! The model's settings — the yield primitive and its cost, the quanta
+//! tried, the window of inputs — as the CLI's flags and the page's URL keys
+//! spell them, parsed and written back by one set of functions (the same
+//! refusals in both, as for every other parameter).
+
+use super::delay::Window;
+use super::yielding::{CostFrom, YieldKind, Yielding, DEFAULT_YIELD_COST_MS, YIELD_COST_RANGE};
+use crate::error::{fmt_number, unit, NumberRange, ParamError};
+use crate::experiment::QUANTUM_RANGE;
+use crate::text::{either, Filled, Text};
+
+/// The quanta tried when none are given, ms: a frame and its multiples and
+/// halves, with 48 and 64 either side of the 50 ms long-task line rather
+/// than on it (at exactly 50 every full piece is a long task with no
+/// blocking time, which reads oddly).
+pub const DEFAULT_QUANTA_MS: [f64; 8] = [4.0, 8.0, 16.0, 24.0, 32.0, 48.0, 64.0, 100.0];
+/// Most quanta in one list (the rows of one table).
+pub const MAX_QUANTA: usize = 16;
+/// A window's ends, ms from the first task's start.
+pub const WINDOW_RANGE: NumberRange = NumberRange::new(0.0, 1e10, unit::MS);
+
+/// What `--quanta` and `resp_quanta` accept (the last `{}`: one quantum's
+/// range).
+const QUANTA_ALLOWED: Text = Text::new(
+    "1 to {} quanta joined by commas, each {}, none twice (e.g. 4,16,48)",
+    "1 到 {} 个用逗号隔开的时间片，每个为{}，不得重复（例如 4,16,48）",
+);
+/// What `--window` and `resp_window` accept (the `{}`: one end's range).
+const WINDOW_ALLOWED: Text = Text::new(
+    "START-END, two numbers of ms from the first task's start with END after START (e.g. 0-5000), each {}",
+    "START-END：从第一个任务开始算起的两个毫秒数，END 大于 START（例如 0-5000），每个为{}",
+);
+
+/// Every setting of the model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub yielding: Yielding,
+    pub cost_from: CostFrom,
+    /// The quanta tried, ascending, no repeats.
+    pub quanta: Vec<f64>,
+    /// The inputs' window; `None`: the recorded tasks' span.
+    pub window: Option<Window>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            yielding: Yielding::new(YieldKind::Scheduler, DEFAULT_YIELD_COST_MS),
+            cost_from: CostFrom::Default,
+            quanta: DEFAULT_QUANTA_MS.to_vec(),
+            window: None,
+        }
+    }
+}
+
+/// One setting, with its CLI flag and URL key (public contracts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RespParam {
+    Yield,
+    YieldCost,
+    /// Where the yield cost came from: only the page writes it
+    /// (`measured`, after "use my measured yield cost").
+    CostFrom,
+    Quanta,
+    Window,
+}
+
+impl RespParam {
+    pub const ALL: [RespParam; 5] = [
+        RespParam::Yield,
+        RespParam::YieldCost,
+        RespParam::CostFrom,
+        RespParam::Quanta,
+        RespParam::Window,
+    ];
+
+    /// The CLI flag (`None`: the page's only).
+    pub fn flag(self) -> Option<&'static str> {
+        match self {
+            RespParam::Yield => Some("--yield"),
+            RespParam::YieldCost => Some("--yield-cost"),
+            RespParam::CostFrom => None,
+            RespParam::Quanta => Some("--quanta"),
+            RespParam::Window => Some("--window"),
+        }
+    }
+
+    /// The URL key.
+    pub fn url_key(self) -> &'static str {
+        match self {
+            RespParam::Yield => "resp_yield",
+            RespParam::YieldCost => "resp_cost",
+            RespParam::CostFrom => "resp_cost_from",
+            RespParam::Quanta => "resp_quanta",
+            RespParam::Window => "resp_window",
+        }
+    }
+
+    pub fn from_flag(flag: &str) -> Option<RespParam> {
+        RespParam::ALL.into_iter().find(|p| p.flag() == Some(flag))
+    }
+
+    pub fn from_url_key(key: &str) -> Option<RespParam> {
+        RespParam::ALL.into_iter().find(|p| p.url_key() == key)
+    }
+}
+
+/// A list of quanta: ms joined by commas, each one `--quantum` accepts, at
+/// most [`MAX_QUANTA`], no repeats. Returned ascending.
+pub fn parse_quanta(field: &str, text: &str) -> Result<Vec<f64>, ParamError> {
+    let allowed = || -> Filled {
+        QUANTUM_RANGE
+            .allowed()
+            .within(QUANTA_ALLOWED, &[&MAX_QUANTA.to_string()])
+    };
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() > MAX_QUANTA || text.trim().is_empty() {
+        return Err(ParamError::new(field, text, allowed()));
+    }
+    let mut out = Vec::with_capacity(parts.len());
+    for p in parts {
+        let q = QUANTUM_RANGE
+            .parse(field, p)
+            .map_err(|_| ParamError::new(field, text, allowed()))?;
+        if out.contains(&q) {
+            return Err(ParamError::new(field, text, allowed()));
+        }
+        out.push(q);
+    }
+    out.sort_by(f64::total_cmp);
+    Ok(out)
+}
+
+/// A window `START-END`: ms from the first task's start, `START` from 0,
+/// `END` after it.
+pub fn parse_window(field: &str, text: &str) -> Result<Window, ParamError> {
+    let bad = || {
+        ParamError::new(
+            field,
+            text,
+            WINDOW_RANGE.allowed().within(WINDOW_ALLOWED, &[]),
+        )
+    };
+    // The separating '-': not the first character, not an exponent's sign.
+    let t = text.trim();
+    let at = t
+        .char_indices()
+        .find(|&(i, c)| c == '-' && i > 0 && !t[..i].ends_with(['e', 'E']))
+        .map(|(i, _)| i)
+        .ok_or_else(bad)?;
+    let start = WINDOW_RANGE.parse(field, &t[..at]).map_err(|_| bad())?;
+    let end = WINDOW_RANGE.parse(field, &t[at + 1..]).map_err(|_| bad())?;
+    if end <= start {
+        return Err(bad());
+    }
+    Ok(Window::new(start, end))
+}
+
+impl Settings {
+    /// Sets one setting from its text; `field` is the flag or key as the
+    /// user wrote it.
+    pub fn set(&mut self, param: RespParam, field: &str, value: &str) -> Result<(), ParamError> {
+        match param {
+            RespParam::Yield => self.yielding.kind = YieldKind::parse(field, value)?,
+            RespParam::YieldCost => {
+                self.yielding.cost_ms = YIELD_COST_RANGE.parse(field, value)?;
+                if self.cost_from == CostFrom::Default {
+                    self.cost_from = CostFrom::Given;
+                }
+            }
+            RespParam::CostFrom => {
+                self.cost_from = match value.trim() {
+                    "given" => CostFrom::Given,
+                    "measured" => CostFrom::Measured,
+                    _ => {
+                        return Err(ParamError::new(
+                            field,
+                            value,
+                            either(&["given", "measured"]),
+                        ))
+                    }
+                }
+            }
+            RespParam::Quanta => self.quanta = parse_quanta(field, value)?,
+            RespParam::Window => self.window = Some(parse_window(field, value)?),
+        }
+        Ok(())
+    }
+
+    /// The setting's value as text, in the syntax `set` reads (empty for
+    /// no window).
+    pub fn get(&self, param: RespParam) -> String {
+        match param {
+            RespParam::Yield => self.yielding.kind.name().to_string(),
+            RespParam::YieldCost => fmt_number(self.yielding.cost_ms),
+            RespParam::CostFrom => self.cost_from.name().to_string(),
+            RespParam::Quanta => self
+                .quanta
+                .iter()
+                .map(|&q| fmt_number(q))
+                .collect::<Vec<_>>()
+                .join(","),
+            RespParam::Window => self
+                .window
+                .map(|w| format!("{}-{}", fmt_number(w.start), fmt_number(w.end)))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Reads the settings from decoded query pairs; other keys are ignored,
+    /// a bad value is reported and keeps its default. A cost with no
+    /// `resp_cost` is the default whatever `resp_cost_from` says.
+    pub fn from_query<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> (Settings, Vec<ParamError>) {
+        let mut s = Settings::default();
+        let mut errors = Vec::new();
+        let mut cost_given = false;
+        for (k, v) in pairs {
+            if let Some(p) = RespParam::from_url_key(k) {
+                match s.set(p, k, v) {
+                    Ok(()) => cost_given |= p == RespParam::YieldCost,
+                    Err(e) => errors.push(e),
+                }
+            }
+        }
+        if !cost_given {
+            s.cost_from = CostFrom::Default;
+        }
+        (s, errors)
+    }
+
+    /// Pairs for the settings that differ from the defaults, in
+    /// [`RespParam::ALL`]'s order (`resp_cost_from` only when measured).
+    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+        let d = Settings::default();
+        RespParam::ALL
+            .into_iter()
+            .filter(|&p| match p {
+                RespParam::YieldCost => self.cost_from != CostFrom::Default,
+                RespParam::CostFrom => self.cost_from == CostFrom::Measured,
+                _ => self.get(p) != d.get(p),
+            })
+            .map(|p| (p.url_key(), self.get(p)))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_not_written() {
+        let (s, e) = Settings::from_query([("q", "8")]);
+        assert!(e.is_empty());
+        assert_eq!(s, Settings::default());
+        assert!(s.to_query().is_empty());
+    }
+
+    #[test]
+    fn values_round_trip() {
+        let (s, e) = Settings::from_query([
+            ("resp_yield", "timeout"),
+            ("resp_cost", "0.26"),
+            ("resp_cost_from", "measured"),
+            ("resp_quanta", "48,4,16"),
+            ("resp_window", "100-5000"),
+        ]);
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(s.quanta, [4.0, 16.0, 48.0]);
+        assert_eq!(s.cost_from, CostFrom::Measured);
+        let q = s.to_query();
+        assert_eq!(
+            q,
+            vec![
+                ("resp_yield", "timeout".to_string()),
+                ("resp_cost", "0.26".to_string()),
+                ("resp_cost_from", "measured".to_string()),
+                ("resp_quanta", "4,16,48".to_string()),
+                ("resp_window", "100-5000".to_string()),
+            ]
+        );
+        let back = Settings::from_query(q.iter().map(|(k, v)| (*k, v.as_str()))).0;
+        assert_eq!(back, s);
+        // The default cost, given on purpose, stays in the link.
+        let (s, _) = Settings::from_query([("resp_cost", "0.1")]);
+        assert_eq!(s.cost_from, CostFrom::Given);
+        assert_eq!(s.to_query(), vec![("resp_cost", "0.1".to_string())]);
+        // "measured" without a cost means nothing.
+        let (s, _) = Settings::from_query([("resp_cost_from", "measured")]);
+        assert_eq!(s, Settings::default());
+    }
+
+    #[test]
+    fn bad_values_name_the_field_and_what_is_allowed() {
+        let mut s = Settings::default();
+        let msg = |r: Result<(), ParamError>| r.unwrap_err().to_string();
+        assert_eq!(
+            msg(s.set(RespParam::Yield, "--yield", "auto")),
+            "invalid --yield 'auto': expected scheduler, message, timeout or raf"
+        );
+        assert_eq!(
+            msg(s.set(RespParam::YieldCost, "--yield-cost", "-1")),
+            "invalid --yield-cost '-1': expected 0 or a number of ms from 0.001 to 1000"
+        );
+        assert!(msg(s.set(RespParam::Quanta, "--quanta", "4,4")).starts_with(
+            "invalid --quanta '4,4': expected 1 to 16 quanta joined by commas, each a number of ms from 0.001 to 100000"
+        ));
+        for bad in ["", "0", "4,,8", "NaN", "1e400", &"1,".repeat(17)] {
+            assert!(parse_quanta("--quanta", bad).is_err(), "{bad:?}");
+        }
+        assert!(msg(s.set(RespParam::Window, "--window", "5-5"))
+            .starts_with("invalid --window '5-5': expected START-END"));
+        for bad in ["", "5", "-1-5", "5-1", "a-b", "0-inf", "0-1e11", "1-2-3"] {
+            assert!(parse_window("--window", bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            parse_window("w", " 1e2-2E3 "),
+            Ok(Window::new(100.0, 2000.0))
+        );
+        assert_eq!(parse_window("w", "0-0.5"), Ok(Window::new(0.0, 0.5)));
+        assert_eq!(s, Settings::default());
+    }
+
+    #[test]
+    fn flags_and_keys_name_the_same_settings() {
+        assert_eq!(
+            RespParam::from_flag("--yield-cost"),
+            Some(RespParam::YieldCost)
+        );
+        assert_eq!(
+            RespParam::from_url_key("resp_window"),
+            Some(RespParam::Window)
+        );
+        assert_eq!(RespParam::from_flag("--resp_cost_from"), None);
+    }
+}

@@ -1,0 +1,451 @@
+//! The one Gantt on the page: the study's schedules, a scenario's cores
+//! and its threads' states are each a [`Gantt`] made from the one wire
+//! format ([`wire`]: [`Lanes`] as a small `meta` object and typed arrays
+//! that `postMessage` transfers). JS only forwards pointer, wheel and key
+//! events; this type answers what is under the pointer, zooms, pans and
+//! draws ([`crate::chart::lanes`]).
+//!
+//! A study's segments are copied into wasm memory a chunk per call
+//! ([`Gantt::load_segments`]) and drawn in parts ([`Gantt::draw_part`]), so
+//! that a result of millions of slices never blocks the main thread long.
+
+use js_sys::{Array, Float64Array, Object, Reflect, Uint16Array, Uint32Array};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlCanvasElement;
+
+use super::canvas::{err, Canvas};
+use super::chart_lang::lang;
+use super::result::{set, to_js};
+use crate::chart::gantt::{self, TaskFacts};
+use crate::chart::lanes::{self, Chart, Index, Lanes, Layout, Mark, Meta, Segments, Window};
+use crate::chart::legend;
+use crate::chart::pen::Pen;
+use crate::chart::theme::Theme;
+use crate::experiment::Outcome;
+use crate::text::Filled;
+
+/// Segments copied per [`Gantt::load_segments`] call: a few ms in a browser.
+const LOAD_CHUNK: usize = 100_000;
+
+/// What a study's tooltips tell about a task, sent beside its lanes.
+#[derive(Serialize, Deserialize)]
+struct TaskInfo {
+    /// Class names (without the long mark).
+    classes: Vec<Filled>,
+    long_class: Option<u16>,
+}
+
+/// `lanes` as the wire object `{meta, lane, item, key, start, end}`.
+pub(crate) fn wire(lanes: &Lanes) -> Object {
+    let o = Object::new();
+    let s = &lanes.segs;
+    set(&o, "meta", &to_js(&lanes.meta));
+    set(&o, "lane", &Uint32Array::from(&s.lane[..]).into());
+    set(&o, "item", &Uint32Array::from(&s.item[..]).into());
+    set(&o, "key", &Uint16Array::from(&s.key[..]).into());
+    set(&o, "start", &Float64Array::from(&s.start[..]).into());
+    set(&o, "end", &Float64Array::from(&s.end[..]).into());
+    o
+}
+
+/// The study's lanes with what its tooltips need: per task work, arrival
+/// and, per policy, completion, first start and slice count (left as typed
+/// arrays: a tooltip reads one value each, copying a million into wasm
+/// memory would be a long task for nothing). Without slices drawn there is
+/// nothing to hover: no tasks are sent.
+pub(crate) fn study_wire(lanes: &Lanes, outcome: &Outcome, generated: bool) -> Object {
+    let o = wire(lanes);
+    if !lanes.meta.drawn {
+        return o;
+    }
+    let w = &outcome.workload;
+    let tasks = Object::new();
+    let info = TaskInfo {
+        classes: gantt::class_names(w, generated),
+        long_class: gantt::long_class(w),
+    };
+    set(&tasks, "info", &to_js(&info));
+    set(&tasks, "work", &Float64Array::from(&w.work[..]).into());
+    set(
+        &tasks,
+        "arrival",
+        &Float64Array::from(&w.arrival[..]).into(),
+    );
+    let runs = Array::new();
+    for r in &outcome.runs {
+        let ro = Object::new();
+        let s = &r.schedule;
+        let completion: Vec<f64> = s.outcomes.iter().map(|o| o.completion).collect();
+        let first: Vec<f64> = s.outcomes.iter().map(|o| o.first_start).collect();
+        let slices: Vec<u32> = s.outcomes.iter().map(|o| o.slices).collect();
+        set(
+            &ro,
+            "completion",
+            &Float64Array::from(&completion[..]).into(),
+        );
+        set(&ro, "first_start", &Float64Array::from(&first[..]).into());
+        set(&ro, "slices", &Uint32Array::from(&slices[..]).into());
+        runs.push(&ro);
+    }
+    set(&tasks, "runs", &runs);
+    set(&o, "tasks", &tasks.into());
+    o
+}
+
+fn get(obj: &JsValue, key: &str) -> Result<JsValue, JsError> {
+    Reflect::get(obj, &JsValue::from_str(key))
+        .map_err(|_| JsError::new(&format!("lanes without {key}")))
+}
+
+fn typed<T: JsCast>(obj: &JsValue, key: &str) -> Result<T, JsError> {
+    get(obj, key)?
+        .dyn_into::<T>()
+        .map_err(|_| JsError::new(&format!("lanes: {key} has the wrong type")))
+}
+
+/// A study's per-task arrays, read by tooltips only.
+struct TaskTips {
+    info: TaskInfo,
+    work: Float64Array,
+    arrival: Float64Array,
+    runs: Vec<(Float64Array, Float64Array, Uint32Array)>,
+}
+
+/// The segments as they came, copied into `Gantt::lanes` chunk by chunk.
+struct Incoming {
+    lane: Uint32Array,
+    item: Uint32Array,
+    key: Uint16Array,
+    start: Float64Array,
+    end: Float64Array,
+}
+
+/// A lane chart on a canvas (see the module's documentation).
+#[wasm_bindgen]
+pub struct Gantt {
+    lanes: Lanes,
+    incoming: Option<Incoming>,
+    loaded: usize,
+    index: Index,
+    window: Window,
+    highlight: Option<u32>,
+    tasks: Option<TaskTips>,
+}
+
+#[wasm_bindgen]
+impl Gantt {
+    /// Takes a wire object (see [`wire`]).
+    #[wasm_bindgen(constructor)]
+    pub fn new(wire: JsValue) -> Result<Gantt, JsError> {
+        let meta: Meta = serde_wasm_bindgen::from_value(get(&wire, "meta")?)
+            .map_err(|e| JsError::new(&format!("lanes: {e}")))?;
+        let incoming = Incoming {
+            lane: typed(&wire, "lane")?,
+            item: typed(&wire, "item")?,
+            key: typed(&wire, "key")?,
+            start: typed(&wire, "start")?,
+            end: typed(&wire, "end")?,
+        };
+        let n = incoming.start.length() as usize;
+        if [
+            incoming.lane.length(),
+            incoming.item.length(),
+            incoming.key.length(),
+            incoming.end.length(),
+        ]
+        .iter()
+        .any(|&l| l as usize != n)
+        {
+            return Err(JsError::new("lanes: the segment arrays differ in length"));
+        }
+        let tasks = match get(&wire, "tasks")? {
+            t if t.is_object() => {
+                let info: TaskInfo = serde_wasm_bindgen::from_value(get(&t, "info")?)
+                    .map_err(|e| JsError::new(&format!("lanes: {e}")))?;
+                let mut runs = Vec::new();
+                for r in typed::<Array>(&t, "runs")?.iter() {
+                    runs.push((
+                        typed(&r, "completion")?,
+                        typed(&r, "first_start")?,
+                        typed(&r, "slices")?,
+                    ));
+                }
+                Some(TaskTips {
+                    info,
+                    work: typed(&t, "work")?,
+                    arrival: typed(&t, "arrival")?,
+                    runs,
+                })
+            }
+            _ => None,
+        };
+        let index = Index::new(meta.lane_count());
+        let window = Window::new(meta.horizon);
+        let segs = Segments {
+            // Reserved, not zeroed: filled chunk by chunk.
+            lane: Vec::with_capacity(n),
+            item: Vec::with_capacity(n),
+            key: Vec::with_capacity(n),
+            start: Vec::with_capacity(n),
+            end: Vec::with_capacity(n),
+        };
+        Ok(Gantt {
+            lanes: Lanes { meta, segs },
+            incoming: Some(incoming),
+            loaded: 0,
+            index,
+            window,
+            highlight: None,
+            tasks,
+        })
+    }
+
+    /// Copies the next chunk of segments into wasm memory; returns `true`
+    /// once all are there. Call it in successive tasks: the chart shows
+    /// "…" until done.
+    #[wasm_bindgen(js_name = loadSegments)]
+    pub fn load_segments(&mut self) -> bool {
+        let Some(inc) = &self.incoming else {
+            return true;
+        };
+        let n = inc.start.length() as usize;
+        let (a, b) = (self.loaded, (self.loaded + LOAD_CHUNK).min(n));
+        let (a32, b32) = (a as u32, b as u32);
+        let s = &mut self.lanes.segs;
+        s.lane.resize(b, 0);
+        s.item.resize(b, 0);
+        s.key.resize(b, 0);
+        s.start.resize(b, 0.0);
+        s.end.resize(b, 0.0);
+        inc.lane.subarray(a32, b32).copy_to(&mut s.lane[a..b]);
+        inc.item.subarray(a32, b32).copy_to(&mut s.item[a..b]);
+        inc.key.subarray(a32, b32).copy_to(&mut s.key[a..b]);
+        inc.start.subarray(a32, b32).copy_to(&mut s.start[a..b]);
+        inc.end.subarray(a32, b32).copy_to(&mut s.end[a..b]);
+        for i in a..b {
+            self.index.add(i as u32, s.lane[i], s.start[i]);
+        }
+        self.loaded = b;
+        if b == n {
+            self.index.finish(&s.start);
+            self.incoming = None;
+        }
+        self.incoming.is_none()
+    }
+
+    /// Whether every segment is in wasm memory (see `loadSegments`).
+    #[wasm_bindgen(getter, js_name = segmentsLoaded)]
+    pub fn segments_loaded(&self) -> bool {
+        self.incoming.is_none()
+    }
+
+    /// Whether segments were kept (a run too large to draw keeps none).
+    #[wasm_bindgen(getter)]
+    pub fn drawn(&self) -> bool {
+        self.lanes.meta.drawn
+    }
+
+    /// Slices in the chart.
+    #[wasm_bindgen(getter)]
+    pub fn segments(&self) -> u32 {
+        self.incoming
+            .as_ref()
+            .map_or(self.lanes.segs.len(), |i| i.start.length() as usize) as u32
+    }
+
+    /// The time the chart spans, ms.
+    pub fn horizon(&self) -> f64 {
+        self.window.horizon
+    }
+
+    /// The visible window `[t0, t1]`, ms.
+    #[wasm_bindgen(getter)]
+    pub fn t0(&self) -> f64 {
+        self.window.t0
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn t1(&self) -> f64 {
+        self.window.t1
+    }
+
+    /// Shows `[t0, t1]` (clamped into the chart): keeps the zoom when a new
+    /// result of the same shape arrives.
+    #[wasm_bindgen(js_name = setWindow)]
+    pub fn set_window(&mut self, t0: f64, t1: f64) {
+        self.window.set(t0, t1);
+    }
+
+    /// Shows the whole chart.
+    pub fn reset(&mut self) {
+        self.window.reset();
+    }
+
+    /// Zooms by `factor` (> 1 zooms in) keeping the time under `x` (CSS px
+    /// from the canvas's left edge) in place; `width` is the canvas's CSS width.
+    pub fn zoom(&mut self, factor: f64, x: f64, width: f64) {
+        let l = self.layout(width);
+        self.window.zoom(&l, factor, x);
+    }
+
+    /// Pans by `dx` CSS px (positive shows earlier times).
+    pub fn pan(&mut self, dx: f64, width: f64) {
+        let l = self.layout(width);
+        self.window.pan(&l, dx);
+    }
+
+    /// The chart's height in CSS px at `width` CSS px.
+    pub fn height(&self, width: f64) -> f64 {
+        self.layout(width).height
+    }
+
+    /// The legend's entries, one per line (the canvas's description).
+    #[wasm_bindgen(js_name = legendText)]
+    pub fn legend_text(&self) -> String {
+        legend::text(&self.lanes.meta.legend(lang()))
+    }
+
+    /// Draws the whole chart (the canvas's bitmap already sized to its CSS
+    /// size times `dpr`).
+    pub fn draw(&self, canvas: &HtmlCanvasElement, dpr: f64, dark: bool) -> Result<(), JsError> {
+        let mut from = 0;
+        while from >= 0 {
+            from = self.draw_part(canvas, dpr, dark, from as u32, u32::MAX)?;
+        }
+        Ok(())
+    }
+
+    /// Draws part of the chart: `from` 0 clears the canvas and draws the
+    /// axis, titles and legend, then lanes until about `budget` segments
+    /// were visited. Returns the lane to continue from, or -1 when done.
+    #[wasm_bindgen(js_name = drawPart)]
+    pub fn draw_part(
+        &self,
+        canvas: &HtmlCanvasElement,
+        dpr: f64,
+        dark: bool,
+        from: u32,
+        budget: u32,
+    ) -> Result<i32, JsError> {
+        let mut backend = if from == 0 {
+            Canvas::clear(canvas)?
+        } else {
+            Canvas::open(canvas)?
+        };
+        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang());
+        pen.raster = true;
+        let width = pen.size().0;
+        let layout = self.layout(width);
+        lanes::draw_part(&mut pen, &self.chart(), &layout, from, budget).map_err(err)
+    }
+
+    /// What is under (`x`, `y`) CSS px on a canvas `width` CSS px wide, as
+    /// tooltip text: a slice (highlighting its task or thread) or a
+    /// shortened label's full text; `None` (no highlight) over nothing.
+    pub fn hit(&mut self, x: f64, y: f64, width: f64) -> Option<String> {
+        self.highlight = None;
+        let layout = self.layout(width);
+        let chart = self.chart();
+        let Some(h) = chart.hit(&layout, x, y) else {
+            return chart.note_at(&layout, x, y, lang());
+        };
+        let s = &self.lanes.segs;
+        let item = s.item[h.seg];
+        self.highlight = Some(item);
+        Some(self.tip(&h))
+    }
+
+    /// Highlights study task `task` and shows it with room either side
+    /// (the trace's "longest tasks" table links here). Returns whether the
+    /// chart has that task.
+    #[wasm_bindgen(js_name = showTask)]
+    pub fn show_task(&mut self, task: u32) -> bool {
+        let Some((completion, first_start, _)) = self.tasks.as_ref().and_then(|t| t.runs.first())
+        else {
+            return false;
+        };
+        if task >= completion.length() {
+            return false;
+        }
+        let (s, e) = (first_start.get_index(task), completion.get_index(task));
+        let pad = (e - s) * 1.5 + 1.0;
+        self.window.set(s - pad, e + pad);
+        self.highlight = Some(task);
+        true
+    }
+
+    /// Removes the hover highlight.
+    #[wasm_bindgen(js_name = clearHighlight)]
+    pub fn clear_highlight(&mut self) {
+        self.highlight = None;
+    }
+}
+
+impl Gantt {
+    fn layout(&self, width: f64) -> Layout {
+        lanes::layout(&self.lanes.meta, width, lang())
+    }
+
+    fn chart(&self) -> Chart<'_> {
+        Chart {
+            lanes: &self.lanes,
+            index: &self.index,
+            window: self.window,
+            ready: self.incoming.is_none(),
+            highlight: self.highlight,
+        }
+    }
+
+    fn tip(&self, h: &lanes::Hit) -> String {
+        let lang = lang();
+        let meta = &self.lanes.meta;
+        let s = &self.lanes.segs;
+        let block = &meta.blocks[h.block];
+        let lane = &block.lanes[h.lane];
+        let item = s.item[h.seg];
+        let key = meta.keys.get(s.key[h.seg] as usize);
+        let Some(t) = &self.tasks else {
+            let thread = meta.items.get(item as usize).map_or("?", |t| t.get(lang));
+            let what = key.map_or("", |k| k.label.get(lang));
+            return gantt::thread_tip(
+                lang,
+                what,
+                thread,
+                lane.label.get(lang),
+                s.start[h.seg],
+                s.end[h.seg],
+            );
+        };
+        let i = item;
+        let class = s.key[h.seg];
+        let run = t.runs.get(h.block);
+        let at = |a: Option<&Float64Array>| a.map_or(f64::NAN, |a| a.get_index(i));
+        gantt::task_tip(
+            lang,
+            &TaskFacts {
+                task: item,
+                class: t
+                    .info
+                    .classes
+                    .get(class as usize)
+                    .map_or("?", |c| c.get(lang)),
+                long: t.info.long_class == Some(class),
+                work: t.work.get_index(i),
+                arrival: t.arrival.get_index(i),
+                first_start: at(run.map(|r| &r.1)),
+                completion: at(run.map(|r| &r.0)),
+                slices: run.map_or(0, |r| r.2.get_index(i)),
+                policy: &block.name,
+                core: match lane.mark {
+                    Mark::Efficiency => format!("{} (E)", h.lane),
+                    Mark::Performance => format!("{} (P)", h.lane),
+                    Mark::None => h.lane.to_string(),
+                },
+                start: s.start[h.seg],
+                end: s.end[h.seg],
+            },
+        )
+    }
+}

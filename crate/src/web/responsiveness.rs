@@ -1,0 +1,357 @@
+//! The Responsiveness section: computed in the worker with a run on a
+//! trace's or a timed task list's tasks ([`section`], the result's
+//! `responsiveness` object), drawn on the main thread ([`RespView`]: the
+//! input-delay CDF and the trade-off chart), and the "use my measured
+//! yield cost" conversion ([`measured_yield_cost`]).
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+use super::canvas::{err, Canvas};
+use super::result::to_js;
+use crate::chart::delay::{self, Curve};
+use crate::chart::pen::Pen;
+use crate::chart::theme::Theme;
+use crate::chart::tradeoff::{self, Tradeoff};
+use crate::experiment::{Experiment, Limits};
+use crate::responsiveness::reading::P98_TARGET_MS;
+use crate::responsiveness::text::{self, column, row_name, PAGE_COLUMNS};
+use crate::responsiveness::yielding::{self, YieldKind};
+use crate::responsiveness::{Answer, Row, Settings, Source, Task};
+use crate::text::{Lang, Text};
+use crate::workload::Workload;
+
+/// Both languages of a text made per language.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Both<T> {
+    pub en: T,
+    pub zh: T,
+}
+
+impl<T> Both<T> {
+    fn new(f: impl Fn(Lang) -> T) -> Both<T> {
+        Both {
+            en: f(Lang::En),
+            zh: f(Lang::Zh),
+        }
+    }
+
+    fn get(&self, lang: Lang) -> &T {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+}
+
+const SLICED_ROW: Text = Text::new("sliced, q = {} ms", "切分，q = {} ms");
+const TBT_BEFORE_AFTER: Text = Text::new(
+    "Total blocking time: {} ms {}, {} ms sliced at q = {} ms.",
+    "总阻塞时间：{} ms（{}），切分后 {} ms（q = {} ms）。",
+);
+const CDF_X: Text = Text::new("input delay (ms)", "输入延迟（ms）");
+const CDF_Y: Text = Text::new(
+    "share of inputs waiting at most",
+    "等待不超过该时长的输入比例",
+);
+const TRADE_X: Text = Text::new("quantum q (ms)", "时间片 q（ms）");
+const TRADE_P98: Text = Text::new("p98 input delay (ms)", "p98 输入延迟（ms）");
+const TRADE_COST: Text = Text::new("tasks finish later, mean (ms)", "任务平均晚完成（ms）");
+const TRADE_RECORDED: Text = Text::new("{}: p98 {} ms", "{}：p98 {} ms");
+const TRADE_TARGET: Text = Text::new("target: p98 ≤ {} ms", "目标：p98 ≤ {} ms");
+const KNEE: Text = Text::new("knee", "拐点");
+const FAVOURED: Text = Text::new("favoured", "推荐");
+const KNEE_AND_FAVOURED: Text = Text::new("knee, favoured", "拐点，推荐");
+
+/// One row of the section's table.
+#[derive(Serialize)]
+struct TableRow {
+    /// `recorded`, or the quantum as written (`16`): `tr[data-quantum]`.
+    quantum: String,
+    name: Both<String>,
+    /// Each page column's figure as shown, by `td[data-metric]` key.
+    cells: std::collections::BTreeMap<&'static str, String>,
+    favoured: bool,
+    knee: bool,
+}
+
+/// What the charts draw (also what [`RespView`] reads back).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct ChartData {
+    /// Recorded first, then sliced at the page's quantum.
+    cdf_names: Both<Vec<String>>,
+    cdf_x: Vec<Vec<f64>>,
+    cdf_y: Vec<Vec<f64>>,
+    quanta: Vec<f64>,
+    p98: Vec<f64>,
+    cost: Vec<f64>,
+    recorded_p98: f64,
+    knee: Option<usize>,
+    favoured: Option<usize>,
+    page_q: f64,
+    recorded_name: Both<String>,
+}
+
+/// The section's object.
+#[derive(Serialize)]
+struct Section<'a> {
+    about: Both<Vec<String>>,
+    rows: Vec<TableRow>,
+    tbt: Both<String>,
+    reading: Both<Vec<String>>,
+    assumptions: Both<String>,
+    chart: ChartData,
+    /// The CLI's `--json` object (English reading), for scripts and tests.
+    answer: crate::responsiveness::answer::Json<'a>,
+}
+
+/// Whether the section applies: a trace's tasks, or an imported list with
+/// arrival times (a list of durations alone, all at t = 0, is not a
+/// timeline).
+pub(crate) fn applies(workload: &Workload, trace: bool) -> bool {
+    trace || workload.arrival.iter().any(|&a| a > 0.0)
+}
+
+fn q(v: f64) -> String {
+    crate::error::fmt_number(v)
+}
+
+fn cells(row: &Row) -> std::collections::BTreeMap<&'static str, String> {
+    PAGE_COLUMNS
+        .iter()
+        .filter_map(|&k| column(k))
+        .map(|c| (c.key, c.cell(row)))
+        .collect()
+}
+
+/// The section for `workload` under `settings`, the page's quantum added
+/// to the quanta tried. `trace`: the tasks are a trace's at their recorded
+/// starts. Too fine a quantum for the browser's limit gives `{error: {en, zh}}`.
+pub(crate) fn section(
+    exp: &Experiment,
+    workload: &Workload,
+    trace: bool,
+    settings: &Settings,
+) -> JsValue {
+    let tasks = Task::from_columns(&workload.arrival, &workload.work);
+    let mut s = settings.clone();
+    if !s.quanta.contains(&exp.quantum) {
+        s.quanta.push(exp.quantum);
+        s.quanta.sort_by(f64::total_cmp);
+    }
+    let source = if trace { Source::Trace } else { Source::Tasks };
+    // The browser's slice budget, shared by every row.
+    let per_plan = Limits::WEB.max_slices / (s.quanta.len() as u64 + 1);
+    let answer = match Answer::new(&tasks, &s, source, per_plan) {
+        Ok(a) => a,
+        Err(e) => {
+            let field = if e.quantum_ms == exp.quantum {
+                "q"
+            } else {
+                "resp_quanta"
+            };
+            return to_js(&serde_json::json!({ "error": e.error(field).messages() }));
+        }
+    };
+    let r = &answer.report;
+    let rec = r.recorded();
+    let sliced = r.at(exp.quantum).expect("the page's quantum was added");
+    let favoured = answer.favoured.map(|f| f.row);
+    let knee = answer.knee.ok().map(|k| k.row);
+    let index = |row: &Row| r.rows.iter().position(|x| std::ptr::eq(x, row));
+    let table_row = |row: &Row| TableRow {
+        quantum: row.quantum_ms.map_or("recorded".to_string(), q),
+        name: Both::new(|lang| match row.quantum_ms {
+            None => row_name(row, source, lang),
+            Some(v) => SLICED_ROW.fill(lang, &[&q(v)]),
+        }),
+        cells: cells(row),
+        favoured: favoured.is_some() && index(row) == favoured,
+        knee: knee.is_some() && index(row) == knee,
+    };
+    let sliced_rows = &r.rows[1..];
+    let chart = ChartData {
+        cdf_names: Both::new(|lang| {
+            vec![
+                row_name(rec, source, lang),
+                SLICED_ROW.fill(lang, &[&q(exp.quantum)]),
+            ]
+        }),
+        cdf_x: [rec, sliced]
+            .iter()
+            .map(|row| row.cdf.iter().map(|p| p.0).collect())
+            .collect(),
+        cdf_y: [rec, sliced]
+            .iter()
+            .map(|row| row.cdf.iter().map(|p| p.1).collect())
+            .collect(),
+        quanta: sliced_rows
+            .iter()
+            .filter_map(|row| row.quantum_ms)
+            .collect(),
+        p98: sliced_rows
+            .iter()
+            .map(|row| row.input_delay_ms.p98)
+            .collect(),
+        cost: sliced_rows
+            .iter()
+            .map(|row| row.finish_later_ms.mean)
+            .collect(),
+        recorded_p98: rec.input_delay_ms.p98,
+        knee: knee.and_then(|k| k.checked_sub(1)),
+        favoured: favoured.and_then(|f| f.checked_sub(1)),
+        page_q: exp.quantum,
+        recorded_name: Both::new(|lang| row_name(rec, source, lang)),
+    };
+    let span = text::span_word(r);
+    to_js(&Section {
+        about: Both::new(|lang| text::about(&answer, lang)),
+        rows: vec![table_row(rec), table_row(sliced)],
+        tbt: Both::new(|lang| {
+            TBT_BEFORE_AFTER.fill(
+                lang,
+                &[
+                    &format!("{:.1}", rec.tbt_ms),
+                    &row_name(rec, source, lang),
+                    &format!("{:.1}", sliced.tbt_ms),
+                    &q(exp.quantum),
+                ],
+            )
+        }),
+        reading: Both::new(|lang| answer.reading(lang)),
+        assumptions: Both::new(|lang| text::ASSUMPTIONS.fill(lang, &[span.get(lang)])),
+        chart,
+        answer: answer.json(Lang::En),
+    })
+}
+
+/// The section's charts on the main thread.
+#[wasm_bindgen]
+pub struct RespView {
+    data: ChartData,
+}
+
+#[wasm_bindgen]
+impl RespView {
+    /// Takes the result's `responsiveness` object.
+    #[wasm_bindgen(constructor)]
+    pub fn new(section: JsValue) -> Result<RespView, JsError> {
+        let chart = js_sys::Reflect::get(&section, &JsValue::from_str("chart"))
+            .map_err(|_| JsError::new("the section has no chart"))?;
+        let data: ChartData = serde_wasm_bindgen::from_value(chart)
+            .map_err(|e| JsError::new(&format!("chart: {e}")))?;
+        Ok(RespView { data })
+    }
+
+    /// The input-delay CDF, recorded and sliced, in `lang`.
+    #[wasm_bindgen(js_name = drawCdf)]
+    pub fn draw_cdf(
+        &self,
+        canvas: &HtmlCanvasElement,
+        dpr: f64,
+        dark: bool,
+        lang: &str,
+    ) -> Result<(), JsError> {
+        let lang = Lang::from_tag(lang);
+        let d = &self.data;
+        let names = d.cdf_names.get(lang);
+        let points: Vec<Vec<(f64, f64)>> = d
+            .cdf_x
+            .iter()
+            .zip(&d.cdf_y)
+            .map(|(x, y)| x.iter().copied().zip(y.iter().copied()).collect())
+            .collect();
+        let curves: Vec<Curve> = points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Curve {
+                name: names.get(i).map_or("", String::as_str),
+                points: p,
+                recorded: i == 0,
+            })
+            .collect();
+        let mut backend = Canvas::clear(canvas)?;
+        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
+        let size = pen.size();
+        delay::draw(&mut pen, size, &curves, CDF_X.get(lang), CDF_Y.get(lang)).map_err(err)?;
+        Ok(())
+    }
+
+    /// The trade-off over the quantum, in `lang`.
+    #[wasm_bindgen(js_name = drawTradeoff)]
+    pub fn draw_tradeoff(
+        &self,
+        canvas: &HtmlCanvasElement,
+        dpr: f64,
+        dark: bool,
+        lang: &str,
+    ) -> Result<(), JsError> {
+        let lang = Lang::from_tag(lang);
+        let d = &self.data;
+        let same = d.knee.is_some() && d.knee == d.favoured;
+        let chart = Tradeoff {
+            quanta: d.quanta.clone(),
+            p98: d.p98.clone(),
+            cost: d.cost.clone(),
+            recorded_p98: d.recorded_p98,
+            target_ms: P98_TARGET_MS,
+            knee: d.knee,
+            favoured: if same { None } else { d.favoured },
+            page_q: d.page_q,
+            x_label: TRADE_X.get(lang).to_string(),
+            p98_label: TRADE_P98.get(lang).to_string(),
+            cost_label: TRADE_COST.get(lang).to_string(),
+            recorded_label: TRADE_RECORDED.fill(
+                lang,
+                &[d.recorded_name.get(lang), &format!("{:.1}", d.recorded_p98)],
+            ),
+            target_label: TRADE_TARGET.fill(lang, &[&q(P98_TARGET_MS)]),
+            knee_label: if same { KNEE_AND_FAVOURED } else { KNEE }
+                .get(lang)
+                .to_string(),
+            favoured_label: FAVOURED.get(lang).to_string(),
+        };
+        let mut backend = Canvas::clear(canvas)?;
+        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
+        let size = pen.size();
+        tradeoff::draw(&mut pen, size, &chart).map_err(err)?;
+        Ok(())
+    }
+}
+
+/// "Use my measured yield cost": from Run for real's primitive
+/// (`environment.yield_used`, absent before a run) and its cost of one
+/// yield (`yield_cost.ms`: the median gap between slices, or on a clock too
+/// coarse for one gap the median of yields timed in batches; absent when
+/// neither could be timed), the section's `{yield, cost}`, or
+/// `{message: {en, zh}}` when no cost applies.
+#[wasm_bindgen(js_name = measuredYieldCost)]
+pub fn measured_yield_cost(yield_used: Option<String>, yield_ms: Option<f64>) -> JsValue {
+    const NO_RUN: Text = Text::new(
+        "Run for real first: its measured gap between slices becomes the cost per yield.",
+        "请先进行真机运行：它测得的切片间隔会成为每次让出的开销。",
+    );
+    const RAF: Text = Text::new(
+        "Run for real used requestAnimationFrame: its gap is mostly the wait for the next frame, which the model adds itself, plus rendering, which it leaves out; pick another primitive in Run for real.",
+        "真机运行用的是 requestAnimationFrame：它的间隔主要是等待下一帧（模型自己会加上）和渲染（模型不计），请在真机运行中换一种让出方式。",
+    );
+    const UNTIMED: Text = Text::new(
+        "Run for real could not time a yield on this clock (see its yield cost line); type a cost instead.",
+        "真机运行在这个时钟上测不出一次让出的耗时（见其让出开销一行），请直接输入开销。",
+    );
+    let message = |t: Text| to_js(&serde_json::json!({ "message": { "en": t.en, "zh": t.zh } }));
+    let Some(kind) = yield_used.and_then(|u| YieldKind::parse("yield", &u).ok()) else {
+        return message(NO_RUN);
+    };
+    if kind == YieldKind::Raf {
+        return message(RAF);
+    }
+    match yield_ms.and_then(|ms| yielding::measured_cost(kind, ms)) {
+        Some(c) => to_js(&serde_json::json!({
+            "yield": kind.name(),
+            "cost": crate::error::fmt_number((c * 1e4).round() / 1e4),
+        })),
+        None => message(UNTIMED),
+    }
+}

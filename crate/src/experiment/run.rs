@@ -138,8 +138,9 @@ impl Experiment {
 }
 /// Runs `run_one` for every policy, in order. Policies are independent: on
 /// native targets a large run (50 000 tasks or more) uses one thread per
-/// policy (results are identical, only sooner). The browser runs them in
-/// its worker, one after the other.
+/// policy (results are identical, only sooner). In the browser wasm has no
+/// threads here: the page's worker hands a large run's policies to helper
+/// workers instead (`web/part.rs`).
 fn in_parallel<R: Send>(
     policies: &[PolicyKind],
     tasks: usize,

@@ -30,12 +30,29 @@ function buffers(value, out = new Set()) {
  * page's estimate says large). Progress: `{sized: true, slices, large}`
  * once the workload is drawn (its true size), then, for a large run,
  * `{done, total, label}` before each step. Value: the result object.
+ *
+ * A large run of several policies is split where the worker has helpers
+ * (`ctx.helpers`, www/helpers.js): each helper draws the same workload (or
+ * is handed an imported list's parsed tasks, see `shareList`) and runs one
+ * policy at a time from the back of the list (a `part`), while this worker
+ * runs them from the front; the parts are taken into the result as if run
+ * here. A part that fails is run here instead.
  */
 export function* run(wasm, { query, tasks = null, starts = null, resp = '', large = false }, ctx) {
-  const runner = starts ? wasm.Runner.withTrace(query, tasks, starts, resp)
-    : tasks ? wasm.Runner.withTasks(query, tasks, resp) : new wasm.Runner(query);
+  const list = tasks ? taskList(wasm, tasks, ctx.cache) : null;
+  const runner = list ? wasm.Runner.withList(query, list.list, starts ?? undefined, resp) : new wasm.Runner(query);
+  const total = runner.total();
+  const left = Array.from({ length: total - 1 }, (_, i) => i); // policies no one has taken
+  const parts = new Map(); // policy → {helper, job}
+  const ask = (helper) => {
+    const i = left.pop();
+    if (i === undefined) return;
+    if (list) shareList(list, helper, ctx);
+    const args = { query, list: list ? list.serial : null, part: i };
+    parts.set(i, { helper, job: ctx.helpers.request(helper, 'part', args) });
+  };
   try {
-    const total = runner.total();
+    if (large && ctx.helpers) for (let h = 0; h < Math.min(ctx.helpers.size, left.length - 1); h++) ask(h);
     let sized = false;
     let isLarge = large;
     for (;;) {
@@ -47,14 +64,73 @@ export function* run(wasm, { query, tasks = null, starts = null, resp = '', larg
         ctx.progress({ sized: true, slices: runner.slices(), large: isLarge });
       }
       if (isLarge) ctx.progress({ done: runner.done(), total, label: runner.nextLabel() });
-      if (!runner.step()) break;
+      if (!sized) runner.step();
+      else if (left.length > 0) runner.runPolicy(left.shift());
+      else if (parts.size > 0) {
+        runner.prepare(); // the result's own work, while the helpers run
+        const { i, out } = yield Promise.race([...parts].map(([i, p]) => p.job.done.then((out) => ({ i, out }))));
+        const { helper } = parts.get(i);
+        parts.delete(i);
+        if (out.ok) {
+          runner.addPart(i, out.value);
+          ask(helper);
+        } else {
+          left.push(i);
+        }
+        continue;
+      } else break;
       yield;
     }
     const result = runner.finish();
     return { value: result, transfer: [...buffers(result)] };
   } finally {
+    for (const p of parts.values()) p.job.cancel();
     runner.free();
   }
+}
+
+/**
+ * One policy of a large run, in a helper (see `run`): `{query, list,
+ * part}` (`list`: the serial of the imported list `adoptTasks` gave this
+ * helper, or null for drawn tasks; `part`: the policy's index). Value:
+ * Rust's part object, its typed arrays transferred.
+ */
+export function* part(wasm, { query, list = null, part: i }, ctx) {
+  const adopted = ctx.cache.adopted;
+  if (list !== null && (!adopted || adopted.serial !== list)) throw new Error(`no task list ${list} here`);
+  const runner = list !== null ? wasm.Runner.withList(query, adopted.list) : new wasm.Runner(query);
+  try {
+    yield;
+    const value = runner.part(i);
+    return { value, transfer: [...buffers(value)] };
+  } finally {
+    runner.free();
+  }
+}
+
+/** A helper takes the imported list `{serial, work, arrival, class,
+ * labels}` its worker parsed (see `shareList`; `arrival` null: all at 0),
+ * for the parts to come. */
+export function* adoptTasks(wasm, { serial, work, arrival, class: cls, labels }, ctx) {
+  if (ctx.cache.adopted) ctx.cache.adopted.list.free();
+  ctx.cache.adopted = null;
+  ctx.cache.adopted = { serial, list: wasm.TaskList.fromArrays(work, arrival ?? undefined, cls, labels) };
+  yield;
+  return { value: null };
+}
+
+/** Gives helper `h` the parsed list `entry` (see `taskList`) unless it
+ * has it: its tasks as typed arrays, cheaper to hand over than to parse
+ * the text again. A list replaced since (and freed) is not given: the
+ * part that needed it is run here instead. */
+function shareList(entry, h, ctx) {
+  const helpers = ctx.helpers;
+  if (ctx.cache.list !== entry || helpers.holds(h, entry.serial)) return;
+  const arrays = entry.list.arrays();
+  if (!arrays) return;
+  const transfer = [arrays.work, arrays.arrival, arrays.class].filter(Boolean).map((a) => a.buffer);
+  helpers.request(h, 'adoptTasks', { serial: entry.serial, ...arrays }, transfer);
+  helpers.hold(h, entry.serial);
 }
 
 /**
@@ -145,13 +221,37 @@ async function fileText(file, cache) {
  * A task list to import, checked by Rust's parser (`import::parse_task_list`)
  * off the main thread: `{query, text}` or `{query, file}` (a File: read
  * here, so the page never holds or parses it; later jobs get the same File
- * as `tasks`, see `prepare`). Value: `checkTasks`'
+ * as `tasks`, see `prepare`). The parsed list stays for the runs. Value:
  * `{ok, tasks, classes, total_work_ms}` or `{ok: false, line, message}`.
  */
 export async function* importTasks(wasm, { query, text = null, file = null }, ctx) {
   const list = file ? await fileText(file, ctx.cache) : text;
   yield;
-  return { value: wasm.checkTasks(query, list) };
+  const entry = taskList(wasm, list, ctx.cache);
+  const check = entry.list.check(query);
+  // The helpers a large run of this experiment would split into get the
+  // parsed list as soon as this answer is sent, while the page asks for
+  // the run.
+  if (check.ok && ctx.helpers) {
+    const r = new wasm.Runner(query);
+    const helpers = Math.min(ctx.helpers.size, r.total() - 2);
+    r.free();
+    setTimeout(() => { for (let h = 0; h < helpers; h++) shareList(entry, h, ctx); }, 0);
+  }
+  return { value: check };
+}
+
+/** Rust's parsed `TaskList` of `text` as `{text, list, serial}`: the last
+ * one stays in `cache`, so the runs after an import (and after each edit)
+ * do not parse it again; `serial` names it to the helpers. */
+function taskList(wasm, text, cache) {
+  if (!cache.list || cache.list.text !== text) {
+    if (cache.list) cache.list.list.free();
+    cache.list = null;
+    cache.serials = (cache.serials || 0) + 1;
+    cache.list = { text, list: new wasm.TaskList(text), serial: cache.serials };
+  }
+  return cache.list;
 }
 
 /** An export's text: `{kind, query, tasks, ui}` (see Rust's `exportFile`). Value: `{text}`. */

@@ -52,6 +52,11 @@ window.tailslice = {
    * the page's (catalog), the scenarios' (scenarioCatalog), and the
    * defaults of an empty query (parseQuery('')). */
   keyTables() { return { catalog: catalog(), scenarios: scenarioCatalog(), empty: parseQuery('') }; },
+  /** The shown result's figures: the object `tailslice simulate --json` prints. */
+  get report() { return app.result ? app.result.report : null; },
+  /** Policies of the shown result that a helper of the worker ran (a large
+   * run's policies side by side). */
+  get parts() { return app.result ? app.result.parts : 0; },
   /** Slices (segments) of the drawn schedules, all policies. */
   get segments() { return app.gantt ? app.gantt.segments : 0; },
 };

@@ -19,8 +19,11 @@
 //
 // A job is `function* (wasm, args, ctx)` (or `async function*`): it yields
 // between steps, reports with `ctx.progress(p)`, keeps what outlives one job
-// in `ctx.cache`, and returns `{value, transfer}`. `jobs.prepare(args, ctx)`,
-// if there is one, runs (awaited) before every job.
+// in `ctx.cache`, and returns `{value, transfer}`. A job may yield a promise
+// (a helper's answer): the loop waits for it, letting messages in, and
+// hands its value back to the job (a cancel stops the wait at once).
+// `jobs.prepare(args, ctx)`, if there is one, runs (awaited) before every
+// job; `extra` (see `serve`) is added to every job's `ctx`.
 
 /** Lets queued messages (cancel, new requests) in before the next step:
  * a message to itself (no 4 ms clamp, unlike a nested setTimeout(0)). */
@@ -30,10 +33,12 @@ channel.port1.onmessage = () => waiting.shift()();
 const yieldToQueue = () => new Promise((resolve) => { waiting.push(resolve); channel.port2.postMessage(0); });
 
 /** Answers the protocol in this worker: `ready` (the wasm's init promise),
- * `wasm` (its exports), `jobs` (name → job function). */
-export function serve(ready, wasm, jobs) {
+ * `wasm` (its exports), `jobs` (name → job function), `extra` (more for
+ * every job's `ctx`: the page's worker gives its helpers). */
+export function serve(ready, wasm, jobs, extra = {}) {
   const live = new Set();
   const cancelled = new Set();
+  const onCancel = new Map(); // id → resolves the job's wait for a promise
   const cache = {};
   let broken = false; // the wasm failed to load: every job fails, fatally
   ready.catch(() => { broken = true; });
@@ -48,21 +53,25 @@ export function serve(ready, wasm, jobs) {
       self.postMessage({ type: 'error', id, message: `unknown job "${job}"`, fatal: false });
       return;
     }
-    const ctx = { cache, progress: (progress) => self.postMessage({ type: 'progress', id, progress }) };
+    const ctx = { ...extra, cache, progress: (progress) => self.postMessage({ type: 'progress', id, progress }) };
     live.add(id);
+    const stop = new Promise((resolve) => onCancel.set(id, resolve));
     try {
       await ready;
       const t0 = performance.now();
       if (jobs.prepare) await jobs.prepare(args, ctx);
       const gen = fn(wasm, args || {}, ctx);
+      let answer;
       for (;;) {
-        const step = await gen.next();
+        const step = await gen.next(answer);
+        answer = undefined;
         if (step.done) {
           const { value, transfer = [] } = step.value;
           self.postMessage({ type: 'result', id, value, ms: performance.now() - t0 }, transfer);
           return;
         }
-        await yieldToQueue();
+        if (step.value && typeof step.value.then === 'function') answer = await Promise.race([step.value, stop]);
+        else await yieldToQueue();
         if (cancelled.has(id)) {
           await gen.return();
           self.postMessage({ type: 'cancelled', id });
@@ -75,13 +84,14 @@ export function serve(ready, wasm, jobs) {
     } finally {
       live.delete(id);
       cancelled.delete(id);
+      onCancel.delete(id);
     }
   }
 
   self.onmessage = (event) => {
     const msg = event.data;
     if (!msg) return;
-    if (msg.type === 'cancel') { if (live.has(msg.id)) cancelled.add(msg.id); }
+    if (msg.type === 'cancel') { if (live.has(msg.id)) { cancelled.add(msg.id); onCancel.get(msg.id)(); } }
     else if (msg.type === 'request') start(msg);
   };
 }

@@ -2,12 +2,19 @@
 //! that stay within rounding of CPython's exact mean over a million values,
 //! and relative change.
 
+mod select;
+
+pub use select::at_ranks;
+
 /// The study's percentile: `sorted[min(n-1, floor(n*P/100))]` (nearest
 /// rank, rounding up). `sorted` must be ascending and not empty.
 pub fn percentile(sorted: &[f64], p: f64) -> f64 {
-    let n = sorted.len();
-    let idx = ((n as f64) * p / 100.0) as usize;
-    sorted[idx.min(n - 1)]
+    sorted[percentile_rank(sorted.len(), p)]
+}
+
+/// The rank [`percentile`] reads among `n` values (`n` > 0).
+pub fn percentile_rank(n: usize, p: f64) -> usize {
+    (((n as f64) * p / 100.0) as usize).min(n - 1)
 }
 
 /// The study's percentiles of unsorted `values` (reordered in place), by

@@ -200,8 +200,8 @@ fn canvas_and_svg_come_from_the_same_function() {
         .runs
         .iter()
         .map(|r| {
-            let mut lat = tailslice::experiment::summary::latencies(w, &r.schedule);
-            cdf::points_unsorted(&mut lat, cdf::MAX_POINTS)
+            let lat = tailslice::experiment::summary::latencies(w, &r.schedule);
+            cdf::points_unsorted(&lat, cdf::MAX_POINTS)
         })
         .collect();
     let series: Vec<cdf::Series> = outcome

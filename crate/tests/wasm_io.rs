@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 use tailslice::experiment::Limits;
-use tailslice::web::{self, QuantumSweep, Runner, SeedSweep};
+use tailslice::web::{self, QuantumSweep, Runner, SeedSweep, TaskList};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -59,6 +59,160 @@ fn imported_tasks_run_like_the_library_and_carry_the_explanation() {
         zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
         "{zh}"
     );
+}
+
+/// A list parsed once answers the check and every run after it as the
+/// text does each time: the same check, results, refusals and the "as
+/// recorded" row of a trace's starts.
+#[wasm_bindgen_test]
+fn a_parsed_list_runs_as_its_text_does() {
+    let list = TaskList::new(LIST);
+    assert_eq!(
+        json(&list.check("q=4").unwrap()),
+        json(&web::check_tasks("q=4", LIST).unwrap())
+    );
+    for q in ["q=4&p=fifo,rr,srpt", "q=2&cores=2"] {
+        for resp in [None, Some("resp_cost=0.5".to_string())] {
+            let from_list = Runner::with_list(q, &list, None, resp.clone())
+                .unwrap()
+                .finish()
+                .unwrap();
+            let from_text = Runner::with_tasks(q, LIST, resp.clone())
+                .unwrap()
+                .finish()
+                .unwrap();
+            assert_eq!(json(&from_list), json(&from_text), "{q} {resp:?}");
+        }
+    }
+    let bad_resp = Some("resp_cost=x".to_string());
+    assert!(Runner::with_list("", &list, None, bad_resp.clone()).is_err());
+    assert!(Runner::with_tasks("", LIST, bad_resp).is_err());
+    let starts = vec![0.0, 5.0, 45.0, 50.0];
+    let traced = Runner::with_list("", &list, Some(starts.clone()), None)
+        .unwrap()
+        .finish()
+        .unwrap();
+    assert_eq!(
+        json(&traced),
+        json(
+            &Runner::with_trace("", LIST, &starts, None)
+                .unwrap()
+                .finish()
+                .unwrap()
+        )
+    );
+    assert_eq!(json(&traced)["rows"][0]["policy"], "recorded");
+    assert!(Runner::with_list("", &list, Some(vec![0.0]), None).is_err());
+    let bad = TaskList::new("1\n2\nx\n");
+    assert_eq!(json(&bad.check("").unwrap())["line"], 3);
+    assert!(Runner::with_list("", &bad, None, None).is_err());
+}
+
+/// A list handed to another worker as arrays (`arrays`, `fromArrays`) is
+/// the list: the same check and runs, with arrivals and without (a list of
+/// durations sends none); arrays that do not match are refused.
+#[wasm_bindgen_test]
+fn a_list_as_arrays_is_the_list() {
+    use js_sys::{Array, Float64Array, Reflect, Uint16Array};
+    use wasm_bindgen::JsCast;
+    let field = |o: &JsValue, k: &str| Reflect::get(o, &k.into()).unwrap();
+    for text in [LIST, "5\n1.5\n0\n40\n"] {
+        let list = TaskList::new(text);
+        let a = list.arrays();
+        let arrival = field(&a, "arrival");
+        assert_eq!(arrival.is_null(), !text.contains(','), "{text}");
+        let labels: Vec<String> = field(&a, "labels")
+            .dyn_into::<Array>()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_string().unwrap())
+            .collect();
+        let copy = TaskList::from_arrays(
+            field(&a, "work")
+                .dyn_into::<Float64Array>()
+                .unwrap()
+                .to_vec(),
+            arrival.dyn_into::<Float64Array>().ok().map(|f| f.to_vec()),
+            field(&a, "class")
+                .dyn_into::<Uint16Array>()
+                .unwrap()
+                .to_vec(),
+            labels.clone(),
+        )
+        .unwrap();
+        assert_eq!(
+            json(&copy.check("q=4").unwrap()),
+            json(&list.check("q=4").unwrap())
+        );
+        let run = |l: &TaskList| {
+            json(
+                &Runner::with_list("q=4&p=fifo,rr", l, None, None)
+                    .unwrap()
+                    .finish()
+                    .unwrap(),
+            )
+        };
+        assert_eq!(run(&copy), run(&list), "{text}");
+        assert!(TaskList::from_arrays(vec![1.0], None, vec![labels.len() as u16], labels).is_err());
+    }
+    assert!(TaskList::from_arrays(
+        vec![1.0, 2.0],
+        Some(vec![0.0]),
+        vec![0, 0],
+        vec!["a".into()]
+    )
+    .is_err());
+    assert!(TaskList::new("x\n").arrays().is_null());
+}
+
+/// A run split into parts (each policy but the first run by another
+/// runner, as the worker's helpers do) is the run made in one piece: the
+/// same figures, CDFs, per-task outcomes and slices, bit for bit; only
+/// `parts` says how it was made. With and without a Gantt, on an imported
+/// list and a trace's tasks.
+#[wasm_bindgen_test]
+fn a_run_in_parts_is_the_run_in_one() {
+    let list = TaskList::new(LIST);
+    let starts = vec![0.0, 5.0, 45.0, 50.0];
+    type Make<'a> = Box<dyn Fn() -> Runner + 'a>;
+    let cases: Vec<(&str, Make)> = vec![
+        (
+            "the study, drawn",
+            Box::new(|| Runner::new("n=2000&p=fifo,rr,srpt").unwrap()),
+        ),
+        (
+            "no Gantt",
+            Box::new(|| Runner::new("n=2000&mix=1:1000-2500&q=1&p=fifo,rr").unwrap()),
+        ),
+        (
+            "two cores, a machine",
+            Box::new(|| Runner::new("n=3000&machine=m1&p=xnu,clutch,rr").unwrap()),
+        ),
+        (
+            "an imported list",
+            Box::new(|| Runner::with_list("q=4&p=fifo,rr,srpt", &list, None, None).unwrap()),
+        ),
+        (
+            "a trace's tasks",
+            Box::new(|| Runner::with_list("p=fifo,rr", &list, Some(starts.clone()), None).unwrap()),
+        ),
+    ];
+    for (what, make) in cases {
+        let whole = json(&make().finish().unwrap());
+        let mut r = make();
+        let policies = r.total() - 1;
+        for i in 1..policies {
+            let part = make().part(i).unwrap();
+            r.add_part(i, part).unwrap();
+        }
+        let mut split = json(&r.finish().unwrap());
+        assert_eq!(split["parts"], policies - 1, "{what}");
+        split["parts"] = whole["parts"].clone();
+        assert_eq!(split, whole, "{what}");
+    }
+    let mut r = Runner::new("p=fifo,rr").unwrap();
+    let rr = Runner::new("p=fifo,rr").unwrap().part(1).unwrap();
+    assert!(r.add_part(0, rr).is_err(), "a part of rr is not fifo's");
 }
 
 #[wasm_bindgen_test]

@@ -61,6 +61,6 @@ pub use console::LogEntry;
 pub use error::{Error, Result};
 pub use paths::{dist_dir, repo_root, require_dist};
 pub use server::{content_type, FailedRequest, Serving, StaticServer, ISOLATION_HEADERS};
-pub use task_list::million_line_task_list;
+pub use task_list::{million_line_task_list, million_line_task_list_drawn};
 pub use trace_record::TIMELINE_CATEGORIES;
 pub use wait::DEFAULT_TIMEOUT;

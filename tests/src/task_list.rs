@@ -9,11 +9,20 @@ pub const MILLION: usize = 1_000_000;
 /// default mix's shape) in the temporary directory, written once per
 /// process; returns its path.
 pub fn million_line_task_list() -> PathBuf {
-    let path =
-        std::env::temp_dir().join(format!("tailslice-e2e-million-{}.txt", std::process::id()));
+    million_line_task_list_drawn(42)
+}
+
+/// [`million_line_task_list`] drawn from `seed`: lists of other seeds have
+/// the same shape and size, different lines (a benchmark's repeats then
+/// each read, parse and run a list the page has not seen).
+pub fn million_line_task_list_drawn(seed: u64) -> PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "tailslice-e2e-million-{}-{seed}.txt",
+        std::process::id()
+    ));
     if !path.exists() {
         let mut text = String::with_capacity(MILLION * 6);
-        let mut x: u64 = 42;
+        let mut x: u64 = seed;
         for _ in 0..MILLION {
             // A small LCG: deterministic, no dependency.
             x = x

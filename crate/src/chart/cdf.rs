@@ -10,27 +10,24 @@ use super::legend::{Item, Swatch};
 use super::pen::{anchor, DrawResult, Pen};
 use super::theme;
 use super::words;
+use crate::stats;
 
 /// At most this many points per CDF line (a polyline of more is invisible).
 pub const MAX_POINTS: usize = 1500;
 
-/// [`points`] of `values` in any order (reordered in place): the same
-/// points, found by selecting only the ranks the line needs. A million
-/// latencies are then about ten quickselect passes instead of a full sort
-/// (the sort was a third of a 1,000,000-task result's building time).
-pub fn points_unsorted(values: &mut [f64], max: usize) -> (Vec<f64>, Vec<f64>) {
+/// [`points`] of `values` in any order: the same points, found by
+/// selecting only the ranks the line needs ([`stats::at_ranks`]: three
+/// passes over a million latencies), not by sorting them.
+pub fn points_unsorted(values: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
     let n = values.len();
     let ranks = ranks(n, max);
-    if ranks.len() * 4 >= n {
-        // Nearly every value is a point: sorting is as cheap.
-        values.sort_unstable_by(f64::total_cmp);
-        return points(values, max);
-    }
-    let mut picked = vec![0.0; ranks.len()];
-    select_ranks(values, 0, &ranks, &mut picked);
+    let picked = stats::at_ranks(values, &ranks);
+    let Some(&first) = picked.first() else {
+        return (vec![], vec![]);
+    };
     let mut xs = Vec::with_capacity(ranks.len() + 1);
     let mut ys = Vec::with_capacity(ranks.len() + 1);
-    xs.push(picked[0]);
+    xs.push(first);
     ys.push(0.0);
     for (&r, &x) in ranks.iter().zip(&picked) {
         xs.push(x);
@@ -50,27 +47,6 @@ fn ranks(n: usize, max: usize) -> Vec<usize> {
         ranks.push(n - 1);
     }
     ranks
-}
-
-/// Writes into `out[i]` the value of rank `ranks[i]` (ascending, absolute:
-/// `v` starts at rank `offset`) as if `v` were sorted: quickselect the
-/// middle rank, then each side for the ranks that fall in it.
-fn select_ranks(v: &mut [f64], offset: usize, ranks: &[usize], out: &mut [f64]) {
-    if ranks.is_empty() {
-        return;
-    }
-    let mid = ranks.len() / 2;
-    let at = ranks[mid] - offset;
-    let (left, x, right) = v.select_nth_unstable_by(at, f64::total_cmp);
-    out[mid] = *x;
-    let (out_left, out_rest) = out.split_at_mut(mid);
-    select_ranks(left, offset, &ranks[..mid], out_left);
-    select_ranks(
-        right,
-        offset + at + 1,
-        &ranks[mid + 1..],
-        &mut out_rest[1..],
-    );
 }
 
 /// Points of the empirical CDF of `sorted` (ascending): `(x, share of tasks
@@ -191,7 +167,7 @@ mod tests {
     use super::*;
 
     /// Selecting the ranks gives exactly the points of sorting first, for
-    /// sizes around the "sort anyway" threshold and with ties.
+    /// sizes around the selection's sort threshold and with ties.
     #[test]
     fn selected_cdf_points_equal_the_sorted_ones() {
         let mut x: u64 = 7;
@@ -206,9 +182,8 @@ mod tests {
                 .collect();
             let mut sorted = values.clone();
             sorted.sort_unstable_by(f64::total_cmp);
-            let mut any = values.clone();
             assert_eq!(
-                points_unsorted(&mut any, MAX_POINTS),
+                points_unsorted(&values, MAX_POINTS),
                 points(&sorted, MAX_POINTS),
                 "n = {n}"
             );

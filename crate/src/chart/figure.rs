@@ -245,8 +245,8 @@ pub fn study(s: &Study, o: &Options) -> String {
                     .runs
                     .iter()
                     .map(|r| {
-                        let mut lat = summary::latencies(w, &r.schedule);
-                        cdf::points_unsorted(&mut lat, cdf::MAX_POINTS)
+                        let lat = summary::latencies(w, &r.schedule);
+                        cdf::points_unsorted(&lat, cdf::MAX_POINTS)
                     })
                     .collect();
                 let series: Vec<cdf::Series> = s

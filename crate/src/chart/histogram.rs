@@ -9,7 +9,7 @@ use super::legend::{Item, Swatch};
 use super::pen::{DrawResult, Pen};
 use super::theme;
 use super::words;
-use crate::stats::percentile;
+use crate::stats::{self, percentile_rank};
 
 /// Bins of the duration histogram.
 pub const BINS: usize = 40;
@@ -27,13 +27,14 @@ pub struct Bins {
 /// Bins `work` by `class` (`classes` of them). A heavy tail would squash
 /// everything into the first bin: past 3 × p99 the axis is cut at p99.
 pub fn bins(work: &[f64], class: &[u16], classes: usize) -> Bins {
-    let mut sorted = work.to_vec();
-    sorted.sort_unstable_by(f64::total_cmp);
-    let max = sorted.last().copied().unwrap_or(1.0);
-    let p99 = if sorted.is_empty() {
-        1.0
+    // p99 and the maximum by selection, not a sort: three passes over a
+    // million durations instead of twenty.
+    let n = work.len();
+    let (p99, max) = if n == 0 {
+        (1.0, 1.0)
     } else {
-        percentile(&sorted, 99.0)
+        let v = stats::at_ranks(work, &[percentile_rank(n, 99.0), n - 1]);
+        (v[0], v[1])
     };
     let hi = axis::nice_ceil(if max > 3.0 * p99 { p99 } else { max }.max(1e-6));
     let width = hi / BINS as f64;

@@ -147,6 +147,12 @@ impl Experiment {
         workload: &Workload,
         limits: &Limits,
     ) -> Result<(), ParamError> {
+        self.imported_slices(workload, limits).map(|_| ())
+    }
+
+    /// [`Experiment::check_imported_size`], returning the slice count when
+    /// it fits.
+    pub fn imported_slices(&self, workload: &Workload, limits: &Limits) -> Result<f64, ParamError> {
         let est = self.slices_on(workload);
         if est > limits.max_slices as f64 {
             return Err(ParamError::new(
@@ -159,7 +165,7 @@ impl Experiment {
                 ]),
             ));
         }
-        Ok(())
+        Ok(est)
     }
 
     /// Slices of one run at quantum `q` on `tasks` tasks of `mean_work` ms

@@ -98,12 +98,23 @@ impl Experiment {
             segments: record_segments,
             outcomes: true,
         };
-        let runs = self.each_policy(&workload, limits, keep, |policy, schedule| PolicyRun {
-            policy,
-            summary: summary::summarize(&workload, &schedule, self.within),
-            schedule,
-        })?;
+        let runs = self.run_policies(&workload, limits, keep)?;
         Ok(Outcome { workload, runs })
+    }
+
+    /// Runs every policy on `workload`, keeping of each schedule what
+    /// `keep` says (the page keeps outcomes only for a Gantt's tooltips).
+    pub fn run_policies(
+        &self,
+        workload: &Workload,
+        limits: &Limits,
+        keep: Keep,
+    ) -> Result<Vec<PolicyRun>, EngineError> {
+        self.each_policy(workload, limits, keep, |policy, schedule| PolicyRun {
+            policy,
+            summary: summary::summarize(workload, &schedule, self.within),
+            schedule,
+        })
     }
 
     /// The figures of every policy on `workload` and nothing else (what
@@ -127,8 +138,9 @@ impl Experiment {
 }
 /// Runs `run_one` for every policy, in order. Policies are independent: on
 /// native targets a large run (50 000 tasks or more) uses one thread per
-/// policy (results are identical, only sooner). The browser runs them in
-/// its worker, one after the other.
+/// policy (results are identical, only sooner). In the browser wasm has no
+/// threads here: the page's worker hands a large run's policies to helper
+/// workers instead (`web/part.rs`).
 fn in_parallel<R: Send>(
     policies: &[PolicyKind],
     tasks: usize,

@@ -1,7 +1,7 @@
 //! Latency statistics, computed with the study's rules so its figures come
 //! out to the digit.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::sim::Schedule;
 use crate::stats::{percentile, percentiles_unsorted, Neumaier};
@@ -11,7 +11,7 @@ use crate::workload::Workload;
 pub const PERCENTILES: [f64; 4] = [50.0, 90.0, 95.0, 99.0];
 
 /// One policy's figures, the CLI's and the page's row.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub mean: f64,
     pub p50: f64,

@@ -53,9 +53,13 @@ pub(crate) fn wire(lanes: &Lanes) -> Object {
 /// The study's lanes with what its tooltips need: per task work, arrival
 /// and, per policy, completion, first start and slice count (left as typed
 /// arrays: a tooltip reads one value each, copying a million into wasm
-/// memory would be a long task for nothing).
+/// memory would be a long task for nothing). Without slices drawn there is
+/// nothing to hover: no tasks are sent.
 pub(crate) fn study_wire(lanes: &Lanes, outcome: &Outcome, generated: bool) -> Object {
     let o = wire(lanes);
+    if !lanes.meta.drawn {
+        return o;
+    }
     let w = &outcome.workload;
     let tasks = Object::new();
     let info = TaskInfo {

@@ -2,8 +2,10 @@
 //!
 //! - [`tasks_for`]: a pasted or uploaded task list (`task_list::parse_task_list`)
 //!   sized for the browser, for `Runner::with_tasks` (`runner.rs`).
-//! - [`check_tasks`]: the page validates a list before sending it, so a bad
-//!   line is reported with its number at once.
+//! - [`TaskList`] ([`check_tasks`] in one call): the page validates a list
+//!   before sending it, so a bad line is reported with its number at once;
+//!   the worker keeps the parsed list for `Runner::with_list`, so a run of a
+//!   million lines does not parse them again.
 //! - [`export_file`]: Chrome trace, per-task CSV and experiment JSON, as
 //!   text (the page wraps it in a Blob). Run in the jobs worker: the trace
 //!   needs the schedule's segments, so the experiment is run again with
@@ -13,7 +15,7 @@
 //! - [`add_explanation`]: `reading::explain` in both languages, attached to
 //!   every result so switching language needs no new run.
 
-use js_sys::Object;
+use js_sys::{Float64Array, Object, Uint16Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -52,12 +54,165 @@ pub(crate) fn tasks_for(
     text: &str,
     lang: Lang,
 ) -> Result<(Experiment, Workload), JsError> {
+    sized_tasks(exp, text, lang).map(|s| (s.exp, s.workload))
+}
+
+/// [`tasks_for`], with the slices the check found.
+pub(crate) fn sized_tasks(exp: &Experiment, text: &str, lang: Lang) -> Result<Sized, JsError> {
     let w = task_list::parse_task_list(text, Limits::WEB.max_tasks)
         .map_err(|e| JsError::new(&e.said(lang)))?;
+    sized_for(exp, w, lang)
+}
+
+/// An experiment on imported tasks, checked against the browser's size
+/// limit: `slices`, its slices over all policies, is what the check found.
+pub(crate) struct Sized {
+    pub exp: Experiment,
+    pub workload: Workload,
+    pub slices: f64,
+}
+
+/// The experiment to run on the tasks `w`, refused (in `lang`) past the
+/// browser's size limit.
+fn sized_for(exp: &Experiment, w: Workload, lang: Lang) -> Result<Sized, JsError> {
     let exp = exp.for_workload(&w);
-    exp.check_imported_size(&w, &Limits::WEB)
+    let slices = exp
+        .imported_slices(&w, &Limits::WEB)
         .map_err(|e| JsError::new(&e.message(lang)))?;
-    Ok((exp, w))
+    Ok(Sized {
+        exp,
+        workload: w,
+        slices,
+    })
+}
+
+/// A task list parsed once and kept in the worker: it is checked when the
+/// visitor brings it ([`TaskList::check`]) and every run of it (the first,
+/// then one per edit) starts from the parsed tasks instead of the text.
+#[cfg(not(feature = "page"))]
+#[wasm_bindgen]
+pub struct TaskList {
+    parsed: Result<Workload, task_list::ImportError>,
+}
+
+#[cfg(not(feature = "page"))]
+#[wasm_bindgen]
+impl TaskList {
+    /// Parses `text` (`import::parse_task_list`, the browser's task limit).
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &str) -> TaskList {
+        TaskList {
+            parsed: task_list::parse_task_list(text, Limits::WEB.max_tasks),
+        }
+    }
+
+    /// The list checked against the experiment of `query`: `checkTasks`'
+    /// answer.
+    pub fn check(&self, query: &str) -> Result<JsValue, JsError> {
+        let exp = experiment(query)?;
+        let out = match &self.parsed {
+            Err(e) => to_js(&TasksCheck {
+                ok: false,
+                line: e.line,
+                message: e.message.clone(),
+                message_zh: e.message_zh.clone(),
+                tasks: 0,
+                classes: &[],
+                total_work_ms: 0.0,
+            }),
+            Ok(w) => {
+                let run = exp.for_workload(w);
+                let (ok, message) = match run.check_imported_size(w, &Limits::WEB) {
+                    Ok(()) => (true, Default::default()),
+                    Err(e) => (false, e.messages()),
+                };
+                to_js(&TasksCheck {
+                    ok,
+                    line: None,
+                    message: message.en,
+                    message_zh: message.zh,
+                    tasks: w.len(),
+                    classes: &w.class_labels,
+                    total_work_ms: w.total_work(),
+                })
+            }
+        };
+        Ok(out)
+    }
+}
+
+/// Tasks as `{work, arrival, class, labels}` typed arrays (see
+/// [`TaskList::arrays`]).
+#[cfg(not(feature = "page"))]
+fn workload_arrays(w: &Workload) -> JsValue {
+    let o = Object::new();
+    set(&o, "work", &Float64Array::from(&w.work[..]).into());
+    let at_zero = w.arrival.iter().all(|&a| a.to_bits() == 0);
+    let arrival = if at_zero {
+        JsValue::NULL
+    } else {
+        Float64Array::from(&w.arrival[..]).into()
+    };
+    set(&o, "arrival", &arrival);
+    set(&o, "class", &Uint16Array::from(&w.class[..]).into());
+    set(&o, "labels", &to_js(&w.class_labels));
+    o.into()
+}
+
+/// A parsed list handed from worker to worker: its tasks as typed arrays
+/// (transferred) and its class names.
+#[cfg(not(feature = "page"))]
+#[wasm_bindgen]
+impl TaskList {
+    /// The tasks as `{work, arrival, class, labels}` (see
+    /// `TaskList.fromArrays`; `arrival` is `null` when every task arrives
+    /// at 0, as in a list of durations); `null` for a list that did not
+    /// parse.
+    pub fn arrays(&self) -> JsValue {
+        match &self.parsed {
+            Ok(w) => workload_arrays(w),
+            Err(_) => JsValue::NULL,
+        }
+    }
+
+    /// The list of `arrays()` (another worker's parse): refused unless
+    /// every task has its three values and a named class.
+    #[wasm_bindgen(js_name = fromArrays)]
+    pub fn from_arrays(
+        work: Vec<f64>,
+        arrival: Option<Vec<f64>>,
+        class: Vec<u16>,
+        labels: Vec<String>,
+    ) -> Result<TaskList, JsError> {
+        let arrival = arrival.unwrap_or_else(|| vec![0.0; work.len()]);
+        if arrival.len() != work.len()
+            || class.len() != work.len()
+            || class.iter().any(|&c| usize::from(c) >= labels.len())
+        {
+            return Err(JsError::new("a task list's arrays do not match"));
+        }
+        Ok(TaskList {
+            parsed: Ok(Workload {
+                arrival,
+                work,
+                class,
+                class_labels: labels,
+            }),
+        })
+    }
+}
+
+#[cfg(not(feature = "page"))]
+impl TaskList {
+    /// The experiment of `query` on these tasks, sized for the browser (a
+    /// refusal in `lang`).
+    pub(crate) fn sized(&self, exp: &Experiment, lang: Lang) -> Result<Sized, JsError> {
+        let w = self
+            .parsed
+            .as_ref()
+            .map_err(|e| JsError::new(&e.said(lang)))?;
+        sized_for(exp, w.clone(), lang)
+    }
 }
 
 #[derive(Serialize)]
@@ -78,35 +233,7 @@ struct TasksCheck<'a> {
 #[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = checkTasks)]
 pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
-    let exp = experiment(query)?;
-    let out = match task_list::parse_task_list(text, Limits::WEB.max_tasks) {
-        Err(e) => to_js(&TasksCheck {
-            ok: false,
-            line: e.line,
-            message: e.message,
-            message_zh: e.message_zh,
-            tasks: 0,
-            classes: &[],
-            total_work_ms: 0.0,
-        }),
-        Ok(w) => {
-            let run = exp.for_workload(&w);
-            let (ok, message) = match run.check_imported_size(&w, &Limits::WEB) {
-                Ok(()) => (true, Default::default()),
-                Err(e) => (false, e.messages()),
-            };
-            to_js(&TasksCheck {
-                ok,
-                line: None,
-                message: message.en,
-                message_zh: message.zh,
-                tasks: w.len(),
-                classes: &w.class_labels,
-                total_work_ms: w.total_work(),
-            })
-        }
-    };
-    Ok(out)
+    TaskList::new(text).check(query)
 }
 
 /// One export as text: `kind` is `trace` (Chrome Trace Event JSON of every

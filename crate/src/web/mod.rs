@@ -32,6 +32,8 @@ mod gantt;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod io;
 mod panic;
+#[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
+mod part;
 mod query;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod realrun;
@@ -64,7 +66,7 @@ pub use embed::{embed_figure, embed_snippet};
 pub use figure::svg_figure;
 pub use gantt::Gantt;
 #[cfg(not(feature = "page"))]
-pub use io::{check_tasks, export_file, open_experiment};
+pub use io::{check_tasks, export_file, open_experiment, TaskList};
 pub use panic::{last_panic, panic_for_test};
 pub use query::{decode_pairs, percent_encode, BadParam, PageQuery};
 pub use realrun::real_run_text;

@@ -8,6 +8,7 @@ use wasm_bindgen::JsValue;
 
 use crate::chart;
 use crate::experiment::{Experiment, Outcome};
+use crate::workload::Workload;
 use std::collections::BTreeMap;
 
 use crate::experiment::metric::Metric;
@@ -145,11 +146,36 @@ pub fn reading_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> J
     o.into()
 }
 
+/// What the result shows of the workload itself: the durations'
+/// histogram. Computed once the workload is drawn, while other workers run
+/// policies (see `Runner::prepare`), so that building the result walks
+/// fewer tasks.
+pub(crate) struct WorkloadFigures {
+    bins: chart::histogram::Bins,
+}
+
+impl WorkloadFigures {
+    pub fn of(w: &Workload) -> WorkloadFigures {
+        WorkloadFigures {
+            bins: chart::histogram::bins(&w.work, &w.class, w.class_labels.len()),
+        }
+    }
+}
+
 /// The full result object (see `www/jobs.js` for its use): `segments`
 /// says whether the schedules' segments were recorded (small enough to
 /// draw); `generated` whether the tasks came from the mix (their classes
-/// are ranges of durations).
-pub fn build(exp: &Experiment, outcome: &Outcome, segments: bool, generated: bool) -> JsValue {
+/// are ranges of durations); `cdfs` are the runs' CDF points
+/// (`chart::cdf::points_unsorted` of each one's latencies, computed where
+/// the policy ran), `figures` the workload's.
+pub fn build(
+    exp: &Experiment,
+    outcome: &Outcome,
+    segments: bool,
+    generated: bool,
+    cdfs: &[(Vec<f64>, Vec<f64>)],
+    figures: &WorkloadFigures,
+) -> JsValue {
     let w = &outcome.workload;
     let obj = Object::new();
     set(&obj, "report", &to_js(&outcome.report()));
@@ -164,8 +190,8 @@ pub fn build(exp: &Experiment, outcome: &Outcome, segments: bool, generated: boo
         "class_names",
         &to_js(&chart::gantt::class_names(w, generated)),
     );
-    // Computed here, in the worker, so the main thread never walks every task.
-    let bins = chart::histogram::bins(&w.work, &w.class, w.class_labels.len());
+    // Computed in the worker, so the main thread never walks every task.
+    let bins = &figures.bins;
     set(&obj, "hist_hi", &bins.hi.into());
     set(&obj, "hist_cut", &bins.cut.into());
     set(
@@ -181,12 +207,10 @@ pub fn build(exp: &Experiment, outcome: &Outcome, segments: bool, generated: boo
     );
 
     let runs = Array::new();
-    for r in &outcome.runs {
+    for (r, (xs, ys)) in outcome.runs.iter().zip(cdfs) {
         let ro = Object::new();
         set(&ro, "policy", &r.policy.name().into());
         set(&ro, "makespan", &r.schedule.makespan.into());
-        let mut lat = summary::latencies(w, &r.schedule);
-        let (xs, ys) = chart::cdf::points_unsorted(&mut lat, chart::cdf::MAX_POINTS);
         set(&ro, "cdf_x", &Float64Array::from(&xs[..]).into());
         set(&ro, "cdf_y", &Float64Array::from(&ys[..]).into());
         set(&ro, "p50", &r.summary.p50.into());

@@ -1,14 +1,19 @@
 //! `Runner`: one experiment run a step at a time (draw the workload, then
 //! one policy per step), so the worker can report progress between steps
 //! and the page can move a run it started inline to the worker once the
-//! drawn size is known. Every method is here: generated tasks, an imported
-//! list (`withTasks`) and a trace's tasks with their recorded starts
-//! (`withTrace`).
+//! drawn size is known. A large run's policies can be run side by side:
+//! each helper worker's runner runs one (`part`) and the worker's runner
+//! takes it in (`addPart`; see `part.rs`). Every method is here: generated
+//! tasks, an imported list (`withTasks`, `withList`) and a trace's tasks
+//! with their recorded starts (`withTrace`).
 
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
+use super::part::Ran;
+use super::result::WorkloadFigures;
 use super::{io, query, responsiveness, result, trace_run, GANTT_MAX_SLICES, LARGE_SLICES};
-use crate::experiment::{Experiment, Limits, PolicyRun};
+use crate::experiment::{Experiment, Keep, Limits, PolicyRun};
 use crate::responsiveness::Settings;
 use crate::text::Lang;
 use crate::workload::Workload;
@@ -28,7 +33,13 @@ pub struct Runner {
     workload: Option<Workload>,
     /// Slices of the drawn workload over all policies (0 until drawn).
     slices: f64,
-    runs: Vec<PolicyRun>,
+    /// Each policy's run, in the experiment's order, once run here or
+    /// taken in from a helper.
+    runs: Vec<Option<Ran>>,
+    /// The workload's own figures, once computed ([`Runner::prepare`]).
+    figures: Option<WorkloadFigures>,
+    /// Policies taken in from helpers (`addPart`): the result's `parts`.
+    parts: usize,
     record: bool,
     /// Tasks drawn from the mix (not imported).
     generated: bool,
@@ -75,7 +86,7 @@ impl Runner {
 
     /// Steps done so far.
     pub fn done(&self) -> usize {
-        usize::from(self.workload.is_some()) + self.runs.len()
+        usize::from(self.workload.is_some()) + self.runs.iter().flatten().count()
     }
 
     /// Slices the run will take over all policies, from the drawn workload
@@ -96,44 +107,94 @@ impl Runner {
     /// What the next step does, for the progress text.
     #[wasm_bindgen(js_name = nextLabel)]
     pub fn next_label(&self) -> String {
-        match (&self.workload, self.exp.policies.get(self.runs.len())) {
+        match (&self.workload, self.next_policy()) {
             (None, _) => format!("drawing {} tasks", self.exp.tasks),
-            (Some(_), Some(p)) => format!("simulating {}", p.name()),
+            (Some(_), Some(i)) => format!("simulating {}", self.exp.policies[i].name()),
             (Some(_), None) => "done".to_string(),
         }
     }
 
-    /// Does the next step; returns `true` while steps remain. Drawing a
-    /// workload too large for the browser fails with the size message.
+    /// Does the next step (draws the workload, or runs the first policy
+    /// not run yet); returns `true` while steps remain. Drawing a workload
+    /// too large for the browser fails with the size message.
     pub fn step(&mut self) -> Result<bool, JsError> {
-        let Some(workload) = &self.workload else {
+        if self.workload.is_none() {
             let w = Workload::generate(&self.exp.workload_spec());
             self.size_to(w)?;
             return Ok(true);
-        };
-        let Some(&kind) = self.exp.policies.get(self.runs.len()) else {
+        }
+        let Some(i) = self.next_policy() else {
             return Ok(false);
+        };
+        self.run_policy(i)?;
+        Ok(self.next_policy().is_some())
+    }
+
+    /// Runs the `i`-th policy here (after the workload is drawn), unless
+    /// it has been run.
+    #[wasm_bindgen(js_name = runPolicy)]
+    pub fn run_policy(&mut self, i: usize) -> Result<(), JsError> {
+        if self.runs.get(i).is_some_and(Option::is_some) {
+            return Ok(());
+        }
+        let (Some(workload), Some(&kind)) = (&self.workload, self.exp.policies.get(i)) else {
+            return Err(JsError::new(&format!("policy {i} cannot run yet")));
         };
         let one = Experiment {
             policies: vec![kind],
             ..self.exp.clone()
         };
-        let mut out = one
-            .run_on(workload.clone(), &Limits::WEB, self.record)
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        self.runs.append(&mut out.runs);
-        Ok(self.runs.len() < self.exp.policies.len())
+        // Each task's outcome is read by the Gantt's tooltips only: without
+        // a Gantt, none is kept.
+        let keep = Keep {
+            segments: self.record,
+            outcomes: self.record,
+        };
+        let run = one
+            .run_policies(workload, &Limits::WEB, keep)
+            .map_err(|e| JsError::new(&e.to_string()))?
+            .pop()
+            .ok_or_else(|| JsError::new("no run"))?;
+        self.runs[i] = Some(Ran::new(run, workload));
+        Ok(())
     }
 
-    /// The result object (call after `step` returned `false`).
+    /// Computes what the result shows of the workload (its histogram)
+    /// ahead of `finish`, e.g. while helpers run the other policies
+    /// (`finish` does it otherwise). Call after the workload is drawn.
+    pub fn prepare(&mut self) {
+        if let (None, Some(w)) = (&self.figures, &self.workload) {
+            self.figures = Some(WorkloadFigures::of(w));
+        }
+    }
+
+    /// The result object (runs the policies not run yet first).
     pub fn finish(&mut self) -> Result<JsValue, JsError> {
         while self.step()? {}
+        self.prepare();
+        let (runs, cdfs): (Vec<PolicyRun>, Vec<_>) = std::mem::take(&mut self.runs)
+            .into_iter()
+            .flatten()
+            .map(|r| (r.run, r.cdf))
+            .unzip();
         let outcome = crate::experiment::Outcome {
             workload: self.workload.take().unwrap_or_default(),
-            runs: std::mem::take(&mut self.runs),
+            runs,
         };
-        let obj = result::build(&self.exp, &outcome, self.record, self.generated);
+        let figures = self
+            .figures
+            .take()
+            .unwrap_or_else(|| WorkloadFigures::of(&outcome.workload));
+        let obj = result::build(
+            &self.exp,
+            &outcome,
+            self.record,
+            self.generated,
+            &cdfs,
+            &figures,
+        );
         io::add_explanation(&obj, &self.exp, &outcome);
+        result::set(obj.unchecked_ref(), "parts", &self.parts.into());
         if let Some(starts) = &self.recorded {
             trace_run::add_recorded(&obj, &self.exp, &outcome, starts);
         }
@@ -153,13 +214,53 @@ impl Runner {
     }
 }
 
+/// A large run's policies side by side: a helper worker's runner runs one
+/// and sends it as a part; the worker's runner takes it in. Only the
+/// worker splits runs, so the main thread's wasm (`page`) leaves them out.
+#[cfg(not(feature = "page"))]
+#[wasm_bindgen]
+impl Runner {
+    /// Runs the `i`-th policy (drawing the workload first if need be) and
+    /// returns it as a part for the runner of the same experiment that
+    /// builds the result (`addPart`).
+    pub fn part(&mut self, i: usize) -> Result<JsValue, JsError> {
+        if self.workload.is_none() {
+            self.step()?;
+        }
+        self.run_policy(i)?;
+        let ran = self.runs[i].take().ok_or_else(|| JsError::new("no run"))?;
+        Ok(super::part::to_js(&ran))
+    }
+
+    /// Takes in the `i`-th policy's run from a part (see `part`), as if it
+    /// had run here.
+    #[wasm_bindgen(js_name = addPart)]
+    pub fn add_part(&mut self, i: usize, part: JsValue) -> Result<(), JsError> {
+        let (Some(&kind), Some(slot)) = (self.exp.policies.get(i), self.runs.get_mut(i)) else {
+            return Err(JsError::new(&format!("no policy {i} to take a part for")));
+        };
+        *slot = Some(super::part::from_js(kind, &part)?);
+        self.parts += 1;
+        Ok(())
+    }
+}
+
+impl Runner {
+    /// The first policy not run yet.
+    fn next_policy(&self) -> Option<usize> {
+        self.runs.iter().position(Option::is_none)
+    }
+}
+
 impl Runner {
     pub(crate) fn for_experiment(exp: Experiment) -> Runner {
         Runner {
+            runs: exp.policies.iter().map(|_| None).collect(),
+            figures: None,
+            parts: 0,
             exp,
             workload: None,
             slices: 0.0,
-            runs: Vec::new(),
             record: false,
             generated: true,
             recorded: None,
@@ -168,31 +269,34 @@ impl Runner {
         }
     }
 
-    /// A runner whose workload is given (an imported list): sized at once.
+    /// A runner whose workload is given (an imported list), sized by the
+    /// import's check.
     #[cfg_attr(feature = "page", allow(dead_code))]
-    pub(crate) fn with_workload(
-        exp: Experiment,
-        w: Workload,
-        lang: Lang,
-    ) -> Result<Runner, JsError> {
-        let mut r = Runner::for_experiment(exp);
+    pub(crate) fn with_workload(sized: io::Sized, lang: Lang) -> Runner {
+        let mut r = Runner::for_experiment(sized.exp);
         r.generated = false;
         r.lang = lang;
-        r.size_to(w)?;
-        Ok(r)
+        r.sized(sized.workload, sized.slices);
+        r
     }
 
     /// Sizes the run from its workload: refuses it past the browser's
-    /// limit, keeps segments (the Gantt) only while they stay small.
+    /// limit.
     fn size_to(&mut self, w: Workload) -> Result<(), JsError> {
         let slices = self
             .exp
             .check_drawn_size(&w, &Limits::WEB)
             .map_err(|e| JsError::new(&e.message(self.lang)))?;
+        self.sized(w, slices);
+        Ok(())
+    }
+
+    /// Takes the workload of `slices` slices over all policies: keeps
+    /// segments (the Gantt) only while they stay small.
+    fn sized(&mut self, w: Workload, slices: f64) {
         self.slices = slices;
         self.record = slices <= GANTT_MAX_SLICES;
         self.workload = Some(w);
-        Ok(())
     }
 }
 
@@ -208,16 +312,26 @@ impl Runner {
     #[wasm_bindgen(js_name = withTasks)]
     pub fn with_tasks(query: &str, tasks: &str, resp: Option<String>) -> Result<Runner, JsError> {
         let lang = lang_of(query);
-        let (exp, w) = io::tasks_for(&io::experiment(query)?, tasks, lang)?;
-        let mut runner = Runner::with_workload(exp, w, lang)?;
-        let pairs = crate::query_string::decode_pairs(resp.as_deref().unwrap_or(""));
-        let (settings, errors) =
-            Settings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-        if let Some(e) = errors.first() {
-            return Err(JsError::new(&e.message(lang)));
+        let sized = io::sized_tasks(&io::experiment(query)?, tasks, lang)?;
+        Runner::with_workload(sized, lang).responsive(resp.as_deref(), lang)
+    }
+
+    /// [`Runner::with_tasks`] (or, with `starts`, [`Runner::with_trace`])
+    /// on a list parsed before, which the worker keeps.
+    #[wasm_bindgen(js_name = withList)]
+    pub fn with_list(
+        query: &str,
+        list: &io::TaskList,
+        starts: Option<Vec<f64>>,
+        resp: Option<String>,
+    ) -> Result<Runner, JsError> {
+        let lang = lang_of(query);
+        let runner = Runner::with_workload(list.sized(&io::experiment(query)?, lang)?, lang)
+            .responsive(resp.as_deref(), lang)?;
+        match starts {
+            Some(starts) => runner.recording(starts),
+            None => Ok(runner),
         }
-        runner.resp = Some(settings);
-        Ok(runner)
     }
 
     /// A runner for the experiment of `query` on a trace's tasks (`tasks`,
@@ -231,15 +345,36 @@ impl Runner {
         starts: &[f64],
         resp: Option<String>,
     ) -> Result<Runner, JsError> {
-        let mut runner = Runner::with_tasks(query, tasks, resp)?;
-        let n = runner.workload.as_ref().map_or(0, |w| w.len());
+        Runner::with_tasks(query, tasks, resp)?.recording(starts.to_vec())
+    }
+}
+
+#[cfg(not(feature = "page"))]
+impl Runner {
+    /// This runner with the Responsiveness section's settings (`resp`: the
+    /// page's `resp_*` keys; a bad one refused in `lang`).
+    fn responsive(mut self, resp: Option<&str>, lang: Lang) -> Result<Runner, JsError> {
+        let pairs = crate::query_string::decode_pairs(resp.unwrap_or(""));
+        let (settings, errors) =
+            Settings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        if let Some(e) = errors.first() {
+            return Err(JsError::new(&e.message(lang)));
+        }
+        self.resp = Some(settings);
+        Ok(self)
+    }
+
+    /// This runner with the tasks' recorded starts: its result gets the
+    /// "as recorded" row first.
+    fn recording(mut self, starts: Vec<f64>) -> Result<Runner, JsError> {
+        let n = self.workload.as_ref().map_or(0, |w| w.len());
         if starts.len() != n {
             return Err(JsError::new(&format!(
                 "{} recorded starts for {n} tasks",
                 starts.len()
             )));
         }
-        runner.recorded = Some(starts.to_vec());
-        Ok(runner)
+        self.recorded = Some(starts);
+        Ok(self)
     }
 }

@@ -98,6 +98,12 @@ fn shown(text: &str) -> String {
     crate::error::shown(text)
 }
 
+/// A CSV line of another number of fields.
+const FIELDS: Text = Text::new(
+    "expected arrival_ms,duration_ms[,class] (2 or 3 fields), got {} fields in '{}'",
+    "应为 arrival_ms,duration_ms[,class]（2 或 3 个字段），“{1}”中有 {0} 个字段",
+);
+
 /// What a number field of a line is: its name in messages.
 const ARRIVAL: Text = Text::new("arrival", "到达时间");
 const DURATION: Text = Text::new("duration", "时长");
@@ -181,21 +187,34 @@ pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportErr
     let mut format: Option<Format> = None;
     let mut w = Workload::default();
     let mut labels: HashMap<String, u16> = HashMap::new();
+    // The previous line's class: most lines repeat it, and a label seen is
+    // valid and numbered already.
+    let mut last: Option<(&str, u16)> = None;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let fields: Vec<&str> = line.split(',').collect();
+        // The first three fields, and how many there are in all (a line
+        // of more is refused): no allocation per line.
+        let mut split = line.split(',');
+        let mut held = [""; 3];
+        let mut count = 0;
+        for f in split.by_ref().take(held.len()) {
+            held[count] = f;
+            count += 1;
+        }
+        let count = count + split.count();
+        let fields = &held[..count.min(held.len())];
         if format.is_none() {
-            let detected = if fields.len() == 1 {
+            let detected = if count == 1 {
                 Format::Durations
             } else {
                 Format::Csv
             };
             format = Some(detected);
-            if is_header(&fields) {
+            if count <= held.len() && is_header(fields) {
                 continue;
             }
         }
@@ -206,7 +225,7 @@ pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportErr
             );
             return Err(ImportError::at(n, TOO_MANY.both(&[&max_tasks.to_string()])));
         }
-        let (arrival, duration, class) = match (format, fields.as_slice()) {
+        let (arrival, duration, class) = match (format, fields) {
             (Some(Format::Durations), [d]) => (0.0, number(n, DURATION, d, MAX_TASK_MS)?, None),
             (Some(Format::Durations), _) => {
                 const ONE: Text = Text::new(
@@ -220,19 +239,15 @@ pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportErr
                 number(n, DURATION, d, MAX_TASK_MS)?,
                 None,
             ),
-            (_, [a, d, c]) => (
+            (_, [a, d, c]) if count == held.len() => (
                 number(n, ARRIVAL, a, MAX_ARRIVAL_MS)?,
                 number(n, DURATION, d, MAX_TASK_MS)?,
                 Some(c.trim().trim_matches('"').trim()),
             ),
             _ => {
-                const FIELDS: Text = Text::new(
-                    "expected arrival_ms,duration_ms[,class] (2 or 3 fields), got {} fields in '{}'",
-                    "应为 arrival_ms,duration_ms[,class]（2 或 3 个字段），“{1}”中有 {0} 个字段",
-                );
                 return Err(ImportError::at(
                     n,
-                    FIELDS.both(&[&fields.len().to_string(), &shown(line)]),
+                    FIELDS.both(&[&count.to_string(), &shown(line)]),
                 ));
             }
         };
@@ -240,6 +255,12 @@ pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportErr
             Some("") | None => DEFAULT_CLASS,
             Some(c) => c,
         };
+        if let Some((_, k)) = last.filter(|&(seen, _)| seen == label) {
+            w.arrival.push(arrival);
+            w.work.push(duration);
+            w.class.push(k);
+            continue;
+        }
         if label.chars().count() > MAX_LABEL_CHARS
             || label.chars().any(crate::error::is_hidden_char)
         {
@@ -275,6 +296,7 @@ pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportErr
                 k
             }
         };
+        last = Some((label, k));
         w.arrival.push(arrival);
         w.work.push(duration);
         w.class.push(k);
@@ -344,6 +366,36 @@ mod tests {
         assert!(parse_task_list("\n# nothing\n", CLI_MAX).is_err());
         let e = parse_task_list("hello\n", CLI_MAX).unwrap_err();
         assert_eq!(e.line, Some(1));
+    }
+
+    /// The refusals of a line with too many fields, each format's own, with
+    /// the count of all its fields; a header of four fields is no header.
+    #[test]
+    fn extra_fields_are_counted_and_refused() {
+        let said = |text: &str| parse_task_list(text, CLI_MAX).unwrap_err().to_string();
+        assert_eq!(
+            said("0,1\n0,1,a,b,c\n"),
+            "line 2: expected arrival_ms,duration_ms[,class] (2 or 3 fields), got 5 fields in '0,1,a,b,c'"
+        );
+        assert_eq!(
+            said("arrival_ms,duration_ms,class,x\n0,1\n"),
+            "line 1: expected arrival_ms,duration_ms[,class] (2 or 3 fields), got 4 fields in 'arrival_ms,duration_ms,class,x'"
+        );
+        assert_eq!(
+            said("5\n1,2,3,4\n"),
+            "line 2: expected one duration in ms, as on the first line, got '1,2,3,4'"
+        );
+    }
+
+    /// Classes keep the numbers of their first line whichever order the
+    /// lines come in, and a bad class is refused after a good one too.
+    #[test]
+    fn classes_numbered_by_first_appearance() {
+        let w = parse_task_list("0,1,a\n0,1,a\n0,1,b\n0,1,a\n0,1\n0,1,b\n", CLI_MAX).unwrap();
+        assert_eq!(w.class, vec![0, 0, 1, 0, 2, 1]);
+        assert_eq!(w.class_labels, vec!["a", "b", "imported"]);
+        let e = parse_task_list("0,1,a\n0,1,a\u{202e}\n", CLI_MAX).unwrap_err();
+        assert_eq!(e.line, Some(2));
     }
 
     #[test]

@@ -207,7 +207,7 @@ fn fits(ticks: &[Tick], bound: (f64, f64), along: &Along) -> bool {
         .iter()
         .map(|t| label_span(t, (lo, hi), along))
         .collect();
-    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    spans.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     for (a, b) in spans {
         if a < prev_end + LABEL_GAP {
             return false;

@@ -191,7 +191,12 @@ impl Index {
     pub fn finish(&mut self, start: &[f64]) {
         for (l, list) in self.by_lane.iter_mut().enumerate() {
             if self.unsorted[l] {
-                list.sort_by(|&a, &b| start[a as usize].total_cmp(&start[b as usize]));
+                // By start, then by index (as they came): a stable sort's order.
+                list.sort_unstable_by(|&a, &b| {
+                    start[a as usize]
+                        .total_cmp(&start[b as usize])
+                        .then(a.cmp(&b))
+                });
                 self.unsorted[l] = false;
             }
         }

@@ -170,7 +170,7 @@ mod tests {
         for n in [1usize, 2, 3, 10, 99, 400, 1001] {
             let v: Vec<f64> = (0..n).map(|_| (r.random() * 50.0).floor()).collect();
             let mut sorted = v.clone();
-            sorted.sort_by(f64::total_cmp);
+            sorted.sort_unstable_by(f64::total_cmp);
             let want = PERCENTILES.map(|p| percentile(&sorted, p));
             assert_eq!(
                 percentiles_unsorted(&mut v.clone(), PERCENTILES),

@@ -434,7 +434,7 @@ pub fn distribution(values: &[f64], bins: usize) -> Distribution {
             },
         };
     }
-    v.sort_by(f64::total_cmp);
+    v.sort_unstable_by(f64::total_cmp);
     let (min, max) = (v[0], v[v.len() - 1]);
     let width = if max > min {
         (max - min) / bins as f64

@@ -102,8 +102,16 @@ impl PolicyKind {
 
     /// Whether the class reads the threads' attributes (QoS, base
     /// priority, pin, thread group); the others schedule by work alone.
-    pub fn reads_threads(self) -> bool {
+    pub const fn reads_threads(self) -> bool {
         matches!(self, PolicyKind::Xnu | PolicyKind::Clutch)
+    }
+
+    /// Whether this build carries the class's code. The page's main-thread
+    /// module (feature `page`) leaves out the XNU classes, the largest ones,
+    /// so that the first download stays small: an experiment with one of
+    /// them runs in the page's worker, whose module has every class.
+    pub const fn built_in(self) -> bool {
+        cfg!(not(feature = "page")) || !self.reads_threads()
     }
 
     /// A one-line description (help texts, the page's tooltips).
@@ -199,9 +207,11 @@ impl PolicyKind {
                 recorder,
                 config,
             ),
+            #[cfg(not(feature = "page"))]
             PolicyKind::Xnu => {
                 simulate_on(threads, m, &mut Xnu::new(n, p.threads, m), recorder, config)
             }
+            #[cfg(not(feature = "page"))]
             PolicyKind::Clutch => simulate_on(
                 threads,
                 m,
@@ -209,6 +219,13 @@ impl PolicyKind {
                 recorder,
                 config,
             ),
+            // Not built in (`built_in`): the page's runner refuses such an
+            // experiment before it gets here and the page sends it to the
+            // worker.
+            #[cfg(feature = "page")]
+            PolicyKind::Xnu | PolicyKind::Clutch => {
+                unreachable!("{} is not in the page's module", self.name())
+            }
         }
     }
 

@@ -188,7 +188,7 @@ pub fn evaluate(
     let (first, _) = row(tasks, &Plan::Recorded, span, &recorded_end.ends);
     let mut rows = vec![first];
     let mut quanta = settings.quanta.clone();
-    quanta.sort_by(f64::total_cmp);
+    quanta.sort_unstable_by(f64::total_cmp);
     quanta.dedup();
     for quantum_ms in quanta {
         let plan = Plan::Sliced {

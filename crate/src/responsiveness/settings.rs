@@ -127,7 +127,7 @@ pub fn parse_quanta(field: &str, text: &str) -> Result<Vec<f64>, ParamError> {
         }
         out.push(q);
     }
-    out.sort_by(f64::total_cmp);
+    out.sort_unstable_by(f64::total_cmp);
     Ok(out)
 }
 

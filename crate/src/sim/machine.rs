@@ -309,7 +309,7 @@ impl Machine {
     /// a P core when one is free and spills to E otherwise.
     pub fn preference_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.cores.len()).collect();
-        order.sort_by_key(|&c| (self.cores[c].kind == CoreKind::Efficiency, c));
+        order.sort_unstable_by_key(|&c| (self.cores[c].kind == CoreKind::Efficiency, c));
         order
     }
 }

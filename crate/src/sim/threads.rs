@@ -202,7 +202,13 @@ impl ArrivalOrder {
             return ArrivalOrder::Identity(arrival.len());
         }
         let mut order: Vec<ThreadId> = (0..arrival.len() as ThreadId).collect();
-        order.sort_by(|&a, &b| arrival[a as usize].total_cmp(&arrival[b as usize]));
+        // By arrival, then by id: the order a stable sort gives, from the
+        // smaller unstable sort.
+        order.sort_unstable_by(|&a, &b| {
+            arrival[a as usize]
+                .total_cmp(&arrival[b as usize])
+                .then(a.cmp(&b))
+        });
         ArrivalOrder::Sorted(order)
     }
 

@@ -94,6 +94,10 @@ pub struct PageQuery {
     pub inert: Vec<&'static str>,
     pub errors: Vec<BadParam>,
     pub estimated_slices: f64,
+    /// Whether the page's own module can run the experiment (small runs
+    /// are computed inline): false when a policy is one it leaves out
+    /// (`PolicyKind::built_in`), which then runs in the worker.
+    pub inline: bool,
     /// The "Run for real" panel's settings (`real_*` keys; in `query`, not
     /// in `experiment`) with their current values, defaults included, so
     /// the page can carry them through edits of the experiment.
@@ -335,6 +339,7 @@ pub fn describe_view(exp: &Experiment, view: EmbedView, errors: Vec<BadParam>) -
         inert: exp.inert().into_iter().map(|p| p.url_key()).collect(),
         errors,
         estimated_slices: exp.estimated_slices(),
+        inline: exp.policies.iter().all(|p| p.built_in()),
         real_values: Default::default(),
         resp_values: Default::default(),
         resp_query: String::new(),

@@ -139,7 +139,7 @@ pub(crate) fn section(
     let mut s = settings.clone();
     if !s.quanta.contains(&exp.quantum) {
         s.quanta.push(exp.quantum);
-        s.quanta.sort_by(f64::total_cmp);
+        s.quanta.sort_unstable_by(f64::total_cmp);
     }
     let source = if trace { Source::Trace } else { Source::Tasks };
     // The browser's slice budget, shared by every row.

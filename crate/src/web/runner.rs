@@ -74,6 +74,10 @@ impl Runner {
             let msgs: Vec<String> = page.errors.into_iter().map(|e| e.message).collect();
             return Err(JsError::new(&msgs.join("; ")));
         }
+        // The page sends these to the worker (`PageQuery::inline`).
+        if let Some(p) = exp.policies.iter().find(|p| !p.built_in()) {
+            return Err(JsError::new(&format!("{} runs in the worker", p.name())));
+        }
         let mut r = Runner::for_experiment(exp);
         r.lang = page.lang.and_then(Lang::from_code).unwrap_or_default();
         Ok(r)

@@ -9,7 +9,7 @@ import init, { parseQuery, scenarioCatalog } from './tailslice.js';
 import { t, lang, setLang, onLangChange, applyI18n } from './i18n.js';
 import { $ } from './dom.js';
 import { loadCatalog, catalog, limits } from './catalog.js';
-import { app, setState } from './state.js';
+import { app, setState, firstResult, whileLoading } from './state.js';
 import { showBanner, showRunError, onMainThreadError } from './banner.js';
 import { initControls, fillControls, matchPreset, syncInert } from './controls.js';
 import { writeUrl } from './url.js';
@@ -22,11 +22,7 @@ import { setTheme } from './theme.js';
 import { relabel, pushChartLang } from './relabel.js';
 import { initPanel } from './panel.js';
 import { initIo, importedTasks, importedCount, tasksLarge } from './io.js';
-import { initTrace } from './trace.js';
-import { initSweep, redrawSweeps } from './sweep.js';
 import { mountScenario } from './scenario.js';
-import { initRealRun } from './realrun.js';
-import { initResponsiveness } from './responsiveness.js';
 
 // A read-only window for tests and the benchmark.
 window.tailslice = {
@@ -75,7 +71,7 @@ function setPage(page, { fill }) {
   }
   writeUrl(page);
   $('#share-link').hidden = true;
-  request(page.experiment, page.estimated_slices > limits().large_slices || tasksLarge(), page.estimated_slices);
+  request(page.experiment, page.estimated_slices > limits().large_slices || tasksLarge(), page.estimated_slices, page.inline);
 }
 
 addEventListener('error', onMainThreadError);
@@ -132,10 +128,16 @@ async function main() {
     },
   };
   initIo(context);
-  initTrace();
-  initSweep(context);
-  initRealRun(context);
-  initResponsiveness({ page: () => app.page, setQuery: context.setQuery, dark: context.dark });
+  // The panels' code loads after the first result (www/panels.js).
+  let panels = null;
+  if (!page.embed) {
+    document.body.dataset.panels = 'loading';
+    whileLoading(firstResult.then(() => import('./panels.js')).then((m) => {
+      m.initPanels(context);
+      panels = m;
+      document.body.dataset.panels = 'ready';
+    }));
+  }
 
   let resizeQueued = false;
   new ResizeObserver(() => {
@@ -143,7 +145,7 @@ async function main() {
     resizeQueued = true;
     requestAnimationFrame(() => { resizeQueued = false; drawGantt(); drawPlots(); });
   }).observe($('.results'));
-  app.dark.addEventListener('change', () => { drawGantt(); drawPlots(); redrawSweeps(); });
+  app.dark.addEventListener('change', () => { drawGantt(); drawPlots(); if (panels) panels.redrawSweeps(); });
 }
 
 main().catch((err) => {

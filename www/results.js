@@ -4,7 +4,7 @@
 // measures and the state hooks (body[data-updates], data-query).
 import { parseQuery } from './tailslice.js';
 import { limits } from './catalog.js';
-import { app, setState } from './state.js';
+import { app, setState, firstResultDrawn } from './state.js';
 import { clearRunError } from './banner.js';
 import { renderTable, renderStatus } from './table.js';
 import { drawGantt, drawPlots, showResult } from './gantt.js';
@@ -73,6 +73,7 @@ function finishShow(query, workerMs, t0, start, tTable, newWorkload) {
   if (!split) { rest(); return; }
   performance.measure('tailslice:render', { start, end: tGantt });
   performance.measure('tailslice:update', { start: t0, end: tGantt });
+  firstResultDrawn();
   const view = app.view;
   setTimeout(() => { if (view === app.view) rest(); }, 0);
 }

@@ -26,7 +26,30 @@ export const app = {
   dark,              // dark colours? (theme=, else the system setting)
 };
 
+let settle;
+/** Resolves once the first result's table and Gantt are drawn
+ * (`firstResultDrawn`) or a run failed: what the page loads next waits
+ * for it. */
+export const firstResult = new Promise((resolve) => { settle = resolve; });
+export function firstResultDrawn() { settle(); }
+
+let wanted = null;
+let loading = 0;
+
 export function setState(s) {
-  // "ready" only when nothing newer is queued or running.
-  document.body.dataset.state = (s === 'ready' && runs.busy) ? 'running' : s;
+  if (s === 'error') settle();
+  wanted = s;
+  // "ready" only when nothing newer is queued or running, and no code the
+  // page needs is still loading (`whileLoading`).
+  document.body.dataset.state = (s === 'ready' && (runs.busy || loading > 0)) ? 'running' : s;
+}
+
+/** Holds "ready" back until `promise` settles: the page is ready once it
+ * can be used, not only once its result is drawn. */
+export function whileLoading(promise) {
+  loading++;
+  return promise.finally(() => {
+    loading--;
+    if (wanted) setState(wanted);
+  });
 }

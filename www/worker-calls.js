@@ -33,11 +33,12 @@ function onRunProgress(p) {
   $('#status-text').textContent = t('status.step', { label: p.label, step: p.done + 1, total: p.total });
 }
 
-/** Runs `query` (small: inline; else in the worker, cancelling a large
- * stale run or coalescing behind a small one: the lane decides). */
-export function request(query, large, slices) {
+/** Runs `query` (small and `inline`, which the page's module can run:
+ * inline; else in the worker, cancelling a large stale run or coalescing
+ * behind a small one: the lane decides). */
+export function request(query, large, slices, inline) {
   const max = limits().inline_max_slices;
-  const inline = !large && slices <= max && !importedTasks();
+  inline = inline && !large && slices <= max && !importedTasks();
   send(query, large, { inline: inline ? { maxSlices: max } : null });
 }
 

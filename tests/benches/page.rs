@@ -94,26 +94,41 @@ fn gzip_size(path: &std::path::Path) -> Result<u64> {
 
 /// Paths (relative to `dist/`) of the files the current page has fetched:
 /// the document and every resource.
-async fn fetched(b: &Browser) -> Result<Vec<String>> {
+async fn fetched(b: &Browser) -> Result<(Vec<String>, Vec<String>)> {
+    // A file belongs to the first view when its response ended before the
+    // first table and Gantt were drawn (the first `tailslice:update`); the
+    // document itself always does.
     let v = b
         .eval_js(
-            "return [location.href, ...performance.getEntriesByType('resource').map(e => e.name)] \
-             .map(u => new URL(u)).filter(u => u.origin === location.origin) \
-             .map(u => u.pathname.endsWith('/') ? u.pathname + 'index.html' : u.pathname);",
+            "const u = performance.getEntriesByName('tailslice:update')[0]; \
+             const end = u ? u.startTime + u.duration : Infinity; \
+             const path = (n) => { const u = new URL(n); \
+               return u.origin !== location.origin ? null \
+                 : u.pathname.endsWith('/') ? u.pathname + 'index.html' : u.pathname; }; \
+             const out = [[path(location.href), true]]; \
+             for (const e of performance.getEntriesByType('resource')) { \
+               const p = path(e.name); if (p) out.push([p, e.responseEnd <= end]); } \
+             return out;",
         )
         .await?;
-    let mut names: Vec<String> = v
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|p| p.as_str())
-                .map(|p| p.trim_start_matches('/').to_string())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names.dedup();
-    Ok(names)
+    let (mut first, mut after) = (Vec::new(), Vec::new());
+    for pair in v.as_array().into_iter().flatten() {
+        let (Some(p), Some(in_first)) = (pair[0].as_str(), pair[1].as_bool()) else {
+            continue;
+        };
+        let name = p.trim_start_matches('/').to_string();
+        if in_first {
+            first.push(name);
+        } else {
+            after.push(name);
+        }
+    }
+    for list in [&mut first, &mut after] {
+        list.sort();
+        list.dedup();
+    }
+    after.retain(|n| !first.contains(n));
+    Ok((first, after))
 }
 
 /// Every file of `dist/` the page can load (html, css, js — `strings/`
@@ -145,10 +160,11 @@ fn dist_files() -> Vec<String> {
 
 /// Prints every file, raw and gzipped, marked first view or on demand;
 /// returns the first view's gzipped bytes and its file count.
-fn transfer(first_view: &[String]) -> Result<(u64, usize)> {
+fn transfer(first_view: &[String], after_first: &[String]) -> Result<(u64, usize)> {
     let dist = dist_dir();
     println!("\ntransfer (gzip -9): the first view is what the first load fetched up to its first result");
     let (mut total, mut total_gz, mut files) = (0u64, 0u64, 0usize);
+    let mut after_gz = 0u64;
     let mut names = dist_files();
     for f in first_view {
         if !names.contains(f) {
@@ -169,6 +185,9 @@ fn transfer(first_view: &[String]) -> Result<(u64, usize)> {
             total += raw;
             total_gz += gz;
             files += 1;
+        } else if after_first.contains(name) {
+            println!("  {name:<28} {raw:>8} B  {gz:>8} B gz  after the first result");
+            after_gz += gz;
         } else {
             println!("  {name:<28} {raw:>8} B  {gz:>8} B gz  on demand");
         }
@@ -176,6 +195,10 @@ fn transfer(first_view: &[String]) -> Result<(u64, usize)> {
     println!(
         "  {:<28} {total:>8} B  {total_gz:>8} B gz  first view, {files} files",
         "total"
+    );
+    println!(
+        "  {:<28} {:>8}    {after_gz:>8} B gz  fetched after the first result, while the page got ready",
+        "", ""
     );
     Ok((total_gz, files))
 }
@@ -273,7 +296,7 @@ async fn main() -> Result<()> {
     // The first load is cold (nothing cached); it also says what the first view fetches.
     let mut cold_measures = Vec::new();
     let (cold_nav, cold_first) = load(&b, &mut cold_measures).await?;
-    let first_view = fetched(&b).await?;
+    let (first_view, after_first) = fetched(&b).await?;
     let mut warm_measures = Vec::new();
     let (mut nav, mut first) = (Vec::new(), Vec::new());
     for _ in 1..loads {
@@ -322,7 +345,7 @@ async fn main() -> Result<()> {
         percentile(&sweeps, 50.0)
     );
 
-    let (first_view_gz, files) = transfer(&first_view)?;
+    let (first_view_gz, files) = transfer(&first_view, &after_first)?;
     print_goals(
         "goals",
         &[

@@ -94,7 +94,8 @@ pub const LARGE_SLICES: f64 = BROWSER_LIMITS.large_slices;
 
 /// Parses a page query string (with or without `?`). Returns
 /// `{query, experiment, embed, view, controls, theme, values, mix,
-/// policies, errors, estimated_slices}`
+/// policies, errors, estimated_slices, inline, ...}` (`inline`: whether
+/// this module can run it; see `PageQuery`)
 /// where `query` is the canonical form to put in the address bar and
 /// `errors` lists every rejected value (`{field, value, allowed, message}`).
 #[wasm_bindgen(js_name = parseQuery)]

@@ -40,8 +40,11 @@ export function setState(s) {
   if (s === 'error') settle();
   wanted = s;
   // "ready" only when nothing newer is queued or running, and no code the
-  // page needs is still loading (`whileLoading`).
-  document.body.dataset.state = (s === 'ready' && (runs.busy || loading > 0)) ? 'running' : s;
+  // page needs is still loading (`whileLoading`): until then it is still
+  // "loading", as before its first result.
+  if (s === 'ready' && runs.busy) s = 'running';
+  else if (s === 'ready' && loading > 0) s = 'loading';
+  document.body.dataset.state = s;
 }
 
 /** Holds "ready" back until `promise` settles: the page is ready once it

@@ -42,9 +42,9 @@ export function setState(s) {
   // "ready" only when nothing newer is queued or running, and no code the
   // page needs is still loading (`whileLoading`): until then it is still
   // "loading", as before its first result.
-  if (s === 'ready' && runs.busy) s = 'running';
-  else if (s === 'ready' && loading > 0) s = 'loading';
-  document.body.dataset.state = s;
+  const busy = s === 'ready' && runs.busy;
+  const held = s === 'ready' && loading > 0;
+  document.body.dataset.state = busy ? 'running' : held ? 'loading' : s;
 }
 
 /** Holds "ready" back until `promise` settles: the page is ready once it

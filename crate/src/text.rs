@@ -103,36 +103,40 @@ impl Text {
 
 /// A text filled in both languages, to be carried in data (an error, a
 /// result sent to the page) until a reader's language is known.
+/// A text is a `String`; what a reader sees as a list of sentences or
+/// labels is a `Filled<Vec<String>>`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct Filled {
-    pub en: String,
-    pub zh: String,
+pub struct Filled<T = String> {
+    pub en: T,
+    pub zh: T,
 }
 
-impl Filled {
-    /// The text `make` writes in each language (for templates whose
-    /// arguments are themselves texts: `make` fills them in its `lang`).
-    pub fn each(make: impl Fn(Lang) -> String) -> Filled {
+impl<T> Filled<T> {
+    /// What `make` writes in each language (for templates whose arguments
+    /// are themselves texts: `make` fills them in its `lang`).
+    pub fn each(make: impl Fn(Lang) -> T) -> Filled<T> {
         Filled {
             en: make(Lang::En),
             zh: make(Lang::Zh),
         }
     }
 
+    /// What there is in `lang`.
+    pub fn get(&self, lang: Lang) -> &T {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+}
+
+impl Filled {
     /// Text that reads the same in both languages (a number, a name).
     pub fn same(s: impl Into<String>) -> Filled {
         let s = s.into();
         Filled {
             en: s.clone(),
             zh: s,
-        }
-    }
-
-    /// The text in `lang`.
-    pub fn get(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Zh => &self.zh,
         }
     }
 
@@ -234,7 +238,7 @@ mod tests {
         assert_eq!(fill("{1}{}{}", &["a", "b"]), "bab");
         let both = t.both(&["3", "4"]);
         assert_eq!(
-            (both.get(Lang::En), both.get(Lang::Zh)),
+            (both.get(Lang::En).as_str(), both.get(Lang::Zh).as_str()),
             ("3 tasks within 4 ms", "4 ms 内完成 3 个任务")
         );
     }

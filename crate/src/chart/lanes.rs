@@ -434,7 +434,7 @@ fn spots(lanes: &Lanes, layout: &Layout, lang: Lang) -> Vec<Spot> {
     for (b, block) in lanes.meta.blocks.iter().enumerate() {
         for (c, lane) in block.lanes.iter().enumerate() {
             let full = lane.label.get(lang);
-            if layout.labels[k] != full {
+            if layout.labels[k] != *full {
                 let y = layout.blocks[b].1 + c as f64 * layout.lane_h;
                 out.push(Spot {
                     x: 0.0,

@@ -53,7 +53,7 @@ fn legend_of<'a>(
 /// The legend of a run's priorities.
 pub fn legend(p: &Priorities, lang: crate::text::Lang) -> Vec<Item> {
     legend_of(
-        p.names.iter().map(|n| n.get(lang)),
+        p.names.iter().map(|n| n.get(lang).as_str()),
         &Floor {
             floor: p.floor,
             off: !p.band_limit,

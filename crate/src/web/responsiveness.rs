@@ -19,31 +19,8 @@ use crate::responsiveness::reading::P98_TARGET_MS;
 use crate::responsiveness::text::{self, column, row_name, PAGE_COLUMNS};
 use crate::responsiveness::yielding::{self, YieldKind};
 use crate::responsiveness::{Answer, Row, Settings, Source, Task};
-use crate::text::{Lang, Text};
+use crate::text::{Filled, Lang, Text};
 use crate::workload::Workload;
-
-/// Both languages of a text made per language.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub(crate) struct Both<T> {
-    pub en: T,
-    pub zh: T,
-}
-
-impl<T> Both<T> {
-    fn new(f: impl Fn(Lang) -> T) -> Both<T> {
-        Both {
-            en: f(Lang::En),
-            zh: f(Lang::Zh),
-        }
-    }
-
-    fn get(&self, lang: Lang) -> &T {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Zh => &self.zh,
-        }
-    }
-}
 
 const SLICED_ROW: Text = Text::new("sliced, q = {} ms", "切分，q = {} ms");
 const TBT_BEFORE_AFTER: Text = Text::new(
@@ -69,7 +46,7 @@ const KNEE_AND_FAVOURED: Text = Text::new("knee, favoured", "拐点，推荐");
 struct TableRow {
     /// `recorded`, or the quantum as written (`16`): `tr[data-quantum]`.
     quantum: String,
-    name: Both<String>,
+    name: Filled<String>,
     /// Each page column's figure as shown, by `td[data-metric]` key.
     cells: std::collections::BTreeMap<&'static str, String>,
     favoured: bool,
@@ -80,7 +57,7 @@ struct TableRow {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct ChartData {
     /// Recorded first, then sliced at the page's quantum.
-    cdf_names: Both<Vec<String>>,
+    cdf_names: Filled<Vec<String>>,
     cdf_x: Vec<Vec<f64>>,
     cdf_y: Vec<Vec<f64>>,
     quanta: Vec<f64>,
@@ -90,17 +67,17 @@ struct ChartData {
     knee: Option<usize>,
     favoured: Option<usize>,
     page_q: f64,
-    recorded_name: Both<String>,
+    recorded_name: Filled<String>,
 }
 
 /// The section's object.
 #[derive(Serialize)]
 struct Section<'a> {
-    about: Both<Vec<String>>,
+    about: Filled<Vec<String>>,
     rows: Vec<TableRow>,
-    tbt: Both<String>,
-    reading: Both<Vec<String>>,
-    assumptions: Both<String>,
+    tbt: Filled<String>,
+    reading: Filled<Vec<String>>,
+    assumptions: Filled<String>,
     chart: ChartData,
     /// The CLI's `--json` object (English reading), for scripts and tests.
     answer: crate::responsiveness::answer::Json<'a>,
@@ -163,7 +140,7 @@ pub(crate) fn section(
     let index = |row: &Row| r.rows.iter().position(|x| std::ptr::eq(x, row));
     let table_row = |row: &Row| TableRow {
         quantum: row.quantum_ms.map_or("recorded".to_string(), q),
-        name: Both::new(|lang| match row.quantum_ms {
+        name: Filled::each(|lang| match row.quantum_ms {
             None => row_name(row, source, lang),
             Some(v) => SLICED_ROW.fill(lang, &[&q(v)]),
         }),
@@ -173,7 +150,7 @@ pub(crate) fn section(
     };
     let sliced_rows = &r.rows[1..];
     let chart = ChartData {
-        cdf_names: Both::new(|lang| {
+        cdf_names: Filled::each(|lang| {
             vec![
                 row_name(rec, source, lang),
                 SLICED_ROW.fill(lang, &[&q(exp.quantum)]),
@@ -203,13 +180,13 @@ pub(crate) fn section(
         knee: knee.and_then(|k| k.checked_sub(1)),
         favoured: favoured.and_then(|f| f.checked_sub(1)),
         page_q: exp.quantum,
-        recorded_name: Both::new(|lang| row_name(rec, source, lang)),
+        recorded_name: Filled::each(|lang| row_name(rec, source, lang)),
     };
     let span = text::span_word(r);
     to_js(&Section {
-        about: Both::new(|lang| text::about(&answer, lang)),
+        about: Filled::each(|lang| text::about(&answer, lang)),
         rows: vec![table_row(rec), table_row(sliced)],
-        tbt: Both::new(|lang| {
+        tbt: Filled::each(|lang| {
             TBT_BEFORE_AFTER.fill(
                 lang,
                 &[
@@ -220,8 +197,8 @@ pub(crate) fn section(
                 ],
             )
         }),
-        reading: Both::new(|lang| answer.reading(lang)),
-        assumptions: Both::new(|lang| text::ASSUMPTIONS.fill(lang, &[span.get(lang)])),
+        reading: Filled::each(|lang| answer.reading(lang)),
+        assumptions: Filled::each(|lang| text::ASSUMPTIONS.fill(lang, &[span.get(lang)])),
         chart,
         answer: answer.json(Lang::En),
     })

@@ -15,7 +15,7 @@ use crate::experiment::metric::Metric;
 use crate::experiment::reading;
 use crate::experiment::summary;
 use crate::stats::change_pct;
-use crate::text::Lang;
+use crate::text::{Filled, Lang};
 
 pub(crate) fn set(obj: &Object, key: &str, value: &JsValue) {
     // Setting a property on a plain object cannot fail.
@@ -28,19 +28,12 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
         .unwrap_or(JsValue::NULL)
 }
 
-/// A heading in both languages.
-#[derive(Serialize)]
-struct Both {
-    en: String,
-    zh: String,
-}
-
 /// One table row: the summary plus its change against the first policy.
 #[derive(Serialize)]
 struct Row<'a> {
     policy: &'a str,
     /// The row's heading (`FIFO`, …, or "as recorded").
-    title: Both,
+    title: Filled,
     /// The index of the policy's colour (the Gantt's and the CDF's);
     /// `null` for a trace's "as recorded" row, which is not a policy.
     colour: Option<usize>,
@@ -116,10 +109,7 @@ fn table_against(outcome: &Outcome, all: &[(&str, &summary::Summary)], base: usi
             Row {
                 policy,
                 base: changes.as_ref().and(base_row).map(|b| b.0),
-                title: Both {
-                    en: reading::policy_title(policy, Lang::En),
-                    zh: reading::policy_title(policy, Lang::Zh),
-                },
+                title: Filled::each(|lang| reading::policy_title(policy, lang)),
                 colour: run,
                 uses_quantum: run.is_some_and(|r| outcome.runs[r].policy.uses_quantum()),
                 summary: s,

@@ -272,7 +272,7 @@ pub struct FeishuDemoResult {
     /// the timeline knob on).
     pub runs: Vec<RunView>,
     /// The class every run of the table used.
-    pub policy: &'static str,
+    pub policy: PolicyKind,
     /// The xnu release whose Clutch rules `clutch` followed.
     pub clutch_rules: &'static str,
     /// Cores of the machine.
@@ -323,7 +323,7 @@ pub fn run(knobs: &Knobs) -> FeishuDemoResult {
         notes_zh: Vec::new(),
         groups,
         runs,
-        policy: knobs.policy.name(),
+        policy: knobs.policy,
         clutch_rules: knobs.clutch_rules.name(),
         cores: machine.cores.len(),
         mechanisms,
@@ -527,7 +527,7 @@ fn mechanism_reading(
     s.push_str(&join_list(&parts, lang));
     s.push_str(Text::new(".", "。").get(lang));
     let timeshare = matching.iter().any(|r| r.mechanism == "timeshare");
-    let clutch = matching.iter().any(|r| r.policy == "clutch");
+    let clutch = matching.iter().any(|r| r.policy == PolicyKind::Clutch);
     let in_run = groups.iter().any(|g| g.qos == Qos::UserInitiated.name());
     if timeshare && !clutch {
         s.push_str(gap);
@@ -601,7 +601,7 @@ const QUEUES: Text = Text::new("{} queues", "{} 队列");
 
 fn notes(r: &FeishuDemoResult, lang: Lang) -> Vec<String> {
     let mut notes = Vec::new();
-    let policy = PolicyKind::parse("policy", r.policy).unwrap_or(PolicyKind::Xnu);
+    let policy = r.policy;
     let levels: Vec<String> = r
         .groups
         .iter()
@@ -618,7 +618,7 @@ fn notes(r: &FeishuDemoResult, lang: Lang) -> Vec<String> {
     .fill(
         lang,
         &[
-            r.policy,
+            r.policy.name(),
             &r.machine,
             &r.cores.to_string(),
             &band_clause(policy, r.band_limit, lang),
@@ -678,17 +678,16 @@ fn notes(r: &FeishuDemoResult, lang: Lang) -> Vec<String> {
         notes.push(
             Text::new(
                 "The low groups' waiting ({}) comes from the 'other system work' switch: {} ms of fixed-priority work every {} ms on each of the {} cores at once, an input rather than a prediction; it reads as the measured 1.3 % only where the main thread cannot move to a free core.",
-                "低 QoS 组的等待（{}）来自“其他系统负载”开关：在全部 {} 个核心上同时、每 {} ms 运行 {} ms 的固定优先级工作，这是输入而不是预测；只有在主线程无法换到空闲核心时，它才读作实测的 1.3 %。",
+                "低 QoS 组的等待（{0}）来自“其他系统负载”开关：在全部 {3} 个核心上同时、每 {2} ms 运行 {1} ms 的固定优先级工作，这是输入而不是预测；只有在主线程无法换到空闲核心时，它才读作实测的 1.3 %。",
             )
             .fill(
                 lang,
-                &match lang {
-                    Lang::En => [join_list(&figures, lang), SYSTEM_BURST_MS.to_string(), SYSTEM_PERIOD_MS.to_string(), r.cores.to_string()],
-                    Lang::Zh => [join_list(&figures, lang), r.cores.to_string(), SYSTEM_PERIOD_MS.to_string(), SYSTEM_BURST_MS.to_string()],
-                }
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>(),
+                &[
+                    &join_list(&figures, lang),
+                    &SYSTEM_BURST_MS.to_string(),
+                    &SYSTEM_PERIOD_MS.to_string(),
+                    &r.cores.to_string(),
+                ],
             ),
         );
     }
@@ -803,7 +802,7 @@ fn priority_note(r: &FeishuDemoResult, policy: PolicyKind, lang: Lang) -> String
             "{} ignores QoS and priorities: the main thread is one of {} spinners whatever the queues' QoS.",
             "{} 不看 QoS 和优先级：无论队列的 QoS 如何，主线程都只是 {} 个自旋线程之一。",
         )
-        .fill(lang, &[r.policy, &(r.queues + 1).to_string()]),
+        .fill(lang, &[r.policy.name(), &(r.queues + 1).to_string()]),
     }
 }
 
@@ -849,7 +848,7 @@ impl Outcome for FeishuDemoResult {
     }
 
     fn page_text(&self) -> PageText {
-        let policy = PolicyKind::parse("policy", self.policy).unwrap_or(PolicyKind::Xnu);
+        let policy = self.policy;
         let reading = Text::new(
             "{} · {} cores · {} · {} queues × {} s",
             "{} · {} 个核心 · {} · {} 个队列 × {} 秒",
@@ -857,7 +856,7 @@ impl Outcome for FeishuDemoResult {
         .both(&[
             &self.machine,
             &self.cores.to_string(),
-            self.policy,
+            self.policy.name(),
             &self.queues.to_string(),
             &crate::error::fmt_number(self.seconds),
         ]);

@@ -365,7 +365,7 @@ pub struct FeishuStartupResult {
     pub machine: String,
     pub band_limit: bool,
     /// The class every run used.
-    pub policy: &'static str,
+    pub policy: PolicyKind,
     /// The xnu release whose Clutch rules `clutch` followed.
     pub clutch_rules: &'static str,
     pub configs: Vec<ConfigResult>,
@@ -444,7 +444,7 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
         scenario: FeishuStartup.name(),
         machine: machine.name.clone(),
         band_limit,
-        policy: knobs.policy.name(),
+        policy: knobs.policy,
         clutch_rules: knobs.clutch_rules.name(),
         model_first_screen_gain_ms: gain(|c| c.first_screen_ms),
         model_first_refresh_gain_ms: gain(|c| c.first_refresh_ms),
@@ -602,11 +602,7 @@ impl Outcome for FeishuStartupResult {
         });
         PageText {
             reading,
-            pri_caption: pri_caption(
-                PolicyKind::parse("policy", self.policy).unwrap_or(PolicyKind::Xnu),
-                self.band_limit,
-                false,
-            ),
+            pri_caption: pri_caption(self.policy, self.band_limit, false),
         }
     }
 

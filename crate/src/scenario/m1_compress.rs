@@ -211,7 +211,7 @@ pub struct M1CompressResult {
     pub notes_zh: Vec<String>,
     pub runs: Vec<RunView>,
     /// The class every run of the table used.
-    pub policy: &'static str,
+    pub policy: PolicyKind,
     /// The xnu release whose Clutch rules `clutch` followed.
     pub clutch_rules: &'static str,
     /// GCD's worker cap of the table's runs: `per-item`, `held` or `off`.
@@ -422,7 +422,7 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
         calibration_zh: CALIBRATION_ZH,
         notes_zh: Vec::new(),
         runs,
-        policy: knobs.policy.name(),
+        policy: knobs.policy,
         clutch_rules: knobs.clutch_rules.name(),
         gcd_cap: knobs.gcd_cap.unwrap_or(DEFAULT_GCD_CAP).name(),
         mechanisms,
@@ -676,7 +676,7 @@ fn notes(r: &M1CompressResult, machines: &[Machine], lang: Lang) -> Vec<String> 
             .fill(lang, &[&unfinished.to_string(), &span, &span]),
         );
     }
-    let policy = PolicyKind::parse("policy", r.policy).unwrap_or(PolicyKind::Xnu);
+    let policy = r.policy;
     let by_qos = policy.reads_threads();
     for m in machines {
         let name = m.name.as_str();
@@ -710,33 +710,19 @@ fn notes(r: &M1CompressResult, machines: &[Machine], lang: Lang) -> Vec<String> 
                 notes.push(
                     Text::new(
                         "{}, QoS ≥ 17 alone: {} s on up to {} cores ({} P first, spilling to {} E) against {} s for QoS 9 on the {} E cores; the study gives no number for QoS ≥ 17, only that it is several times faster than QoS 9.",
-                        "{}，QoS ≥ 17 单独运行：最多用 {} 个核心（先用 {} 个性能核，再溢出到 {} 个能效核）需 {} s，而 QoS 9 在 {} 个能效核上需 {} s；研究没有给出 QoS ≥ 17 的数字，只说比 QoS 9 快好几倍。",
+                        "{0}，QoS ≥ 17 单独运行：最多用 {2} 个核心（先用 {3} 个性能核，再溢出到 {4} 个能效核）需 {1} s，而 QoS 9 在 {6} 个能效核上需 {5} s；研究没有给出 QoS ≥ 17 的数字，只说比 QoS 9 快好几倍。",
                     )
                     .fill(
                         lang,
-                        &match lang {
-                            Lang::En => [
-                                name.to_string(),
-                                format!("{:.1}", ui.seconds),
-                                (p + e).to_string(),
-                                p.to_string(),
-                                e.to_string(),
-                                format!("{:.1}", bg.seconds),
-                                e.to_string(),
-                            ],
-                            Lang::Zh => [
-                                name.to_string(),
-                                (p + e).to_string(),
-                                p.to_string(),
-                                e.to_string(),
-                                format!("{:.1}", ui.seconds),
-                                e.to_string(),
-                                format!("{:.1}", bg.seconds),
-                            ],
-                        }
-                        .iter()
-                        .map(String::as_str)
-                        .collect::<Vec<_>>(),
+                        &[
+                            name,
+                            &format!("{:.1}", ui.seconds),
+                            &(p + e).to_string(),
+                            &p.to_string(),
+                            &e.to_string(),
+                            &format!("{:.1}", bg.seconds),
+                            &e.to_string(),
+                        ],
                     ),
                 );
             }
@@ -752,17 +738,17 @@ fn notes(r: &M1CompressResult, machines: &[Machine], lang: Lang) -> Vec<String> 
                 notes.push(
                     Text::new(
                         "{}, two background jobs: {} under this run's settings ({}, GCD cap {}); the study measured {}. The table of mechanisms runs the same two jobs under each candidate.",
-                        "{}，两个 background 任务：在本次运行的设置下（{}，GCD 上限 {}）为 {}；研究实测为 {}。机制表在每种候选机制下运行同样的两个任务。",
+                        "{0}，两个 background 任务：在本次运行的设置下（{2}，GCD 上限 {3}）为 {1}；研究实测为 {4}。机制表在每种候选机制下运行同样的两个任务。",
                     )
                     .fill(
                         lang,
-                        &match lang {
-                            Lang::En => [name.to_string(), pair(&figures), r.policy.to_string(), r.gcd_cap.to_string(), pair(&MEASURED_TWO_BACKGROUND)],
-                            Lang::Zh => [name.to_string(), r.policy.to_string(), r.gcd_cap.to_string(), pair(&figures), pair(&MEASURED_TWO_BACKGROUND)],
-                        }
-                        .iter()
-                        .map(String::as_str)
-                        .collect::<Vec<_>>(),
+                        &[
+                            name,
+                            &pair(&figures),
+                            r.policy.name(),
+                            r.gcd_cap,
+                            &pair(&MEASURED_TWO_BACKGROUND),
+                        ],
                     ),
                 );
             }
@@ -830,7 +816,7 @@ impl Outcome for M1CompressResult {
                 "Every run: policy {}, GCD's worker cap {}.",
                 "每次运行：调度策略 {}，GCD 工作线程上限 {}。",
             )
-            .both(&[self.policy, self.gcd_cap]),
+            .both(&[self.policy.name(), self.gcd_cap]),
             pri_caption: Filled::default(),
         }
     }

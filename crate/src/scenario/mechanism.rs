@@ -48,7 +48,7 @@ pub struct MechanismRow {
     pub label: &'static str,
     pub label_zh: &'static str,
     /// The class it runs under.
-    pub policy: &'static str,
+    pub policy: PolicyKind,
     /// The xnu release whose Clutch rules it follows (`null` for other
     /// classes).
     pub clutch_rules: Option<&'static str>,
@@ -102,7 +102,7 @@ impl MechanismRow {
             mechanism: m.id,
             label: m.label.en,
             label_zh: m.label.zh,
-            policy: m.policy.name(),
+            policy: m.policy,
             clutch_rules: (m.policy == PolicyKind::Clutch).then(|| m.rules.name()),
             apps: match m.apps {
                 Apps::One(_) => 1,

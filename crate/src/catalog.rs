@@ -24,7 +24,7 @@ use crate::experiment::{
     SWITCH_COST_RANGE, WITHIN_RANGE,
 };
 use crate::policy::PolicyKind;
-use crate::realrun::settings::{YieldKind, MAX_REPEATS, MIN_REPEATS};
+use crate::realrun::settings::{RealYield, MAX_REPEATS, MIN_REPEATS};
 use crate::rng::MAX_SEED;
 use crate::scenario::{self, Knob};
 use crate::sim::machine::{CoreKind, Machine, M1_EP_RATIO};
@@ -516,7 +516,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
         quantum_sweep_metrics: Metric::QUANTUM_PICK.into_iter().map(Metric::name).collect(),
         same_pct: SAME_PCT,
         langs: vec![Lang::En.code(), Lang::Zh.code()],
-        real_yields: YieldKind::ALL.into_iter().map(YieldKind::name).collect(),
+        real_yields: RealYield::ALL.into_iter().map(RealYield::name).collect(),
         qos: Qos::ALL
             .into_iter()
             .map(|q| QosEntry {

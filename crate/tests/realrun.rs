@@ -6,9 +6,10 @@
 use tailslice::experiment::{Experiment, Limits};
 use tailslice::policy::PolicyKind;
 use tailslice::realrun::{
-    Environment, Pass, PassCounts, Plan, RealSettings, Report, RunState, Scale, YieldBatch,
-    YieldKind,
+    Environment, Pass, PassCounts, Plan, RealSettings, RealYield, Report, RunState, Scale,
+    YieldBatch,
 };
+use tailslice::responsiveness::YieldKind;
 use tailslice::text::Lang;
 use tailslice::workload::task_list::parse_task_list;
 use tailslice::workload::Workload;
@@ -17,7 +18,7 @@ fn settings(scale: f64, repeats: u32) -> RealSettings {
     RealSettings {
         scale: Scale::Fixed(scale),
         repeats,
-        yield_kind: YieldKind::Message,
+        yield_kind: RealYield::Primitive(YieldKind::Message),
     }
 }
 
@@ -273,7 +274,7 @@ fn the_estimate_counts_the_yields_of_the_chosen_primitive() {
         let settings = RealSettings {
             scale: Scale::Auto,
             repeats,
-            yield_kind: kind,
+            yield_kind: RealYield::Primitive(kind),
         };
         Plan::build(&exp, &w, settings).unwrap()
     };

@@ -23,4 +23,4 @@ pub mod text;
 pub use measure::{Pass, PassCounts, YieldBatch};
 pub use plan::{Plan, PlanError};
 pub use report::{Environment, Report, RunState};
-pub use settings::{RealParam, RealSettings, Scale, YieldKind};
+pub use settings::{RealParam, RealSettings, RealYield, Scale};

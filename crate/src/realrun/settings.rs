@@ -4,6 +4,7 @@
 //! before the panel existed open unchanged.
 
 use crate::error::{parse_count, unit, NumberRange, ParamError};
+use crate::responsiveness::yielding::{YieldKind, FRAME_MS, TIMEOUT_CLAMP_MS};
 use crate::text::Text;
 
 /// Largest scale factor: ten times the model's durations is already a long
@@ -21,76 +22,66 @@ pub const DEFAULT_REPEATS: u32 = 3;
 /// task once) is about this much busy time, never more than 1×.
 pub const AUTO_PASS_MS: f64 = 1000.0;
 
-/// How the sliced run hands the event loop back between slices.
+/// How the sliced run hands the event loop back between slices: one of the
+/// model's primitives, or `auto` (the best the browser has).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum YieldKind {
+pub enum RealYield {
     /// `scheduler.yield()` where the browser has it, else a `MessageChannel`
     /// message (the page says which one it used).
     Auto,
-    /// `await scheduler.yield()`.
-    Scheduler,
-    /// A `MessageChannel` message to itself (no 4 ms clamp).
-    Message,
-    /// `setTimeout(0)` (clamped to 4 ms once nested).
-    Timeout,
-    /// `requestAnimationFrame` then `setTimeout(0)`: a frame between slices.
-    Raf,
+    Primitive(YieldKind),
 }
 
-impl YieldKind {
-    pub const ALL: [YieldKind; 5] = [
-        YieldKind::Auto,
-        YieldKind::Scheduler,
-        YieldKind::Message,
-        YieldKind::Timeout,
-        YieldKind::Raf,
+impl RealYield {
+    pub const ALL: [RealYield; 5] = [
+        RealYield::Auto,
+        RealYield::Primitive(YieldKind::Scheduler),
+        RealYield::Primitive(YieldKind::Message),
+        RealYield::Primitive(YieldKind::Timeout),
+        RealYield::Primitive(YieldKind::Raf),
     ];
 
     /// The URL value.
     pub fn name(self) -> &'static str {
         match self {
-            YieldKind::Auto => "auto",
-            YieldKind::Scheduler => "scheduler",
-            YieldKind::Message => "message",
-            YieldKind::Timeout => "timeout",
-            YieldKind::Raf => "raf",
+            RealYield::Auto => "auto",
+            RealYield::Primitive(k) => k.name(),
         }
     }
 
     /// How the primitive is written in JavaScript, for the results.
     pub fn code(self) -> &'static str {
         match self {
-            YieldKind::Auto => "scheduler.yield() or MessageChannel",
-            YieldKind::Scheduler => "scheduler.yield()",
-            YieldKind::Message => "MessageChannel",
-            YieldKind::Timeout => "setTimeout(0)",
-            YieldKind::Raf => "requestAnimationFrame + setTimeout(0)",
+            RealYield::Auto => "scheduler.yield() or MessageChannel",
+            RealYield::Primitive(k) => k.written(),
         }
     }
 
     /// What one yield of this kind is assumed to cost before anything was
-    /// measured (ms), for the panel's time estimate: `setTimeout(0)` waits
-    /// at least 4 ms once nested (the HTML standard's clamp), a frame at
-    /// 60 Hz is 16.7 ms; a message or `scheduler.yield()` has no floor of
-    /// its own, only the event loop's turn (a few tens of µs).
+    /// measured (ms), for the panel's time estimate: a timeout waits at
+    /// least the nested-timer clamp, a frame-aligned yield a frame; a
+    /// message or `scheduler.yield()` has no floor of its own, only the
+    /// event loop's turn (a few tens of µs).
     pub fn assumed_ms(self) -> f64 {
         match self {
-            YieldKind::Auto | YieldKind::Scheduler | YieldKind::Message => 0.05,
-            YieldKind::Timeout => 4.0,
-            YieldKind::Raf => 1000.0 / 60.0,
+            RealYield::Auto | RealYield::Primitive(YieldKind::Scheduler | YieldKind::Message) => {
+                0.05
+            }
+            RealYield::Primitive(YieldKind::Timeout) => TIMEOUT_CLAMP_MS,
+            RealYield::Primitive(YieldKind::Raf) => FRAME_MS,
         }
     }
 
-    pub fn parse(field: &str, text: &str) -> Result<YieldKind, ParamError> {
+    pub fn parse(field: &str, text: &str) -> Result<RealYield, ParamError> {
         let t = text.trim();
-        YieldKind::ALL
+        RealYield::ALL
             .into_iter()
             .find(|k| k.name() == t)
             .ok_or_else(|| {
                 ParamError::new(
                     field,
                     text,
-                    crate::text::either(&YieldKind::ALL.map(YieldKind::name)),
+                    crate::text::either(&RealYield::ALL.map(RealYield::name)),
                 )
             })
     }
@@ -128,7 +119,7 @@ impl Scale {
 pub struct RealSettings {
     pub scale: Scale,
     pub repeats: u32,
-    pub yield_kind: YieldKind,
+    pub yield_kind: RealYield,
 }
 
 impl Default for RealSettings {
@@ -136,7 +127,7 @@ impl Default for RealSettings {
         RealSettings {
             scale: Scale::Auto,
             repeats: DEFAULT_REPEATS,
-            yield_kind: YieldKind::Auto,
+            yield_kind: RealYield::Auto,
         }
     }
 }
@@ -184,7 +175,7 @@ impl RealSettings {
             RealParam::Repeats => {
                 self.repeats = parse_count(field, value, MIN_REPEATS, MAX_REPEATS)? as u32
             }
-            RealParam::Yield => self.yield_kind = YieldKind::parse(field, value)?,
+            RealParam::Yield => self.yield_kind = RealYield::parse(field, value)?,
         }
         Ok(())
     }

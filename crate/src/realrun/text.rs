@@ -14,7 +14,8 @@ use crate::text::{Lang, Text};
 use super::measure::{Sample, Spread};
 use super::plan::{Plan, PlanError, PlanPass, MAX_PASS_MS, MAX_REAL_SLICES};
 use super::report::{Compare, Report, Row, RunState};
-use super::settings::YieldKind;
+use super::settings::RealYield;
+use crate::responsiveness::YieldKind;
 
 /// One cell of `table#real-results`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -124,8 +125,8 @@ fn scale_text(s: f64) -> String {
 
 /// The primitive's name as written in JavaScript.
 pub fn yield_code(name: &str) -> &'static str {
-    YieldKind::parse("real_yield", name)
-        .unwrap_or(YieldKind::Auto)
+    RealYield::parse("real_yield", name)
+        .unwrap_or(RealYield::Auto)
         .code()
 }
 
@@ -191,11 +192,13 @@ fn repeats(n: usize, lang: Lang) -> String {
 }
 
 /// Why a yield of `kind` costs what the estimate assumes.
-fn why_yield(kind: YieldKind) -> Text {
+fn why_yield(kind: RealYield) -> Text {
     match kind {
-        YieldKind::Auto | YieldKind::Scheduler | YieldKind::Message => WHY_TURN,
-        YieldKind::Timeout => WHY_CLAMP,
-        YieldKind::Raf => WHY_FRAME,
+        RealYield::Auto | RealYield::Primitive(YieldKind::Scheduler | YieldKind::Message) => {
+            WHY_TURN
+        }
+        RealYield::Primitive(YieldKind::Timeout) => WHY_CLAMP,
+        RealYield::Primitive(YieldKind::Raf) => WHY_FRAME,
     }
 }
 

@@ -62,6 +62,15 @@ impl YieldKind {
         }
     }
 
+    /// How the primitive is written in JavaScript in full, for code and
+    /// results (`raf` is a frame callback that then sets a timeout).
+    pub fn written(self) -> &'static str {
+        match self {
+            YieldKind::Raf => "requestAnimationFrame + setTimeout(0)",
+            k => k.code(),
+        }
+    }
+
     /// `scheduler`, `message`, `timeout` or `raf`.
     pub fn parse(field: &str, text: &str) -> Result<YieldKind, ParamError> {
         let t = text.trim();

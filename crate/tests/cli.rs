@@ -1,24 +1,12 @@
 //! The CLI as a user and a script see it: the default table, the JSON
 //! contract, and one clear line with exit code 2 for every bad flag.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
 mod cpu_budget;
 
-fn tailslice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("tailslice runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod cli_run;
+use cli_run::{stderr, stdout, tailslice};
 
 #[test]
 fn no_flags_prints_the_studys_table() {

@@ -2,14 +2,8 @@
 //! characters and edge-case numbers for every flag of every subcommand get
 //! exit status 2 and one line naming the flag — never a panic (status 101).
 
-use std::process::{Command, Output};
-
-fn tailslice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("tailslice runs")
-}
+mod cli_run;
+use cli_run::tailslice;
 
 /// Asserts a refusal: status 2, one `error:` line on stderr naming `flag`.
 fn assert_refused(args: &[&str], flag: &str) {

@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 use tailslice::experiment::export::{self, ExportError, TASKS_CSV_HEADER};
@@ -15,12 +14,8 @@ use tailslice::workload::{Arrivals, Workload};
 
 mod cpu_budget;
 
-fn tailslice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("tailslice runs")
-}
+mod cli_run;
+use cli_run::tailslice;
 
 /// A fresh scratch directory for this test.
 fn scratch(name: &str) -> PathBuf {

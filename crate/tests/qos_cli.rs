@@ -1,18 +1,7 @@
 //! `tailslice scenario`: JSON shapes and one-line errors.
 
-use std::process::Command;
-
-fn tailslice(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("run tailslice");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod cli_run;
+use cli_run::tailslice_status as tailslice;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = tailslice(args);

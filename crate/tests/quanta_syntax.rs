@@ -4,16 +4,12 @@
 //! the CLI to the same values the page computes (the page's side is in
 //! `tests/tests/page_sweep.rs`).
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use tailslice::experiment::sweep::{parse_quanta_spec, SweepLimits, DEFAULT_RANGE_STEPS};
 
-fn tailslice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("tailslice runs")
-}
+mod cli_run;
+use cli_run::tailslice;
 
 fn quanta_of(o: &Output) -> Vec<f64> {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

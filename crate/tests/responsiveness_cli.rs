@@ -4,24 +4,11 @@
 //! bad flag, and the one task loader's same checks in every subcommand.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 
-fn tailslice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("tailslice runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod cli_run;
+use cli_run::{stderr, stdout, tailslice};
 
 fn file(name: &str, bytes: &[u8]) -> String {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("responsiveness_cli");

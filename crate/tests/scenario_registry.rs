@@ -5,11 +5,13 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use tailslice::scenario::{self, find, names, Knob, KnobRange, Knobs, REGISTRY, WEB_WORK_BUDGET};
 use tailslice::sim::machine::Machine;
 use tailslice::text::Lang;
+
+mod cli_run;
+use cli_run::tailslice_status as tailslice;
 
 #[test]
 fn names_are_unique_and_each_finds_its_scenario() {
@@ -221,18 +223,6 @@ fn each_scenario_runs_and_its_page_text_has_both_languages() {
         let mut r = s.run(&on_m1);
         assert!(s.default_run(&on_m1) < r.outcome_mut().runs_mut().len());
     }
-}
-
-fn tailslice(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("run tailslice");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

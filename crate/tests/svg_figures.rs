@@ -4,18 +4,9 @@
 //! bad value gets one line and exit code 2.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn tailslice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("tailslice runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod cli_run;
+use cli_run::{stderr, tailslice};
 
 /// A path under the target directory, unique per name.
 fn path(name: &str) -> String {

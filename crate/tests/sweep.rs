@@ -1,8 +1,6 @@
 //! Sweeps: the JSON contract, agreement with `simulate` run by run, the
 //! summaries, and refusals.
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
 use tailslice::experiment::sweep::{self, SweepLimits};
 use tailslice::experiment::{Experiment, Limits};
@@ -11,12 +9,8 @@ use tailslice::workload::Workload;
 
 mod cpu_budget;
 
-fn tailslice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("tailslice runs")
-}
+mod cli_run;
+use cli_run::tailslice;
 
 fn json(args: &[&str]) -> Value {
     let o = tailslice(args);

@@ -32,7 +32,8 @@
 //!   as PLACE_DEADLINE_INITIAL says, half a slice to its first deadline; a
 //!   thread that blocks keeps its lag V − vruntime (clamped to two slices or
 //!   a tick, `entity_lag`) and comes back at V − lag, the lag scaled by
-//!   (W + w) / W so that adding it does not move V (PLACE_LAG).
+//!   (W + w) / W: joining pulls V towards it, and the scaling leaves it
+//!   with the lag it left with (PLACE_LAG).
 //!
 //! What it leaves out: one run queue serves every core (the kernel keeps
 //! one per CPU and balances load between them, prefers idle and big cores
@@ -507,6 +508,42 @@ mod tests {
             let r = NICE_WEIGHT[k - 1] as f64 / NICE_WEIGHT[k] as f64;
             assert!((1.15..1.35).contains(&r), "step {k}: {r}");
         }
+    }
+
+    /// A thread that blocks keeps its lag and wakes at V − lag, the lag
+    /// scaled by (W + w) / W (`place_entity`), worked out by hand: three
+    /// nice-0 threads at t = 0 (V = 0); thread 0 runs 2 ms and blocks, so
+    /// V = 2/3 ms with it still counted and its lag is −4/3 ms. Thread 1
+    /// then runs 3 ms while thread 2 waits: V = (3 + 0) / 2 = 1.5 ms when
+    /// thread 0 wakes, placed at 1.5 + (4/3)·(2 + 1)/2 = 3.5 ms, deadline
+    /// 3.5 + 0.75 — and with it in, V = 6.5 / 3 and its lag is −4/3 again.
+    #[test]
+    fn a_sleeper_keeps_its_lag() {
+        let machine = Machine::identical(1);
+        let mut c = Eevdf::new(3, &[], &machine, EevdfParams::default());
+        let zeros = [0.0; 3];
+        let view = TaskView {
+            arrival: &zeros,
+            work: &zeros,
+            remaining: &zeros,
+        };
+        c.on_instant(0.0);
+        c.enqueue_range(0, 3, Enqueue::Arrived, &view);
+        assert_eq!(c.pick_next(0, &view), Some(0));
+        c.on_instant(2.0);
+        c.on_descheduled(0, 2.0, Leave::Blocked);
+        assert_eq!(c.vlag[0], -1_333_334, "V = 666_666 ns, rounded down");
+        assert_eq!(c.pick_next(0, &view), Some(1));
+        c.on_instant(5.0);
+        c.on_descheduled(1, 3.0, Leave::Expired);
+        c.enqueue(1, Enqueue::Expired, &view);
+        c.enqueue(0, Enqueue::Arrived, &view);
+        // lag·(W + w)/W = −1_333_334 · 3072 / 2048 = −2_000_001.
+        assert_eq!(c.vruntime[0], 1_500_000 + 2_000_001);
+        assert_eq!(c.deadline[0], c.vruntime[0] + 750_000);
+        let (wv, w) = c.sums();
+        let lag_after = wv.div_euclid(w) as i64 - c.vruntime[0];
+        assert!((lag_after - c.vlag[0]).abs() <= 1, "{lag_after}");
     }
 
     #[test]

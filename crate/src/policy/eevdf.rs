@@ -22,7 +22,10 @@
 //!   scheduler tick (every 1000 / HZ ms; HZ 250 → 4 ms) that finds its
 //!   virtual runtime past its deadline, or with HRTICK at exactly that
 //!   moment. It then gets a new deadline and the class picks again, maybe
-//!   the same thread.
+//!   the same thread. (The kernel checks at every `update_curr`, not only
+//!   at the tick: a thread that reads its own CPU-time clock triggers one,
+//!   through `task_sched_runtime`, so a benchmark spinning on that clock
+//!   sees its slices end as with HRTICK.)
 //! - A waking or new thread preempts a running one only if EEVDF would now
 //!   pick it (`check_preempt_wakeup`), and, with RUN_TO_PARITY (on by
 //!   default), not while the running thread is eligible and inside the

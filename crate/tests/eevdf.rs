@@ -282,3 +282,84 @@ fn task_list_classes_take_a_nice_value() {
         "{said}"
     );
 }
+
+/// Runs `work` (arriving at `arrival`, nice `nice`) on `cores` identical
+/// cores under EEVDF with `params`.
+fn run_on(
+    arrival: &[f64],
+    work: &[f64],
+    nice: &[i8],
+    cores: usize,
+    params: EevdfParams,
+    cfg: &EngineConfig,
+) -> Schedule {
+    let machine = Machine::identical(cores);
+    let threads: Vec<ThreadInfo> = nice
+        .iter()
+        .map(|&n| ThreadInfo {
+            nice: n,
+            ..ThreadInfo::default()
+        })
+        .collect();
+    let mut class = Eevdf::new(work.len(), &threads, &machine, params);
+    simulate_on(
+        &mut Tasks::new(arrival, work),
+        &machine,
+        &mut class,
+        &mut NoRecord,
+        cfg,
+    )
+    .expect("no slice limit")
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// With any nice values, HZ and HRTICK, on 1 to 4 cores: every task
+    /// gets exactly its work, never before it arrives, never on two cores
+    /// at once, no core runs two things; the same run twice is the same;
+    /// on one core the fast path equals the general loop.
+    #[test]
+    fn the_class_keeps_the_invariants_with_any_knobs(
+        tasks in proptest::collection::vec((0.0..300.0f64, 0.0..60.0f64, -20i8..=19), 1..40),
+        cores in 1usize..5,
+        hz in proptest::sample::select(vec![100u32, 250, 300, 1000]),
+        hrtick: bool,
+        run_to_parity: bool,
+    ) {
+        let arrival: Vec<f64> = tasks.iter().map(|t| t.0).collect();
+        let work: Vec<f64> = tasks.iter().map(|t| t.1).collect();
+        let nice: Vec<i8> = tasks.iter().map(|t| t.2).collect();
+        let params = EevdfParams { hz, hrtick, run_to_parity, ..EevdfParams::default() };
+        let cfg = EngineConfig::default();
+        let s = run_on(&arrival, &work, &nice, cores, params, &cfg);
+        let mut ran = vec![0.0; work.len()];
+        let mut by_core: Vec<Vec<(f64, f64)>> = vec![Vec::new(); cores];
+        let mut by_task: Vec<Vec<(f64, f64)>> = vec![Vec::new(); work.len()];
+        for g in &s.segments {
+            let t = g.task as usize;
+            proptest::prop_assert!(g.start >= arrival[t] - 1e-9);
+            ran[t] += g.end - g.start;
+            by_core[g.core as usize].push((g.start, g.end));
+            by_task[t].push((g.start, g.end));
+        }
+        for (t, r) in ran.iter().enumerate() {
+            proptest::prop_assert!((r - work[t]).abs() < 1e-6, "task {} ran {} of {}", t, r, work[t]);
+            proptest::prop_assert!(s.completions[t].is_finite());
+        }
+        for spans in by_core.iter_mut().chain(by_task.iter_mut()) {
+            spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+            for w in spans.windows(2) {
+                proptest::prop_assert!(w[1].0 >= w[0].1 - 1e-9, "overlap {:?}", w);
+            }
+        }
+        let again = run_on(&arrival, &work, &nice, cores, params, &cfg);
+        proptest::prop_assert_eq!(&s, &again);
+        if cores == 1 {
+            let slow = EngineConfig { one_core_fast_path: false, ..cfg };
+            let general = run_on(&arrival, &work, &nice, 1, params, &slow);
+            proptest::prop_assert_eq!(&s.segments, &general.segments);
+            proptest::prop_assert_eq!(format!("{:?}", s.outcomes), format!("{:?}", general.outcomes));
+        }
+    }
+}

@@ -42,7 +42,8 @@ use crate::text::Text;
 
 /// What a class is built from besides its kind: the knobs, the machine
 /// and the threads' scheduling attributes (which only `xnu` and `clutch`
-/// read).
+/// read, and `eevdf` their nice values and pins). `eevdf` runs with its
+/// default [`EevdfParams`] here.
 #[derive(Clone, Copy, Debug)]
 pub struct ClassParams<'a> {
     pub quantum: f64,

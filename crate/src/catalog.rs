@@ -289,8 +289,8 @@ fn texts(p: Param) -> (Text, Text) {
         Param::Mix => (
             Text::new("Task mix", "任务构成"),
             Text::new(
-                "WEIGHT:DIST[@QOS][~APP] classes joined by commas; DIST is LO-HI, fixed(MS), exp(MEAN), lognormal(MU,SIGMA) or pareto(XM,ALPHA); QOS (for xnu and clutch) e.g. userInitiated, utility, background; APP (for clutch) names the class's app, optionally with :ui or :efficient.",
-                "以逗号分隔的 权重:分布[@QOS][~APP] 类；分布为 LO-HI、fixed(MS)、exp(MEAN)、lognormal(MU,SIGMA) 或 pareto(XM,ALPHA)；QOS（xnu 与 clutch 使用）如 userInitiated、utility、background；APP（clutch 使用）为该类所属应用的名字，可加 :ui 或 :efficient。",
+                "WEIGHT:DIST[@QOS][@nice=N][~APP] classes joined by commas; DIST is LO-HI, fixed(MS), exp(MEAN), lognormal(MU,SIGMA) or pareto(XM,ALPHA); QOS (for xnu and clutch) e.g. userInitiated, utility, background; N (for eevdf) a nice value from -20 to 19; APP (for clutch) names the class's app, optionally with :ui or :efficient.",
+                "以逗号分隔的 权重:分布[@QOS][@nice=N][~APP] 类；分布为 LO-HI、fixed(MS)、exp(MEAN)、lognormal(MU,SIGMA) 或 pareto(XM,ALPHA)；QOS（xnu 与 clutch 使用）如 userInitiated、utility、background；N（eevdf 使用）为 -20 到 19 的 nice 值；APP（clutch 使用）为该类所属应用的名字，可加 :ui 或 :efficient。",
             ),
         ),
         Param::Quantum => (

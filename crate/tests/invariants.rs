@@ -159,25 +159,26 @@ proptest! {
     }
 
     /// The same for the classes that read the tasks' attributes, with a
-    /// QoS and an app per task (Clutch's buckets, groups and clock).
+    /// QoS, an app and a nice value per task (Clutch's buckets, groups and
+    /// clock; EEVDF's weights).
     #[test]
     fn one_core_fast_path_equals_the_event_loop_with_qos_and_apps(
         tasks in tasks_strategy(),
-        attrs in prop::collection::vec((0usize..6, 0u32..3, 0usize..3), 60),
-        clutch in any::<bool>(),
+        attrs in prop::collection::vec((0usize..6, 0u32..3, 0usize..3, -20i8..=19), 60),
+        kind in prop::sample::select(vec![PolicyKind::Xnu, PolicyKind::Clutch, PolicyKind::Eevdf]),
         rules in prop::sample::select(ClutchRules::ALL.to_vec()),
     ) {
         let w = workload(&tasks);
         let threads: Vec<ThreadInfo> = (0..w.len())
             .map(|i| {
-                let (q, app, kind) = attrs[i % attrs.len()];
+                let (q, app, kind, nice) = attrs[i % attrs.len()];
                 ThreadInfo {
                     group: ThreadGroup { id: app, kind: GroupKind::ALL[kind] },
+                    nice,
                     ..ThreadInfo::of_qos(Qos::ALL[q])
                 }
             })
             .collect();
-        let kind = if clutch { PolicyKind::Clutch } else { PolicyKind::Xnu };
         let params = ClassParams {
             quantum: 10.0,
             mlfq: &MlfqParams::default(),

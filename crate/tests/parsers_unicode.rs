@@ -438,10 +438,17 @@ fn number_in(lo: f64, hi: f64) -> impl Strategy<Value = String> {
     ]
 }
 
-/// An optional `@QOS` and `~APP[:KIND]` after a class's distribution:
-/// mostly well formed, sometimes hostile text in the name.
+/// An optional `@QOS`, `@nice=N` and `~APP[:KIND]` after a class's
+/// distribution: mostly well formed, sometimes hostile text in the name or
+/// the nice value.
 fn class_suffix() -> impl Strategy<Value = String> {
     let qos = prop::sample::select(vec!["", "@utility", "@9", "@userInitiated", "@Background"]);
+    let nice = prop_oneof![
+        3 => Just(String::new()),
+        3 => (-20i32..=19).prop_map(|n| format!("@nice={n}")),
+        1 => number_in(-40.0, 40.0).prop_map(|n| format!("@NICE={n}")),
+        1 => nasty_text().prop_map(|t| format!("@nice={t}")),
+    ];
     let app = prop_oneof![
         3 => Just(String::new()),
         3 => "[a-z0-9_-]{1,24}".prop_map(|n| format!("~{n}")),
@@ -449,7 +456,7 @@ fn class_suffix() -> impl Strategy<Value = String> {
             .prop_map(|(n, k)| format!("~{n}:{k}")),
         1 => nasty_text().prop_map(|t| format!("~{t}")),
     ];
-    (qos, app).prop_map(|(q, a)| format!("{q}{a}"))
+    (qos, nice, app).prop_map(|(q, n, a)| format!("{q}{n}{a}"))
 }
 
 /// A syntactically valid mix of 1 to 4 classes with such numbers (and
@@ -496,7 +503,7 @@ proptest! {
     fn structured_mixes_keep_their_properties(mix in structured_mix(), n in prop_oneof![1u64..64, 1u64..2_000_000], q in number_in(0.0, 50.0), p in 0..5usize) {
         timed("mix", &mix, SHORT, || check_mix(&mix));
         // The same mix in a link: what is accepted fits, and small ones run.
-        let policies = ["fifo", "rr", "sjf,srpt", "mlfq", "fifo,rr,sjf,srpt,mlfq"][p];
+        let policies = ["fifo", "rr", "sjf,srpt", "mlfq,eevdf", "fifo,rr,sjf,srpt,mlfq,eevdf"][p];
         let query = format!(
             "mix={}&n={n}&q={q}&p={policies}&cores={}&cs={}",
             tailslice::query_string::percent_encode(&mix),
@@ -557,6 +564,25 @@ proptest! {
     #[test]
     fn task_lists_never_panic(lines in prop::collection::vec(nasty_text(), 0..12)) {
         let text = lines.join("\n");
+        timed("task list", &text, SHORT, || check_task_list(&text));
+    }
+
+    #[test]
+    fn task_list_classes_with_hostile_nice_values_never_panic(
+        labels in prop::collection::vec((nasty_text(), prop_oneof![
+            2 => (-20i32..=19).prop_map(|n| n.to_string()),
+            1 => number_in(-1e3, 1e3),
+            1 => nasty_text(),
+        ]), 1..6),
+    ) {
+        // Well-formed lines whose class gives a nice value (`NAME@nice=N`),
+        // with hostile names and values.
+        let text = labels
+            .iter()
+            .enumerate()
+            .map(|(i, (name, n))| format!("{i},5,{}@nice={n}", name.replace([',', '\n', '\r'], " ")))
+            .collect::<Vec<_>>()
+            .join("\n");
         timed("task list", &text, SHORT, || check_task_list(&text));
     }
 

@@ -60,6 +60,10 @@ corpus! {
     clutch_four_cores_poisson: "simulate --json --policies xnu,clutch --cores 4 --arrivals poisson:0.9 --tasks 300",
     clutch_m1_apps: "simulate --policies xnu,clutch --machine m1 --mix 85:1-8@userInitiated~mail,12:10-40@utility~backup:efficient,3:80-200@background~mail --tasks 300",
     clutch_a10_ios_quanta: "simulate --json --policies clutch --machine a10 --mix 85:1-8@userInitiated,15:10-40@default --tasks 200",
+    // Linux's EEVDF on the study, and with nice weights per class on an M1
+    // with arrivals over time.
+    eevdf_study_one_core: "simulate --json --policies fifo,rr,eevdf",
+    eevdf_nice_m1_poisson: "simulate --policies rr,eevdf --machine m1 --mix 85:1-8,12:10-40@nice=5,3:80-200@utility@nice=10 --arrivals poisson:0.9 --tasks 300",
     // Switch costs.
     switch_cost_rr_small_quantum: "simulate --json --switch-cost 0.5 --quantum 4 --tasks 300",
     switch_cost_four_cores_poisson: "simulate --json --policies fifo,rr,srpt,mlfq --switch-cost 0.25 --cores 4 --arrivals poisson:0.95 --tasks 400",
@@ -213,7 +217,9 @@ fn corpus_covers_every_kind_of_experiment() {
             .iter()
             .any(|(_, a)| a.starts_with("simulate") && a.contains(needle))
     };
-    for policy in ["fifo", "rr", "sjf", "srpt", "mlfq", "xnu", "clutch"] {
+    for policy in [
+        "fifo", "rr", "sjf", "srpt", "mlfq", "xnu", "clutch", "eevdf",
+    ] {
         assert!(simulate(policy), "no experiment runs {policy}");
     }
     for knob in [

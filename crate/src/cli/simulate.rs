@@ -31,15 +31,16 @@ With no flags: the 400-task study (seed 42, 16 ms round-robin against FIFO).
 Flags (defaults in brackets):
   --seed N            workload seed, 0 to 2^53-1 [42]
   --tasks N           number of tasks, 1 to 5000000 [400]
-  --mix SPEC          WEIGHT:DIST[@QOS][~APP] classes joined by commas [85:1-8,12:10-40,3:80-200]
+  --mix SPEC          WEIGHT:DIST[@QOS][@nice=N][~APP] classes joined by commas [85:1-8,12:10-40,3:80-200]
                       DIST: LO-HI | fixed(MS) | exp(MEAN) | lognormal(MU,SIGMA) | pareto(XM,ALPHA)
                       QOS (for xnu and clutch): userInteractive | userInitiated | default |
                       utility | background | maintenance [default]
+                      N (for eevdf): nice value, -20 to 19 [0]
                       APP (for clutch): the app's name, optionally :ui | :normal | :efficient
                       (its thread group's kind) [app]
   --arrivals SPEC     t0 | poisson:LOAD | burst:COUNT@PERIOD [t0]
   --rng KIND          python (bit-exact CPython random) | fast [python]
-  --policies LIST     from fifo, rr, sjf, srpt, mlfq, xnu, clutch [fifo,rr]
+  --policies LIST     from fifo, rr, sjf, srpt, mlfq, xnu, clutch, eevdf [fifo,rr]
   --quantum MS        rr quantum and mlfq top-level quantum, > 0 [16]
   --cores N           identical cores, 1 to 256 [1]
   --machine M         a10 | m1 | xeon-w | <P>p+<E>e (E at 0.30x a P core) instead
@@ -50,7 +51,8 @@ Flags (defaults in brackets):
   --mlfq-boost MS     mlfq priority boost period, or off [1000]
   --json              print one JSON object instead of the table
   --tasks-file PATH   run on your own tasks: one duration in ms per line, or CSV
-                      arrival_ms,duration_ms[,class] (header optional, # comments);
+                      arrival_ms,duration_ms[,class] (header optional, # comments;
+                      a class NAME@nice=N gives its tasks nice N for eevdf);
                       at most 1000000 tasks and 20 MiB; replaces --seed, --tasks,
                       --mix, --rng and --arrivals
   --trace PATH        also write a Chrome Trace Event file (Perfetto,

@@ -67,8 +67,13 @@ impl Experiment {
     ) -> Result<Vec<R>, EngineError> {
         let machine = self.machine();
         let config = self.engine_config(limits, keep);
-        // Only `xnu` and `clutch` read the tasks' QoS and groups.
-        let threads = if self.policies.iter().any(|p| p.reads_threads()) {
+        // Only `xnu` and `clutch` read the tasks' QoS and groups, only
+        // `eevdf` their nice values.
+        let threads = if self
+            .policies
+            .iter()
+            .any(|p| p.reads_threads() || p.reads_nice())
+        {
             workload.thread_info(&self.mix)
         } else {
             Vec::new()

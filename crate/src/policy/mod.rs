@@ -6,7 +6,8 @@
 //! XNU's timeshare class `xnu` over its priority model [`timeshare`] (the
 //! kernels before Clutch), and XNU's Clutch/Edge class `clutch` over its
 //! rules and tables [`clutch_rules`] (Apple silicon since macOS 11, iOS
-//! since 13). Every one runs on every machine and every workload.
+//! since 13), and Linux's fair class `eevdf` (SCHED_OTHER since Linux 6.6).
+//! Every one runs on every machine and every workload.
 //!
 //! [`PolicyKind::run`] is the one way into the loop: it builds the class a
 //! kind names and runs it, with the class known at compile time so the loop
@@ -15,6 +16,7 @@
 
 pub mod clutch;
 pub mod clutch_rules;
+pub mod eevdf;
 mod mlfq;
 mod rr;
 mod run_queue;
@@ -25,6 +27,7 @@ pub mod xnu;
 
 pub use clutch::{Clutch, ClutchParams};
 pub use clutch_rules::ClutchRules;
+pub use eevdf::{Eevdf, EevdfParams};
 pub use mlfq::{Mlfq, MlfqParams};
 pub use rr::RoundRobin;
 pub use sjf::Sjf;
@@ -39,7 +42,8 @@ use crate::text::Text;
 
 /// What a class is built from besides its kind: the knobs, the machine
 /// and the threads' scheduling attributes (which only `xnu` and `clutch`
-/// read).
+/// read, and `eevdf` their nice values and pins). `eevdf` runs with its
+/// default [`EevdfParams`] here.
 #[derive(Clone, Copy, Debug)]
 pub struct ClassParams<'a> {
     pub quantum: f64,
@@ -62,6 +66,7 @@ pub enum PolicyKind {
     Mlfq,
     Xnu,
     Clutch,
+    Eevdf,
 }
 
 const ONE_OF: Text = Text::new("one of {}", "以下之一：{}");
@@ -71,7 +76,7 @@ const POLICY_LIST: Text = Text::new(
 );
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 7] = [
+    pub const ALL: [PolicyKind; 8] = [
         PolicyKind::Fifo,
         PolicyKind::Rr,
         PolicyKind::Sjf,
@@ -79,6 +84,7 @@ impl PolicyKind {
         PolicyKind::Mlfq,
         PolicyKind::Xnu,
         PolicyKind::Clutch,
+        PolicyKind::Eevdf,
     ];
     /// At most this many policies are compared in one experiment: all.
     pub const MAX_COMPARED: usize = PolicyKind::ALL.len();
@@ -92,6 +98,7 @@ impl PolicyKind {
             PolicyKind::Mlfq => "mlfq",
             PolicyKind::Xnu => "xnu",
             PolicyKind::Clutch => "clutch",
+            PolicyKind::Eevdf => "eevdf",
         }
     }
 
@@ -104,6 +111,12 @@ impl PolicyKind {
     /// priority, pin, thread group); the others schedule by work alone.
     pub const fn reads_threads(self) -> bool {
         matches!(self, PolicyKind::Xnu | PolicyKind::Clutch)
+    }
+
+    /// Whether the class reads the threads' nice values (only `eevdf`:
+    /// Linux's fair class weighs threads by them).
+    pub const fn reads_nice(self) -> bool {
+        matches!(self, PolicyKind::Eevdf)
     }
 
     /// Whether this build carries the class's code. The page's main-thread
@@ -144,6 +157,10 @@ impl PolicyKind {
             PolicyKind::Clutch => Text::new(
                 "XNU Clutch/Edge: QoS buckets by earliest deadline, then apps (thread groups), then threads; background on E cores",
                 "XNU Clutch/Edge：先按最早截止时间选 QoS 桶，再选应用（线程组），再选线程；background 在能效核上运行",
+            ),
+            PolicyKind::Eevdf => Text::new(
+                "Linux EEVDF (SCHED_OTHER): the eligible task with the earliest virtual deadline, weights from nice, 0.75 ms base slice × (1 + log2 cores) ending at the 4 ms tick",
+                "Linux EEVDF（SCHED_OTHER）：选虚拟截止时间最早的合格任务，权重来自 nice，基础时间片 0.75 ms × (1 + log2 核数)，在 4 ms 时钟节拍处结束",
             ),
         }
     }
@@ -219,6 +236,13 @@ impl PolicyKind {
                 recorder,
                 config,
             ),
+            PolicyKind::Eevdf => simulate_on(
+                threads,
+                m,
+                &mut Eevdf::new(n, p.threads, m, EevdfParams::default()),
+                recorder,
+                config,
+            ),
             // Not built in (`built_in`): the page's runner refuses such an
             // experiment before it gets here and the page sends it to the
             // worker.
@@ -236,6 +260,7 @@ impl PolicyKind {
             PolicyKind::Rr | PolicyKind::Mlfq => quantum,
             PolicyKind::Xnu => xnu::MIN_SLICE_MS,
             PolicyKind::Clutch => clutch::MIN_SLICE_MS,
+            PolicyKind::Eevdf => eevdf::MIN_SLICE_MS,
             _ => f64::INFINITY,
         }
     }

@@ -108,7 +108,7 @@ pub struct KnobOption {
     pub label: Text,
 }
 
-const POLICY_OPTIONS: [KnobOption; 7] = [
+const POLICY_OPTIONS: [KnobOption; 8] = [
     KnobOption {
         value: "xnu",
         label: Text::new(
@@ -145,6 +145,13 @@ const POLICY_OPTIONS: [KnobOption; 7] = [
     KnobOption {
         value: "srpt",
         label: Text::new("srpt: shortest remaining time", "srpt：最短剩余时间优先"),
+    },
+    KnobOption {
+        value: "eevdf",
+        label: Text::new(
+            "eevdf: Linux's fair class, no QoS (every thread nice 0)",
+            "eevdf：Linux 公平调度类，不看 QoS（每个线程 nice 0）",
+        ),
     },
 ];
 

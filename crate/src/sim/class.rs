@@ -228,6 +228,9 @@ pub struct ThreadInfo {
     pub pinned: Option<usize>,
     /// Its app's thread group.
     pub group: ThreadGroup,
+    /// Its nice value, −20 … 19 (only `eevdf` reads it: Linux's fair class
+    /// weighs threads by it).
+    pub nice: i8,
 }
 
 impl ThreadInfo {
@@ -243,6 +246,7 @@ impl ThreadInfo {
                 id: 0,
                 kind: GroupKind::Normal,
             },
+            nice: 0,
         }
     }
 }

@@ -320,9 +320,12 @@ pub fn describe_view(exp: &Experiment, view: EmbedView, errors: Vec<BadParam>) -
             .iter()
             .map(|c| {
                 let (lo, hi) = match c.dist {
-                    // A class with a QoS or an app is edited as text, so
-                    // the page writes its `@QOS~APP` back.
-                    Dist::Uniform { lo, hi } if c.qos.is_none() && c.app.is_none() => {
+                    // A class with a QoS, a nice value or an app is edited
+                    // as text, so the page writes its `@QOS@nice=N~APP`
+                    // back.
+                    Dist::Uniform { lo, hi }
+                        if c.qos.is_none() && c.nice.is_none() && c.app.is_none() =>
+                    {
                         (Some(lo), Some(hi))
                     }
                     _ => (None, None),

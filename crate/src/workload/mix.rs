@@ -18,6 +18,11 @@
 //! the other policies ignore it. Mixes without `@` mean what they always
 //! meant.
 //!
+//! A class may give its tasks a nice value after `@` too (`85:1-8@nice=5`,
+//! −20 to 19, beside a QoS: `85:1-8@utility@nice=5`): `eevdf` weighs them
+//! by it as Linux's fair class does (nice 0 = 1024, nice 5 = 335); a class
+//! without one is nice 0, and the other policies ignore it.
+//!
 //! A class may then name its app after `~` (`85:1-8@utility~mail`, or with
 //! the app's thread-group kind `~mail:ui`, `~mail:efficient`,
 //! `~mail:normal`): `clutch` schedules apps (thread groups) before threads.
@@ -184,8 +189,16 @@ const UNIFORM: Text = Text::new(
     "以 ms 为单位的时长 LO-HI，0 ≤ LO ≤ HI ≤ {}",
 );
 const CLASSES: Text = Text::new(
-    "classes WEIGHT:DIST[@QOS][~APP] joined by commas (e.g. {}), 1 to {} classes",
-    "以逗号分隔的 WEIGHT:DIST[@QOS][~APP] 类（如 {}），1 到 {} 类",
+    "classes WEIGHT:DIST[@QOS][@nice=N][~APP] joined by commas (e.g. {}), 1 to {} classes",
+    "以逗号分隔的 WEIGHT:DIST[@QOS][@nice=N][~APP] 类（如 {}），1 到 {} 类",
+);
+const NICE: Text = Text::new(
+    "a class WEIGHT:DIST@nice=N with N a whole number from {} to {}",
+    "WEIGHT:DIST@nice=N 形式的类，N 为 {} 到 {} 之间的整数",
+);
+const ONE_EACH: Text = Text::new(
+    "a class with at most one @QOS and one @nice=N",
+    "每个类最多一个 @QOS 和一个 @nice=N",
 );
 const APP_NAME: Text = Text::new(
     "a class WEIGHT:DIST[@QOS]~APP[:KIND] with APP 1 to {} letters, digits, - or _ and KIND one of {}",
@@ -233,18 +246,24 @@ pub struct Class {
     pub dist: Dist,
     /// The QoS its tasks get under `xnu` and `clutch` (`None`: `default`).
     pub qos: Option<Qos>,
+    /// The nice value its tasks get under `eevdf` (`None`: 0).
+    pub nice: Option<i8>,
     /// The app (thread group) its tasks run in, as written after `~`, and
     /// the group's kind when written (`None`: the app `app`).
     pub app: Option<(String, Option<GroupKind>)>,
 }
 
 impl Class {
-    /// The class's `DIST[@QOS][~APP[:KIND]]`, as the parser reads it.
+    /// The class's `DIST[@QOS][@nice=N][~APP[:KIND]]`, as the parser reads it.
     pub fn dist_text(&self) -> String {
         let mut s = self.dist.to_string();
         if let Some(q) = self.qos {
             s.push('@');
             s.push_str(q.name());
+        }
+        if let Some(n) = self.nice {
+            s.push_str(NICE_PREFIX_AT);
+            s.push_str(&n.to_string());
         }
         if let Some((name, kind)) = &self.app {
             s.push('~');
@@ -261,6 +280,55 @@ impl Class {
     pub fn app_name(&self) -> &str {
         self.app.as_ref().map_or(DEFAULT_APP, |(n, _)| n.as_str())
     }
+}
+
+/// How a nice value is written after a class (`@nice=5`).
+const NICE_PREFIX_AT: &str = "@nice=";
+/// The lowest and highest nice values (Linux's).
+pub const NICE_RANGE: std::ops::RangeInclusive<i8> = -20..=19;
+
+/// Parses `N` of `nice=N`: a whole number from −20 to 19.
+pub fn parse_nice(text: &str) -> Option<i8> {
+    let n: i8 = text.trim().parse().ok()?;
+    NICE_RANGE.contains(&n).then_some(n)
+}
+
+/// What `nice=N` and its range say in a refusal.
+pub fn nice_allowed() -> crate::text::Filled {
+    NICE.both(&[
+        &NICE_RANGE.start().to_string(),
+        &NICE_RANGE.end().to_string(),
+    ])
+}
+
+/// A class label's `@nice=N` whose N is not a nice value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadNice;
+
+/// The nice value a class label gives (`1-8@nice=5`, `batch@nice=-3~app`:
+/// an `@nice=N` part before any `~APP`): `Ok(None)` without one.
+pub fn label_nice(label: &str) -> Result<Option<i8>, BadNice> {
+    let before_app = label.split('~').next().unwrap_or(label);
+    match before_app
+        .split('@')
+        .skip(1)
+        .find_map(|part| strip_prefix_ci(part.trim(), "nice="))
+    {
+        Some(n) => parse_nice(n).map(Some).ok_or(BadNice),
+        None => Ok(None),
+    }
+}
+
+/// [`label_nice`]'s value when it is valid.
+pub fn nice_in_label(label: &str) -> Option<i8> {
+    label_nice(label).ok().flatten()
+}
+
+/// `text` without `prefix`, compared without regard to ASCII case.
+fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
 }
 
 /// Parses `NAME` or `NAME:KIND` after a class's `~`.
@@ -329,24 +397,35 @@ impl Mix {
                 Some((d, a)) => (d, Some(parse_app(field, part, a)?)),
                 None => (d, None),
             };
-            let (d, qos) = match d.rsplit_once('@') {
-                Some((d, q)) => {
-                    let qos = Qos::parse(q).ok_or_else(|| {
-                        ParamError::new(
-                            field,
-                            part,
-                            QOS_NAME.both(&[&Qos::ALL.map(Qos::name).join(", ")]),
-                        )
-                    })?;
-                    (d, Some(qos))
+            let mut attrs = d.split('@');
+            let d = attrs.next().unwrap_or_default();
+            let (mut qos, mut nice) = (None, None);
+            for a in attrs {
+                if let Some(n) = strip_prefix_ci(a.trim(), "nice=") {
+                    let n = parse_nice(n)
+                        .ok_or_else(|| ParamError::new(field, part, nice_allowed()))?;
+                    if nice.replace(n).is_some() {
+                        return Err(ParamError::new(field, part, ONE_EACH));
+                    }
+                    continue;
                 }
-                None => (d, None),
-            };
+                let q = Qos::parse(a).ok_or_else(|| {
+                    ParamError::new(
+                        field,
+                        part,
+                        QOS_NAME.both(&[&Qos::ALL.map(Qos::name).join(", ")]),
+                    )
+                })?;
+                if qos.replace(q).is_some() {
+                    return Err(ParamError::new(field, part, ONE_EACH));
+                }
+            }
             let dist = Dist::parse(field, d)?;
             classes.push(Class {
                 weight,
                 dist,
                 qos,
+                nice,
                 app,
             });
         }
@@ -392,12 +471,12 @@ impl Mix {
         self.classes.iter().any(|c| c.qos.is_some())
     }
 
-    /// Whether any class names a QoS or an app (what `xnu` and `clutch`
-    /// read).
+    /// Whether any class names a QoS, a nice value or an app (what `xnu`,
+    /// `clutch` and `eevdf` read).
     pub fn has_attributes(&self) -> bool {
         self.classes
             .iter()
-            .any(|c| c.qos.is_some() || c.app.is_some())
+            .any(|c| c.qos.is_some() || c.nice.is_some() || c.app.is_some())
     }
 
     /// The thread group of each class: apps numbered in order of first

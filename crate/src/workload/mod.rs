@@ -128,23 +128,43 @@ impl Workload {
         crate::sim::Tasks::new(&self.arrival, &self.work)
     }
 
-    /// Each task's scheduling attributes from its class's QoS and app in
-    /// `mix` (`default` and the one app for a class that names none): empty
-    /// when no class names either, or when the tasks were not drawn from
-    /// this mix.
+    /// Each task's scheduling attributes from its class's QoS, nice value
+    /// and app in `mix` (`default`, nice 0 and the one app for a class that
+    /// names none); for tasks not drawn from this mix (an imported list),
+    /// the nice value its class label gives (`batch@nice=5`). Empty when
+    /// no class gives any.
     pub fn thread_info(&self, mix: &Mix) -> Vec<ThreadInfo> {
-        if !mix.has_attributes() || self.class_labels != mix.labels() {
-            return Vec::new();
-        }
-        let of_class: Vec<ThreadInfo> = mix
-            .classes
-            .iter()
-            .zip(mix.thread_groups())
-            .map(|(c, group)| ThreadInfo {
-                group,
-                ..ThreadInfo::of_qos(c.qos.unwrap_or(Qos::Default))
-            })
-            .collect();
+        let of_class: Vec<ThreadInfo> = if self.class_labels == mix.labels() {
+            if !mix.has_attributes() {
+                return Vec::new();
+            }
+            mix.classes
+                .iter()
+                .zip(mix.thread_groups())
+                .map(|(c, group)| ThreadInfo {
+                    group,
+                    nice: c.nice.unwrap_or(0),
+                    ..ThreadInfo::of_qos(c.qos.unwrap_or(Qos::Default))
+                })
+                .collect()
+        } else {
+            // An imported list: its class labels may give a nice value
+            // (`batch@nice=5`), nothing else.
+            let nice: Vec<Option<i8>> = self
+                .class_labels
+                .iter()
+                .map(|l| mix::nice_in_label(l))
+                .collect();
+            if nice.iter().all(Option::is_none) {
+                return Vec::new();
+            }
+            nice.iter()
+                .map(|n| ThreadInfo {
+                    nice: n.unwrap_or(0),
+                    ..ThreadInfo::default()
+                })
+                .collect()
+        };
         self.class
             .iter()
             .map(|&k| of_class.get(k as usize).copied().unwrap_or_default())

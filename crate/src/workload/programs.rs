@@ -199,6 +199,7 @@ impl Programs {
             group: self
                 .process(spec.process)
                 .map_or_else(ThreadGroup::default, |p| p.group),
+            nice: 0,
         }
     }
 

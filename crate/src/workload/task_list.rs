@@ -11,7 +11,9 @@
 //! ignored; a UTF-8 byte-order mark and Windows line ends are accepted.
 //! Classes come from the third column (at most [`MAX_CLASSES`] distinct
 //! labels of at most [`MAX_LABEL_CHARS`] characters, surrounding double
-//! quotes removed); tasks without one are in class `imported`.
+//! quotes removed); tasks without one are in class `imported`. A label
+//! may give its tasks a nice value for `eevdf` (`batch@nice=5`, −20 to 19;
+//! the other policies ignore it).
 //!
 //! Limits: at most [`MAX_IMPORT_TASKS`] tasks (or the front end's limit,
 //! if smaller) and [`MAX_IMPORT_BYTES`] of text;
@@ -276,6 +278,17 @@ pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportErr
         let k = match labels.get(label) {
             Some(&k) => k,
             None => {
+                if super::mix::label_nice(label).is_err() {
+                    const NICE: Text = Text::new(
+                        "class '{}': @nice=N needs a whole number N from {} to {}",
+                        "类“{}”：@nice=N 的 N 应为 {} 到 {} 之间的整数",
+                    );
+                    let (lo, hi) = (super::mix::NICE_RANGE.start(), super::mix::NICE_RANGE.end());
+                    return Err(ImportError::at(
+                        n,
+                        NICE.both(&[&shown(label), &lo.to_string(), &hi.to_string()]),
+                    ));
+                }
                 if labels.len() >= MAX_CLASSES {
                     const CLASSES: Text = Text::new(
                         "class '{}' would be class number {}; at most {} distinct classes are accepted",

@@ -23,20 +23,26 @@ tailslice measure — the experiment's tasks as real Linux threads, beside the m
 One thread per task, pinned to --cores CPUs (the highest numbered; CPU 0 is
 left to the system when there are more CPUs), each spinning on its own
 CPU-time clock for its task's work, released at its arrival time in the
-model's queue order. fifo runs under SCHED_FIFO, rr under SCHED_RR with
---quantum written to sched_rr_timeslice_ms (put back afterwards), eevdf
-under SCHED_OTHER. Real-time policies need root or CAP_SYS_NICE.
+model's queue order. fifo runs under SCHED_FIFO, rr under SCHED_RR with the
+quantum written to sched_rr_timeslice_ms (put back afterwards), eevdf under
+SCHED_OTHER. Real-time policies need root or CAP_SYS_NICE.
 
 With no flags: the 400-task study (seed 42), fifo and rr, 3 repeats.
 
 Flags (defaults in brackets):
-  --seed, --tasks, --mix, --rng, --arrivals, --quantum, --cores, --within,
-  --tasks-file        as for `tailslice simulate` (--quantum: whole ms for rr;
-                      --cores: at most the CPUs this process may use; --tasks:
-                      at most 5000, one thread each)
   --policies LIST     from fifo, rr, eevdf [fifo,rr]
-  --repeats K         passes per policy, 1 to 100 [3]; the figures are the
+  --repeats K         passes per policy, 1 to 100 [3]; each figure is the
                       middle of the repeats, with min and max
+  --seed N            workload seed, 0 to 2^53-1 [42]
+  --tasks N           number of tasks, 1 to 5000 (one thread each) [400]
+  --mix SPEC          task classes, as for simulate [85:1-8,12:10-40,3:80-200]
+  --arrivals SPEC     t0 | poisson:LOAD | burst:COUNT@PERIOD [t0]
+  --rng KIND          python | fast [python]
+  --quantum MS        rr's slice, a whole number of ms from 1 to 100000 [16]
+  --cores N           CPUs the tasks run on, 1 to the CPUs this process may
+                      use [1]
+  --within MS         threshold for the \"done within\" count [100]
+  --tasks-file PATH   your own tasks, as for simulate
   --rt-unthrottled    switch RT throttling off for the run (sched_rt_runtime_us
                       -1, put back afterwards, also on Ctrl-C); refused when no
                       CPU is left free
@@ -45,8 +51,8 @@ Flags (defaults in brackets):
   --lang en|zh        language of the notes [en] (errors stay English)
 
 A run is refused above 600 s (passes × their work over the cores), and a
-pass that runs past 3 times its expected length plus 5 s is stopped.
---switch-cost and --machine are the model's alone and are refused.
+pass that runs past 3 times its expected length plus 5 s is stopped. The
+model's own --switch-cost and --machine are refused.
 ";
 
 const MEASURED_MIN: Text = Text::new("min", "最小");

@@ -64,6 +64,10 @@ const NO_MODEL: Text = Text::new(
     "{} has no model class yet: measured only.",
     "{} 还没有模型类：只有测量值。",
 );
+const FAIR_SHARES: Text = Text::new(
+    "SCHED_OTHER threads share their CPU fairly with every other ordinary thread that runs there: on a loaded machine they wait for it, which the model does not see.",
+    "SCHED_OTHER 线程与在该 CPU 上运行的所有其他普通线程公平分享 CPU：机器负载高时它们要等待，而模型看不到这一点。",
+);
 const MIDDLE: Text = Text::new(
     "Each measured figure is the middle of {} repeats; min and max under it.",
     "每个测量值取 {} 次重复的中位数；其下为最小值和最大值。",
@@ -104,8 +108,11 @@ fn notes_in(n: &NoteInputs<'_>, lang: Lang) -> Vec<String> {
     for name in n.without_model {
         out.push(NO_MODEL.fill(lang, &[name]));
     }
-    if !n.rows.is_empty() {
+    if !n.rows.is_empty() && n.repeats > 1 {
         out.push(MIDDLE.fill(lang, &[&n.repeats.to_string()]));
+    }
+    if n.rows.iter().any(|r| !r.kernel_policy.real_time()) {
+        out.push(FAIR_SHARES.get(lang).to_string());
     }
     let t = &env.rt_throttling;
     let shown = |v: Option<i64>| v.map_or_else(|| "?".to_string(), |v| v.to_string());

@@ -318,6 +318,44 @@ pub fn run(plan: &PassPlan) -> Result<PassResult, PassError> {
 mod tests {
     use super::*;
 
+    fn plan(work_ms: Vec<f64>, deadline: Duration) -> PassPlan {
+        // Ordinary policies and a CPU this process may use: runs anywhere
+        // on Linux, without privileges.
+        let cpu = *sys::allowed_cpus().unwrap().last().unwrap();
+        PassPlan {
+            arrival_ms: vec![0.0; work_ms.len()],
+            work_ms,
+            sched: Sched::Other,
+            releaser: Sched::Other,
+            cpus: vec![cpu],
+            others: vec![cpu],
+            deadline,
+            rt_allowed: false,
+        }
+    }
+
+    #[test]
+    fn a_pass_that_runs_past_its_deadline_is_stopped() {
+        let started = std::time::Instant::now();
+        let r = run(&plan(vec![5.0, 60_000.0], Duration::from_millis(50)));
+        assert!(matches!(r, Err(PassError::Timeout(_))), "{r:?}");
+        // Stopped at the deadline, not after a minute of work.
+        assert!(started.elapsed() < Duration::from_secs(20));
+    }
+
+    #[test]
+    fn a_pass_spins_each_task_for_its_work_on_its_own_cpu_clock() {
+        let r = run(&plan(vec![3.0, 2.0, 1.0], Duration::from_secs(30))).unwrap();
+        for (i, (&busy, &work)) in r.busy_ms.iter().zip(&[3.0, 2.0, 1.0]).enumerate() {
+            assert!(
+                busy >= work,
+                "task {i} spun {busy} ms for {work} ms of work"
+            );
+            assert!(r.completion_ms[i] >= work);
+        }
+        assert!(r.wall_ms >= 6.0 - 1e-9, "one CPU: at least the total work");
+    }
+
     #[test]
     fn release_order_is_by_arrival_then_task_order() {
         assert_eq!(release_order(&[5.0, 0.0, 5.0, 0.0]), vec![1, 3, 0, 2]);

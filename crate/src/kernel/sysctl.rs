@@ -137,6 +137,25 @@ mod tests {
         let _ = std::fs::remove_file(file);
         // One test: restore_all empties the one registry of the process.
         a_second_change_of_one_setting_keeps_the_first_value_before();
+        the_panic_hook_restores_what_no_guard_will();
+    }
+
+    /// A panic on another thread, whose guard never drops (forgotten, as
+    /// when the process exits before unwinding reaches it): the hook
+    /// writes the value back before the panic is reported.
+    fn the_panic_hook_restores_what_no_guard_will() {
+        let file = temp_setting("hook", "100");
+        crate::kernel::watch::on_panic();
+        let in_thread = file.clone();
+        let joined = std::thread::spawn(move || {
+            std::mem::forget(Setting::set(&in_thread, "16").unwrap());
+            assert_eq!(read(&in_thread).unwrap(), "16");
+            panic!("a thread of the run fails");
+        })
+        .join();
+        assert!(joined.is_err());
+        assert_eq!(read(&file).unwrap(), "100");
+        let _ = std::fs::remove_file(file);
     }
 
     fn a_second_change_of_one_setting_keeps_the_first_value_before() {

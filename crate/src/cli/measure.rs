@@ -6,9 +6,9 @@ use std::ffi::OsString;
 
 use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::kernel::report::{self, EnvironmentJson, JsonTail, MeasuredRow};
-use tailslice::kernel::run::{self, Policy, Progress, Refusal, Request};
+use tailslice::kernel::run::{self, Progress, Refusal, Request};
 use tailslice::kernel::text::{self as kernel_text, NoteInputs};
-use tailslice::kernel::{kernel_policy, kernel_policy_names, KERNEL_POLICIES};
+use tailslice::kernel::{kernel_policy, plan, Policy};
 use tailslice::policy::PolicyKind;
 use tailslice::stats::change_pct;
 use tailslice::text::{Lang, Text};
@@ -60,9 +60,6 @@ const MEASURED_MAX: Text = Text::new("max", "最大");
 const VS_MODEL: Text = Text::new("vs model", "相对模型");
 const NO_MODEL_ROW: Text = Text::new("(no model)", "（无模型）");
 
-/// Largest `--repeats`.
-const MAX_REPEATS: u32 = 100;
-
 /// The flags that only `measure` has, as given.
 struct MeasureFlags {
     repeats: u32,
@@ -72,36 +69,6 @@ struct MeasureFlags {
     lang: Lang,
     /// `--policies` by name, each with its kernel policy.
     policies: Option<Vec<Policy>>,
-}
-
-fn parse_policies(text: &str) -> Result<Vec<Policy>, i32> {
-    let mut out: Vec<Policy> = Vec::new();
-    for part in text.split(',') {
-        let name = part.trim();
-        let Some(kernel) = kernel_policy(name) else {
-            let why = if PolicyKind::parse("--policies", name).is_ok() {
-                format!("{name} has no kernel policy; ")
-            } else {
-                String::new()
-            };
-            return Err(fail(&format!(
-                "invalid --policies '{text}': {why}expected 1 to {} distinct policies from {} (SCHED_FIFO, SCHED_RR, SCHED_OTHER) joined by commas",
-                KERNEL_POLICIES.len(),
-                kernel_policy_names()
-            )));
-        };
-        if out.iter().any(|p| p.name == name) {
-            return Err(fail(&format!(
-                "invalid --policies '{text}': {name} is given twice; expected distinct policies from {}",
-                kernel_policy_names()
-            )));
-        }
-        out.push(Policy {
-            name: name.to_string(),
-            kernel,
-        });
-    }
-    Ok(out)
 }
 
 pub fn run(args: Vec<OsString>) -> i32 {
@@ -143,13 +110,9 @@ pub fn run(args: Vec<OsString>) -> i32 {
                     Err(code) => return code,
                 };
                 match name.as_str() {
-                    "repeats" => match value.trim().parse::<u32>() {
-                        Ok(k) if (1..=MAX_REPEATS).contains(&k) => flags.repeats = k,
-                        _ => {
-                            return fail(&format!(
-                                "invalid --repeats '{value}': expected a whole number from 1 to {MAX_REPEATS}"
-                            ))
-                        }
+                    "repeats" => match plan::parse_repeats(&flag, &value) {
+                        Ok(k) => flags.repeats = k,
+                        Err(m) => return fail(&m),
                     },
                     "csv" if value.trim().is_empty() => {
                         return fail("invalid --csv '': expected a file path")
@@ -159,12 +122,12 @@ pub fn run(args: Vec<OsString>) -> i32 {
                         Ok(l) => flags.lang = l,
                         Err(e) => return fail(&e.to_string()),
                     },
-                    "policies" => match parse_policies(&value) {
+                    "policies" => match plan::parse_policies(&flag, &value) {
                         Ok(p) => {
                             given.push(Param::Policies);
                             flags.policies = Some(p);
                         }
-                        Err(code) => return code,
+                        Err(m) => return fail(&m),
                     },
                     _ => {
                         if let Err(code) = source.set(&name, value) {

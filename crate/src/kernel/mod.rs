@@ -54,6 +54,13 @@ impl KernelPolicy {
     }
 }
 
+/// One policy to measure: the model's name and its kernel policy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    pub name: String,
+    pub kernel: KernelPolicy,
+}
+
 /// The model's policies that have a kernel policy, by the model's name:
 /// `--policies` of `measure` takes these names. A name the model does not
 /// (yet) simulate is measured without a model row.

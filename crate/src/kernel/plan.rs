@@ -3,8 +3,58 @@
 //! which stay free, and whether the run fits its work limit. Every
 //! refusal here is one line naming the flag (the CLI's exit status 2).
 
+use crate::policy::PolicyKind;
+
 use super::sys::Sched;
-use super::{pass, KernelPolicy};
+use super::{kernel_policy, kernel_policy_names, pass, KernelPolicy, Policy, KERNEL_POLICIES};
+
+/// Largest `--repeats`.
+pub const MAX_REPEATS: u32 = 100;
+
+/// Reads `--policies` for `measure`: distinct names that have a kernel
+/// policy. `flag` is the flag as spelled, for the refusal.
+pub fn parse_policies(flag: &str, text: &str) -> Result<Vec<Policy>, String> {
+    let mut out: Vec<Policy> = Vec::new();
+    for part in text.split(',') {
+        let name = part.trim();
+        let Some(kernel) = kernel_policy(name) else {
+            let why = if PolicyKind::parse(flag, name).is_ok() {
+                format!("{name} has no kernel policy; ")
+            } else {
+                String::new()
+            };
+            return Err(format!(
+                "invalid {flag} '{}': {why}expected 1 to {} distinct policies from {} (SCHED_FIFO, SCHED_RR, SCHED_OTHER) joined by commas",
+                crate::error::shown(text),
+                KERNEL_POLICIES.len(),
+                kernel_policy_names()
+            ));
+        };
+        if out.iter().any(|p| p.name == name) {
+            return Err(format!(
+                "invalid {flag} '{}': {name} is given twice; expected distinct policies from {}",
+                crate::error::shown(text),
+                kernel_policy_names()
+            ));
+        }
+        out.push(Policy {
+            name: name.to_string(),
+            kernel,
+        });
+    }
+    Ok(out)
+}
+
+/// Reads `--repeats`: a whole number from 1 to [`MAX_REPEATS`].
+pub fn parse_repeats(flag: &str, text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(k) if (1..=MAX_REPEATS).contains(&k) => Ok(k),
+        _ => Err(format!(
+            "invalid {flag} '{}': expected a whole number from 1 to {MAX_REPEATS}",
+            crate::error::shown(text)
+        )),
+    }
+}
 
 /// A run longer than this (its tasks' work spread over the cores, for
 /// every policy and repeat) is refused: 10 minutes.

@@ -230,7 +230,7 @@ pub fn json(report: &str, tail: &JsonTail<'_>) -> serde_json::Result<String> {
 mod tests {
     use super::*;
     use crate::kernel::pass::PassResult;
-    use crate::kernel::run::Policy;
+    use crate::kernel::Policy;
 
     fn request() -> Request {
         Request {

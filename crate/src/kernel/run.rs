@@ -12,14 +12,7 @@ use super::plan::{self, Cpus};
 use super::report::{Environment, RrSlice, Throttling};
 use super::sys::Sched;
 use super::sysctl::{self, Setting};
-use super::{watch, KernelPolicy};
-
-/// One policy to measure: the model's name and its kernel policy.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Policy {
-    pub name: String,
-    pub kernel: KernelPolicy,
-}
+use super::{watch, KernelPolicy, Policy};
 
 /// What to measure.
 #[derive(Clone, Debug)]

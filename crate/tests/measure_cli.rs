@@ -181,8 +181,19 @@ fn a_small_run_prints_simulates_object_with_measured_rows_and_the_environment() 
         ] {
             assert!(env.get(key).is_some(), "environment.{key}");
         }
-        assert_eq!(env["rr_timeslice_ms"]["written"], 16);
-        assert_eq!(env["rr_timeslice_ms"]["restored"], true);
+        // The kernel rounds the setting up to whole ticks (16 ms: 4 ticks
+        // at HZ 250, 2 ticks or 20 ms at HZ 100).
+        let slice = env["rr_timeslice_ms"].as_f64().unwrap();
+        if let Some(hz) = env["hz"].as_f64() {
+            let tick = 1000.0 / hz;
+            assert!(
+                (slice - (16.0 / tick).ceil() * tick).abs() < 0.01,
+                "a slice of whole ticks: {slice} at HZ {hz}"
+            );
+        }
+        assert_eq!(env["rr_timeslice"]["written"], 16);
+        assert_eq!(env["rr_timeslice"]["restored"], true);
+        assert!(env["steal_ms"].as_f64().unwrap() >= 0.0);
         assert_eq!(env["rt_throttling"]["restored"], true);
         assert_eq!(env["rt_throttling"]["switched_off"], false);
         let used = env["cpus"]["used"].as_array().unwrap();
@@ -291,7 +302,7 @@ fn rt_unthrottled_switches_throttling_off_and_puts_it_back() {
             before.1,
             "the value before is reported"
         );
-        assert_eq!(v["environment"]["rr_timeslice_ms"]["written"], 8);
+        assert_eq!(v["environment"]["rr_timeslice"]["written"], 8);
         assert_eq!(v["measured"].as_array().unwrap().len(), 1);
     });
 }

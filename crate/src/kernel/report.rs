@@ -13,7 +13,9 @@ use crate::realrun::measure::Spread;
 use crate::stats::accurate_sum;
 use crate::text::Filled;
 
-use super::environment::{Hz, RtThrottling};
+#[cfg(doc)]
+use super::environment::Hz;
+use super::environment::RtThrottling;
 use super::plan::Cpus;
 use super::run::{Measurement, Pass, Request};
 use super::KernelPolicy;
@@ -48,13 +50,22 @@ pub struct Throttling {
 pub struct Environment {
     /// `uname -r`.
     pub kernel: String,
-    pub hz: Hz,
+    /// The kernel's tick rate; `None` when it could not be found.
+    pub hz: Option<u32>,
+    /// Where [`Self::hz`] was read (see [`Hz::source`]).
+    pub hz_source: &'static str,
     pub cpus: Cpus,
     pub rt_throttling: Throttling,
-    /// `None` when no `rr` pass ran.
-    pub rr_timeslice_ms: Option<RrSlice>,
-    /// Steal time during the run on each CPU the tasks used (`cpuN`), ms.
-    pub steal_ms: BTreeMap<String, f64>,
+    /// The slice the kernel gave SCHED_RR threads (whole ticks); `None`
+    /// when no `rr` pass ran.
+    pub rr_timeslice_ms: Option<f64>,
+    /// The slice setting before, as written and after; `None` when no `rr`
+    /// pass ran.
+    pub rr_timeslice: Option<RrSlice>,
+    /// Steal time during the run, summed over the tasks' CPUs, ms.
+    pub steal_ms: f64,
+    /// The same per CPU (`cpuN`).
+    pub steal_ms_per_cpu: BTreeMap<String, f64>,
     /// Whether real-time policies could be used (root or CAP_SYS_NICE).
     pub rt_allowed: bool,
     /// `/proc/loadavg` before the run.
@@ -290,10 +301,8 @@ mod tests {
     pub(super) fn environment() -> Environment {
         Environment {
             kernel: "6.18".into(),
-            hz: Hz {
-                value: Some(250),
-                source: "/proc/config.gz",
-            },
+            hz: Some(250),
+            hz_source: "/proc/config.gz",
             cpus: Cpus {
                 online: 2,
                 allowed: vec![0, 1],
@@ -312,7 +321,9 @@ mod tests {
                 restored: true,
             },
             rr_timeslice_ms: None,
-            steal_ms: BTreeMap::new(),
+            rr_timeslice: None,
+            steal_ms: 0.0,
+            steal_ms_per_cpu: BTreeMap::new(),
             rt_allowed: true,
             load_average: None,
         }

@@ -255,7 +255,7 @@ pub fn measure(
         switched_off: req.rt_unthrottled,
         read: rt,
     };
-    let steal_ms = steal_after
+    let steal_ms_per_cpu: BTreeMap<String, f64> = steal_after
         .iter()
         .map(|(cpu, after)| {
             let before = steal_before.get(cpu).copied().unwrap_or(*after);
@@ -266,11 +266,14 @@ pub fn measure(
         passes,
         environment: Environment {
             kernel,
-            hz,
+            hz: hz.value,
+            hz_source: hz.source,
             cpus: cpus.clone(),
             rt_throttling: throttling,
-            rr_timeslice_ms: rr_slice,
-            steal_ms,
+            rr_timeslice_ms: rr_slice.as_ref().and_then(|s| s.effective),
+            rr_timeslice: rr_slice,
+            steal_ms: steal_ms_per_cpu.values().sum(),
+            steal_ms_per_cpu,
             rt_allowed,
             load_average,
         },

@@ -165,8 +165,8 @@ fn notes_in(n: &NoteInputs<'_>, lang: Lang) -> Vec<String> {
             },
         );
     }
-    if let Some(slice) = &env.rr_timeslice_ms {
-        let hz = env.hz.value;
+    if let Some(slice) = &env.rr_timeslice {
+        let hz = env.hz;
         out.push(RR_SLICE.fill(
             lang,
             &[
@@ -175,7 +175,7 @@ fn notes_in(n: &NoteInputs<'_>, lang: Lang) -> Vec<String> {
                 &slice.effective.map_or_else(|| "?".to_string(), ms),
                 &hz.map_or_else(|| "?".to_string(), |h| ms(1000.0 / f64::from(h))),
                 &hz.map_or_else(|| "?".to_string(), |h| h.to_string()),
-                env.hz.source,
+                env.hz_source,
             ],
         ));
         if !slice.restored {
@@ -183,7 +183,7 @@ fn notes_in(n: &NoteInputs<'_>, lang: Lang) -> Vec<String> {
         }
     }
     let steal: Vec<String> = env
-        .steal_ms
+        .steal_ms_per_cpu
         .iter()
         .map(|(cpu, v)| format!("{cpu} {v:.0}"))
         .collect();

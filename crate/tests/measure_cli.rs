@@ -349,7 +349,6 @@ fn start_long_run() -> Child {
 fn stopped_midway_puts_the_settings_back(signal: &str, number: i32) {
     let before = settings();
     let mut child = start_long_run();
-    std::thread::sleep(Duration::from_millis(200));
     let killed = Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
         .status()

@@ -52,6 +52,12 @@ fn cannot_run() -> Option<String> {
             "{cpus} CPU available: the tests keep one CPU free for the system"
         ));
     }
+    if !tailslice::kernel::environment::rt_allowed() {
+        return Some(
+            "a thread cannot be made SCHED_FIFO here (no real-time budget in this cgroup?)"
+                .to_string(),
+        );
+    }
     None
 }
 

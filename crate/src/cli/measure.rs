@@ -298,7 +298,16 @@ fn measured_lines(
     let s = &r.spread;
     let spreads = [s.mean, s.p50, s.p90, s.p95, s.p99, s.max];
     let cells = |v: [f64; 6]| -> String { v.iter().map(|x| format!(" {x:>9.1}")).collect() };
-    let label = |t: &str| format!("{:<12}", format!("    {t}"));
+    // Padded to the table's 12 columns as a terminal shows them: a Chinese
+    // character takes two.
+    let label = |t: &str| {
+        let text = format!("    {t}");
+        let width: usize = text
+            .chars()
+            .map(|c| if c >= '\u{1100}' { 2 } else { 1 })
+            .sum();
+        format!("{text}{}", " ".repeat(12usize.saturating_sub(width)))
+    };
     let mut out = format!(
         "{:<12}{} {:>8} {:>9}\n",
         format!("  {}", r.kernel_policy.name()),

@@ -19,8 +19,10 @@
 //!    studies) and [`embed`] (the embed view's keys and the snippets for
 //!    blog posts);
 //! 6. [`realrun`] (Run for real's plan and report), [`catalog`] (every
-//!    parameter, policy, figure and limit, for the page) and [`chart`]
-//!    (every chart, drawn once for any plotters backend: canvas or SVG);
+//!    parameter, policy, figure and limit, for the page), [`chart`]
+//!    (every chart, drawn once for any plotters backend: canvas or SVG)
+//!    and, on Linux, `kernel` (the tasks as real threads under the
+//!    kernel's policies, measured beside the model);
 //! 7. front ends: `web` (the page's wasm bindings) and the CLI (the bin).
 //!
 //! Everything but `web` is plain Rust with no web code: the CLI, the tests
@@ -47,6 +49,9 @@ pub mod scenario;
 pub mod catalog;
 pub mod chart;
 pub mod realrun;
+// Real threads under Linux's own policies (`tailslice measure`).
+#[cfg(target_os = "linux")]
+pub mod kernel;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod huge_pages;

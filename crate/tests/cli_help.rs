@@ -71,7 +71,11 @@ fn the_check_finds_a_flag_out_of_line() {
 
 #[test]
 fn every_help_is_one_aligned_table() {
-    for command in ["simulate", "sweep", "scenario", "bench"] {
+    let mut commands = vec!["simulate", "sweep", "scenario", "bench"];
+    if cfg!(target_os = "linux") {
+        commands.push("measure");
+    }
+    for command in commands {
         let text = help(command);
         let bad = misaligned(&text);
         assert!(

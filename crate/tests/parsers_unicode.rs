@@ -196,7 +196,7 @@ const SMALL_TRACES: [&str; 2] = [
 ];
 
 /// Every CLI flag with a value it accepts.
-const FLAGS: [(&str, &str); 31] = [
+const FLAGS: [(&str, &str); 33] = [
     ("--seed", "42"),
     ("--tasks", "400"),
     ("--mix", "85:1-8,3:exp(5)"),
@@ -228,6 +228,8 @@ const FLAGS: [(&str, &str); 31] = [
     ("--yield", "message"),
     ("--yield-cost", "0.25"),
     ("--window", "100-5000"),
+    ("--repeats", "3"),
+    ("--policies", "fifo,rr,eevdf"),
 ];
 
 /// Runs `check` and fails if it takes more than `limit` of CPU time

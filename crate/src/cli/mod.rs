@@ -10,6 +10,8 @@
 
 mod bench;
 mod figure_flags;
+#[cfg(target_os = "linux")]
+mod measure;
 mod responsiveness;
 mod scenario;
 mod simulate;
@@ -32,6 +34,8 @@ Usage:
   tailslice sweep --seeds A-B | --quanta LIST [flags]  one experiment over many seeds or quanta
   tailslice responsiveness [flags]   input delay, TBT and the cost of slicing a main thread's
                                      tasks (--trace-in FILE, --tasks-file PATH or the study's)
+  tailslice measure [flags]          run the tasks as real Linux threads under SCHED_FIFO,
+                                     SCHED_RR and SCHED_OTHER, beside the model (Linux)
   tailslice bench [flags]            time the engine on a million tasks
   tailslice help                     this text; `tailslice <command> --help` for flags
 ";
@@ -53,12 +57,18 @@ pub fn main() -> i32 {
         Some("bench") => bench::run(args),
         Some("sweep") => sweep::run(args),
         Some("responsiveness") => responsiveness::run(args),
+        #[cfg(target_os = "linux")]
+        Some("measure") => measure::run(args),
+        #[cfg(not(target_os = "linux"))]
+        Some("measure") => fail(
+            "measure runs the tasks as Linux threads under the kernel's policies: it is only available on Linux",
+        ),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             0
         }
         _ => fail(&format!(
-            "unknown command '{}': expected simulate, scenario, sweep, responsiveness, bench or help",
+            "unknown command '{}': expected simulate, scenario, sweep, responsiveness, measure, bench or help",
             cmd.to_string_lossy()
         )),
     }

@@ -285,7 +285,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
             println!();
         }
         let rec = recorded_row.map(|(s, _)| s);
-        print!("{}", table(&exp, &outcome, source.path(), rec));
+        print!(
+            "{}",
+            table(&exp, &outcome, source.path(), rec, &|_| String::new())
+        );
         if recorded_row.is_some_and(|(_, found)| found.arrivals == "t0") {
             let note = recorded::BESIDE_T0.get(lang);
             match lang {
@@ -323,12 +326,15 @@ fn print_report(exp: &Experiment, imported: Option<Workload>, limits: &Limits) -
     0
 }
 
-/// The study's table, for people.
-fn table(
+/// The study's table, for people. `under` gives the lines printed under
+/// each policy's row (`Some`) and after the last (`None`): `measure`'s
+/// measured rows; nothing for `simulate`.
+pub(super) fn table(
     exp: &Experiment,
     outcome: &Outcome,
     tasks_file: Option<&str>,
     recorded: Option<&Summary>,
+    under: &dyn Fn(Option<PolicyKind>) -> String,
 ) -> String {
     use std::fmt::Write;
     let w = &outcome.workload;
@@ -369,21 +375,25 @@ fn table(
         "scheduler", "mean", "p50", "p90", "p95", "p99", "max", within_col, "switches"
     );
     let rows = recorded
-        .map(|m| ("as recorded".to_string(), m))
+        .map(|m| ("as recorded".to_string(), m, None))
         .into_iter()
         .chain(
             outcome
                 .runs
                 .iter()
-                .map(|r| (label(r.policy, exp), &r.summary)),
+                .map(|r| (label(r.policy, exp), &r.summary, Some(r.policy))),
         );
-    for (name, m) in rows {
+    for (name, m, policy) in rows {
         let _ = writeln!(
             s,
             "{:<12} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>8} {:>9}",
             name, m.mean, m.p50, m.p90, m.p95, m.p99, m.max, m.done_within, m.context_switches
         );
+        if policy.is_some() {
+            s.push_str(&under(policy));
+        }
     }
+    s.push_str(&under(None));
     if let Some((base, rest)) = outcome.runs.split_first() {
         s.push('\n');
         for r in rest {

@@ -246,6 +246,10 @@ pub fn check_flag(flag: &str, value: &str) {
             }
             Err(e) => check_param_error(&e, flag),
         }
+        #[cfg(target_os = "linux")]
+        if p == Param::Policies {
+            check_measure_flag(flag, value);
+        }
     } else if let Some(knob) = Knob::from_flag(flag) {
         check_knob(&mut Knobs::default(), knob, flag, value);
     } else {
@@ -295,6 +299,8 @@ pub fn check_flag(flag: &str, value: &str) {
                     check_param_error(&e, flag);
                 }
             }
+            #[cfg(target_os = "linux")]
+            "--repeats" => check_measure_flag(flag, value),
             "--figure" => {
                 for allowed in [&Figure::STUDY[..], &Figure::SCENARIO[..]] {
                     match Figure::parse(flag, value, allowed) {
@@ -320,6 +326,40 @@ pub fn check_flag(flag: &str, value: &str) {
                 }
             }
         }
+    }
+}
+
+/// `measure`'s own readings of `--policies` (names with a kernel policy)
+/// and `--repeats`: a value, or one line that names the flag; an accepted
+/// list written back reads the same.
+#[cfg(target_os = "linux")]
+pub fn check_measure_flag(flag: &str, value: &str) {
+    use tailslice::kernel::plan::{parse_policies, parse_repeats, MAX_REPEATS};
+    let refused = |m: &str| {
+        assert_one_line(m);
+        assert!(m.starts_with(&format!("invalid {flag} '")), "{m}");
+        assert!(
+            m.chars().count() < 400,
+            "the value shown must be shortened: {m}"
+        );
+    };
+    match flag {
+        "--policies" => match parse_policies(flag, value) {
+            Ok(p) => {
+                assert!(!p.is_empty());
+                let written: Vec<&str> = p.iter().map(|p| p.name.as_str()).collect();
+                assert_eq!(parse_policies(flag, &written.join(",")), Ok(p));
+            }
+            Err(m) => refused(&m),
+        },
+        "--repeats" => match parse_repeats(flag, value) {
+            Ok(k) => {
+                assert!((1..=MAX_REPEATS).contains(&k));
+                assert_eq!(parse_repeats(flag, &k.to_string()), Ok(k));
+            }
+            Err(m) => refused(&m),
+        },
+        _ => {}
     }
 }
 

@@ -1,6 +1,7 @@
 //! Every CLI flag's value, as `--flag=value`: the experiment flags
 //! (`Experiment::set` for each `Param`), the scenario knobs, `--lang`,
-//! `--seeds`, `--quanta`, `--repeat`, `--figure` and `--theme`.
+//! `--seeds`, `--quanta`, `--repeat`, `--figure` and `--theme`; on Linux
+//! also `measure`'s `--policies` and `--repeats`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

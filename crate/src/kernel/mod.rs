@@ -1,0 +1,103 @@
+//! The experiment's tasks as real Linux threads, measured beside the
+//! model (`tailslice measure`): one thread per task, pinned to chosen
+//! CPUs, under the kernel policy a model policy maps to, each spinning on
+//! its own CPU-time clock for its task's work. Linux only.
+//!
+//! - [`sys`]: the system calls, each wrapped once;
+//! - [`sysctl`]: kernel settings changed for a run and restored on every
+//!   way out;
+//! - [`environment`]: the kernel, its tick rate, CPUs, RT throttling,
+//!   steal time, load;
+//! - [`plan`]: CPUs, policies and limits decided before a thread starts;
+//! - [`pass`]: one pass — the threads, the releaser, the clocks;
+//! - [`watch`]: stop signals and panics;
+//! - [`run`]: every policy and repeat, with the settings it needs;
+//! - [`report`]: the measured rows (the simulation's own figures, the
+//!   spread over repeats) and the environment, as JSON;
+//! - [`text`]: every note, in English and Chinese.
+
+pub mod environment;
+pub mod pass;
+pub mod plan;
+pub mod report;
+pub mod run;
+pub mod sys;
+pub mod sysctl;
+pub mod text;
+pub mod watch;
+
+use serde::Serialize;
+
+/// A Linux scheduling policy a model policy stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum KernelPolicy {
+    #[serde(rename = "SCHED_FIFO")]
+    Fifo,
+    #[serde(rename = "SCHED_RR")]
+    Rr,
+    #[serde(rename = "SCHED_OTHER")]
+    Other,
+}
+
+impl KernelPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            KernelPolicy::Fifo => "SCHED_FIFO",
+            KernelPolicy::Rr => "SCHED_RR",
+            KernelPolicy::Other => "SCHED_OTHER",
+        }
+    }
+
+    /// Whether it is a real-time policy (needs root or CAP_SYS_NICE).
+    pub fn real_time(self) -> bool {
+        self != KernelPolicy::Other
+    }
+}
+
+/// One policy to measure: the model's name and its kernel policy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    pub name: String,
+    pub kernel: KernelPolicy,
+}
+
+/// The model's policies that have a kernel policy, by the model's name:
+/// `--policies` of `measure` takes these names. A name the model does not
+/// (yet) simulate is measured without a model row.
+pub const KERNEL_POLICIES: [(&str, KernelPolicy); 3] = [
+    ("fifo", KernelPolicy::Fifo),
+    ("rr", KernelPolicy::Rr),
+    ("eevdf", KernelPolicy::Other),
+];
+
+/// The kernel policy of a model policy's name, if it has one.
+pub fn kernel_policy(name: &str) -> Option<KernelPolicy> {
+    KERNEL_POLICIES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, k)| k)
+}
+
+/// The names [`kernel_policy`] knows, as `fifo, rr, eevdf`.
+pub fn kernel_policy_names() -> String {
+    KERNEL_POLICIES
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_names_map_to_kernel_policies_and_others_have_none() {
+        assert_eq!(kernel_policy("fifo"), Some(KernelPolicy::Fifo));
+        assert_eq!(kernel_policy("rr"), Some(KernelPolicy::Rr));
+        assert_eq!(kernel_policy("eevdf"), Some(KernelPolicy::Other));
+        for name in ["sjf", "srpt", "mlfq", "xnu", "clutch", "FIFO", ""] {
+            assert_eq!(kernel_policy(name), None, "{name}");
+        }
+    }
+}

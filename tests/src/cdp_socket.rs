@@ -43,9 +43,10 @@ pub struct CdpSocket {
 }
 
 impl Browser {
-    /// Opens a DevTools-protocol WebSocket to the page whose URL starts with
-    /// `url_prefix` (the page must be open).
-    pub async fn devtools_socket(&self, url_prefix: &str) -> Result<CdpSocket> {
+    /// The browser's DevTools targets (`/json/list`: each page's `url`,
+    /// `title`, `webSocketDebuggerUrl`). Answered by the browser process,
+    /// so it is current even while the page's main thread is busy.
+    pub fn devtools_targets(&self) -> Result<Vec<Value>> {
         let port_file = self.driver().profile_dir().join("DevToolsActivePort");
         let text = std::fs::read_to_string(&port_file)
             .map_err(|e| format!("reading {}: {e}", port_file.display()))?;
@@ -57,15 +58,20 @@ impl Browser {
         let list = http_get(port, "/json/list")?;
         let targets: Value = serde_json::from_str(&list)
             .map_err(|e| format!("DevTools /json/list is not JSON: {e}"))?;
+        Ok(targets.as_array().cloned().unwrap_or_default())
+    }
+
+    /// Opens a DevTools-protocol WebSocket to the page whose URL starts with
+    /// `url_prefix` (the page must be open).
+    pub async fn devtools_socket(&self, url_prefix: &str) -> Result<CdpSocket> {
+        let targets = self.devtools_targets()?;
         let ws = targets
-            .as_array()
-            .into_iter()
-            .flatten()
+            .iter()
             .find(|t| {
                 t["type"] == "page" && t["url"].as_str().is_some_and(|u| u.starts_with(url_prefix))
             })
             .and_then(|t| t["webSocketDebuggerUrl"].as_str())
-            .ok_or_else(|| format!("no page target at {url_prefix} in {list}"))?
+            .ok_or_else(|| format!("no page target at {url_prefix} in {targets:?}"))?
             .to_string();
         CdpSocket::connect(&ws)
     }

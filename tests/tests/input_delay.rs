@@ -15,7 +15,8 @@
 //! * the p98 between the model's quantiles at 0.98 ± three standard errors
 //!   of a sample quantile's rank (√(0.98·0.02/n)), plus the transit and
 //!   2 ms for the handlers of presses queued behind each other;
-//! * Event Timing's reading and the handler's within 2 ms of each other;
+//! * Event Timing's reading and the handler's within 1 ms of each other
+//!   (median: a thread descheduled between the two widens single gaps);
 //! * at least 90 % of presses arriving inside a piece handled at its yield,
 //!   before the continuation (the model's second assumption).
 
@@ -48,9 +49,9 @@ fn check(label: &str, c: &Comparison, sliced: bool) {
         c.p98
     );
     assert!(
-        c.event_timing_gap <= 2.0,
-        "{label}: Event Timing and the handler disagree by {:.2} ms",
-        c.event_timing_gap
+        c.event_timing_gap_p50 <= 1.0,
+        "{label}: Event Timing and the handler disagree by {:.2} ms (median)",
+        c.event_timing_gap_p50
     );
     if sliced {
         assert!(

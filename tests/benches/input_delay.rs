@@ -13,7 +13,7 @@
 //! `BENCH_INPUT_PRESSES` (default 100 presses per run).
 
 use tailslice_e2e::bench_report::env_usize;
-use tailslice_e2e::delay_check::{compare, print_table, transit_of};
+use tailslice_e2e::delay_check::{compare, planned_model, print_table, transit_of};
 use tailslice_e2e::input_delay::{
     lighthouse_like, open_input_page, planned_span, press_keys_during, Mode, Recorded,
 };
@@ -66,6 +66,14 @@ async fn main() -> Result<()> {
     }
     println!();
     print_table(&rows);
+    println!("\nThe model on the schedule as planned (the crate's own plan, scheduler.yield() at 0.1 ms a yield, no transit):");
+    for mode in [Mode::Whole, Mode::Sliced(50.0), Mode::Sliced(16.0)] {
+        let (mean, p98) = planned_model(&tasks, mode);
+        println!(
+            "  {:<16} mean {mean:6.2} ms, p98 {p98:6.1} ms",
+            mode.label()
+        );
+    }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("load average after: {}", load.trim());
     drop(socket);

@@ -4,10 +4,13 @@
 //! arrived in, with and without the measured transit time, and the
 //! sampling spread that a sample of this many presses has.
 
-use tailslice::responsiveness::{Chunk, DelayDistribution, Window};
+use tailslice::responsiveness::plan::run;
+use tailslice::responsiveness::{
+    Chunk, DelayDistribution, Plan, Task, Window, YieldKind, Yielding,
+};
 
 use crate::bench_report::{percentile, sorted};
-use crate::input_delay::{RanPiece, Recorded};
+use crate::input_delay::{planned_span, BusyTask, Mode, RanPiece, Recorded};
 
 /// Measured beside modelled, for one mode, ms.
 #[derive(Clone, Debug)]
@@ -265,6 +268,26 @@ pub fn transit_of(idle: &Recorded) -> (f64, f64) {
     (mean, percentile(&sorted(&d), 50.0))
 }
 
+/// The model's mean and p98 from the schedule alone, as the CLI would
+/// predict it: the crate's own plan of the tasks (whole, or sliced with
+/// `scheduler.yield()` at its default cost) over the planned span, no
+/// transit. Set beside the pieces that ran, it shows what the browser
+/// added (timer lateness, pieces stretched when the thread lost its core).
+pub fn planned_model(tasks: &[BusyTask], mode: Mode) -> (f64, f64) {
+    let span = planned_span(tasks);
+    let tasks: Vec<Task> = tasks.iter().map(|t| Task::new(t.start, t.dur)).collect();
+    let plan = match mode {
+        Mode::Whole => Plan::Recorded,
+        Mode::Sliced(q) => Plan::Sliced {
+            quantum_ms: q,
+            yielding: Yielding::new(YieldKind::Scheduler, 0.1),
+        },
+    };
+    let schedule = run(&tasks, &plan);
+    let d = DelayDistribution::new(&schedule.chunks, Window::new(0.0, span));
+    (d.mean(), d.quantile(0.98))
+}
+
 /// Prints one line per mode: the measured delays (handler-side and Event
 /// Timing), the model without and with transit, their ratio and the share
 /// of presses handled at the yield.
@@ -318,6 +341,22 @@ mod tests {
             handled,
             event_timing_delay: None,
         }
+    }
+
+    #[test]
+    fn the_plan_of_one_long_task_gives_the_residual_life_figures() {
+        // One 100 ms task in a 200 ms span: whole, mean 100²/400 = 25 ms;
+        // sliced at 20 ms, every piece ≤ 20 ms (yields add 0.1 ms each).
+        let tasks = [BusyTask {
+            start: 100.0,
+            dur: 100.0,
+        }];
+        let (mean, p98) = planned_model(&tasks, Mode::Whole);
+        assert!((mean - 25.0).abs() < 1e-9, "{mean}");
+        assert!((p98 - (100.0 - 0.02 * 200.0)).abs() < 1e-9, "{p98}");
+        let (mean, p98) = planned_model(&tasks, Mode::Sliced(20.0));
+        assert!((mean - 5.0 * 400.0 / 400.0).abs() < 0.05, "{mean}");
+        assert!(p98 <= 20.0, "{p98}");
     }
 
     #[test]

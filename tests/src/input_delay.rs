@@ -185,9 +185,13 @@ pub async fn press_keys_during(
     let last = tokio::task::block_in_place(|| {
         std::thread::scope(|s| {
             s.spawn(|| -> Result<u64> {
-                socket.send(
+                // The run has started (its presses counted from zero)
+                // before the first press is sent: the reply comes back once
+                // start() has returned, a few ms before the first task.
+                socket.call(
                     "Runtime.evaluate",
                     json!({"expression": start, "returnByValue": true}),
+                    Duration::from_secs(30),
                 )?;
                 let t0 = Instant::now();
                 let mut last = 0;
@@ -212,13 +216,15 @@ pub async fn press_keys_during(
     })?;
     let timeout = Duration::from_secs(60);
     tokio::task::block_in_place(|| socket.replies_through(last, timeout))?;
-    b.wait_js(
-        &format!(
-            "Number(document.body.dataset.run) >= {run} && window.inputDelay.inputs.length >= {presses}"
-        ),
-        timeout,
-    )
-    .await?;
+    let ended = format!(
+        "Number(document.body.dataset.run) >= {run} && window.inputDelay.inputs.length >= {presses}"
+    );
+    if let Err(e) = b.wait_js(&ended, timeout).await {
+        let seen = b
+            .eval_js("const s = window.inputDelay; return {run: s.run, done: s.done, inputs: s.inputs.length, pieces: s.pieces.length};")
+            .await?;
+        return Err(format!("{e}; the page: {seen}").into());
+    }
     // Event Timing entries are reported after the frame that follows their
     // event: two frames later every press has had its frame.
     b.next_frame().await?;

@@ -6,19 +6,13 @@
 //! ran, each press's timestamp and handler time, and its Event Timing entry
 //! when the browser reported one. `delay_check.rs` compares it with the model.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tailslice::rng::{PyRandom, UniformSource};
 
 use crate::cdp_socket::CdpSocket;
-use crate::{repo_root, Browser, Result};
-
-/// The directory the test pages are served from.
-pub fn test_pages_dir() -> PathBuf {
-    repo_root().join("tests").join("pages")
-}
+use crate::{test_pages_dir, Browser, Result};
 
 /// One task of a replayed schedule: starts `start` ms after the run starts
 /// (or when the thread is next free) and keeps the thread `dur` ms.

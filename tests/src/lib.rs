@@ -67,7 +67,7 @@ pub use chromedriver::ChromeDriver;
 pub use cli::{cli, cli_path, run_cli};
 pub use console::LogEntry;
 pub use error::{Error, Result};
-pub use paths::{dist_dir, repo_root, require_dist};
+pub use paths::{dist_dir, repo_root, require_dist, test_pages_dir};
 pub use server::{content_type, FailedRequest, Serving, StaticServer, ISOLATION_HEADERS};
 pub use task_list::{million_line_task_list, million_line_task_list_drawn};
 pub use trace_record::TIMELINE_CATEGORIES;

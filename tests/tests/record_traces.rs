@@ -19,8 +19,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tailslice_e2e::input_delay::test_pages_dir;
-use tailslice_e2e::{repo_root, Browser, CdpSocket, Result, TIMELINE_CATEGORIES};
+use tailslice_e2e::{repo_root, test_pages_dir, Browser, CdpSocket, Result, TIMELINE_CATEGORIES};
 
 const T: Duration = Duration::from_secs(30);
 

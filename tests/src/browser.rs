@@ -56,6 +56,12 @@ impl Browser {
         .await
     }
 
+    /// Serves an arbitrary directory cross-origin isolated (COOP/COEP) and
+    /// starts a browser for it.
+    pub async fn start_serving_isolated(root: impl Into<PathBuf>) -> Result<Self> {
+        Self::start_server(StaticServer::start_with(root, true)?).await
+    }
+
     pub async fn start_serving(root: impl Into<PathBuf>) -> Result<Self> {
         Self::start_serving_with(root, |_| {}).await
     }

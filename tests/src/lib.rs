@@ -13,6 +13,10 @@
 //!   condition, any condition, the next frame); tests never sleep.
 //! * `console.rs`: the page's console messages and errors.
 //! * `devtools.rs`: DevTools-protocol commands.
+//! * `cdp_socket.rs`: the page's own DevTools-protocol socket, for commands
+//!   sent without waiting for each reply (pipelined inputs).
+//! * [`input_delay`]: real key presses on a page replaying busy tasks.
+//! * [`delay_check`]: those presses' delays beside tailslice's model.
 //! * `trace_record.rs`: recording a Chromium trace of a session.
 //! * `artifacts.rs`: screenshots and files in `tests/artifacts/`.
 //! * `cli.rs`: builds the `tailslice` binary once and runs it.
@@ -41,11 +45,14 @@
 mod artifacts;
 pub mod bench_report;
 mod browser;
+mod cdp_socket;
 mod chromedriver;
 mod cli;
 mod console;
+pub mod delay_check;
 mod devtools;
 mod error;
+pub mod input_delay;
 pub mod page;
 mod paths;
 mod server;
@@ -55,11 +62,12 @@ mod wait;
 
 pub use artifacts::artifacts_dir;
 pub use browser::Browser;
+pub use cdp_socket::CdpSocket;
 pub use chromedriver::ChromeDriver;
 pub use cli::{cli, cli_path, run_cli};
 pub use console::LogEntry;
 pub use error::{Error, Result};
-pub use paths::{dist_dir, repo_root, require_dist};
+pub use paths::{dist_dir, repo_root, require_dist, test_pages_dir};
 pub use server::{content_type, FailedRequest, Serving, StaticServer, ISOLATION_HEADERS};
 pub use task_list::{million_line_task_list, million_line_task_list_drawn};
 pub use trace_record::TIMELINE_CATEGORIES;

@@ -12,6 +12,12 @@ pub fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The test pages (fixtures of the e2e tests, not part of the product's
+/// page): `<repo>/tests/pages`.
+pub fn test_pages_dir() -> PathBuf {
+    repo_root().join("tests").join("pages")
+}
+
 /// The built site: `$TAILSLICE_DIST` or `<repo>/dist`.
 pub fn dist_dir() -> PathBuf {
     std::env::var_os("TAILSLICE_DIST")

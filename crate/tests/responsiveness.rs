@@ -85,10 +85,20 @@ fn span(tasks: &[Task]) -> Window {
     Window::span(tasks, &run(tasks, &Plan::Recorded).completion)
 }
 
+/// Settings of the bare residual-life model: no transit, so the figures
+/// are the formulas' own (the transit is a shift, tested on its own).
 fn settings(kind: YieldKind, cost: f64, quanta: &[f64]) -> Settings {
     Settings {
         yielding: Yielding::new(kind, cost),
         quanta: quanta.to_vec(),
+        transit_ms: 0.0,
+        ..Settings::default()
+    }
+}
+
+fn no_transit() -> Settings {
+    Settings {
+        transit_ms: 0.0,
         ..Settings::default()
     }
 }
@@ -394,7 +404,7 @@ fn the_recorded_row_agrees_with_the_trace_summary() {
             .collect();
         let imp = import_trace(&trace_file(&tasks), &TraceOptions::default()).unwrap();
         let tasks = Task::from_columns(&imp.recorded_start, &imp.recorded);
-        let a = Answer::new(&tasks, &Settings::default(), Source::Trace, MAX_CHUNKS).unwrap();
+        let a = Answer::new(&tasks, &no_transit(), Source::Trace, MAX_CHUNKS).unwrap();
         let rec = a.report.recorded();
         assert_eq!(rec.tbt_ms, imp.found.total_blocking_ms, "seed {seed}");
         assert_eq!(rec.long_tasks, imp.found.long_tasks, "seed {seed}");
@@ -429,7 +439,7 @@ fn worked_example() -> Vec<Task> {
 #[test]
 fn the_worked_example_reads_as_the_specification_says() {
     let tasks = worked_example();
-    let a = Answer::new(&tasks, &Settings::default(), Source::Trace, MAX_CHUNKS).unwrap();
+    let a = Answer::new(&tasks, &no_transit(), Source::Trace, MAX_CHUNKS).unwrap();
     let r = &a.report;
     assert_eq!((r.window.len(), r.busy_ms), (6995.0, 2867.0));
     let rec = r.recorded();
@@ -505,6 +515,12 @@ fn the_json_has_the_contracts_fields() {
         }
         assert!(r["tbt_ms"].is_f64() && r["long_tasks"].is_u64());
     }
+    // The transit is in every output; task lists have no interactions.
+    assert_eq!(v["transit_ms"], 0.9);
+    assert!(rows
+        .iter()
+        .all(|r| r["inp_ms"].is_null() && r["obstacles"] == "all"));
+    assert!(v.get("interactions").is_none());
     assert_eq!(rows[6]["quantum_ms"], 48.0);
     assert_eq!(rows[6]["yield"], "scheduler");
     assert_eq!(v["favoured"]["quantum_ms"], 48.0);

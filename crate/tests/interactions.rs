@@ -347,3 +347,27 @@ fn an_interaction_flood_is_bounded() {
     // Every one shares one frame with thousands of others: bounded scans.
     assert!(start.elapsed().as_secs() < 60);
 }
+
+#[test]
+fn one_interaction_with_thousands_of_entries_is_bounded() {
+    // 5,000 distinct entries sharing one id, each processing across the
+    // same 5,000 tasks: 64 are kept, the rest counted, and the tasks
+    // looked at are bounded.
+    let mut t = Trace::new();
+    for k in 0..5000 {
+        t = t.task(f64::from(k) * 2.0, 1.0, "FunctionCall");
+    }
+    for k in 0..5000 {
+        let at = f64::from(k) * 0.001;
+        t = t.raw(json!({"ph": "b", "name": "EventTiming", "pid": 1, "tid": 1, "ts": T0 + at * 1000.0,
+            "args": {"data": {"type": "click", "interactionId": 3, "timeStamp": PAGE0 + at,
+                "processingStart": PAGE0 + at, "processingEnd": PAGE0 + 9_000.0, "duration": 9_008}}}));
+    }
+    let start = std::time::Instant::now();
+    let imp = t.import();
+    let it = &imp.interactions;
+    assert_eq!(it.list.len(), 1);
+    assert_eq!(it.skipped.over_limit, 5000 - 64);
+    assert_eq!(it.list[0].handlers.len(), 64);
+    assert!(start.elapsed().as_secs() < 60);
+}

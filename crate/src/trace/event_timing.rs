@@ -83,7 +83,8 @@ pub struct Skipped {
     pub impossible: usize,
     /// Presented after the trace's last event.
     pub past_end: usize,
-    /// Over [`MAX_EVENT_TIMINGS`].
+    /// Over [`MAX_EVENT_TIMINGS`], or over the entries kept for one
+    /// interaction.
     pub over_limit: usize,
 }
 

@@ -20,8 +20,9 @@
 //!   the latency (at least 0: durations are rounded to 8 ms).
 //! - INP is the worst latency ignoring one per 50 interactions: the
 //!   latencies sorted longest first, the one at index
-//!   `min(len − 1, floor(count / 50))` (web-vitals `src/onINP.ts`; Chrome
-//!   and Lighthouse take the same high percentile).
+//!   `min(9, len − 1, floor(len / 50))` (web-vitals `src/onINP.ts` keeps
+//!   the ten longest; Lighthouse's `responsiveness.js` takes the same
+//!   index over Chrome's per-interaction maxima).
 //! - The tasks it met, on the main thread: the task running when the
 //!   input arrived (it waited behind it); its *handler tasks*, the
 //!   top-level tasks that hold any of its entries' processing (typically a
@@ -72,6 +73,9 @@ const PAST_END_SLACK_MS: f64 = 8.0;
 const MAX_FRAME_SCAN: usize = 1024;
 const MAX_TASKS_LISTED: usize = 64;
 const MAX_SCAN: usize = 4096;
+/// Most entries kept for one interaction (a real one has two to five:
+/// pointerdown, pointerup, click; keydown, keyup).
+const MAX_ENTRIES_PER_INTERACTION: usize = 64;
 
 /// What kind of input an interaction was, from its entries' types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -183,15 +187,23 @@ pub struct Interactions {
     pub not_kept: usize,
 }
 
-/// INP of `latencies` (any order) by web-vitals' rule: sorted longest
-/// first, index `min(len − 1, floor(len / 50))`; `None` for none.
+/// How many of the longest interactions web-vitals and Chrome keep, and so
+/// the deepest index INP can take.
+pub const LONGEST_KEPT: usize = 10;
+
+/// INP of `latencies` (any order), the index of the one that sets it:
+/// sorted longest first, index `min(kept − 1, floor(len / 50))` where only
+/// the [`LONGEST_KEPT`] longest are kept (web-vitals `src/onINP.ts`;
+/// Lighthouse's `core/computed/metrics/responsiveness.js` writes it
+/// `min(9, floor(len / 50))`); `None` for none.
 pub fn inp_index(latencies: &[f64]) -> Option<usize> {
     if latencies.is_empty() {
         return None;
     }
     let mut order: Vec<usize> = (0..latencies.len()).collect();
     order.sort_by(|&a, &b| latencies[b].total_cmp(&latencies[a]).then(a.cmp(&b)));
-    let at = (latencies.len() / 50).min(latencies.len() - 1);
+    let kept = latencies.len().min(LONGEST_KEPT);
+    let at = (latencies.len() / 50).min(kept - 1);
     Some(order[at])
 }
 
@@ -243,7 +255,11 @@ pub fn find(ev: &Events, pid: i64, thread: u32, list: &TaskList) -> (Interaction
         if g.is_empty() {
             order.push(t.interaction_id);
         }
-        g.push(t);
+        if g.len() < MAX_ENTRIES_PER_INTERACTION {
+            g.push(t);
+        } else {
+            out.skipped.over_limit += 1;
+        }
     }
     out.not_kept = order.len().saturating_sub(MAX_INTERACTIONS);
     order.truncate(MAX_INTERACTIONS);
@@ -307,9 +323,12 @@ fn place(
     let end_us = offset + frame_end * 1000.0;
     let paint_us = offset + (first.time_stamp + latency).max(frame_end) * 1000.0;
     let mut handlers: Vec<usize> = Vec::new();
+    // One budget of tasks looked at for all its entries together.
+    let mut budget = MAX_SCAN;
     for e in entries {
         let (ps, pe) = e.processing_us();
-        for i in tasks_in(list, ps, pe) {
+        for i in tasks_in(list, ps, pe).take(budget) {
+            budget -= 1;
             if !handlers.contains(&i) && handlers.len() < MAX_TASKS_LISTED {
                 handlers.push(i);
             }
@@ -397,8 +416,8 @@ const FOUND: Text = Text::new(
     "交互：{} 个，来自 {} 个 EventTiming 条目；INP {} ms（交互 {}，{}）",
 );
 const LEFT_OUT: Text = Text::new(
-    "EventTiming entries left out: {} copies of the same entry, {} malformed, {} with impossible times, {} presented after the trace's end, {} over the limit of {}; interactions not kept over the limit of {}: {}",
-    "未使用的 EventTiming 条目：重复 {} 个，格式错误 {} 个，时间不可能 {} 个，呈现晚于 trace 结尾 {} 个，超出上限 {} 的 {} 个；超出上限 {} 而未保留的交互：{} 个",
+    "EventTiming entries left out: {} copies of the same entry, {} malformed, {} with impossible times, {} presented after the trace's end, {} over the limits ({} in all, {} per interaction); interactions not kept over the limit of {}: {}",
+    "未使用的 EventTiming 条目：重复 {} 个，格式错误 {} 个，时间不可能 {} 个，呈现晚于 trace 结尾 {} 个，超出上限的 {} 个（上限共 {} 个、每个交互 {} 个）；超出上限 {} 而未保留的交互：{} 个",
 );
 
 impl Interactions {
@@ -434,6 +453,7 @@ impl Interactions {
                     &s.past_end.to_string(),
                     &s.over_limit.to_string(),
                     &super::event_timing::MAX_EVENT_TIMINGS.to_string(),
+                    &MAX_ENTRIES_PER_INTERACTION.to_string(),
                     &MAX_INTERACTIONS.to_string(),
                     &self.not_kept.to_string(),
                 ],
@@ -458,6 +478,23 @@ mod tests {
         assert_eq!(inp_index(&l), Some(48));
         let l: Vec<f64> = (0..120).map(|i| f64::from(i) * 2.0).collect();
         assert_eq!(l[inp_index(&l).unwrap()], 119.0 * 2.0 - 4.0);
+        // Index floor(n / 50), but from 500 on the tenth worst (index 9):
+        // only ten are kept.
+        for (n, index) in [(449, 8), (500, 9), (2000, 9)] {
+            let l: Vec<f64> = (0..n).map(f64::from).collect();
+            assert_eq!(l[inp_index(&l).unwrap()], f64::from(n - 1 - index), "{n}");
+        }
+    }
+
+    #[test]
+    fn both_languages_take_the_same_arguments() {
+        for t in [NO_EVENT_TIMING, NO_INTERACTION, FOUND, LEFT_OUT] {
+            assert_eq!(
+                t.en.matches("{}").count(),
+                t.zh.matches("{}").count(),
+                "{t:?}"
+            );
+        }
     }
 
     #[test]

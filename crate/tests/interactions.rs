@@ -371,3 +371,79 @@ fn one_interaction_with_thousands_of_entries_is_bounded() {
     assert_eq!(it.list[0].handlers.len(), 64);
     assert!(start.elapsed().as_secs() < 60);
 }
+
+#[test]
+fn the_reading_says_where_the_model_and_the_trace_part() {
+    use tailslice::responsiveness::interactions_text::reading;
+    use tailslice::text::Lang;
+    // A key press at 350 ms, when no task runs, recorded waiting 30 ms:
+    // the model (0.9 ms of transit) cannot explain 29.1 ms of it.
+    let imp = click_trace()
+        .timing(9, "keydown", 350.0, 30.0, 32.0, 40.0)
+        .import();
+    let tasks = Task::from_columns(&imp.recorded_start, &imp.recorded);
+    let a = Answer::new(&tasks, &Settings::default(), Source::Trace, MAX_CHUNKS)
+        .unwrap()
+        .with_interactions(&tasks, &imp.interactions, &imp.handler, MAX_CHUNKS)
+        .unwrap();
+    let en = reading(&a, Lang::En).join(" ");
+    assert!(
+        en.contains("within 2 ms of the recorded one for 1 of 2 interactions (largest gap 29.1 ms, interaction 9)"),
+        "{en}"
+    );
+    assert!(
+        en.contains(
+            "Interaction 9 waited 29.1 ms longer than the task running when it arrived explains"
+        ),
+        "{en}"
+    );
+    // The worst interaction's reading names its dominant phase and the
+    // script behind which its frame waited.
+    assert!(
+        en.starts_with("INP is 256.0 ms: interaction 7 (tap/click) at 30.0 ms"),
+        "{en}"
+    );
+    assert!(en.contains("the presentation delay dominates"), "{en}");
+    assert!(
+        en.contains("150.0 ms of its presentation delay is other script"),
+        "{en}"
+    );
+    assert!(!en.contains("Its own handlers run"), "{en}");
+    let zh = reading(&a, Lang::Zh).join("");
+    assert!(
+        zh.contains("交互 9 比它到达时正在运行的任务所能解释的多等了 29.1 ms"),
+        "{zh}"
+    );
+}
+
+#[test]
+fn a_long_handler_is_named_as_beyond_slicing() {
+    use tailslice::responsiveness::interactions_text::reading;
+    use tailslice::text::Lang;
+    // The click's handler itself runs 120 ms.
+    let imp = Trace::new()
+        .task(0.0, 10.0, "FunctionCall")
+        .task(20.0, 120.0, "EventDispatch")
+        .task(300.0, 1.0, "FunctionCall")
+        .timing(1, "click", 19.0, 1.0, 121.0, 136.0)
+        .import();
+    let i = &imp.interactions.list[0];
+    assert!(close(i.processing_ms, 120.0));
+    assert_eq!(i.handlers, [1]);
+    let tasks = Task::from_columns(&imp.recorded_start, &imp.recorded);
+    let a = Answer::new(&tasks, &Settings::default(), Source::Trace, MAX_CHUNKS)
+        .unwrap()
+        .with_interactions(&tasks, &imp.interactions, &imp.handler, MAX_CHUNKS)
+        .unwrap();
+    let en = reading(&a, Lang::En).join(" ");
+    assert!(
+        en.contains("Its own handlers run 120.0 ms: slicing the other tasks cannot shorten that"),
+        "{en}"
+    );
+    assert!(en.contains("the processing dominates"), "{en}");
+    // Slicing leaves its processing as recorded.
+    let m = a.interactions.as_ref().unwrap();
+    for s in &m.modelled[0].sliced {
+        assert!(s.latency_ms >= 120.0, "{s:?}");
+    }
+}

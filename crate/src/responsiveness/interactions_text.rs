@@ -61,6 +61,15 @@ const MODEL_CHECK: Text = Text::new(
     "模型按记录给出的输入延迟与记录值相差不超过 {} ms 的交互有 {} 个，共 {} 个（最大差距 {} ms，交互 {}）。",
 );
 
+const WAITED_MORE: Text = Text::new(
+    "Interaction {} waited {} ms longer than the task running when it arrived explains: something the trace does not show as a task on this thread held it (work queued ahead of it, or an input held for the next frame, as continuous events such as pointermove are).",
+    "交互 {} 比它到达时正在运行的任务所能解释的多等了 {} ms：有某种在此线程上不表现为任务的东西拖住了它（排在它前面的工作，或像 pointermove 这类连续事件那样被推迟到下一帧的输入）。",
+);
+const WAITED_LESS: Text = Text::new(
+    "Interaction {} waited {} ms less than the model says: it was handled before the task it met had ended (inside that task, e.g. a nested event loop or a synchronous dispatch), so that task is not what delayed it.",
+    "交互 {} 比模型给出的少等了 {} ms：它在所遇任务结束之前就被处理了（在该任务内部，如嵌套的事件循环或同步派发），所以拖慢它的并不是该任务。",
+);
+
 /// A gap between the model's and the recorded input delay this small is
 /// agreement: the trace's times are in µs, Event Timing's in ms rounded.
 pub const AGREEMENT_MS: f64 = 2.0;
@@ -140,7 +149,7 @@ pub fn reading(answer: &Answer, lang: Lang) -> Vec<String> {
         .max_by(|&a, &b| gaps[a].total_cmp(&gaps[b]))
         .unwrap_or(0);
     let close = gaps.iter().filter(|&&g| g <= AGREEMENT_MS).count();
-    out.push(MODEL_CHECK.fill(
+    let mut check = MODEL_CHECK.fill(
         lang,
         &[
             &crate::error::fmt_number(AGREEMENT_MS),
@@ -149,7 +158,18 @@ pub fn reading(answer: &Answer, lang: Lang) -> Vec<String> {
             &ms(gaps[worst]),
             &m.recorded.list[worst].id.to_string(),
         ],
-    ));
+    );
+    if gaps[worst] > AGREEMENT_MS {
+        let i = &m.recorded.list[worst];
+        let why = if m.modelled[worst].model_input_delay_ms < i.input_delay_ms {
+            WAITED_MORE
+        } else {
+            WAITED_LESS
+        };
+        check.push_str(gap);
+        check.push_str(&why.fill(lang, &[&i.id.to_string(), &ms(gaps[worst])]));
+    }
+    out.push(check);
     out
 }
 
@@ -165,6 +185,8 @@ mod tests {
             BEHIND_SCRIPT,
             SLICED_INP,
             MODEL_CHECK,
+            WAITED_MORE,
+            WAITED_LESS,
             SLICED_HEAD,
             INP_ROW,
         ] {

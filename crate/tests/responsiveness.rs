@@ -564,3 +564,30 @@ fn readings_are_whole_sentences() {
         }
     }
 }
+
+/// With the transit every input waits a little; the reading still tells a
+/// thread that is rarely busy, or idle in the window, from a busy one.
+#[test]
+fn the_reading_sees_past_the_transit() {
+    // Busy 1 % of the span: fewer than 1 input in 50 meets the task.
+    let sparse = [Task::new(0.0, 10.0), Task::new(990.0, 0.5)];
+    let a = Answer::new(&sparse, &Settings::default(), Source::Trace, MAX_CHUNKS).unwrap();
+    let rec = a.report.recorded();
+    assert!((rec.input_delay_ms.p98 - 0.9).abs() < 1e-12);
+    let en = a.reading(Lang::En).join(" ");
+    assert!(
+        en.contains("so fewer than 1 input in 50 lands in a task (p98 is the transit alone, 0.9 ms); the worst wait is 10.9 ms"),
+        "{en}"
+    );
+    // A window in which no task runs.
+    let idle = Settings {
+        window: Some(Window::new(2000.0, 3000.0)),
+        ..Settings::default()
+    };
+    let a = Answer::new(&sparse, &idle, Source::Trace, MAX_CHUNKS).unwrap();
+    let en = a.reading(Lang::En).join(" ");
+    assert!(
+        en.contains("no task runs in the window: no input waits for one"),
+        "{en}"
+    );
+}

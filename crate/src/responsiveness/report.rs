@@ -70,6 +70,8 @@ pub struct Report {
     pub window_given: bool,
     pub tasks: usize,
     pub busy_ms: f64,
+    /// The transit added to every input delay of the rows, ms.
+    pub transit_ms: f64,
     /// The recorded row first, then one per quantum, ascending.
     pub rows: Vec<Row>,
 }
@@ -234,6 +236,7 @@ pub fn evaluate(
         window_given: settings.window.is_some(),
         tasks: tasks.len(),
         busy_ms: accurate_sum(tasks.iter().map(|t| t.duration)),
+        transit_ms: transit,
         rows,
     })
 }

@@ -44,12 +44,12 @@ const WAITS: Text = Text::new(
     "{}，输入平均等待 {} ms；每 50 次中有 1 次超过 {} ms，最长 {} ms（{}% 超过 50 ms）。",
 );
 const RARELY_WAITS: Text = Text::new(
-    "{}, the thread is busy {} % of the {}, so fewer than 1 input in 50 lands in a task (p98 is 0); the worst wait is {} ms.",
-    "{}，主线程忙碌 {}%（占{}），每 50 次输入中不到 1 次落在任务中（p98 为 0）；最长等待 {} ms。",
+    "{}, the thread is busy {} % of the {}, so fewer than 1 input in 50 lands in a task (p98 is the transit alone, {} ms); the worst wait is {} ms.",
+    "{}，主线程忙碌 {}%（占{}），每 50 次输入中不到 1 次落在任务中（p98 仅为传递时间 {} ms）；最长等待 {} ms。",
 );
 const IDLE: Text = Text::new(
-    "{}, no task runs in the {}: no input waits.",
-    "{}，{}中没有任务运行：没有输入需要等待。",
+    "{}, no task runs in the {}: no input waits for one.",
+    "{}，{}中没有任务运行：没有输入需要等待任务。",
 );
 const TBT: Text = Text::new(
     "Total blocking time {} ms in {} long tasks.",
@@ -184,9 +184,11 @@ pub fn reading(
     .get(lang);
     let span = span_word(report).get(lang);
     let d = rec.input_delay_ms;
-    out.push(if d.max <= 0.0 {
+    // Every delay holds the transit: a wait beyond it is a task's.
+    let transit = report.transit_ms;
+    out.push(if d.max <= transit {
         IDLE.fill(lang, &[base, span])
-    } else if d.p98 > 0.0 {
+    } else if d.p98 > transit {
         WAITS.fill(
             lang,
             &[
@@ -198,7 +200,10 @@ pub fn reading(
             ],
         )
     } else {
-        RARELY_WAITS.fill(lang, &[base, &pct(rec.busy_share), span, &ms(d.max)])
+        RARELY_WAITS.fill(
+            lang,
+            &[base, &pct(rec.busy_share), span, &ms(transit), &ms(d.max)],
+        )
     });
     out.push(match rec.long_tasks {
         0 => NO_LONG.get(lang).to_string(),

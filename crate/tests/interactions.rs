@@ -225,6 +225,17 @@ fn the_model_reproduces_a_recorded_input_delay_and_predicts_slicing() {
     // 50 ms: task 0 runs 0–50, so 19.1 ms left at 30.9.
     let s50 = m.modelled[0].sliced[1];
     assert!(close(s50.input_delay_ms, 19.1 + 0.9));
+    // Its handlers yielding instead (the other tasks whole): the recorded
+    // 70 ms input delay, 16 of its 20 ms of processing, the 166 ms
+    // presentation less the 150 ms behind script.
+    let h = m.modelled[0].handlers_yield[0];
+    assert!(close(h.latency_ms, 70.0 + 16.0 + 16.0), "{h:?}");
+    assert!(close(
+        m.modelled[0].handlers_yield[1].latency_ms,
+        70.0 + 20.0 + 16.0
+    ));
+    assert_eq!(m.inp_handlers_yield_ms.len(), 2);
+    assert!(close(m.inp_handlers_yield_ms[0].unwrap(), 102.0));
     // INP per row: recorded, then each plan's.
     assert_eq!(a.inp(0), Some(256.0));
     assert!(close(a.inp(1).unwrap(), s16.latency_ms));

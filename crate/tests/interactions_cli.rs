@@ -117,6 +117,11 @@ fn the_table_shows_each_interaction_and_inp_per_row() {
         "{out}"
     );
     assert!(flat.contains("handler tasks not counted as obstacles"));
+    // Handlers yielding after 16 ms: 70 + 16 + (166 − 150).
+    assert!(
+        flat.contains("(the frame after their first piece) (ms): q 16 102.0, q 50 106.0"),
+        "{out}"
+    );
     assert!(
         flat.contains(
             "The model's input delay as recorded is within 2 ms of the recorded one for 2 of 2"

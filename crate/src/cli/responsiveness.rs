@@ -379,6 +379,24 @@ fn interactions_table(
         "{}",
         fill_width(&itext::INP_ROW.fill(lang, &[&per_row.join(sep)]), lang)
     );
+    let handlers: Vec<String> = quanta
+        .iter()
+        .zip(&m.inp_handlers_yield_ms)
+        .map(|(&q, v)| {
+            let name = itext::SLICED_HEAD.fill(lang, &[&tailslice::error::fmt_number(q)]);
+            format!("{name} {}", v.map_or("–".to_string(), f))
+        })
+        .collect();
+    if !handlers.is_empty() {
+        let _ = writeln!(
+            s,
+            "{}",
+            fill_width(
+                &itext::INP_HANDLERS_YIELD.fill(lang, &[&handlers.join(sep)]),
+                lang
+            )
+        );
+    }
     s
 }
 

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::interactions::{InteractionModel, Sliced, LONG_HANDLER_MS};
+use super::interactions::{HandlersYield, InteractionModel, Sliced, LONG_HANDLER_MS};
 use super::plan::Task;
 use super::reading::{favoured, knee, Favoured, Knee, NoKnee, P98_TARGET_MS};
 use super::report::{evaluate, Report, Row, TooManyChunks};
@@ -168,7 +168,16 @@ impl Answer {
                         rendering_ms: i.rendering_ms,
                         script_after_ms: i.script_after_ms,
                         sliced: &x.sliced,
+                        handlers_yield: &x.handlers_yield,
                     })
+                    .collect()
+            }),
+            inp_if_handlers_yield: self.interactions.as_ref().map(|m| {
+                r.rows[1..]
+                    .iter()
+                    .filter_map(|row| row.quantum_ms)
+                    .zip(&m.inp_handlers_yield_ms)
+                    .map(|(quantum_ms, &inp_ms)| JsonHandlersInp { quantum_ms, inp_ms })
                     .collect()
             }),
             interactions_found: self.interactions.as_ref().map(|m| m.recorded.lines(lang)),
@@ -213,6 +222,10 @@ pub struct Json<'a> {
     /// A trace's interactions (a trace only; empty when it has none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interactions: Option<Vec<JsonInteraction<'a>>>,
+    /// INP at each quantum if the interactions' own handlers yielded
+    /// after it (the other tasks whole; a trace only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inp_if_handlers_yield: Option<Vec<JsonHandlersInp>>,
     /// What was found of them, in the reading's language.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interactions_found: Option<Vec<String>>,
@@ -278,6 +291,15 @@ pub struct JsonInteraction<'a> {
     pub after: &'a [usize],
     pub rendering_ms: f64,
     pub script_after_ms: f64,
+    /// Its handlers yielding after each quantum, the other tasks whole.
+    pub handlers_yield: &'a [HandlersYield],
+}
+
+/// INP if the handlers yielded after `quantum_ms`.
+#[derive(Serialize)]
+pub struct JsonHandlersInp {
+    pub quantum_ms: f64,
+    pub inp_ms: Option<f64>,
 }
 
 impl<'a> JsonRow<'a> {

@@ -19,6 +19,13 @@
 //!
 //! The sliced latency is the sum of the three; INP per plan is taken over
 //! those latencies by the same rule as recorded.
+//!
+//! A second plan leaves the other tasks whole and has each interaction's
+//! own handlers yield after `q` ms ("yield to let the browser paint",
+//! web.dev): the next frame follows the first piece of its processing, so
+//! its latency is the recorded input delay, at most `q` ms of processing,
+//! and the presentation delay without the wait behind other script (that
+//! script, and the rest of the handlers, run after the frame).
 
 use super::plan::{run_each, Plan, Task};
 use super::settings::Settings;
@@ -37,6 +44,16 @@ pub struct Sliced {
     pub presentation_ms: f64,
 }
 
+/// One interaction if its own handlers yielded after `quantum_ms`, ms.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct HandlersYield {
+    pub quantum_ms: f64,
+    pub latency_ms: f64,
+    /// The processing before the first yield.
+    pub processing_ms: f64,
+    pub presentation_ms: f64,
+}
+
 /// One interaction: the model's input delay as recorded and every sliced
 /// plan's phases.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +61,8 @@ pub struct Modelled {
     pub model_input_delay_ms: f64,
     /// One per sliced row, in the rows' order.
     pub sliced: Vec<Sliced>,
+    /// One per quantum: its handlers yielding, the other tasks whole.
+    pub handlers_yield: Vec<HandlersYield>,
 }
 
 /// The interactions, recorded and modelled, and INP per row.
@@ -55,6 +74,8 @@ pub struct InteractionModel {
     pub inp_ms: Vec<Option<f64>>,
     /// The interaction that sets each row's INP.
     pub inp_interaction: Vec<Option<usize>>,
+    /// INP at each quantum if the interactions' own handlers yielded.
+    pub inp_handlers_yield_ms: Vec<Option<f64>>,
 }
 
 /// How long each interaction waits under `plan` for the piece of another
@@ -85,6 +106,20 @@ pub fn input_delays(
     wait.into_iter().map(|w| w + transit).collect()
 }
 
+/// The interaction if its own handlers yielded after `quantum` ms and
+/// the frame followed their first piece.
+pub fn handlers_yield(i: &Interaction, quantum: f64) -> HandlersYield {
+    let behind = i.script_after_ms.min(i.presentation_ms);
+    let processing = i.processing_ms.min(quantum);
+    let presentation = i.presentation_ms - behind;
+    HandlersYield {
+        quantum_ms: quantum,
+        latency_ms: i.input_delay_ms + processing + presentation,
+        processing_ms: processing,
+        presentation_ms: presentation,
+    }
+}
+
 /// The presentation delay when other script can be cut at `quantum`.
 pub fn sliced_presentation(i: &Interaction, quantum: f64) -> f64 {
     let behind = i.script_after_ms.min(i.presentation_ms);
@@ -108,6 +143,7 @@ impl InteractionModel {
             .map(|&d| Modelled {
                 model_input_delay_ms: d,
                 sliced: Vec::with_capacity(quanta.len()),
+                handlers_yield: Vec::with_capacity(quanta.len()),
             })
             .collect();
         let mut inp_ms = vec![interactions.inp.map(|i| i.latency_ms)];
@@ -134,11 +170,22 @@ impl InteractionModel {
             inp_ms.push(at.map(|k| latencies[k]));
             inp_interaction.push(at);
         }
+        let mut inp_handlers_yield_ms = Vec::with_capacity(quanta.len());
+        for &q in quanta {
+            let mut latencies = Vec::with_capacity(list.len());
+            for (i, m) in list.iter().zip(&mut modelled) {
+                let h = handlers_yield(i, q);
+                latencies.push(h.latency_ms);
+                m.handlers_yield.push(h);
+            }
+            inp_handlers_yield_ms.push(inp_index(&latencies).map(|k| latencies[k]));
+        }
         InteractionModel {
             recorded: interactions.clone(),
             modelled,
             inp_ms,
             inp_interaction,
+            inp_handlers_yield_ms,
         }
     }
 
@@ -203,5 +250,19 @@ mod tests {
         assert_eq!(sliced_presentation(&i, 1000.0), 120.0);
         i.script_after_ms = 0.0;
         assert_eq!(sliced_presentation(&i, 4.0), 120.0);
+    }
+
+    #[test]
+    fn yielding_handlers_paint_after_their_first_piece() {
+        let mut i = interaction(0.0, vec![]);
+        i.input_delay_ms = 10.0;
+        i.processing_ms = 80.0;
+        i.presentation_ms = 60.0;
+        i.script_after_ms = 45.0;
+        let h = handlers_yield(&i, 16.0);
+        assert_eq!((h.processing_ms, h.presentation_ms), (16.0, 15.0));
+        assert_eq!(h.latency_ms, 10.0 + 16.0 + 15.0);
+        // A quantum past the processing leaves it whole.
+        assert_eq!(handlers_yield(&i, 100.0).latency_ms, 10.0 + 80.0 + 15.0);
     }
 }

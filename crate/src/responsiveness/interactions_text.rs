@@ -25,6 +25,10 @@ pub const CAPTION: Text = Text::new(
     "交互（ms；记录的各阶段、模型按记录给出的输入延迟，以及按各时间片切分后的延迟）：",
 );
 pub const INP_ROW: Text = Text::new("INP per row (ms): {}", "各行的 INP（ms）：{}");
+pub const INP_HANDLERS_YIELD: Text = Text::new(
+    "INP if the interactions' own handlers yielded after q ms, the other tasks whole (the frame after their first piece) (ms): {}",
+    "若交互自身的处理程序在 q ms 后让出、其他任务整体运行（第一片之后即出帧）时的 INP（ms）：{}",
+);
 pub const RECORDED: Text = Text::new("as recorded", "按记录");
 pub const WITHOUT_HANDLERS: Text = Text::new(
     "The same rows with the interactions' own handler tasks not counted as obstacles (an input does not wait behind its own response):",
@@ -189,6 +193,7 @@ mod tests {
             WAITED_LESS,
             SLICED_HEAD,
             INP_ROW,
+            INP_HANDLERS_YIELD,
         ] {
             assert_eq!(
                 t.en.matches("{}").count(),

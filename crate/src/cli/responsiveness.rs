@@ -69,7 +69,8 @@ Flags (defaults in brackets):
                       favoured, knee, reading, transit_ms; with a trace:
                       interactions[] (id, kind, start_ms, latency_ms,
                       input_delay_ms, processing_ms, presentation_ms,
-                      model_input_delay_ms, sliced[]), rows_without_handlers
+                      model_input_delay_ms, sliced[], handlers_yield[]),
+                      rows_without_handlers, inp_if_handlers_yield
   --lang en|zh        language of the table's headings and the reading [en]
                       (errors stay English)
 ";

@@ -691,11 +691,18 @@ pub fn check_trace(bytes: &[u8]) {
     }) {
         let m = a.interactions.as_ref().expect("a trace's interactions");
         for (x, i) in m.modelled.iter().zip(&m.recorded.list) {
-            let all = [x.model_input_delay_ms].into_iter().chain(
-                x.sliced
-                    .iter()
-                    .flat_map(|s| [s.latency_ms, s.input_delay_ms, s.presentation_ms]),
-            );
+            let sliced = x
+                .sliced
+                .iter()
+                .flat_map(|s| [s.latency_ms, s.input_delay_ms, s.presentation_ms]);
+            let yielding = x
+                .handlers_yield
+                .iter()
+                .flat_map(|h| [h.latency_ms, h.processing_ms, h.presentation_ms]);
+            let all = [x.model_input_delay_ms]
+                .into_iter()
+                .chain(sliced)
+                .chain(yielding);
             for v in all {
                 assert!(v.is_finite() && v >= 0.0, "interaction {}: {v}", i.id);
             }

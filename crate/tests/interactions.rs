@@ -470,3 +470,13 @@ fn a_long_handler_is_named_as_beyond_slicing() {
         assert!(s.latency_ms >= 120.0, "{s:?}");
     }
 }
+
+#[test]
+fn the_interactions_travel_as_json_and_back() {
+    // The page reads the trace in one wasm module and models it in
+    // another: what crosses between them must come back the same.
+    let imp = click_trace().import();
+    let text = serde_json::to_string(&imp.interactions).unwrap();
+    let back: tailslice::trace::interactions::Interactions = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, imp.interactions);
+}

@@ -14,7 +14,7 @@
 //! input) is not kept; [`Skipped`] counts each kind, so the summary can say
 //! how many were left out and why, and no such event stops the import.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Most `EventTiming` events kept from one trace; more are counted, not
 /// kept (a real session of a few minutes holds hundreds).
@@ -74,7 +74,7 @@ impl Timing {
 }
 
 /// `EventTiming` events not kept, by reason.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
     /// `args.data` missing, or a field missing or not a number.
     pub malformed: usize,

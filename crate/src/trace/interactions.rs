@@ -36,7 +36,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::event_timing::{Skipped, Timing};
 use super::events::Events;
@@ -78,7 +78,7 @@ const MAX_SCAN: usize = 4096;
 const MAX_ENTRIES_PER_INTERACTION: usize = 64;
 
 /// What kind of input an interaction was, from its entries' types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     Keyboard,
@@ -131,7 +131,7 @@ impl Kind {
 
 /// One interaction, as recorded. Times in ms; `start_ms` and the other
 /// `_at_ms` on the tasks' timeline.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Interaction {
     pub id: u64,
     pub kind: Kind,
@@ -163,7 +163,7 @@ pub struct Interaction {
 }
 
 /// INP and the interaction that sets it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Inp {
     pub latency_ms: f64,
     /// Index into [`Interactions::list`].
@@ -171,7 +171,9 @@ pub struct Inp {
 }
 
 /// A trace's interactions, and what was left out.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+/// Serialisable both ways, so a front end can carry it from the trace
+/// reader to the model (two wasm modules) and back.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Interactions {
     /// In time order.
     pub list: Vec<Interaction>,

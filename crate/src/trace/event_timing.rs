@@ -22,6 +22,10 @@ pub const MAX_EVENT_TIMINGS: usize = 200_000;
 /// The longest latency kept, ms: Event Timing reports no more than a
 /// minute for any real input; longer is a broken event.
 pub const MAX_DURATION_MS: f64 = 60_000.0;
+/// The latest page-clock time accepted, ms (about three years after the
+/// page's time origin): later ones lose the precision that places an entry
+/// on the trace's clock.
+pub const MAX_PAGE_CLOCK_MS: f64 = 1e11;
 /// Most characters of an event's type kept (`pointerdown` is 11).
 const MAX_TYPE_CHARS: usize = 32;
 
@@ -78,8 +82,9 @@ impl Timing {
 pub struct Skipped {
     /// `args.data` missing, or a field missing or not a number.
     pub malformed: usize,
-    /// Times that cannot be: negative, processing ending before it starts
-    /// or starting before the input, a duration over a minute.
+    /// Times that cannot be: negative or past [`MAX_PAGE_CLOCK_MS`],
+    /// processing ending before it starts or starting before the input, a
+    /// duration over a minute.
     pub impossible: usize,
     /// Presented after the trace's last event.
     pub past_end: usize,
@@ -149,6 +154,7 @@ pub fn read(pid: i64, ts: f64, args: Option<&str>) -> Result<Timing, Refused> {
     let times = [ts, time_stamp, processing_start, processing_end, duration];
     if times.iter().any(|t| !t.is_finite())
         || time_stamp < 0.0
+        || processing_end > MAX_PAGE_CLOCK_MS
         || processing_start < time_stamp
         || processing_end < processing_start
         || !(0.0..=MAX_DURATION_MS).contains(&duration)

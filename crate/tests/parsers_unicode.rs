@@ -190,13 +190,14 @@ fn parsers() -> Vec<(&'static str, Check, Vec<String>)> {
 
 /// Small traces in the forms DevTools and Perfetto write: the object form
 /// with complete events, and the bare array with begin/end pairs.
-const SMALL_TRACES: [&str; 2] = [
+const SMALL_TRACES: [&str; 3] = [
     r#"{"traceEvents":[{"ph":"M","name":"thread_name","pid":7,"tid":1,"args":{"name":"CrRendererMain"}},{"ph":"X","name":"RunTask","pid":7,"tid":1,"ts":1000,"dur":75000},{"ph":"X","name":"RunTask","pid":7,"tid":1,"ts":90000,"dur":5000}]}"#,
     r#"[{"ph":"M","name":"thread_name","pid":3,"tid":3,"args":{"name":"CrRendererMain"}},{"ph":"B","name":"RunTask","pid":3,"tid":3,"ts":10},{"ph":"E","pid":3,"tid":3,"ts":60010},{"ph":"X","name":"RunTask","pid":3,"tid":3,"ts":70000,"dur":1200}]"#,
+    r#"{"traceEvents":[{"ph":"M","name":"thread_name","pid":7,"tid":1,"args":{"name":"CrRendererMain"}},{"ph":"X","name":"RunTask","pid":7,"tid":1,"ts":1000,"dur":75000},{"ph":"X","name":"RunTask","pid":7,"tid":1,"ts":80000,"dur":9000},{"ph":"b","name":"EventTiming","cat":"devtools.timeline","id2":{"local":"0x1"},"pid":7,"tid":1,"ts":30000,"args":{"data":{"type":"click","interactionId":5,"timeStamp":30,"processingStart":81,"processingEnd":88,"duration":64}}},{"ph":"e","name":"EventTiming","pid":7,"tid":1,"ts":94000}]}"#,
 ];
 
 /// Every CLI flag with a value it accepts.
-const FLAGS: [(&str, &str); 33] = [
+const FLAGS: [(&str, &str); 35] = [
     ("--seed", "42"),
     ("--tasks", "400"),
     ("--mix", "85:1-8,3:exp(5)"),
@@ -230,6 +231,8 @@ const FLAGS: [(&str, &str); 33] = [
     ("--window", "100-5000"),
     ("--repeats", "3"),
     ("--policies", "fifo,rr,eevdf"),
+    ("--transit", "0.9"),
+    ("--budget", "inp=200,tbt=300"),
 ];
 
 /// Runs `check` and fails if it takes more than `limit` of CPU time
@@ -559,6 +562,28 @@ proptest! {
         let trace = format!(
             r#"{{"traceEvents":[{{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{{"name":{}}}}},{{"ph":"M","name":"thread_name","pid":2,"tid":2,"args":{{"name":"CrRendererMain"}}}},{{"ph":"X","name":{},"pid":2,"tid":2,"ts":{},"dur":{}}},{{"ph":"X","name":"RunTask","pid":2,"tid":2,"ts":{},"dur":{}}},{{"ph":"X","name":{},"pid":2,"tid":2,"ts":{},"dur":{}}}]}}"#,
             name(0), name(1), numbers[0], numbers[1], numbers[2], numbers[3], name(2), numbers[4], numbers[5]
+        );
+        timed("trace", &trace, SHORT, || check_trace(trace.as_bytes()));
+    }
+
+    #[test]
+    fn event_timing_entries_with_hostile_fields_never_panic(
+        kind in nasty_text(),
+        numbers in prop::collection::vec(prop_oneof![
+            3 => (0.0f64..2e5).prop_map(|v| v.to_string()),
+            1 => prop::sample::select(NUMBERS.to_vec()).prop_map(str::to_string),
+        ], 6),
+        copies in 1usize..4,
+    ) {
+        // A trace with one interaction whose type is hostile text and whose
+        // id and times are hostile numbers (given as JSON text), repeated.
+        let entry = format!(
+            r#"{{"ph":"b","name":"EventTiming","pid":2,"tid":2,"ts":{},"args":{{"data":{{"type":{},"interactionId":{},"timeStamp":{},"processingStart":{},"processingEnd":{},"duration":{}}}}}}}"#,
+            numbers[0], serde_json::json!(kind), numbers[1], numbers[2], numbers[3], numbers[4], numbers[5]
+        );
+        let trace = format!(
+            r#"{{"traceEvents":[{{"ph":"M","name":"thread_name","pid":2,"tid":2,"args":{{"name":"CrRendererMain"}}}},{{"ph":"X","name":"RunTask","pid":2,"tid":2,"ts":0,"dur":90000}},{}]}}"#,
+            vec![entry; copies].join(",")
         );
         timed("trace", &trace, SHORT, || check_trace(trace.as_bytes()));
     }

@@ -85,10 +85,20 @@ fn span(tasks: &[Task]) -> Window {
     Window::span(tasks, &run(tasks, &Plan::Recorded).completion)
 }
 
+/// Settings of the bare residual-life model: no transit, so the figures
+/// are the formulas' own (the transit is a shift, tested on its own).
 fn settings(kind: YieldKind, cost: f64, quanta: &[f64]) -> Settings {
     Settings {
         yielding: Yielding::new(kind, cost),
         quanta: quanta.to_vec(),
+        transit_ms: 0.0,
+        ..Settings::default()
+    }
+}
+
+fn no_transit() -> Settings {
+    Settings {
+        transit_ms: 0.0,
         ..Settings::default()
     }
 }
@@ -394,7 +404,7 @@ fn the_recorded_row_agrees_with_the_trace_summary() {
             .collect();
         let imp = import_trace(&trace_file(&tasks), &TraceOptions::default()).unwrap();
         let tasks = Task::from_columns(&imp.recorded_start, &imp.recorded);
-        let a = Answer::new(&tasks, &Settings::default(), Source::Trace, MAX_CHUNKS).unwrap();
+        let a = Answer::new(&tasks, &no_transit(), Source::Trace, MAX_CHUNKS).unwrap();
         let rec = a.report.recorded();
         assert_eq!(rec.tbt_ms, imp.found.total_blocking_ms, "seed {seed}");
         assert_eq!(rec.long_tasks, imp.found.long_tasks, "seed {seed}");
@@ -429,7 +439,7 @@ fn worked_example() -> Vec<Task> {
 #[test]
 fn the_worked_example_reads_as_the_specification_says() {
     let tasks = worked_example();
-    let a = Answer::new(&tasks, &Settings::default(), Source::Trace, MAX_CHUNKS).unwrap();
+    let a = Answer::new(&tasks, &no_transit(), Source::Trace, MAX_CHUNKS).unwrap();
     let r = &a.report;
     assert_eq!((r.window.len(), r.busy_ms), (6995.0, 2867.0));
     let rec = r.recorded();
@@ -505,6 +515,12 @@ fn the_json_has_the_contracts_fields() {
         }
         assert!(r["tbt_ms"].is_f64() && r["long_tasks"].is_u64());
     }
+    // The transit is in every output; task lists have no interactions.
+    assert_eq!(v["transit_ms"], 0.9);
+    assert!(rows
+        .iter()
+        .all(|r| r["inp_ms"].is_null() && r["obstacles"] == "all"));
+    assert!(v.get("interactions").is_none());
     assert_eq!(rows[6]["quantum_ms"], 48.0);
     assert_eq!(rows[6]["yield"], "scheduler");
     assert_eq!(v["favoured"]["quantum_ms"], 48.0);
@@ -547,4 +563,31 @@ fn readings_are_whole_sentences() {
             }
         }
     }
+}
+
+/// With the transit every input waits a little; the reading still tells a
+/// thread that is rarely busy, or idle in the window, from a busy one.
+#[test]
+fn the_reading_sees_past_the_transit() {
+    // Busy 1 % of the span: fewer than 1 input in 50 meets the task.
+    let sparse = [Task::new(0.0, 10.0), Task::new(990.0, 0.5)];
+    let a = Answer::new(&sparse, &Settings::default(), Source::Trace, MAX_CHUNKS).unwrap();
+    let rec = a.report.recorded();
+    assert!((rec.input_delay_ms.p98 - 0.9).abs() < 1e-12);
+    let en = a.reading(Lang::En).join(" ");
+    assert!(
+        en.contains("so fewer than 1 input in 50 lands in a task (p98 is the transit alone, 0.9 ms); the worst wait is 10.9 ms"),
+        "{en}"
+    );
+    // A window in which no task runs.
+    let idle = Settings {
+        window: Some(Window::new(2000.0, 3000.0)),
+        ..Settings::default()
+    };
+    let a = Answer::new(&sparse, &idle, Source::Trace, MAX_CHUNKS).unwrap();
+    let en = a.reading(Lang::En).join(" ");
+    assert!(
+        en.contains("no task runs in the window: no input waits for one"),
+        "{en}"
+    );
 }

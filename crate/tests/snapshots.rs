@@ -120,6 +120,10 @@ corpus! {
     responsiveness_tasks_file_json: "responsiveness --tasks-file {corpus}/arrivals.csv --yield message --json",
     responsiveness_poisson_timeout_zh: "responsiveness --tasks 200 --arrivals poisson:0.6 --yield timeout --yield-cost 0.2 --lang zh",
     responsiveness_study_raf_window_json: "responsiveness --tasks 150 --arrivals burst:10@100 --yield raf --quanta 8,16,50 --window 100-900 --json",
+    // A trace with interactions: the Interactions table and INP per row,
+    // and the JSON's interactions.
+    responsiveness_trace_interactions: "responsiveness --trace-in {corpus}/interactions.json --quanta 16,50",
+    responsiveness_trace_interactions_json_zh: "responsiveness --trace-in {corpus}/interactions.json --quanta 16 --transit 0 --json --lang zh",
     // Every scenario with several knob settings, text in both languages.
     feishu_demo_json: "scenario feishu-demo --json",
     feishu_demo_table: "scenario feishu-demo --seconds 2",
@@ -270,6 +274,7 @@ fn corpus_covers_every_kind_of_experiment() {
         "--json",
         "--lang zh",
         "--window",
+        "interactions.json",
     ] {
         assert!(
             CORPUS

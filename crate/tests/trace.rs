@@ -585,3 +585,57 @@ fn the_summary_without_its_longest_tasks() {
     let tasks: Vec<usize> = imp.found.longest.iter().map(|l| l.task).collect();
     assert_eq!(tasks, [0, 1, 2]);
 }
+
+#[test]
+fn broken_event_timing_entries_never_stop_the_tasks() {
+    // Every kind of broken EventTiming entry, and one in another process:
+    // the tasks import as before, the entries are counted, none is kept.
+    let mut events = renderer(7, 1, &[(0.0, 120.0), (130.0, 30.0)]);
+    let entry = |pid: Value, ts: Value, args: Value| json!({"ph": "b", "name": "EventTiming", "pid": pid, "tid": 1, "ts": ts, "args": args});
+    let data = |d: Value| json!({ "data": d });
+    for e in [
+        entry(json!(7), json!(1000.0), json!({})),
+        entry(json!(7), json!(1000.0), json!("text")),
+        entry(json!(7), json!("soon"), data(json!({"type": "click"}))),
+        entry(json!(1.5), json!(1000.0), data(json!({"type": "click"}))),
+        entry(
+            json!(7),
+            json!(1000.0),
+            data(
+                json!({"type": "click", "interactionId": -1, "timeStamp": 1, "processingStart": 1, "processingEnd": 1, "duration": 8}),
+            ),
+        ),
+        entry(
+            json!(7),
+            json!(1000.0),
+            data(
+                json!({"type": "click", "interactionId": 2, "timeStamp": 1e20, "processingStart": 1e20, "processingEnd": 1e20, "duration": 8}),
+            ),
+        ),
+        entry(
+            json!(7),
+            json!(1000.0),
+            data(
+                json!({"type": "click", "interactionId": 2, "timeStamp": 5, "processingStart": 9, "processingEnd": 7, "duration": 8}),
+            ),
+        ),
+        entry(
+            json!(9),
+            json!(1000.0),
+            data(
+                json!({"type": "click", "interactionId": 2, "timeStamp": 5, "processingStart": 6, "processingEnd": 7, "duration": 8}),
+            ),
+        ),
+    ] {
+        events.push(e);
+    }
+    let imp = import(&object_form(events)).unwrap();
+    assert_eq!(imp.found.tasks, 2);
+    assert!(close(imp.recorded[0], 120.0));
+    let it = &imp.interactions;
+    assert!(it.list.is_empty() && it.inp.is_none());
+    assert_eq!(it.skipped.malformed, 5);
+    // Processing before it starts; a page clock 10^20 ms on.
+    assert_eq!(it.skipped.impossible, 2);
+    assert_eq!(imp.handler, [false, false]);
+}

@@ -10,6 +10,8 @@ use std::ffi::OsString;
 use std::fmt::Write;
 
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::responsiveness::budget::Budget;
+use tailslice::responsiveness::interactions_text as itext;
 use tailslice::responsiveness::report::MAX_CHUNKS;
 use tailslice::responsiveness::text::{
     self, about, row_name, COLUMNS, FAVOURED_MARK, GROUP_BLOCKING, GROUP_DELAY, GROUP_LATER,
@@ -31,6 +33,9 @@ first part of INP), Total Blocking Time and the long tasks, as recorded and if
 every task yielded every q ms, and how much later each task would finish.
 Exact, not sampled; inputs arrive uniformly over the tasks' span (or
 --window), an input waits for the piece that is running and is handled first.
+A trace's real interactions (its EventTiming events) are shown too: INP and
+each interaction's input delay, processing and presentation delay, as
+recorded and sliced at each quantum.
 
 Tasks (one of; default: the study's 400 tasks, all at t = 0):
   --trace-in FILE     a browser performance trace's main thread (see below)
@@ -51,10 +56,21 @@ Flags (defaults in brackets):
                       event-loop turn without rendering]
   --window START-END  inputs arrive between these ms (from the first task's
                       start) instead of over the tasks' span
+  --transit MS        an input's time from the browser process to the main
+                      thread, added to every input delay, 0 to 100 [0.9:
+                      measured in headless Chromium]
+  --budget LIST       inp=MS,p98=MS,tbt=MS (any of them): exit 1 with one line
+                      on stderr per budget the recorded row exceeds, 0 when
+                      all hold (a CI gate)
   --json              one JSON object: span_ms, span, tasks, busy_ms, yield,
                       yield_cost_ms, rows[] (quantum_ms null for the recorded
                       row; input_delay_ms, delayed_over, tbt_ms, long_tasks,
-                      finish_later_ms, yields, end_ms), favoured, knee, reading
+                      finish_later_ms, yields, end_ms, inp_ms, obstacles),
+                      favoured, knee, reading, transit_ms; with a trace:
+                      interactions[] (id, kind, start_ms, latency_ms,
+                      input_delay_ms, processing_ms, presentation_ms,
+                      model_input_delay_ms, sliced[], handlers_yield[]),
+                      rows_without_handlers, inp_if_handlers_yield
   --lang en|zh        language of the table's headings and the reading [en]
                       (errors stay English)
 ";
@@ -75,6 +91,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut source = TaskSource::default();
     let mut settings = Settings::default();
     let mut json = false;
+    let mut budget = Budget::default();
     let mut lang = Lang::En;
     let mut parser = lexopt::Parser::from_args(args);
     loop {
@@ -97,6 +114,16 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 };
                 if let Err(code) = source.set(&name, value) {
                     return code;
+                }
+            }
+            lexopt::Arg::Long("budget") => {
+                let value = match flag_value(&mut parser, "--budget") {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                match Budget::parse("--budget", &value) {
+                    Ok(b) => budget = b,
+                    Err(e) => return fail(&e.to_string()),
                 }
             }
             lexopt::Arg::Long("lang") => {
@@ -144,6 +171,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             other => return fail(&format!("unexpected argument {}", other.unexpected())),
         }
     }
+    let mut interactions = None;
     let (workload, source_kind, found) = match source.load(&mut exp, &given, &limits) {
         Ok(Loaded::Generated) => {
             if exp.tasks as u64 > limits.max_tasks {
@@ -166,14 +194,30 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 Source::Trace
             };
             let t = *t;
+            interactions = Some((t.interactions, t.handler));
             (t.workload, kind, Some(t.found))
         }
         Err(code) => return code,
     };
     let tasks = Task::from_columns(&workload.arrival, &workload.work);
-    let answer = match Answer::new(&tasks, &settings, source_kind, MAX_CHUNKS) {
+    let answer = Answer::new(&tasks, &settings, source_kind, MAX_CHUNKS).and_then(|a| {
+        match (&interactions, source_kind) {
+            (Some((found, handler)), Source::Trace) => {
+                a.with_interactions(&tasks, found, handler, MAX_CHUNKS)
+            }
+            _ => Ok(a),
+        }
+    });
+    let answer = match answer {
         Ok(a) => a,
         Err(e) => return fail(&e.error("--quanta").to_string()),
+    };
+    let over = budget.check(&answer);
+    let code = if over.is_empty() { 0 } else { 1 };
+    let report_budget = || {
+        for line in &over {
+            eprintln!("{}", line.get(lang));
+        }
     };
     if json {
         match serde_json::to_string(&answer.json(lang)) {
@@ -183,12 +227,18 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 return 1;
             }
         }
-        return 0;
+        report_budget();
+        return code;
     }
     let mut out = String::new();
     if let Some(found) = &found {
         for line in found.lines(lang).iter().take(2) {
             let _ = writeln!(out, "{line}");
+        }
+        if let Some(m) = &answer.interactions {
+            for line in m.recorded.lines(lang) {
+                let _ = writeln!(out, "{}", fill_width(&line, lang));
+            }
         }
     } else if let Some(path) = source.path() {
         let _ = writeln!(out, "{}", text::FROM_FILE.fill(lang, &[path]));
@@ -209,8 +259,24 @@ pub fn run(args: Vec<OsString>) -> i32 {
     }
     out.push('\n');
     out.push_str(&table(&answer, lang));
+    if let Some(other) = &answer.without_handlers {
+        let _ = writeln!(out, "{}", fill_width(itext::WITH_ALL.get(lang), lang));
+        let _ = writeln!(
+            out,
+            "\n{}",
+            fill_width(itext::WITHOUT_HANDLERS.get(lang), lang)
+        );
+        out.push_str(&table(other, lang));
+    }
+    if let Some(m) = answer.interactions.as_ref().filter(|m| !m.is_empty()) {
+        out.push('\n');
+        out.push_str(&interactions_table(&answer, m, lang));
+    }
     out.push('\n');
     for line in answer.reading(lang) {
+        let _ = writeln!(out, "{}", fill_width(&line, lang));
+    }
+    for line in itext::reading(&answer, lang) {
         let _ = writeln!(out, "{}", fill_width(&line, lang));
     }
     let span = text::span_word(&answer.report).get(lang);
@@ -220,7 +286,119 @@ pub fn run(args: Vec<OsString>) -> i32 {
         fill_width(&text::ASSUMPTIONS.fill(lang, &[span]), lang)
     );
     print!("{out}");
-    0
+    report_budget();
+    code
+}
+
+/// The interactions as a text table, then INP per row.
+fn interactions_table(
+    answer: &Answer,
+    m: &tailslice::responsiveness::interactions::InteractionModel,
+    lang: Lang,
+) -> String {
+    let quanta: Vec<f64> = answer.report.rows[1..]
+        .iter()
+        .filter_map(|r| r.quantum_ms)
+        .collect();
+    let mut head: Vec<String> = itext::HEADS
+        .iter()
+        .map(|h| h.get(lang).to_string())
+        .collect();
+    head.extend(
+        quanta
+            .iter()
+            .map(|&q| itext::SLICED_HEAD.fill(lang, &[&tailslice::error::fmt_number(q)])),
+    );
+    let f = |v: f64| format!("{v:.1}");
+    let rows: Vec<Vec<String>> = m
+        .recorded
+        .list
+        .iter()
+        .zip(&m.modelled)
+        .map(|(i, x)| {
+            let mut r = vec![
+                i.id.to_string(),
+                i.kind.label().get(lang).to_string(),
+                f(i.start_ms),
+                f(i.latency_ms),
+                f(i.input_delay_ms),
+                f(i.processing_ms),
+                f(i.presentation_ms),
+                f(x.model_input_delay_ms),
+            ];
+            r.extend(x.sliced.iter().map(|s| f(s.latency_ms)));
+            r
+        })
+        .collect();
+    let widths: Vec<usize> = (0..head.len())
+        .map(|c| {
+            rows.iter()
+                .map(|r| width(&r[c]))
+                .chain([width(&head[c])])
+                .max()
+                .unwrap_or(1)
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        let mut l = String::new();
+        for (c, (cell, &w)) in cells.iter().zip(&widths).enumerate() {
+            let pad = " ".repeat(w.saturating_sub(width(cell)));
+            if c == 1 {
+                let _ = write!(l, "  {cell}{pad}");
+            } else {
+                let _ = write!(l, "{}{pad}{cell}", if c == 0 { "" } else { "  " });
+            }
+        }
+        l.trim_end().to_string()
+    };
+    let mut s = String::new();
+    let _ = writeln!(s, "{}", fill_width(itext::CAPTION.get(lang), lang));
+    let _ = writeln!(s, "{}", line(&head));
+    for r in &rows {
+        let _ = writeln!(s, "{}", line(r));
+    }
+    let per_row: Vec<String> = answer
+        .report
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let name = match r.quantum_ms {
+                None => itext::RECORDED.get(lang).to_string(),
+                Some(q) => itext::SLICED_HEAD.fill(lang, &[&tailslice::error::fmt_number(q)]),
+            };
+            let v = answer.inp(k).map_or("–".to_string(), f);
+            format!("{name} {v}")
+        })
+        .collect();
+    let sep = match lang {
+        Lang::En => ", ",
+        Lang::Zh => "，",
+    };
+    let _ = writeln!(
+        s,
+        "{}",
+        fill_width(&itext::INP_ROW.fill(lang, &[&per_row.join(sep)]), lang)
+    );
+    let handlers: Vec<String> = quanta
+        .iter()
+        .zip(&m.inp_handlers_yield_ms)
+        .map(|(&q, v)| {
+            let name = itext::SLICED_HEAD.fill(lang, &[&tailslice::error::fmt_number(q)]);
+            format!("{name} {}", v.map_or("–".to_string(), f))
+        })
+        .collect();
+    if !handlers.is_empty() {
+        let _ = writeln!(
+            s,
+            "{}",
+            fill_width(
+                &itext::INP_HANDLERS_YIELD.fill(lang, &[&handlers.join(sep)]),
+                lang
+            )
+        );
+    }
+    s
 }
 
 /// English wrapped at 78 columns; Chinese (no spaces) left to the terminal.

@@ -18,6 +18,9 @@
 //! - [`reading`]: the quantum the rows favour and the knee of the
 //!   trade-off;
 //! - [`text`]: the reading in plain words, English and Chinese;
+//! - [`interactions`]: what slicing would do to a trace's real
+//!   interactions and to INP;
+//! - [`budget`]: `--budget`, the CI gate on INP, p98 and TBT;
 //! - [`settings`]: the flags and URL keys;
 //! - [`labels`]: the page section's words;
 //! - [`answer`]: all of it together, and the CLI's JSON.
@@ -25,14 +28,18 @@
 //! The model's assumptions: inputs arrive uniformly over the window; an
 //! input that lands in a running chunk waits for the chunk's end and is then
 //! handled first (ahead of any continuation or queued task); one that lands
-//! while no chunk runs (idle time, a yield) waits nothing; inputs are probes
+//! while no chunk runs (idle time, a yield) waits nothing; every input
+//! also takes the transit time to reach the main thread; inputs are probes
 //! that do not shift the schedule; rendering costs nothing; every task can
 //! be sliced.
 
 pub mod answer;
 pub mod blocking;
+pub mod budget;
 pub mod cost;
 pub mod delay;
+pub mod interactions;
+pub mod interactions_text;
 pub mod labels;
 pub mod plan;
 pub mod reading;

@@ -70,6 +70,8 @@ pub struct Report {
     pub window_given: bool,
     pub tasks: usize,
     pub busy_ms: f64,
+    /// The transit added to every input delay of the rows, ms.
+    pub transit_ms: f64,
     /// The recorded row first, then one per quantum, ascending.
     pub rows: Vec<Row>,
 }
@@ -124,8 +126,15 @@ pub fn check_size(tasks: &[Task], quanta: &[f64], max_chunks: u64) -> Result<(),
     Ok(())
 }
 
-/// The figures of `plan` over `window`, against the recorded ends.
-fn row(tasks: &[Task], plan: &Plan, window: Window, recorded_end: &[f64]) -> (Row, Vec<f64>) {
+/// The figures of `plan` over `window`, against the recorded ends; every
+/// input delay `transit` ms longer (the input's way to the main thread).
+fn row(
+    tasks: &[Task],
+    plan: &Plan,
+    window: Window,
+    recorded_end: &[f64],
+    transit: f64,
+) -> (Row, Vec<f64>) {
     let mut delay = DelayBuilder::new(window);
     let mut blocking = BlockingCounter::new(window);
     let done = run_each(tasks, plan, |c| {
@@ -148,24 +157,48 @@ fn row(tasks: &[Task], plan: &Plan, window: Window, recorded_end: &[f64]) -> (Ro
         quantum_ms: plan.quantum_ms(),
         yielding: plan.yielding(),
         input_delay_ms: DelayStats {
-            mean: dist.mean(),
-            p50: dist.quantile(0.50),
-            p75: dist.quantile(0.75),
-            p95: dist.quantile(0.95),
-            p98: dist.quantile(0.98),
-            max: dist.max(),
+            mean: dist.mean() + transit,
+            p50: dist.quantile(0.50) + transit,
+            p75: dist.quantile(0.75) + transit,
+            p95: dist.quantile(0.95) + transit,
+            p98: dist.quantile(0.98) + transit,
+            max: dist.max() + transit,
         },
         busy_share: dist.busy_share(),
-        delayed_over: DELAYED_OVER_MS.map(|t| (t, dist.survival(t))),
+        delayed_over: DELAYED_OVER_MS.map(|t| (t, shifted_survival(&dist, t, transit))),
         tbt_ms: b.tbt_ms,
         long_tasks: b.long_tasks,
         finish_later_ms: finish_later,
         yields: done.yields,
         most_yields,
         end_ms: done.last_end,
-        cdf: dist.cdf_points(CDF_POINTS),
+        cdf: shifted_cdf(dist.cdf_points(CDF_POINTS), transit),
     };
     (r, done.ends)
+}
+
+/// P(delay > t) when every delay is `transit` longer.
+fn shifted_survival(dist: &super::delay::DelayDistribution, t: f64, transit: f64) -> f64 {
+    if t < transit {
+        if dist.window_len() > 0.0 {
+            1.0
+        } else {
+            0.0
+        }
+    } else {
+        dist.survival(t - transit)
+    }
+}
+
+/// The CDF's points moved right by `transit` (no input waits less).
+fn shifted_cdf(points: Vec<(f64, f64)>, transit: f64) -> Vec<(f64, f64)> {
+    if transit == 0.0 {
+        return points;
+    }
+    let mut out = Vec::with_capacity(points.len() + 1);
+    out.push((0.0, 0.0));
+    out.extend(points.into_iter().map(|(t, p)| (t + transit, p)));
+    out
 }
 
 /// The recorded row, then one row per quantum of `settings` (ascending)
@@ -185,7 +218,8 @@ pub fn evaluate(
     let span = settings
         .window
         .unwrap_or_else(|| Window::span(tasks, &recorded_end));
-    let (first, _) = row(tasks, &Plan::Recorded, span, &recorded_end.ends);
+    let transit = settings.transit_ms;
+    let (first, _) = row(tasks, &Plan::Recorded, span, &recorded_end.ends, transit);
     let mut rows = vec![first];
     let mut quanta = settings.quanta.clone();
     quanta.sort_unstable_by(f64::total_cmp);
@@ -195,13 +229,14 @@ pub fn evaluate(
             quantum_ms,
             yielding: settings.yielding,
         };
-        rows.push(row(tasks, &plan, span, &recorded_end.ends).0);
+        rows.push(row(tasks, &plan, span, &recorded_end.ends, transit).0);
     }
     Ok(Report {
         window: span,
         window_given: settings.window.is_some(),
         tasks: tasks.len(),
         busy_ms: accurate_sum(tasks.iter().map(|t| t.duration)),
+        transit_ms: transit,
         rows,
     })
 }
@@ -224,13 +259,54 @@ mod tests {
         Settings {
             yielding: Yielding::new(kind, cost),
             quanta: quanta.to_vec(),
+            transit_ms: 0.0,
+            ..Settings::default()
+        }
+    }
+
+    fn no_transit() -> Settings {
+        Settings {
+            transit_ms: 0.0,
             ..Settings::default()
         }
     }
 
     #[test]
+    fn the_transit_moves_every_delay_by_itself() {
+        let base = evaluate(&trace(), &no_transit(), MAX_CHUNKS).unwrap();
+        let moved = evaluate(
+            &trace(),
+            &Settings {
+                transit_ms: 2.0,
+                ..no_transit()
+            },
+            MAX_CHUNKS,
+        )
+        .unwrap();
+        for (a, b) in base.rows.iter().zip(&moved.rows) {
+            let (d, e) = (a.input_delay_ms, b.input_delay_ms);
+            for (x, y) in [
+                (d.mean, e.mean),
+                (d.p50, e.p50),
+                (d.p98, e.p98),
+                (d.max, e.max),
+            ] {
+                assert!((y - x - 2.0).abs() < 1e-9, "{d:?} {e:?}");
+            }
+            assert_eq!(a.busy_share, b.busy_share);
+            assert_eq!(a.tbt_ms, b.tbt_ms);
+        }
+        // P(delay > 50) with 2 ms more is P(delay > 48) without.
+        let rec = &moved.rows[0];
+        let want = ((275.0 - 48.0) + (80.0 - 48.0)) / 905.0;
+        assert!((rec.delayed_over[0].1 - want).abs() < 1e-12);
+        assert_eq!(rec.cdf[0], (0.0, 0.0));
+        assert_eq!(rec.cdf[1].0, 2.0);
+    }
+
+    #[test]
     fn the_recorded_row_reads_the_trace() {
-        let r = evaluate(&trace(), &Settings::default(), MAX_CHUNKS).unwrap();
+        let r = evaluate(&trace(), &no_transit(), MAX_CHUNKS).unwrap();
         assert_eq!(r.window, Window::new(0.0, 905.0));
         assert!(!r.window_given);
         assert_eq!(r.rows.len(), 9);
@@ -304,7 +380,7 @@ mod tests {
             e.error("--quanta").to_string(),
             "invalid --quanta '0.001': expected a larger quantum: at 0.001 ms the tasks are cut into 3600000000 chunks, and at most 20000000 are simulated per quantum"
         );
-        let none = evaluate(&[], &Settings::default(), MAX_CHUNKS).unwrap();
+        let none = evaluate(&[], &no_transit(), MAX_CHUNKS).unwrap();
         assert_eq!(none.recorded().input_delay_ms.mean, 0.0);
         assert_eq!(none.tasks, 0);
     }

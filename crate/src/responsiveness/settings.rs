@@ -19,6 +19,15 @@ pub const MAX_QUANTA: usize = 16;
 /// A window's ends, ms from the first task's start.
 pub const WINDOW_RANGE: NumberRange = NumberRange::new(0.0, 1e10, unit::MS);
 
+/// An input's transit from the browser process to the page's main thread,
+/// ms: Event Timing's clock starts when the browser received the input,
+/// and even on an idle page the handler starts this much later. Measured
+/// in headless Chromium (key presses through its input path, an idle main
+/// thread; see docs/responsiveness.md).
+pub const DEFAULT_TRANSIT_MS: f64 = 0.9;
+/// The transit's range.
+pub const TRANSIT_RANGE: NumberRange = NumberRange::new(0.001, 100.0, unit::MS).or_zero();
+
 /// What `--quanta` and `resp_quanta` accept (the last `{}`: one quantum's
 /// range).
 const QUANTA_ALLOWED: Text = Text::new(
@@ -40,6 +49,8 @@ pub struct Settings {
     pub quanta: Vec<f64>,
     /// The inputs' window; `None`: the recorded tasks' span.
     pub window: Option<Window>,
+    /// Added to every input delay the model gives, ms.
+    pub transit_ms: f64,
 }
 
 impl Default for Settings {
@@ -49,6 +60,7 @@ impl Default for Settings {
             cost_from: CostFrom::Default,
             quanta: DEFAULT_QUANTA_MS.to_vec(),
             window: None,
+            transit_ms: DEFAULT_TRANSIT_MS,
         }
     }
 }
@@ -63,15 +75,18 @@ pub enum RespParam {
     CostFrom,
     Quanta,
     Window,
+    /// The input's transit to the main thread.
+    Transit,
 }
 
 impl RespParam {
-    pub const ALL: [RespParam; 5] = [
+    pub const ALL: [RespParam; 6] = [
         RespParam::Yield,
         RespParam::YieldCost,
         RespParam::CostFrom,
         RespParam::Quanta,
         RespParam::Window,
+        RespParam::Transit,
     ];
 
     /// The CLI flag (`None`: the page's only).
@@ -82,6 +97,7 @@ impl RespParam {
             RespParam::CostFrom => None,
             RespParam::Quanta => Some("--quanta"),
             RespParam::Window => Some("--window"),
+            RespParam::Transit => Some("--transit"),
         }
     }
 
@@ -93,6 +109,7 @@ impl RespParam {
             RespParam::CostFrom => "resp_cost_from",
             RespParam::Quanta => "resp_quanta",
             RespParam::Window => "resp_window",
+            RespParam::Transit => "transit",
         }
     }
 
@@ -183,6 +200,7 @@ impl Settings {
             }
             RespParam::Quanta => self.quanta = parse_quanta(field, value)?,
             RespParam::Window => self.window = Some(parse_window(field, value)?),
+            RespParam::Transit => self.transit_ms = TRANSIT_RANGE.parse(field, value)?,
         }
         Ok(())
     }
@@ -204,6 +222,7 @@ impl Settings {
                 .window
                 .map(|w| format!("{}-{}", fmt_number(w.start), fmt_number(w.end)))
                 .unwrap_or_default(),
+            RespParam::Transit => fmt_number(self.transit_ms),
         }
     }
 
@@ -321,6 +340,26 @@ mod tests {
         );
         assert_eq!(parse_window("w", "0-0.5"), Ok(Window::new(0.0, 0.5)));
         assert_eq!(s, Settings::default());
+    }
+
+    #[test]
+    fn the_transit_is_a_setting_like_the_others() {
+        let (s, e) = Settings::from_query([("transit", "0.85")]);
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(s.transit_ms, 0.85);
+        assert_eq!(s.to_query(), vec![("transit", "0.85".to_string())]);
+        let (s, e) = Settings::from_query([("transit", "0")]);
+        assert!(e.is_empty());
+        assert_eq!(s.transit_ms, 0.0);
+        let mut s = Settings::default();
+        assert_eq!(
+            s.set(RespParam::Transit, "--transit", "-1")
+                .unwrap_err()
+                .to_string(),
+            "invalid --transit '-1': expected 0 or a number of ms from 0.001 to 100"
+        );
+        assert_eq!(s.transit_ms, DEFAULT_TRANSIT_MS);
+        assert!(Settings::default().to_query().is_empty());
     }
 
     #[test]

@@ -44,12 +44,12 @@ const WAITS: Text = Text::new(
     "{}，输入平均等待 {} ms；每 50 次中有 1 次超过 {} ms，最长 {} ms（{}% 超过 50 ms）。",
 );
 const RARELY_WAITS: Text = Text::new(
-    "{}, the thread is busy {} % of the {}, so fewer than 1 input in 50 lands in a task (p98 is 0); the worst wait is {} ms.",
-    "{}，主线程忙碌 {}%（占{}），每 50 次输入中不到 1 次落在任务中（p98 为 0）；最长等待 {} ms。",
+    "{}, the thread is busy {} % of the {}, so fewer than 1 input in 50 lands in a task (p98 is the transit alone, {} ms); the worst wait is {} ms.",
+    "{}，主线程忙碌 {}%（占{}），每 50 次输入中不到 1 次落在任务中（p98 仅为传递时间 {} ms）；最长等待 {} ms。",
 );
 const IDLE: Text = Text::new(
-    "{}, no task runs in the {}: no input waits.",
-    "{}，{}中没有任务运行：没有输入需要等待。",
+    "{}, no task runs in the {}: no input waits for one.",
+    "{}，{}中没有任务运行：没有输入需要等待任务。",
 );
 const TBT: Text = Text::new(
     "Total blocking time {} ms in {} long tasks.",
@@ -126,8 +126,8 @@ const OVERRUN: Text = Text::new(
 
 /// The model's assumptions, in one sentence (`{}`: span or window).
 pub const ASSUMPTIONS: Text = Text::new(
-    "The model: inputs arrive uniformly over the {}; one that lands in a running piece waits for that piece to end and is then handled first, ahead of continuations and queued tasks; yields and idle time delay no input; rendering costs nothing, and every task can be sliced.",
-    "模型假设：输入在{}内均匀到达；落在正在运行的片段中的输入要等该片段结束，然后先于后续片段和排队任务处理；让出和空闲时间不会让输入等待；不计渲染开销，且每个任务都能切分。",
+    "The model: inputs arrive uniformly over the {}; every input takes the transit time to reach the main thread; one that lands in a running piece waits for that piece to end and is then handled first, ahead of continuations and queued tasks; yields and idle time delay no input further; rendering costs nothing, and every task can be sliced.",
+    "模型假设：输入在{}内均匀到达；每个输入都要经过传递时间才到达主线程；落在正在运行的片段中的输入要等该片段结束，然后先于后续片段和排队任务处理；让出和空闲时间不会让输入再多等；不计渲染开销，且每个任务都能切分。",
 );
 
 /// Between two sentences of one paragraph: a space in English, nothing
@@ -184,9 +184,11 @@ pub fn reading(
     .get(lang);
     let span = span_word(report).get(lang);
     let d = rec.input_delay_ms;
-    out.push(if d.max <= 0.0 {
+    // Every delay holds the transit: a wait beyond it is a task's.
+    let transit = report.transit_ms;
+    out.push(if d.max <= transit {
         IDLE.fill(lang, &[base, span])
-    } else if d.p98 > 0.0 {
+    } else if d.p98 > transit {
         WAITS.fill(
             lang,
             &[
@@ -198,7 +200,10 @@ pub fn reading(
             ],
         )
     } else {
-        RARELY_WAITS.fill(lang, &[base, &pct(rec.busy_share), span, &ms(d.max)])
+        RARELY_WAITS.fill(
+            lang,
+            &[base, &pct(rec.busy_share), span, &ms(transit), &ms(d.max)],
+        )
     });
     out.push(match rec.long_tasks {
         0 => NO_LONG.get(lang).to_string(),
@@ -383,6 +388,15 @@ const ABOUT_YIELD: Text = Text::new(
     "Each task yields with {} every q ms; each yield costs {} ms ({}).",
     "每个任务每 q ms 用 {} 让出一次；每次让出耗时 {} ms（{}）。",
 );
+const ABOUT_TRANSIT: Text = Text::new(
+    "Every input also takes {} ms to reach the main thread ({}), added to every input delay below.",
+    "每个输入到达主线程还需 {} ms（{}），已计入下面的每个输入延迟。",
+);
+const TRANSIT_DEFAULT: Text = Text::new(
+    "the transit measured in headless Chromium; --transit or the URL key transit sets it",
+    "在 headless Chromium 中测得的传递时间；可用 --transit 或 URL 键 transit 设置",
+);
+const TRANSIT_GIVEN: Text = Text::new("the transit as given", "按指定的传递时间");
 const COST_DEFAULT: Text = Text::new(
     "a typical event-loop turn without rendering; measure yours with Run for real",
     "不含渲染的一次事件循环的典型值；可用“真机运行”测量你自己的",
@@ -429,7 +443,14 @@ pub fn about(answer: &super::Answer, lang: Lang) -> Vec<String> {
         super::CostFrom::Measured => COST_MEASURED,
     };
     let second = ABOUT_YIELD.fill(lang, &[y.kind.code(), &q(y.cost_ms), from.get(lang)]);
-    vec![first, second]
+    let transit = answer.settings.transit_ms;
+    let said = if transit == super::settings::DEFAULT_TRANSIT_MS {
+        TRANSIT_DEFAULT
+    } else {
+        TRANSIT_GIVEN
+    };
+    let third = ABOUT_TRANSIT.fill(lang, &[&q(transit), said.get(lang)]);
+    vec![first, second, third]
 }
 
 /// A column of the rows' table: its key (`data-metric` on the page) and
@@ -564,6 +585,7 @@ mod tests {
             ABOUT_SPAN,
             ABOUT_WINDOW,
             ABOUT_YIELD,
+            ABOUT_TRANSIT,
             FROM_FILE,
             FROM_STUDY,
         ];

@@ -25,6 +25,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::event_timing::{self, Refused, Skipped, Timing, MAX_EVENT_TIMINGS};
 use super::TraceError;
 
 /// Most duration events kept (about 320 MB of [`Ev`]); a trace within the
@@ -86,6 +87,10 @@ pub struct Events {
     pub total: usize,
     /// Instant (`I`/`i`) events named like a task: not tasks, skipped.
     pub instant_tasks: usize,
+    /// `EventTiming` entries (the `b` events), every process's.
+    pub timings: Vec<Timing>,
+    /// `EventTiming` events not kept, by reason.
+    pub timings_skipped: Skipped,
     name_ids: HashMap<String, u32>,
     thread_ids: HashMap<ThreadKey, u32>,
 }
@@ -561,6 +566,9 @@ fn keep(
             args: raw.args.map(|a| a.get().to_string()),
         });
     }
+    if ph == b'b' && name == "EventTiming" {
+        keep_timing(out, &raw);
+    }
     match ph {
         b'X' | b'B' | b'E' => {
             let pid = id_field(index, &raw.name, "pid", raw.pid)?;
@@ -621,6 +629,29 @@ fn keep(
         }
     }
     Ok(())
+}
+
+/// Keeps an `EventTiming` entry, or counts why not (never an error: one
+/// broken input event does not make the tasks unreadable).
+fn keep_timing(out: &mut Events, raw: &RawEvent) {
+    let skipped = &mut out.timings_skipped;
+    let (Num::Value(pid), Num::Value(ts)) = (raw.pid, raw.ts) else {
+        skipped.malformed += 1;
+        return;
+    };
+    if pid.fract() != 0.0 || pid.abs() >= 9.0e15 {
+        skipped.malformed += 1;
+        return;
+    }
+    if out.timings.len() >= MAX_EVENT_TIMINGS {
+        skipped.over_limit += 1;
+        return;
+    }
+    match event_timing::read(pid as i64, ts, raw.args.map(RawValue::get)) {
+        Ok(t) => out.timings.push(t),
+        Err(Refused::Malformed) => skipped.malformed += 1,
+        Err(Refused::Impossible) => skipped.impossible += 1,
+    }
 }
 
 /// A thread or process name as messages and summaries show it: control and

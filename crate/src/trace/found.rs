@@ -74,6 +74,11 @@ const LONGEST: Text = Text::new(
     "longest tasks (start ms, duration ms, first event):",
     "最长的任务（开始 ms，时长 ms，第一个事件）：",
 );
+/// After a longest task that is an interaction's own handler.
+pub const HANDLER_MARK: Text = Text::new(
+    "  (an interaction's own handler)",
+    "  （某个交互自身的处理程序）",
+);
 const OTHERS: Text = Text::new(
     "other threads (pick with --thread PID:TID): {}",
     "其他线程（用 --thread PID:TID 选择）：{}",
@@ -88,6 +93,8 @@ pub struct Longest {
     pub start_ms: f64,
     pub duration_ms: f64,
     pub label: String,
+    /// It is an interaction's own handler (its event listeners ran in it).
+    pub handler: bool,
 }
 
 /// The summary of an import.
@@ -153,6 +160,7 @@ impl Found {
                     .get(workload.class[i] as usize)
                     .cloned()
                     .unwrap_or_default(),
+                handler: false,
             })
             .collect();
         let long: Vec<f64> = recorded
@@ -250,8 +258,13 @@ impl Found {
         );
         out.push(LONGEST.get(lang).to_string());
         for l in &self.longest {
+            let mark = if l.handler {
+                HANDLER_MARK.get(lang)
+            } else {
+                ""
+            };
             out.push(format!(
-                "  {:>10} {:>9}  {}",
+                "  {:>10} {:>9}  {}{mark}",
                 ms(l.start_ms),
                 ms(l.duration_ms),
                 l.label

@@ -17,10 +17,12 @@
 //! clear error out); [`ParsedTrace`] splits it in two so a front end can
 //! let the visitor pick another thread without reading the file again.
 
+pub mod event_timing;
 pub mod events;
 pub mod found;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gzip;
+pub mod interactions;
 pub mod tasks;
 pub mod threads;
 
@@ -131,6 +133,12 @@ pub struct TraceImport {
     /// arrivals unless they were set to t = 0).
     pub recorded_start: Vec<f64>,
     pub found: Found,
+    /// The interactions the trace records (`EventTiming`), on the tasks'
+    /// timeline, and INP.
+    pub interactions: interactions::Interactions,
+    /// Each task: whether it is an interaction's own handler (in task
+    /// order).
+    pub handler: Vec<bool>,
 }
 
 impl ParsedTrace {
@@ -199,7 +207,9 @@ impl ParsedTrace {
         }
         let (workload, recorded, recorded_start) =
             tasks::workload(&list, &self.events.names, opts.arrivals)?;
-        let found = found::Found::new(
+        let (interactions, handler) =
+            interactions::find(&self.events, cand.pid, cand.thread, &list);
+        let mut found = found::Found::new(
             cand,
             &self.candidates,
             self.how,
@@ -209,11 +219,16 @@ impl ParsedTrace {
             opts.arrivals,
             self.events.instant_tasks,
         );
+        for l in &mut found.longest {
+            l.handler = handler[l.task];
+        }
         Ok(TraceImport {
             workload,
             recorded,
             recorded_start,
             found,
+            interactions,
+            handler,
         })
     }
 }

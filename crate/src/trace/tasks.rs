@@ -87,7 +87,8 @@ pub fn sort(ev: &mut Events) {
     });
 }
 
-fn thread_events(ev: &Events, thread: u32) -> &[Ev] {
+/// The events of one thread (after [`sort`]), in time order.
+pub fn thread_events(ev: &Events, thread: u32) -> &[Ev] {
     let lo = ev.events.partition_point(|e| e.thread < thread);
     let hi = ev.events.partition_point(|e| e.thread <= thread);
     &ev.events[lo..hi]

@@ -23,6 +23,7 @@ use tailslice::experiment::sweep::{
 use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::policy::PolicyKind;
 use tailslice::query_string::{decode_pairs, percent_encode};
+use tailslice::responsiveness::budget::Budget;
 use tailslice::responsiveness::settings::{parse_quanta as parse_resp_quanta, MAX_QUANTA};
 use tailslice::responsiveness::{Answer, RespParam, Settings, Source, Task};
 use tailslice::scenario::{find, Knob, Knobs};
@@ -294,6 +295,14 @@ pub fn check_flag(flag: &str, value: &str) {
                     }
                 }
             }
+            "--budget" => match Budget::parse(flag, value) {
+                Ok(b) => {
+                    for v in [b.inp, b.p98, b.tbt].into_iter().flatten() {
+                        assert!(v.is_finite() && v >= 0.0, "{value:?}: {b:?}");
+                    }
+                }
+                Err(e) => check_param_error(&e, flag),
+            },
             "--repeat" => {
                 if let Err(e) = parse_count(flag, value, 1, 100) {
                     check_param_error(&e, flag);
@@ -622,6 +631,52 @@ const TRACE_MAX_CHUNKS: u64 = 20_000;
 /// tasks are finite and never overlap, its summary adds up, and the
 /// responsiveness model on them agrees with the summary: the same TBT and
 /// long tasks, no blocking time once the quantum is 50 ms or less.
+/// A trace's interactions: within the limits, finite non-negative phases,
+/// handlers that are tasks and marked, INP one of the latencies, and the
+/// summary one line per item.
+fn check_interactions(imp: &tailslice::trace::TraceImport) {
+    use tailslice::trace::interactions::MAX_INTERACTIONS;
+    let it = &imp.interactions;
+    let n = imp.recorded.len();
+    assert_eq!(imp.handler.len(), n);
+    assert!(it.list.len() <= MAX_INTERACTIONS);
+    for i in &it.list {
+        for v in [
+            i.start_ms,
+            i.latency_ms,
+            i.input_delay_ms,
+            i.processing_ms,
+            i.presentation_ms,
+            i.rendering_ms,
+            i.script_after_ms,
+        ] {
+            assert!(v.is_finite(), "interaction {}: {v}", i.id);
+        }
+        for v in [
+            i.latency_ms,
+            i.input_delay_ms,
+            i.processing_ms,
+            i.presentation_ms,
+        ] {
+            assert!(v >= 0.0, "interaction {}: {v}", i.id);
+        }
+        for &h in &i.handlers {
+            assert!(h < n && imp.handler[h], "handler {h} of {n}");
+        }
+        assert!(i.after.iter().chain(&i.waited_behind).all(|&t| t < n));
+        assert!(!i.kind.name().is_empty());
+        assert!(i.events.iter().all(|e| !e.chars().any(is_hidden_char)));
+    }
+    if let Some(inp) = it.inp {
+        assert_eq!(it.list[inp.interaction].latency_ms, inp.latency_ms);
+    }
+    for lang in Lang::ALL {
+        for line in it.lines(lang) {
+            assert_one_line(&line);
+        }
+    }
+}
+
 pub fn check_trace(bytes: &[u8]) {
     let imp = match import_trace(bytes, &TraceOptions::default()) {
         Ok(imp) => imp,
@@ -665,12 +720,38 @@ pub fn check_trace(bytes: &[u8]) {
     {
         assert_one_line(line);
     }
+    check_interactions(&imp);
     let tasks = Task::from_columns(starts, durations);
     let settings = Settings {
         quanta: vec![16.0, 50.0, 100.0],
         ..Settings::default()
     };
-    if let Ok(a) = Answer::new(&tasks, &settings, Source::Trace, TRACE_MAX_CHUNKS) {
+    if let Ok(a) = Answer::new(&tasks, &settings, Source::Trace, TRACE_MAX_CHUNKS).and_then(|a| {
+        a.with_interactions(&tasks, &imp.interactions, &imp.handler, TRACE_MAX_CHUNKS)
+    }) {
+        let m = a.interactions.as_ref().expect("a trace's interactions");
+        for (x, i) in m.modelled.iter().zip(&m.recorded.list) {
+            let sliced = x
+                .sliced
+                .iter()
+                .flat_map(|s| [s.latency_ms, s.input_delay_ms, s.presentation_ms]);
+            let yielding = x
+                .handlers_yield
+                .iter()
+                .flat_map(|h| [h.latency_ms, h.processing_ms, h.presentation_ms]);
+            let all = [x.model_input_delay_ms]
+                .into_iter()
+                .chain(sliced)
+                .chain(yielding);
+            for v in all {
+                assert!(v.is_finite() && v >= 0.0, "interaction {}: {v}", i.id);
+            }
+        }
+        for lang in Lang::ALL {
+            for line in tailslice::responsiveness::interactions_text::reading(&a, lang) {
+                assert_one_line(&line);
+            }
+        }
         let rec = a.report.recorded();
         assert_eq!(rec.tbt_ms, imp.found.total_blocking_ms, "recorded TBT");
         assert_eq!(rec.long_tasks, imp.found.long_tasks);

@@ -126,11 +126,35 @@ async fn real_run_tables_appear_with_a_run_and_its_yield_cost_is_timed() -> Resu
         .eval_js("return [...document.querySelectorAll('#real-compare thead th')].map(th => th.textContent);")
         .await?;
     assert_eq!(compare.as_array().map(Vec::len), Some(3), "{compare}");
-    // The yield cost: a figure above zero, and the sentence shows it with
-    // the same digits rather than 0.00.
+    // The yield cost: every yield of every complete sliced pass timed,
+    // the cost the median of the gaps when the clock resolves one gap and
+    // of the batches when it does not (the same figure, not a recount),
+    // above zero, and the sentence shows it with the same digits rather
+    // than 0.00.
     let report = b
         .eval_js("return window.tailslice.realRun.report.yield_cost;")
         .await?;
+    let sliced_passes = b
+        .eval_js(
+            "return window.tailslice.realRun.report.compare.find(c => c.policy === 'rr').passes;",
+        )
+        .await?
+        .as_f64()
+        .ok_or("complete sliced passes")?;
+    let per_pass = report["per_pass"].as_f64().ok_or("yields per pass")?;
+    assert!(per_pass >= 1.0, "{report}");
+    assert_eq!(
+        report["gaps"]["n"].as_f64(),
+        Some(per_pass * sliced_passes),
+        "{report}"
+    );
+    let timed = if report["resolved"] == Value::Bool(true) {
+        &report["gaps"]
+    } else {
+        &report["batches"]
+    };
+    assert_eq!(report["ms"], timed["p50"], "{report}");
+    assert_eq!(report["p95"], timed["p95"], "{report}");
     let ms = report["ms"].as_f64().ok_or("a yield cost")?;
     assert!(ms > 0.0, "{report}");
     let step = report["step_ms"].as_f64().unwrap_or(0.0);

@@ -24,7 +24,7 @@ use crate::experiment::{
 use crate::rng::MAX_SEED;
 use crate::sim::EngineError;
 use crate::stats::{change_pct, percentile};
-use crate::text::Text;
+use crate::text::{Filled, Text};
 use crate::workload::Workload;
 
 /// How large a sweep a front end accepts, checked before any work.
@@ -118,23 +118,36 @@ pub fn parse_seed_range(
 /// Parses a comma-separated list of quanta in ms, each > 0, at most
 /// `limits.max_quanta` of them, no duplicates. Order is kept.
 pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec<f64>, ParamError> {
-    let allowed = QUANTA_LIST.both(&[
-        &limits.max_quanta.to_string(),
-        &MIN_TIME_MS.to_string(),
-        &MAX_QUANTUM_MS.to_string(),
-    ]);
+    quantum_list(field, text, limits.max_quanta, || {
+        QUANTA_LIST.both(&[
+            &limits.max_quanta.to_string(),
+            &MIN_TIME_MS.to_string(),
+            &MAX_QUANTUM_MS.to_string(),
+        ])
+    })
+}
+
+/// The one list-of-quanta syntax: values `--quantum` accepts joined by
+/// commas, at most `max`, none repeated, in the order written. A refusal
+/// says `allowed()`: each caller names its own limits.
+pub fn quantum_list(
+    field: &str,
+    text: &str,
+    max: usize,
+    allowed: impl Fn() -> Filled,
+) -> Result<Vec<f64>, ParamError> {
     let mut out: Vec<f64> = Vec::new();
     for part in text.split(',') {
         // Refused as soon as the list is too long: the duplicate check is
         // quadratic, and a hostile list may hold a hundred thousand values.
-        if out.len() >= limits.max_quanta {
-            return Err(ParamError::new(field, text, allowed));
+        if out.len() >= max {
+            return Err(ParamError::new(field, text, allowed()));
         }
         let q = QUANTUM_RANGE
             .parse(field, part)
-            .map_err(|_| ParamError::new(field, text, allowed.clone()))?;
+            .map_err(|_| ParamError::new(field, text, allowed()))?;
         if out.contains(&q) {
-            return Err(ParamError::new(field, text, allowed));
+            return Err(ParamError::new(field, text, allowed()));
         }
         out.push(q);
     }

@@ -6,8 +6,9 @@
 use super::delay::Window;
 use super::yielding::{CostFrom, YieldKind, Yielding, DEFAULT_YIELD_COST_MS, YIELD_COST_RANGE};
 use crate::error::{fmt_number, unit, NumberRange, ParamError};
+use crate::experiment::sweep::quantum_list;
 use crate::experiment::QUANTUM_RANGE;
-use crate::text::{either, Filled, Text};
+use crate::text::{either, Text};
 
 /// The quanta tried when none are given, ms: a frame and its multiples and
 /// halves, with 48 and 64 either side of the 50 ms long-task line rather
@@ -125,25 +126,11 @@ impl RespParam {
 /// A list of quanta: ms joined by commas, each one `--quantum` accepts, at
 /// most [`MAX_QUANTA`], no repeats. Returned ascending.
 pub fn parse_quanta(field: &str, text: &str) -> Result<Vec<f64>, ParamError> {
-    let allowed = || -> Filled {
+    let mut out = quantum_list(field, text, MAX_QUANTA, || {
         QUANTUM_RANGE
             .allowed()
             .within(QUANTA_ALLOWED, &[&MAX_QUANTA.to_string()])
-    };
-    let parts: Vec<&str> = text.split(',').collect();
-    if parts.len() > MAX_QUANTA || text.trim().is_empty() {
-        return Err(ParamError::new(field, text, allowed()));
-    }
-    let mut out = Vec::with_capacity(parts.len());
-    for p in parts {
-        let q = QUANTUM_RANGE
-            .parse(field, p)
-            .map_err(|_| ParamError::new(field, text, allowed()))?;
-        if out.contains(&q) {
-            return Err(ParamError::new(field, text, allowed()));
-        }
-        out.push(q);
-    }
+    })?;
     out.sort_unstable_by(f64::total_cmp);
     Ok(out)
 }

@@ -70,6 +70,8 @@ pub struct Environment {
     pub rt_allowed: bool,
     /// `/proc/loadavg` before the run.
     pub load_average: Option<[f64; 3]>,
+    /// The fair class's session groups; `None` where the kernel has none.
+    pub autogroup: Option<super::environment::Autogroup>,
 }
 
 /// `[min, max]` of each figure over the repeats.
@@ -344,6 +346,7 @@ mod tests {
             steal_ms_per_cpu: BTreeMap::new(),
             rt_allowed: true,
             load_average: None,
+            autogroup: None,
         }
     }
 

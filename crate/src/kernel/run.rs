@@ -279,6 +279,7 @@ pub fn measure(
             steal_ms_per_cpu,
             rt_allowed,
             load_average,
+            autogroup: environment::autogroup(),
         },
         left_out,
     })

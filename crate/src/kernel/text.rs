@@ -76,6 +76,10 @@ const EEVDF_TICK: Text = Text::new(
     "The eevdf model row ends a used-up slice at the next tick (eevdf_slice_end tick, as given), but the measured threads read their own CPU-time clock, which ends their slices the moment they are used up: expect the model's figures to differ for that reason. Its base slice is {} ms ({} online CPUs).",
     "eevdf 模型行在下一个时钟节拍结束用完的时间片（按所给的 eevdf_slice_end tick），但被测线程会读取自己的 CPU 时间时钟，使时间片在用完的那一刻就结束：模型的数值会因此不同。其基础时间片为 {} ms（{} 个在线 CPU）。",
 );
+const AUTOGROUP: Text = Text::new(
+    "Autogroup is on (sched_autogroup_enabled): the fair class shares a CPU between sessions first and among a session's threads second, so the SCHED_OTHER tasks, one session at autogroup nice {}, get only their session's share of a CPU that other sessions use (nice values weigh threads within a session). For the tasks' own figures on a busy machine, run measure in a session of its own weighted above the others: sudo setsid sh -c 'echo -20 > /proc/self/autogroup; exec tailslice measure …'.",
+    "autogroup 已开启（sched_autogroup_enabled）：公平调度类先在会话之间分配 CPU，再在会话内的线程之间分配，所以 SCHED_OTHER 任务作为一个 autogroup nice 为 {} 的会话，只能得到该会话在其他会话也在使用的 CPU 上的份额（nice 值只在会话内部区分线程权重）。要在繁忙的机器上得到任务自身的数值，请在一个权重高于其他会话的独立会话中运行 measure：sudo setsid sh -c 'echo -20 > /proc/self/autogroup; exec tailslice measure …'。",
+);
 const MIDDLE: Text = Text::new(
     "Each measured figure is the middle of {} repeats; min and max under it.",
     "每个测量值取 {} 次重复的中位数；其下为最小值和最大值。",
@@ -123,6 +127,12 @@ fn notes_in(n: &NoteInputs<'_>, lang: Lang) -> Vec<String> {
     }
     if n.rows.iter().any(|r| !r.kernel_policy.real_time()) {
         out.push(FAIR_SHARES.get(lang).to_string());
+    }
+    if let Some(g) = env.autogroup.filter(|g| g.enabled) {
+        if n.rows.iter().any(|r| !r.kernel_policy.real_time()) {
+            let nice = g.nice.map_or_else(|| "?".to_string(), |v| v.to_string());
+            out.push(AUTOGROUP.fill(lang, &[&nice]));
+        }
     }
     if let Some(m) = &n.eevdf_model {
         let note = if m.slice_end == crate::policy::eevdf::SLICE_END_EXACT {

@@ -266,9 +266,12 @@ fn bounds(p: Param, limits: &Limits) -> (Option<f64>, Option<f64>, bool) {
         Param::Within => range(WITHIN_RANGE),
         Param::MlfqLevels => count(1, MAX_MLFQ_LEVELS),
         Param::MlfqBoost => range(MLFQ_BOOST_RANGE),
-        Param::Mix | Param::Policies | Param::Rng | Param::Arrivals | Param::Machine => {
-            (None, None, false)
-        }
+        Param::Mix
+        | Param::Policies
+        | Param::Rng
+        | Param::Arrivals
+        | Param::Machine
+        | Param::EevdfSliceEnd => (None, None, false),
     }
 }
 
@@ -349,6 +352,13 @@ fn texts(p: Param) -> (Text, Text) {
         Param::MlfqLevels => (
             Text::new("MLFQ levels", "MLFQ 级数"),
             Text::new("Priority levels of the multi-level feedback queue.", "多级反馈队列的优先级数。"),
+        ),
+        Param::EevdfSliceEnd => (
+            Text::new("EEVDF slice end", "EEVDF 时间片结束方式"),
+            Text::new(
+                "When eevdf ends a used-up slice: tick (at the next 4 ms scheduler tick, the kernel's default) or exact (the moment it is used up, as with HRTICK, or as for a thread that reads its own CPU-time clock).",
+                "eevdf 何时结束用完的时间片：tick（在下一个 4 ms 调度时钟节拍，内核默认）或 exact（用完即结束，如 HRTICK，或线程读取自己的 CPU 时间时钟时）。",
+            ),
         ),
         Param::MlfqBoost => (
             Text::new("MLFQ boost (ms)", "MLFQ 提升周期（毫秒）"),

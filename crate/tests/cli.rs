@@ -93,6 +93,10 @@ fn bad_flags_get_one_clear_line_and_exit_2() {
             &["--mlfq-boost", "0.5"],
             &["--mlfq-boost", "off or a number of ms from 1 to"],
         ),
+        (
+            &["--eevdf-slice-end", "hrtick"],
+            &["--eevdf-slice-end 'hrtick'", "tick or exact"],
+        ),
         // Absurdly tiny values are refused with the bound in words (taken,
         // they would be written back as 330-character URLs).
         (

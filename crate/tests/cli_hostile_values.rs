@@ -56,6 +56,7 @@ fn every_flag_refuses_hostile_values_with_its_name() {
         "--arrivals",
         "--mlfq-levels",
         "--mlfq-boost",
+        "--eevdf-slice-end",
         "--lang",
     ];
     let knobs = [

@@ -55,6 +55,7 @@ fn run(w: &Programs, machine: &Machine, rules: ClutchRules, until: f64) -> Sched
     let params = ClassParams {
         quantum: 10.0,
         mlfq: &MlfqParams::default(),
+        eevdf: tailslice::policy::EevdfParams::default(),
         clutch: ClutchParams { rules },
         machine,
         threads: &info,

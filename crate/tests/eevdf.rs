@@ -104,6 +104,7 @@ fn equal_weights_at_t0_are_round_robin_at_the_tick() {
     let params = ClassParams {
         quantum: 4.0,
         mlfq: &mlfq,
+        eevdf: EevdfParams::default(),
         clutch: ClutchParams::default(),
         machine: &machine,
         threads: &[],
@@ -366,4 +367,87 @@ proptest::proptest! {
             proptest::prop_assert_eq!(format!("{:?}", s.outcomes), format!("{:?}", general.outcomes));
         }
     }
+}
+
+/// How a used-up slice ends is a parameter (`eevdf_slice_end`, the CLI's
+/// `--eevdf-slice-end`): `tick` by default (links without it open as
+/// before), `exact` the same run as the class built with HRTICK; written
+/// back only when not the default; anything else refused naming the key.
+#[test]
+fn the_slice_end_is_a_parameter_that_round_trips() {
+    let default = experiment(&[("p", "eevdf")]);
+    assert!(!default.eevdf.hrtick);
+    assert!(default
+        .to_query()
+        .iter()
+        .all(|(k, _)| *k != "eevdf_slice_end"));
+    let exact = experiment(&[("p", "eevdf"), ("eevdf_slice_end", "exact")]);
+    assert!(exact.eevdf.hrtick);
+    assert!(exact
+        .to_query()
+        .contains(&("eevdf_slice_end", "exact".to_string())));
+    let pairs = exact.to_query();
+    let again = experiment(
+        &pairs
+            .iter()
+            .map(|(k, v)| (*k, v.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(again, exact);
+
+    // The parameter reaches the class: the study's eevdf with `exact` is
+    // the class built with HRTICK on the same tasks, and not the tick's.
+    let run = |e: &Experiment| {
+        let out = e.run(&Limits::CLI, false).unwrap();
+        out.runs[0].schedule.completions.clone()
+    };
+    let w = Workload::generate(&exact.workload_spec());
+    let hrtick = run_eevdf(
+        &w.arrival,
+        &w.work,
+        &vec![0; w.len()],
+        EevdfParams {
+            hrtick: true,
+            ..EevdfParams::default()
+        },
+    );
+    assert_eq!(run(&exact), hrtick.completions);
+    assert_ne!(run(&exact), run(&default));
+
+    let (_, errors) = Experiment::from_query([("eevdf_slice_end", "hrtick")], &Limits::CLI);
+    assert_eq!(
+        errors[0].to_string(),
+        "invalid eevdf_slice_end 'hrtick': expected tick or exact"
+    );
+}
+
+/// The base slice scales by the CPUs `slice_cpus` names when it is set
+/// (the kernel's online CPUs, for threads pinned to fewer), else by the
+/// machine's cores: 0.75 ms × (1 + log2 cpus).
+#[test]
+fn the_base_slice_scales_by_the_cpus_it_is_told() {
+    let on = |slice_cpus| EevdfParams {
+        slice_cpus,
+        ..EevdfParams::default()
+    };
+    assert_eq!(on(None).slice_ms(1), 0.75);
+    assert_eq!(on(None).slice_ms(2), 1.5);
+    assert_eq!(on(Some(2)).slice_ms(1), 1.5);
+    assert_eq!(on(Some(16)).slice_ms(1), 0.75 * 4.0);
+    // With exact slice ends the slice's length shows in the schedule.
+    let work = [10.0, 10.0, 10.0];
+    let exact = |slice_cpus| {
+        run_eevdf(
+            &[0.0; 3],
+            &work,
+            &[0; 3],
+            EevdfParams {
+                hrtick: true,
+                ..on(slice_cpus)
+            },
+        )
+        .segments
+        .len()
+    };
+    assert!(exact(Some(2)) < exact(None), "longer slices, fewer turns");
 }

@@ -36,6 +36,7 @@ fn run(
     let params = ClassParams {
         quantum,
         mlfq,
+        eevdf: tailslice::policy::EevdfParams::default(),
         clutch: ClutchParams::default(),
         machine: &Machine::identical(cores),
         threads: &[],
@@ -182,6 +183,7 @@ proptest! {
         let params = ClassParams {
             quantum: 10.0,
             mlfq: &MlfqParams::default(),
+            eevdf: tailslice::policy::EevdfParams::default(),
             clutch: ClutchParams { rules },
             machine: &Machine::identical(1),
             threads: &threads,

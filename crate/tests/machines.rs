@@ -48,6 +48,7 @@ fn run(
     let params = ClassParams {
         quantum,
         mlfq: &mlfq,
+        eevdf: tailslice::policy::EevdfParams::default(),
         clutch: ClutchParams::default(),
         machine,
         threads: &threads,

@@ -145,6 +145,7 @@ fn parsers() -> Vec<(&'static str, Check, Vec<String>)> {
             s(&[
                 "seed=7&n=100&mix=85:1-8,12:10-40&q=4&p=fifo,rr,srpt&cores=2&cs=0.1",
                 "rng=fast&within=50&arrivals=burst:5@10&mlfq_levels=4&mlfq_boost=off&p=mlfq",
+                "p=eevdf,rr&mix=85:1-8@nice=5,3:80-200&eevdf_slice_end=exact",
             ]),
         ),
         (
@@ -223,6 +224,8 @@ const FLAGS: [(&str, &str); 35] = [
     ("--quanta", "1,2,4"),
     ("--repeat", "3"),
     ("--mlfq-boost", "off"),
+    ("--eevdf-slice-end", "exact"),
+    ("--eevdf-slice-end", "tick"),
     ("--figure", "histogram"),
     ("--theme", "dark"),
     ("--quanta", "4,16,48"),
@@ -393,6 +396,7 @@ fn nasty_query() -> impl Strategy<Value = String> {
         "arrivals",
         "mlfq_levels",
         "mlfq_boost",
+        "eevdf_slice_end",
         "s",
         "bl",
         "nq",

@@ -369,7 +369,8 @@ fn the_catalog_is_the_cores_tables() {
             "arrivals",
             "mlfq_levels",
             "mlfq_boost",
-            "machine"
+            "machine",
+            "eevdf_slice_end"
         ]
     );
     assert_eq!(c["params"][1]["max"], 1_000_000.0);

@@ -5,7 +5,8 @@
 use std::ffi::OsString;
 
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::kernel::report::{self, EnvironmentJson, JsonTail, MeasuredRow};
+use tailslice::kernel::environment;
+use tailslice::kernel::report::{self, EevdfModel, EnvironmentJson, JsonTail, MeasuredRow};
 use tailslice::kernel::run::{self, Progress, Refusal, Request};
 use tailslice::kernel::text::{self as kernel_text, NoteInputs};
 use tailslice::kernel::{kernel_policy, plan, Policy};
@@ -25,7 +26,12 @@ left to the system when there are more CPUs), each spinning on its own
 CPU-time clock for its task's work, released at its arrival time in the
 model's queue order. fifo runs under SCHED_FIFO, rr under SCHED_RR with the
 quantum written to sched_rr_timeslice_ms (put back afterwards), eevdf under
-SCHED_OTHER. Real-time policies need root or CAP_SYS_NICE.
+SCHED_OTHER with each task's nice value (a mix class's @nice=N). Real-time
+policies need root or CAP_SYS_NICE.
+
+The eevdf model row ends a used-up slice exactly (--eevdf-slice-end exact),
+as the kernel does for threads that read their own CPU-time clock, with the
+base slice scaled by the machine's online CPUs as the kernel scales it.
 
 With no flags: the 400-task study (seed 42), fifo and rr, 3 repeats.
 
@@ -39,6 +45,8 @@ Flags (defaults in brackets):
   --arrivals SPEC     t0 | poisson:LOAD | burst:COUNT@PERIOD [t0]
   --rng KIND          python | fast [python]
   --quantum MS        rr's slice, a whole number of ms from 1 to 100000 [16]
+  --eevdf-slice-end tick|exact
+                      when the eevdf model ends a used-up slice [exact]
   --cores N           CPUs the tasks run on, 1 to the CPUs this process may
                       use [1]
   --within MS         threshold for the \"done within\" count [100]
@@ -168,6 +176,24 @@ pub fn run(args: Vec<OsString>) -> i32 {
         .filter(|p| PolicyKind::parse("--policies", &p.name).is_err())
         .map(|p| p.name.clone())
         .collect();
+    // The eevdf model row as the measured threads behave: they read their
+    // own CPU-time clock, which ends a used-up slice at once (unless the
+    // user asked for the tick), and the kernel scales the base slice by
+    // its online CPUs, not by the CPUs the tasks are pinned to.
+    let slice_end_given = given.contains(&Param::EevdfSliceEnd);
+    if !slice_end_given {
+        exp.eevdf.hrtick = true;
+    }
+    exp.eevdf.slice_cpus = Some(environment::online_cpus().max(1));
+    let eevdf_model = policies
+        .iter()
+        .any(|p| p.name == PolicyKind::Eevdf.name())
+        .then(|| EevdfModel {
+            slice_end: exp.eevdf.slice_end(),
+            base_slice_ms: exp.eevdf.slice_ms(exp.core_count()),
+            slice_cpus: environment::online_cpus().max(1),
+            slice_end_given,
+        });
     let limits = Limits::CLI;
     let imported = match source.load(&mut exp, &given, &limits) {
         Ok(Loaded::List(w)) => Some(w),
@@ -195,6 +221,12 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let request = Request {
         work_ms: outcome.workload.work.clone(),
         arrival_ms: outcome.workload.arrival.clone(),
+        nice: outcome
+            .workload
+            .thread_info(&exp.mix)
+            .iter()
+            .map(|t| t.nice)
+            .collect(),
         policies,
         quantum_ms: exp.quantum,
         cores: exp.cores,
@@ -239,6 +271,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         without_model: &without_model,
         throttling_seen: seen,
         repeats: flags.repeats,
+        eevdf_model,
     });
     if let Some(path) = &flags.csv {
         if let Err(e) = std::fs::write(path, tasks_csv(&m, req)) {
@@ -255,6 +288,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 rt_throttling_seen: seen,
                 notes: &notes,
             },
+            eevdf_model,
         };
         let text = serde_json::to_string(&outcome.report()).and_then(|r| report::json(&r, &tail));
         match text {

@@ -49,6 +49,9 @@ Flags (defaults in brackets):
   --within MS         threshold for the \"done within\" count (strictly less) [100]
   --mlfq-levels N     mlfq levels, 1 to 8 [3]
   --mlfq-boost MS     mlfq priority boost period, or off [1000]
+  --eevdf-slice-end tick|exact
+                      eevdf ends a used-up slice at the next 4 ms tick, or
+                      exactly (HRTICK; threads reading their CPU clock) [tick]
   --json              print one JSON object instead of the table
   --tasks-file PATH   run on your own tasks: one duration in ms per line, or CSV
                       arrival_ms,duration_ms[,class] (header optional, # comments;

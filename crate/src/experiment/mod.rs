@@ -22,7 +22,8 @@ pub mod summary;
 pub mod sweep;
 
 use crate::error::{fmt_number, parse_count, unit, NumberRange, ParamError};
-use crate::policy::{MlfqParams, PolicyKind};
+use crate::policy::eevdf::{SLICE_END_EXACT, SLICE_END_TICK};
+use crate::policy::{EevdfParams, MlfqParams, PolicyKind};
 use crate::rng::{RngKind, MAX_SEED};
 use crate::sim::machine::{Machine, M1_EP_RATIO};
 use crate::text::Text;
@@ -93,10 +94,11 @@ pub enum Param {
     MlfqLevels,
     MlfqBoost,
     Machine,
+    EevdfSliceEnd,
 }
 
 impl Param {
-    pub const ALL: [Param; 13] = [
+    pub const ALL: [Param; 14] = [
         Param::Seed,
         Param::Tasks,
         Param::Mix,
@@ -110,6 +112,7 @@ impl Param {
         Param::MlfqLevels,
         Param::MlfqBoost,
         Param::Machine,
+        Param::EevdfSliceEnd,
     ];
 
     /// The CLI flag, e.g. `--switch-cost`.
@@ -128,6 +131,7 @@ impl Param {
             Param::MlfqLevels => "--mlfq-levels",
             Param::MlfqBoost => "--mlfq-boost",
             Param::Machine => "--machine",
+            Param::EevdfSliceEnd => "--eevdf-slice-end",
         }
     }
 
@@ -147,6 +151,7 @@ impl Param {
             Param::MlfqLevels => "mlfq_levels",
             Param::MlfqBoost => "mlfq_boost",
             Param::Machine => "machine",
+            Param::EevdfSliceEnd => "eevdf_slice_end",
         }
     }
 
@@ -173,6 +178,9 @@ pub struct Experiment {
     pub switch_cost: f64,
     pub within: f64,
     pub mlfq: MlfqParams,
+    /// `eevdf`'s knobs: only how a used-up slice ends is a parameter
+    /// (`tick` or `exact`); the rest stay the kernel's defaults.
+    pub eevdf: EevdfParams,
     /// The machine, when not `cores` identical cores (`a10`, `m1`,
     /// `xeon-w`, `<P>p+<E>e`; E cores at the calibrated M1 speed).
     pub machine: Option<Machine>,
@@ -195,6 +203,7 @@ impl Default for Experiment {
             switch_cost: 0.0,
             within: 100.0,
             mlfq: MlfqParams::default(),
+            eevdf: EevdfParams::default(),
             machine: None,
         }
     }
@@ -228,6 +237,7 @@ impl Experiment {
             Param::MlfqLevels => {
                 self.mlfq.levels = parse_count(name, value, 1, MAX_MLFQ_LEVELS)? as u8
             }
+            Param::EevdfSliceEnd => self.eevdf.hrtick = parse_slice_end(name, value)?,
             Param::MlfqBoost => {
                 self.mlfq.boost = if value.trim() == "off" {
                     f64::INFINITY
@@ -267,6 +277,7 @@ impl Experiment {
             Param::Within => fmt_number(self.within),
             Param::Arrivals => self.arrivals.to_string(),
             Param::MlfqLevels => self.mlfq.levels.to_string(),
+            Param::EevdfSliceEnd => self.eevdf.slice_end().to_string(),
             Param::MlfqBoost => {
                 if self.mlfq.boost.is_finite() {
                     fmt_number(self.mlfq.boost)
@@ -395,6 +406,18 @@ impl Experiment {
     /// How many cores that machine has.
     pub fn core_count(&self) -> usize {
         self.machine.as_ref().map_or(self.cores, |m| m.cores.len())
+    }
+}
+
+const SLICE_ENDS: Text = Text::new("tick or exact", "tick 或 exact");
+
+/// Reads `eevdf_slice_end`: whether `eevdf` ends a used-up slice exactly
+/// (HRTICK) rather than at the next tick.
+fn parse_slice_end(name: &str, value: &str) -> Result<bool, ParamError> {
+    match value.trim() {
+        SLICE_END_TICK => Ok(false),
+        SLICE_END_EXACT => Ok(true),
+        _ => Err(ParamError::new(name, value, SLICE_ENDS.both(&[]))),
     }
 }
 

@@ -50,6 +50,7 @@ impl Experiment {
         let params = ClassParams {
             quantum: self.quantum,
             mlfq: &self.mlfq,
+            eevdf: self.eevdf,
             clutch: ClutchParams::default(),
             machine,
             threads,

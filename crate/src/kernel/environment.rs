@@ -136,6 +136,33 @@ pub fn load_average() -> Option<[f64; 3]> {
     Some([it.next()??, it.next()??, it.next()??])
 }
 
+/// Whether the fair class groups threads by session (`CONFIG_SCHED_AUTOGROUP`,
+/// `/proc/sys/kernel/sched_autogroup_enabled`) and the nice value of this
+/// process's group (`/proc/self/autogroup`); `None` without autogroups.
+pub fn autogroup() -> Option<Autogroup> {
+    let enabled = sysctl::read_i64("/proc/sys/kernel/sched_autogroup_enabled")? != 0;
+    let own = std::fs::read_to_string("/proc/self/autogroup").unwrap_or_default();
+    Some(Autogroup {
+        enabled,
+        nice: parse_autogroup_nice(&own),
+    })
+}
+
+/// The nice value in `/proc/self/autogroup`'s `/autogroup-147 nice 0`.
+pub fn parse_autogroup_nice(text: &str) -> Option<i32> {
+    let mut words = text.split_whitespace();
+    words.find(|w| *w == "nice")?;
+    words.next()?.parse().ok()
+}
+
+/// The fair class's session groups, as the run found them.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Autogroup {
+    pub enabled: bool,
+    /// This process's group's nice value.
+    pub nice: Option<i32>,
+}
+
 /// Each CPU's steal time so far in ms (`/proc/stat`'s `cpuN` lines, the
 /// eighth figure, in USER_HZ ticks), by CPU number.
 pub fn steal_ms() -> Vec<(usize, f64)> {
@@ -175,6 +202,14 @@ pub fn online_cpus() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_autogroup_nice_is_read_from_its_line() {
+        assert_eq!(parse_autogroup_nice("/autogroup-147 nice 0\n"), Some(0));
+        assert_eq!(parse_autogroup_nice("/autogroup-9 nice -20"), Some(-20));
+        assert_eq!(parse_autogroup_nice(""), None);
+        assert_eq!(parse_autogroup_nice("/autogroup-9 nice"), None);
+    }
 
     #[test]
     fn steal_is_the_eighth_figure_of_each_cpu_line_in_ms() {

@@ -46,6 +46,9 @@ pub struct PassPlan {
     pub arrival_ms: Vec<f64>,
     /// The tasks' policy.
     pub sched: Sched,
+    /// Each task's nice value under SCHED_OTHER (empty: all 0); the
+    /// real-time policies ignore it.
+    pub nice: Vec<i8>,
     /// The releaser's policy: above the tasks' when real-time policies are
     /// allowed, else the ordinary one.
     pub releaser: Sched,
@@ -250,6 +253,20 @@ pub fn run(plan: &PassPlan) -> Result<PassResult, PassError> {
             shared.stop_all();
             return Err(PassError::Setup(format!("task {i}'s policy: {e}")));
         }
+        let nice = plan.nice.get(i).copied().unwrap_or(0);
+        if plan.sched == Sched::Other && nice != 0 {
+            if let Err(e) = sys::set_nice(slot.tid.load(Ordering::Acquire), nice) {
+                shared.stop_all();
+                return Err(PassError::Setup(format!(
+                    "task {i}'s nice value {nice}: {e}{}",
+                    if nice < 0 {
+                        " (a negative nice value needs root or CAP_SYS_NICE)"
+                    } else {
+                        ""
+                    }
+                )));
+            }
+        }
     }
     let rr_slice_ms = match plan.sched {
         Sched::Rr(_) => sys::rr_interval_ms(shared.slots[0].tid.load(Ordering::Acquire)).ok(),
@@ -326,6 +343,7 @@ mod tests {
             arrival_ms: vec![0.0; work_ms.len()],
             work_ms,
             sched: Sched::Other,
+            nice: Vec::new(),
             releaser: Sched::Other,
             cpus: vec![cpu],
             others: vec![cpu],

@@ -70,6 +70,8 @@ pub struct Environment {
     pub rt_allowed: bool,
     /// `/proc/loadavg` before the run.
     pub load_average: Option<[f64; 3]>,
+    /// The fair class's session groups; `None` where the kernel has none.
+    pub autogroup: Option<super::environment::Autogroup>,
 }
 
 /// `[min, max]` of each figure over the repeats.
@@ -215,6 +217,23 @@ pub fn throttling_seen(rows: &[MeasuredRow], env: &Environment, req: &Request) -
 pub struct JsonTail<'a> {
     pub measured: &'a [MeasuredRow],
     pub environment: EnvironmentJson<'a>,
+    /// How the `eevdf` model row was set up, when `eevdf` is measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eevdf_model: Option<EevdfModel>,
+}
+
+/// The `eevdf` model row's settings beside SCHED_OTHER: how a used-up
+/// slice ends and the base slice, scaled by the machine's online CPUs as
+/// the kernel scales it (not by the CPUs the tasks are pinned to).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EevdfModel {
+    /// `tick` or `exact` (`--eevdf-slice-end`).
+    pub slice_end: &'static str,
+    pub base_slice_ms: f64,
+    /// The CPUs the base slice is scaled by.
+    pub slice_cpus: usize,
+    /// Whether `--eevdf-slice-end` was given (else measure chose `exact`).
+    pub slice_end_given: bool,
 }
 
 /// The environment with the notes in both languages.
@@ -247,6 +266,7 @@ mod tests {
         Request {
             work_ms: vec![10.0, 20.0],
             arrival_ms: vec![0.0, 0.0],
+            nice: Vec::new(),
             policies: vec![Policy {
                 name: "fifo".into(),
                 kernel: KernelPolicy::Fifo,
@@ -326,6 +346,7 @@ mod tests {
             steal_ms_per_cpu: BTreeMap::new(),
             rt_allowed: true,
             load_average: None,
+            autogroup: None,
         }
     }
 
@@ -340,6 +361,7 @@ mod tests {
                 rt_throttling_seen: None,
                 notes: &notes,
             },
+            eevdf_model: None,
         };
         let text = json(r#"{"total_work_ms":1.0,"tasks":2,"results":[]}"#, &tail).unwrap();
         assert!(text.starts_with(r#"{"total_work_ms":1.0,"tasks":2,"results":[],"measured":[]"#));
@@ -354,5 +376,9 @@ mod tests {
         ] {
             assert!(v["environment"].get(key).is_some(), "{key}");
         }
+        assert!(
+            v.get("eevdf_model").is_none(),
+            "only when eevdf is measured"
+        );
     }
 }

@@ -19,6 +19,8 @@ use super::{watch, KernelPolicy, Policy};
 pub struct Request {
     pub work_ms: Vec<f64>,
     pub arrival_ms: Vec<f64>,
+    /// Each task's nice value under SCHED_OTHER (empty: all 0).
+    pub nice: Vec<i8>,
     pub policies: Vec<Policy>,
     /// Round-robin's slice in ms (written to `sched_rr_timeslice_ms`).
     pub quantum_ms: f64,
@@ -206,6 +208,7 @@ pub fn measure(
             work_ms: req.work_ms.clone(),
             arrival_ms: req.arrival_ms.clone(),
             sched: plan::task_sched(policy.kernel),
+            nice: req.nice.clone(),
             releaser: if rt_allowed {
                 Sched::Fifo(RELEASER_PRIORITY)
             } else {
@@ -276,6 +279,7 @@ pub fn measure(
             steal_ms_per_cpu,
             rt_allowed,
             load_average,
+            autogroup: environment::autogroup(),
         },
         left_out,
     })

@@ -44,6 +44,20 @@ pub fn set_sched(tid: libc::pid_t, sched: Sched) -> io::Result<()> {
     check(unsafe { libc::sched_setscheduler(tid, policy, &param) })
 }
 
+/// Sets thread `tid`'s nice value (`setpriority(PRIO_PROCESS, tid, …)`,
+/// which on Linux names one thread). The fair class weighs a thread by it;
+/// a value below the thread's current one needs root or CAP_SYS_NICE.
+pub fn set_nice(tid: libc::pid_t, nice: i8) -> io::Result<()> {
+    // SAFETY: setpriority takes plain integers.
+    check(unsafe {
+        libc::setpriority(
+            libc::PRIO_PROCESS,
+            tid as libc::id_t,
+            libc::c_int::from(nice),
+        )
+    })
+}
+
 /// Pins thread `tid` (0: the calling thread) to `cpus`.
 pub fn set_affinity(tid: libc::pid_t, cpus: &[usize]) -> io::Result<()> {
     // SAFETY: an all-zero cpu_set_t is the empty set; CPU_SET only writes

@@ -6,7 +6,7 @@ use crate::text::{Filled, Lang, Text};
 
 use super::environment::release_at_least;
 use super::plan::list;
-use super::report::{Environment, MeasuredRow};
+use super::report::{EevdfModel, Environment, MeasuredRow};
 
 const CPUS_FREE: Text = Text::new(
     "Tasks pinned to CPU {}; CPU {} left free for the system.",
@@ -68,6 +68,18 @@ const FAIR_SHARES: Text = Text::new(
     "SCHED_OTHER threads share their CPU fairly with every other ordinary thread that runs there: on a loaded machine they wait for it, which the model does not see.",
     "SCHED_OTHER 线程与在该 CPU 上运行的所有其他普通线程公平分享 CPU：机器负载高时它们要等待，而模型看不到这一点。",
 );
+const EEVDF_EXACT: Text = Text::new(
+    "The eevdf model row ends a slice the moment it is used up (eevdf_slice_end exact), as the kernel does for these threads: each reads its own CPU-time clock, that read brings the running thread's runtime up to date (task_sched_runtime, update_curr), and a thread found past its slice is rescheduled there, between ticks. Its base slice is {} ms: 0.75 ms × (1 + log2 of the {} online CPUs, at most 8), as the kernel scales it whatever CPUs the tasks are pinned to.",
+    "eevdf 模型行在时间片用完的那一刻结束它（eevdf_slice_end exact），与内核对这些线程的做法相同：每个线程读取自己的 CPU 时间时钟，这次读取会更新正在运行线程的运行时间（task_sched_runtime、update_curr），超出时间片的线程就在此处被重新调度，而不必等到时钟节拍。其基础时间片为 {} ms：0.75 ms × (1 + log2 在线 CPU 数 {}，最多 8)，与内核的缩放方式相同，不论任务固定在哪些 CPU 上。",
+);
+const EEVDF_TICK: Text = Text::new(
+    "The eevdf model row ends a used-up slice at the next tick (eevdf_slice_end tick, as given), but the measured threads read their own CPU-time clock, which ends their slices the moment they are used up: expect the model's figures to differ for that reason. Its base slice is {} ms ({} online CPUs).",
+    "eevdf 模型行在下一个时钟节拍结束用完的时间片（按所给的 eevdf_slice_end tick），但被测线程会读取自己的 CPU 时间时钟，使时间片在用完的那一刻就结束：模型的数值会因此不同。其基础时间片为 {} ms（{} 个在线 CPU）。",
+);
+const AUTOGROUP: Text = Text::new(
+    "Autogroup is on (sched_autogroup_enabled): the fair class shares a CPU between sessions first and among a session's threads second, so the SCHED_OTHER tasks, one session at autogroup nice {}, get only their session's share of a CPU that other sessions use (nice values weigh threads within a session). For the tasks' own figures on a busy machine, run measure in a session of its own weighted above the others: sudo setsid sh -c 'echo -20 > /proc/self/autogroup; exec tailslice measure …'.",
+    "autogroup 已开启（sched_autogroup_enabled）：公平调度类先在会话之间分配 CPU，再在会话内的线程之间分配，所以 SCHED_OTHER 任务作为一个 autogroup nice 为 {} 的会话，只能得到该会话在其他会话也在使用的 CPU 上的份额（nice 值只在会话内部区分线程权重）。要在繁忙的机器上得到任务自身的数值，请在一个权重高于其他会话的独立会话中运行 measure：sudo setsid sh -c 'echo -20 > /proc/self/autogroup; exec tailslice measure …'。",
+);
 const MIDDLE: Text = Text::new(
     "Each measured figure is the middle of {} repeats; min and max under it.",
     "每个测量值取 {} 次重复的中位数；其下为最小值和最大值。",
@@ -82,6 +94,8 @@ pub struct NoteInputs<'a> {
     pub without_model: &'a [String],
     pub throttling_seen: Option<bool>,
     pub repeats: u32,
+    /// How the `eevdf` model row was set up, when `eevdf` is measured.
+    pub eevdf_model: Option<EevdfModel>,
 }
 
 fn ms(v: f64) -> String {
@@ -113,6 +127,23 @@ fn notes_in(n: &NoteInputs<'_>, lang: Lang) -> Vec<String> {
     }
     if n.rows.iter().any(|r| !r.kernel_policy.real_time()) {
         out.push(FAIR_SHARES.get(lang).to_string());
+    }
+    if let Some(g) = env.autogroup.filter(|g| g.enabled) {
+        if n.rows.iter().any(|r| !r.kernel_policy.real_time()) {
+            let nice = g.nice.map_or_else(|| "?".to_string(), |v| v.to_string());
+            out.push(AUTOGROUP.fill(lang, &[&nice]));
+        }
+    }
+    if let Some(m) = &n.eevdf_model {
+        let note = if m.slice_end == crate::policy::eevdf::SLICE_END_EXACT {
+            EEVDF_EXACT
+        } else {
+            EEVDF_TICK
+        };
+        out.push(note.fill(
+            lang,
+            &[&format!("{}", m.base_slice_ms), &m.slice_cpus.to_string()],
+        ));
     }
     let t = &env.rt_throttling;
     let shown = |v: Option<i64>| v.map_or_else(|| "?".to_string(), |v| v.to_string());

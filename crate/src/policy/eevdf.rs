@@ -115,6 +115,11 @@ pub struct EevdfParams {
     /// RUN_TO_PARITY: a waking thread does not preempt a running one that
     /// is eligible and within its slice.
     pub run_to_parity: bool,
+    /// The online CPUs the base slice is scaled by; `None`: the simulated
+    /// machine's cores. The kernel scales by every online CPU, however few
+    /// a workload is pinned to, so a model of threads pinned to one CPU of
+    /// a larger machine sets this to the machine's CPUs.
+    pub slice_cpus: Option<usize>,
 }
 
 impl Default for EevdfParams {
@@ -124,13 +129,30 @@ impl Default for EevdfParams {
             hrtick: false,
             base_slice_ms: None,
             run_to_parity: true,
+            slice_cpus: None,
         }
     }
 }
 
+/// `--eevdf-slice-end`'s two values: a used-up slice ends at the next
+/// tick, or exactly when it is used up.
+pub const SLICE_END_TICK: &str = "tick";
+pub const SLICE_END_EXACT: &str = "exact";
+
 impl EevdfParams {
-    /// The scaled base slice (`sysctl_sched_base_slice`) on `cpus` cores, ms.
+    /// How a used-up slice ends, by its parameter's name for it.
+    pub fn slice_end(&self) -> &'static str {
+        if self.hrtick {
+            SLICE_END_EXACT
+        } else {
+            SLICE_END_TICK
+        }
+    }
+
+    /// The scaled base slice (`sysctl_sched_base_slice`) on `cpus` cores
+    /// (or on [`Self::slice_cpus`] when set), ms.
     pub fn slice_ms(&self, cpus: usize) -> f64 {
+        let cpus = self.slice_cpus.unwrap_or(cpus);
         self.base_slice_ms.unwrap_or(BASE_SLICE_MS) * slice_factor(cpus) as f64
     }
 

@@ -42,12 +42,13 @@ use crate::text::Text;
 
 /// What a class is built from besides its kind: the knobs, the machine
 /// and the threads' scheduling attributes (which only `xnu` and `clutch`
-/// read, and `eevdf` their nice values and pins). `eevdf` runs with its
-/// default [`EevdfParams`] here.
+/// read, and `eevdf` their nice values and pins).
 #[derive(Clone, Copy, Debug)]
 pub struct ClassParams<'a> {
     pub quantum: f64,
     pub mlfq: &'a MlfqParams,
+    /// How `eevdf` ends a slice and scales it.
+    pub eevdf: EevdfParams,
     /// Which xnu release's Clutch rules `clutch` follows.
     pub clutch: ClutchParams,
     pub machine: &'a Machine,
@@ -239,7 +240,7 @@ impl PolicyKind {
             PolicyKind::Eevdf => simulate_on(
                 threads,
                 m,
-                &mut Eevdf::new(n, p.threads, m, EevdfParams::default()),
+                &mut Eevdf::new(n, p.threads, m, p.eevdf),
                 recorder,
                 config,
             ),

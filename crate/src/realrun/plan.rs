@@ -10,7 +10,7 @@
 
 use crate::experiment::summary::{self, Summary};
 use crate::experiment::Experiment;
-use crate::policy::{ClassParams, ClutchParams, MlfqParams, PolicyKind};
+use crate::policy::{ClassParams, ClutchParams, EevdfParams, MlfqParams, PolicyKind};
 use crate::sim::{EngineConfig, EngineError, Machine, NoRecord, Schedule};
 use crate::workload::Workload;
 
@@ -141,6 +141,7 @@ impl Plan {
         let class = ClassParams {
             quantum,
             mlfq: &mlfq,
+            eevdf: EevdfParams::default(),
             clutch: ClutchParams::default(),
             machine: &machine,
             threads: &[],

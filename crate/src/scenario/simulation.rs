@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use crate::policy::{ClassParams, ClutchParams, MlfqParams, PolicyKind};
+use crate::policy::{ClassParams, ClutchParams, EevdfParams, MlfqParams, PolicyKind};
 use crate::sim::time::SAME_INSTANT_MS as EPS;
 use crate::sim::{CoreKind, EngineConfig, Machine, Recorder, ThreadId, ThreadInfo};
 use crate::workload::program_threads::{ProgramRun, Stop};
@@ -363,6 +363,7 @@ pub fn simulate(programs: &Programs, machine: &Machine, cfg: &RunConfig) -> RunR
     let params = ClassParams {
         quantum: SCENARIO_QUANTUM_MS,
         mlfq: &MlfqParams::default(),
+        eevdf: EevdfParams::default(),
         clutch: cfg.clutch,
         machine,
         threads: &info,

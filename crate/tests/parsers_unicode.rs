@@ -198,7 +198,7 @@ const SMALL_TRACES: [&str; 3] = [
 ];
 
 /// Every CLI flag with a value it accepts.
-const FLAGS: [(&str, &str); 35] = [
+const FLAGS: [(&str, &str); 37] = [
     ("--seed", "42"),
     ("--tasks", "400"),
     ("--mix", "85:1-8,3:exp(5)"),

@@ -20,7 +20,8 @@
 //!    blog posts);
 //! 6. [`realrun`] (Run for real's plan and report), [`catalog`] (every
 //!    parameter, policy, figure and limit, for the page) and [`chart`]
-//!    (every chart, drawn once for any plotters backend: canvas or SVG);
+//!    (every chart, drawn once for any plotters backend: canvas or SVG),
+//!    [`url_keys`] (every key a link to the page may hold);
 //! 7. front ends: `web` (the page's wasm bindings) and the CLI (the bin).
 //!
 //! Everything but `web` is plain Rust with no web code: the CLI, the tests
@@ -47,6 +48,7 @@ pub mod scenario;
 pub mod catalog;
 pub mod chart;
 pub mod realrun;
+pub mod url_keys;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod huge_pages;

@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["policy"],
     &["workload", "trace"],
     &["experiment", "responsiveness", "scenario", "embed"],
-    &["realrun", "catalog", "chart"],
+    &["realrun", "catalog", "chart", "url_keys"],
     &["web", "cli"],
 ];
 

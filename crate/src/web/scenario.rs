@@ -30,10 +30,7 @@ use crate::text::{Filled, Text};
 /// 10 s on two cores; longer runs are cut and say so on the page.
 pub const PAGE_MAX_RECORDS: usize = crate::chart::timeline::MAX_RECORDS;
 
-/// The URL key of the scenario name.
-pub const SCENARIO_KEY: &str = "s";
-/// The URL key of the run the charts show (page only; not a CLI flag).
-pub const RUN_KEY: &str = "run";
+pub use crate::url_keys::{RUN_KEY, SCENARIO_KEY};
 
 /// A parsed scenario query.
 #[derive(Clone, Debug)]

@@ -192,6 +192,23 @@ const HIGH_LOAD: Text = Text::new(
     "负载为 {} 时，核心有 {}% 的时间在忙，队列会形成，尾部延迟较长。",
 );
 
+// p95, the slowest task.
+const NOTHING_WAITS: Text = Text::new(
+    "Every policy gives each task the same latency here (p95 {} ms, the slowest {} ms): no task waits behind another, since each arrives after the one before it has finished, so there is nothing to reorder, and slicing only cuts a long task into pieces that run back to back.",
+    "这里每个策略给每个任务的延迟都相同（p95 {} ms，最慢的 {} ms）：没有任务排在别的任务后面等待，因为每个任务都在前一个结束后才到达，所以没有可调整的顺序，时间片只是把长任务切成首尾相接运行的几段。",
+);
+
+/// Whether no task waits under any of the policies (each latency is the
+/// task's own work): then every policy replays the tasks alike, as a
+/// recorded trace's tasks at their recorded starts are.
+pub fn nothing_waits(outcome: &Outcome) -> bool {
+    outcome.runs.len() > 1
+        && outcome
+            .runs
+            .iter()
+            .all(|r| r.summary.mean_wait <= 1e-9 * r.summary.mean.max(1.0))
+}
+
 /// The reading of one result, a few sentences long.
 pub fn explain(exp: &Experiment, outcome: &Outcome, lang: Lang) -> String {
     let mut out: Vec<String> = Vec::new();
@@ -202,6 +219,11 @@ pub fn explain(exp: &Experiment, outcome: &Outcome, lang: Lang) -> String {
     let total_work = outcome.workload.total_work();
     if rest.is_empty() {
         out.push(single(exp, base, n, lang));
+    } else if nothing_waits(outcome) {
+        // "rr leaves p95 where fifo has it" would read as slicing being
+        // useless, where it has simply nothing to act on.
+        out.push(NOTHING_WAITS.fill(lang, &[&ms(base.summary.p95), &ms(base.summary.max)]));
+        return lang.join(&out);
     }
     for r in rest {
         out.push(versus(exp, base, r, total_work, rest.len() > 1, lang));

@@ -190,7 +190,7 @@ fn every_figure_in_both_themes() {
         "zh.svg",
         &["simulate", "--lang", "zh", "--figure", "cdf"],
     )));
-    assert!(t.iter().any(|s| s == "延迟（毫秒）"), "{t:?}");
+    assert!(t.iter().any(|s| s == "延迟（ms）"), "{t:?}");
 }
 
 /// Ten named classes: ten colours, names as they are (no " ms"), a long

@@ -50,6 +50,15 @@ pub const MAIN_THREAD: Text = Text::new("main thread", "主线程");
 /// Thread names in lanes and legends (`--json` keeps the scenario's own).
 pub const MAIN: Text = Text::new("main", "主线程");
 pub const WORKER: Text = Text::new("job {} worker {}", "任务 {} 工作线程 {}");
+/// A worker's thread-state lane: job, worker, its QoS number.
+pub const WORKER_QOS: Text =
+    Text::new("job {} worker {} (QoS {})", "任务 {} 工作线程 {}（QoS {}）");
+/// Under a scenario's charts when recording stopped before the run ended:
+/// where they stop, the run's length, the recording limit.
+pub const CUT_SHORT: Text = Text::new(
+    "The charts show the first {} s of this {} s run: recording stops after {} slices or state changes, to keep the page light. The tables cover the whole run.",
+    "图表只显示本次 {1} s 运行的前 {0} s：为了让页面保持轻量，记录在 {2} 个片段或状态变化后停止。表格覆盖整次运行。",
+);
 pub const SYSTEM_WORK: Text = Text::new("other system work", "其他系统负载");
 pub const STATES: [Text; 3] = [
     Text::new("running", "运行"),

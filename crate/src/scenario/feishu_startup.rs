@@ -607,6 +607,7 @@ impl Outcome for FeishuStartupResult {
                 self.band_limit,
                 false,
             ),
+            ..PageText::default()
         }
     }
 

@@ -275,6 +275,8 @@ struct TimelineMeta {
     /// Time the charts cover, ms: the run's end, or where recording stopped.
     horizon: f64,
     truncated: bool,
+    /// Where the charts stop and why, when `truncated` (`{en, zh}`).
+    cut_note: Filled,
 }
 
 #[cfg(not(feature = "page"))]
@@ -331,6 +333,7 @@ impl ScenarioRun {
             label: labels[run].en.clone(),
             horizon: view.map_or(pri.horizon, chart::gantt::scenario_horizon),
             truncated: view.is_some_and(|v| v.run.truncated),
+            cut_note: view.map(chart::timeline::cut_note).unwrap_or_default(),
         };
         let out = Object::new();
         set(&out, "meta", &to_js(&meta));

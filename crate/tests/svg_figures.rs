@@ -61,7 +61,7 @@ fn parse(svg: &str) -> roxmltree::Document<'_> {
     );
     // Only SVG elements, each with sane attributes.
     let known = [
-        "svg", "title", "rect", "path", "text", "polyline", "circle", "polygon",
+        "svg", "title", "desc", "rect", "path", "text", "polyline", "circle", "polygon",
     ];
     for n in doc.descendants().filter(|n| n.is_element()) {
         assert!(

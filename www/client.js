@@ -5,7 +5,7 @@
 //   const job = client.request('sweep', args, { onProgress });
 //   const out = await job.done;   // {status: 'done', value, ms}
 //                                 // | {status: 'cancelled'}
-//                                 // | {status: 'error', message, fatal}
+//                                 // | {status: 'error', message, fatal, words}
 //   job.cancel();
 //
 // The promise never rejects. A lane (`client.lane()`) keeps only the newest
@@ -86,7 +86,7 @@ export function createClient(url) {
       return;
     }
     if (rec.cancelled) { settle(rec, { status: 'cancelled' }); return; }
-    if (msg.type === 'error') { settle(rec, { status: 'error', message: msg.message, fatal: false }); return; }
+    if (msg.type === 'error') { settle(rec, { status: 'error', message: msg.message, fatal: false, words: msg.words }); return; }
     failures = 0;
     settle(rec, { status: 'done', value: msg.value, ms: msg.ms });
   }

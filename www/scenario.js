@@ -165,10 +165,10 @@ function buildResults() {
     section('sc-gantt', 'sc.heading.gantt',
       lanes('qos-gantt', 'sc.caption.gantt'), described('qos-gantt'),
       el('p', { id: 'scenario-truncated', className: 'hint', hidden: true }),
-      el('p', { className: 'hint', i18n: 'sc.caption.gantt' })),
+      el('p', { id: 'gantt-caption', className: 'hint', i18n: 'sc.caption.gantt' })),
     section('sc-states', 'sc.heading.states',
       lanes('qos-states', 'sc.caption.states'), described('qos-states'),
-      el('p', { className: 'hint', i18n: 'sc.caption.states' })),
+      el('p', { id: 'states-caption', className: 'hint', i18n: 'sc.caption.states' })),
     section('sc-pri', 'sc.heading.pri',
       // Its caption and label describe the run's settings: from Rust (renderNotes).
       el('canvas', { id: 'qos-pri', role: 'img', 'aria-describedby': 'qos-pri-legend' }), described('qos-pri'),
@@ -420,6 +420,14 @@ function renderNotes() {
   const list = $('#scenario-notes');
   list.lang = zh && notes === s.notes_zh ? 'zh-CN' : 'en';
   list.replaceChildren(...notes.map((n) => el('li', { text: n })));
+  // The charts' captions: the scenario's own (Rust) where it has one,
+  // else the general one.
+  for (const [id, key, own] of [['#gantt-caption', 'sc.caption.gantt', 'gantt_caption'], ['#states-caption', 'sc.caption.states', 'states_caption']]) {
+    const p = $(id);
+    const text = s.page ? tr(s.page[own]) : '';
+    if (text) delete p.dataset.i18n; else p.dataset.i18n = key;
+    p.textContent = text || t(key);
+  }
   const caption = s.page ? tr(s.page.pri_caption) : '';
   $('#pri-caption').textContent = caption;
   $('#qos-pri').setAttribute('aria-label', caption);
@@ -438,7 +446,7 @@ function renderChartNotes() {
   for (const id of ['#qos-gantt', '#qos-states']) $(id).closest('section').hidden = !timeline;
   const trunc = $('#scenario-truncated');
   trunc.hidden = !(timeline && v && v.truncated());
-  trunc.textContent = trunc.hidden ? '' : t('sc.truncated', { ms: Math.round(v.horizon()) });
+  trunc.textContent = trunc.hidden ? '' : tr(v.cutNote());
   const hasPri = !!(v && v.hasPri());
   $('#qos-pri').hidden = !hasPri;
   const none = $('#pri-none');

@@ -50,6 +50,10 @@ export function renderTable(result) {
     frag.append(tr);
   });
   tbody.replaceChildren(frag);
+  // A line above the table when Rust has one (a trace replayed alike by
+  // every policy).
+  $('#table-note').textContent = words(result.above);
+  $('#table-note').hidden = !result.above;
   // One reading under the table, in the page's language: the generated
   // explanation (its changes and why), else the bare comparison.
   $('#explanation').textContent = words(result.explain) || words(result.reading);

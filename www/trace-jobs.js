@@ -37,7 +37,7 @@ export async function* openTrace(wasm, { file }, ctx) {
       try {
         chunk = await reader.read();
       } catch (err) {
-        throw new Error(gzip ? `the gzip data does not inflate: ${err.message || err}` : `cannot read the file: ${err.message || err}`);
+        throw wasm.unreadable(gzip, String(err.message || err));
       }
       if (chunk.done) break;
       loader.push(chunk.value);

@@ -34,8 +34,16 @@ function done() {
   $('#trace-cancel').hidden = true;
 }
 
-function showError(message) {
+let error = null;     // the error shown: its words ({en, zh}) or a message
+
+function showError(shownError) {
+  error = shownError;
+  renderError();
+}
+
+function renderError() {
   const box = $('#trace-error');
+  const message = error && typeof error === 'object' ? words(error) : error;
   box.textContent = message ? t('trace.error', { message }) : '';
   box.hidden = !message;
 }
@@ -63,7 +71,7 @@ function send(job, args, name) {
     done();
     current = null;
     if (out.status === 'error') {
-      showError(out.message);
+      showError(out.words || out.message);
       setState('error');
       return;
     }
@@ -183,6 +191,7 @@ export function initTrace() {
     $(sel).addEventListener(ev, () => setTimeout(renderFound));
   }
   onLangChange(renderFound);
+  onLangChange(renderError);
   // Test hooks.
   window.tailslice.openTrace = openTrace;
   Object.defineProperty(window.tailslice, 'trace', {

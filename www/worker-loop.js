@@ -10,7 +10,9 @@
 //   {type: "progress", id, progress}   whatever the job reports
 //   {type: "result", id, value, ms}    its answer (typed arrays transferred)
 //   {type: "cancelled", id}            it stopped after a cancel
-//   {type: "error", id, message, fatal}
+//   {type: "error", id, message, fatal, words}
+// `words`: the error's message in both languages ({en, zh}) when the wasm
+// threw one (a trace error), so the page shows its reader's;
 // `fatal`: the wasm panicked (message = the panic's) or did not load; this
 // instance must not be used again, the client replaces the worker. Jobs run
 // concurrently: between two steps of one, the worker yields to its message
@@ -80,7 +82,8 @@ export function serve(ready, wasm, jobs, extra = {}) {
       }
     } catch (err) {
       const panic = broken ? null : lastPanic();
-      self.postMessage({ type: 'error', id, message: panic || String((err && err.message) || err), fatal: broken || !!panic });
+      const words = !panic && err && err.words ? err.words : undefined;
+      self.postMessage({ type: 'error', id, message: panic || String((err && err.message) || err), fatal: broken || !!panic, words });
     } finally {
       live.delete(id);
       cancelled.delete(id);

@@ -297,10 +297,10 @@ fn texts(p: Param) -> (Text, Text) {
             ),
         ),
         Param::Quantum => (
-            Text::new("Quantum (ms)", "时间片（毫秒）"),
+            Text::new("Quantum (ms)", "时间片（ms）"),
             Text::new(
                 "Time slice of round-robin and MLFQ's top level, in ms.",
-                "轮转调度与 MLFQ 最高级的时间片（毫秒）。",
+                "轮转调度与 MLFQ 最高级的时间片（ms）。",
             ),
         ),
         Param::Policies => (
@@ -322,10 +322,10 @@ fn texts(p: Param) -> (Text, Text) {
             ),
         ),
         Param::SwitchCost => (
-            Text::new("Switch cost (ms)", "切换开销（毫秒）"),
+            Text::new("Switch cost (ms)", "切换开销（ms）"),
             Text::new(
                 "Charged each time a core changes task, in ms.",
-                "核心每次切换任务时付出的开销（毫秒）。",
+                "核心每次切换任务时付出的开销（ms）。",
             ),
         ),
         Param::Rng => (
@@ -336,10 +336,10 @@ fn texts(p: Param) -> (Text, Text) {
             ),
         ),
         Param::Within => (
-            Text::new("Done within (ms)", "完成时限（毫秒）"),
+            Text::new("Done within (ms)", "完成时限（ms）"),
             Text::new(
                 "The \"done within\" column counts latencies below this, in ms.",
-                "“限时内完成”一列统计延迟低于此值（毫秒）的任务。",
+                "“限时内完成”一列统计延迟低于此值（ms）的任务。",
             ),
         ),
         Param::Arrivals => (
@@ -361,10 +361,10 @@ fn texts(p: Param) -> (Text, Text) {
             ),
         ),
         Param::MlfqBoost => (
-            Text::new("MLFQ boost (ms)", "MLFQ 提升周期（毫秒）"),
+            Text::new("MLFQ boost (ms)", "MLFQ 提升周期（ms）"),
             Text::new(
                 "Period of MLFQ's priority boost in ms, or off.",
-                "MLFQ 优先级提升的周期（毫秒），或 off。",
+                "MLFQ 优先级提升的周期（ms），或 off。",
             ),
         ),
     }

@@ -154,11 +154,11 @@ pub fn fmt_number(v: f64) -> String {
 }
 
 /// What a number field measures, as its refusal names it: "a number of
-/// ms" / "毫秒数".
+/// ms" / "数（ms）".
 pub mod unit {
     use crate::text::Text;
 
-    pub const MS: Text = Text::new("a number of ms", "毫秒数");
+    pub const MS: Text = Text::new("a number of ms", "数（ms）");
     pub const SECONDS: Text = Text::new("a number of seconds", "秒数");
     /// A multiplier without a unit (a scale).
     pub const FACTOR: Text = Text::new("a factor", "倍数");
@@ -250,7 +250,7 @@ mod tests {
         );
         assert_eq!(
             e.message(Lang::Zh),
-            "--quantum 的值“0”无效，应为：0.001 到 1000 之间的毫秒数"
+            "--quantum 的值“0”无效，应为：0.001 到 1000 之间的数（ms）"
         );
         assert_eq!(e.messages().en, e.to_string());
         let e = Lang::parse("lang", "fr").unwrap_err();
@@ -337,7 +337,7 @@ mod tests {
             e.to_string(),
             "invalid cs '1e-308': expected 0 or a number of ms from 0.001 to 1000"
         );
-        assert_eq!(e.allowed.zh, "0 或 0.001 到 1000 之间的毫秒数");
+        assert_eq!(e.allowed.zh, "0 或 0.001 到 1000 之间的数（ms）");
         let strict = NumberRange::new(0.001, 1000.0, unit::MS);
         assert!(strict.parse("q", "0").is_err());
         assert!(strict.parse("q", "NaN").is_err());

@@ -20,9 +20,10 @@
 //!    blog posts);
 //! 6. [`realrun`] (Run for real's plan and report), [`catalog`] (every
 //!    parameter, policy, figure and limit, for the page), [`chart`]
-//!    (every chart, drawn once for any plotters backend: canvas or SVG)
-//!    and, on Linux, `kernel` (the tasks as real threads under the
-//!    kernel's policies, measured beside the model);
+//!    (every chart, drawn once for any plotters backend: canvas or SVG),
+//!    [`url_keys`] (every key a link to the page may hold) and, on Linux,
+//!    `kernel` (the tasks as real threads under the kernel's policies,
+//!    measured beside the model);
 //! 7. front ends: `web` (the page's wasm bindings) and the CLI (the bin).
 //!
 //! Everything but `web` is plain Rust with no web code: the CLI, the tests
@@ -52,6 +53,7 @@ pub mod realrun;
 // Real threads under Linux's own policies (`tailslice measure`).
 #[cfg(target_os = "linux")]
 pub mod kernel;
+pub mod url_keys;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod huge_pages;

@@ -184,7 +184,7 @@ fn unknown_command() {
 fn the_table_ends_with_a_reading_in_plain_words() {
     let o = tailslice(&["simulate"]);
     let s = stdout(&o);
-    assert!(s.contains("rr cuts p95 by 28 %"), "{s}");
+    assert!(s.contains("RR cuts p95 by 28 %"), "{s}");
     assert!(s.contains("still finishes at 5209 ms"), "{s}");
     let o = tailslice(&["simulate", "--lang", "zh"]);
     assert!(stdout(&o).contains("降低了 28%"), "{}", stdout(&o));

@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["policy"],
     &["workload", "trace"],
     &["experiment", "responsiveness", "scenario", "embed"],
-    &["realrun", "catalog", "chart", "kernel"],
+    &["realrun", "catalog", "chart", "kernel", "url_keys"],
     &["web", "cli"],
 ];
 

@@ -161,5 +161,8 @@ fn trace_names_with_control_or_bidi_characters() {
     }
     let thread = br#"[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"\u007fCrRendererMain"}},{"ph":"X","name":"RunTask","pid":1,"tid":1,"ts":0,"dur":60}]"#;
     let e = import_trace(thread, &TraceOptions::default()).unwrap_err();
-    assert!(!e.message.chars().any(is_hidden_char), "{:?}", e.message);
+    for lang in tailslice::text::Lang::ALL {
+        let m = e.message(lang);
+        assert!(!m.chars().any(is_hidden_char), "{m:?}");
+    }
 }

@@ -370,7 +370,7 @@ fn the_tables_come_with_their_headings_labels_and_cells() {
         en.columns,
         ["mean", "p50", "p90", "p95", "p99", "max", "done < 10 ms"]
     );
-    assert_eq!(report.text.zh.columns[6], "10 毫秒内完成");
+    assert_eq!(report.text.zh.columns[6], "10 ms 内完成");
     let labels: Vec<&str> = en.rows.iter().map(|r| r.label.as_str()).collect();
     assert_eq!(
         labels,

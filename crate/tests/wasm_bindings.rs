@@ -184,7 +184,7 @@ fn bad_and_hostile_values_are_reported_and_fall_back() {
     assert_eq!(errors[3]["refusal"]["en"], errors[3]["message"]);
     assert_eq!(
         errors[3]["refusal"]["zh"],
-        "q 的值“0”无效，应为：0.001 到 100000 之间的毫秒数"
+        "q 的值“0”无效，应为：0.001 到 100000 之间的数（ms）"
     );
     assert_eq!(
         errors[3]["banner"]["en"],

@@ -139,7 +139,7 @@ fn the_summary_carries_the_page_sentences_in_both_languages() {
     let run = web::run_scenario("s=feishu-startup&tl=off", JsValue::UNDEFINED).unwrap();
     let s = json(&run.summary());
     let reading = s["page"]["reading"]["zh"].as_str().unwrap();
-    assert!(reading.contains("实测 −100 毫秒"), "{reading}");
+    assert!(reading.contains("实测 −100 ms"), "{reading}");
     assert!(s["page"]["reading"]["en"]
         .as_str()
         .unwrap()

@@ -26,7 +26,7 @@ async fn lang_zh_shows_chinese_labels_and_explanation() -> Result<()> {
     let b = Browser::start().await?;
     open_ready(&b, "/?lang=zh").await?;
     assert_eq!(js_str(&b, "document.documentElement.lang").await?, "zh-CN");
-    assert_eq!(b.text("#h-table").await?, "各策略的延迟（毫秒）");
+    assert_eq!(b.text("#h-table").await?, "各策略的延迟（ms）");
     assert_eq!(b.text("label[for=seed]").await?, "随机种子");
     assert_eq!(b.text("#share").await?, "分享链接");
     assert_eq!(b.text("#sweep-seeds-run").await?, "运行种子扫描");
@@ -159,7 +159,7 @@ async fn bad_lang_shows_the_banner() -> Result<()> {
     // A region tag is a language like the CLI's (zh-CN is Chinese), and a
     // repeated lang= keeps its first value and says so (in Chinese, then).
     open_ready(&b, "/?lang=zh-CN&lang=en").await?;
-    assert_eq!(b.text("#h-table").await?, "各策略的延迟（毫秒）");
+    assert_eq!(b.text("#h-table").await?, "各策略的延迟（ms）");
     let banner = b.text("#error").await?;
     assert!(
         banner.contains("lang 只能给一次") && banner.contains("第一个值“zh-CN”"),

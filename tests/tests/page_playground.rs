@@ -221,7 +221,7 @@ async fn controls_are_built_from_the_catalog() -> Result<()> {
              document.querySelector('#percentiles thead th[id=within-head]').textContent];",
         )
         .await?;
-    assert_eq!(zh, serde_json::json!(["随机种子", "100 毫秒内完成"]));
+    assert_eq!(zh, serde_json::json!(["随机种子", "100 ms 内完成"]));
     b.finish().await
 }
 

@@ -625,7 +625,7 @@ async fn the_panel_is_built_from_the_registry_in_both_languages() -> Result<()> 
         let s = v.as_str().unwrap_or("");
         assert!(has_han(s), "zh: {s:?}");
     }
-    assert!(zh[3].as_str().unwrap().contains("实测 −100 毫秒"), "{zh}");
+    assert!(zh[3].as_str().unwrap().contains("实测 −100 ms"), "{zh}");
     // Switching to English relabels them without a new run.
     let before = updates(&b).await?;
     b.eval_js(

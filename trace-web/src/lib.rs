@@ -21,7 +21,8 @@ use tailslice::experiment::Limits;
 use tailslice::text::{Lang, Text};
 use tailslice::trace::found::{LONGEST_CAPTION, LONGEST_HEADS};
 use tailslice::trace::{
-    self, parse_thread, Found, ParsedTrace, TraceArrivals, TraceOptions, MAX_TRACE_BYTES,
+    self, parse_thread, Found, ParsedTrace, TraceArrivals, TraceError, TraceOptions,
+    MAX_TRACE_BYTES,
 };
 use tailslice::workload::task_list::task_list_text;
 
@@ -34,6 +35,23 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
 fn set(obj: &JsValue, key: &str, value: &JsValue) {
     // Setting a property on a plain object cannot fail.
     let _ = js_sys::Reflect::set(obj, &JsValue::from_str(key), value);
+}
+
+/// A trace error as a JS `Error` whose message is the English text and
+/// whose `words` are `{en, zh}`: the page shows its reader's language
+/// (the worker passes `words` on with the error).
+fn thrown(e: TraceError) -> JsValue {
+    let err: JsValue = js_sys::Error::new(&e.text.en).into();
+    set(&err, "words", &to_js(&e.text));
+    err
+}
+
+/// The error for a file the worker could not read a chunk of (`gzip`: or
+/// inflate with the browser's `DecompressionStream`), `detail` being the
+/// browser's own reason.
+#[wasm_bindgen(js_name = unreadable)]
+pub fn unreadable(gzip: bool, detail: &str) -> JsValue {
+    thrown(trace::unreadable(gzip, detail))
 }
 
 /// Reads a trace in chunks, then imports any of its threads.
@@ -70,12 +88,12 @@ impl TraceLoader {
     /// inflated size is checked while reading). Fails at once for an
     /// uncompressed file over the limit.
     #[wasm_bindgen(constructor)]
-    pub fn new(size: f64, gzip: bool) -> Result<TraceLoader, JsError> {
+    pub fn new(size: f64, gzip: bool) -> Result<TraceLoader, JsValue> {
         if size > MAX_TRACE_BYTES as f64 {
-            return Err(JsError::new(&if gzip {
-                format!("the file is {size} bytes compressed; at most {MAX_TRACE_BYTES} bytes (256 MiB) are read")
+            return Err(thrown(if gzip {
+                trace::too_large_compressed(size as u64)
             } else {
-                trace::too_large(size as u64).message
+                trace::too_large(size as u64)
             }));
         }
         Ok(TraceLoader {
@@ -85,11 +103,9 @@ impl TraceLoader {
     }
 
     /// Appends a chunk of the (inflated) file; fails past the size limit.
-    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsError> {
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
         if self.bytes.len() + chunk.len() > MAX_TRACE_BYTES {
-            return Err(JsError::new(&format!(
-                "the trace is more than {MAX_TRACE_BYTES} bytes uncompressed; at most 256 MiB are read"
-            )));
+            return Err(thrown(trace::too_large_while_read()));
         }
         self.bytes.extend_from_slice(chunk);
         Ok(())
@@ -102,9 +118,9 @@ impl TraceLoader {
 
     /// Parses what was pushed (and frees it); fails with the one message
     /// that says what is wrong with the file.
-    pub fn parse(&mut self) -> Result<(), JsError> {
+    pub fn parse(&mut self) -> Result<(), JsValue> {
         let bytes = std::mem::take(&mut self.bytes);
-        let parsed = ParsedTrace::parse(&bytes).map_err(|e| JsError::new(&e.message))?;
+        let parsed = ParsedTrace::parse(&bytes).map_err(thrown)?;
         self.parsed = Some(parsed);
         Ok(())
     }
@@ -112,15 +128,18 @@ impl TraceLoader {
     /// Imports `thread` (`PID:TID`, or "" for the inspected page's main
     /// thread): `{tasks, count, found, lines: {en, zh}}`, with
     /// `found.threads` the candidates for the picker.
-    pub fn select(&self, thread: &str, t0: bool) -> Result<JsValue, JsError> {
+    pub fn select(&self, thread: &str, t0: bool) -> Result<JsValue, JsValue> {
         let parsed = self
             .parsed
             .as_ref()
-            .ok_or_else(|| JsError::new("the trace has not been read"))?;
+            .ok_or_else(|| JsValue::from(JsError::new("the trace has not been read")))?;
         let thread = if thread.is_empty() {
             None
         } else {
-            Some(parse_thread("thread", thread).map_err(|e| JsError::new(&e.to_string()))?)
+            Some(
+                parse_thread("thread", thread)
+                    .map_err(|e| thrown(TraceError::new(e.messages())))?,
+            )
         };
         let opts = TraceOptions {
             thread,
@@ -131,9 +150,7 @@ impl TraceLoader {
             },
             max_tasks: (Limits::WEB.max_tasks as usize).min(trace::MAX_TRACE_TASKS),
         };
-        let imp = parsed
-            .extract(&opts)
-            .map_err(|e| JsError::new(&e.message))?;
+        let imp = parsed.extract(&opts).map_err(thrown)?;
         let out = to_js(&Selected {
             tasks: task_list_text(&imp.workload),
             count: imp.workload.len(),

@@ -1,6 +1,7 @@
 //! The latency CDF: one step line per policy on shared axes, p50 and p95
 //! marked, the policies' legend above the plot.
 
+use crate::experiment::reading::policy_title;
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::DrawingBackend;
 
@@ -102,7 +103,13 @@ pub fn draw<B: DrawingBackend>(
     let legend: Vec<Item> = series
         .iter()
         .enumerate()
-        .map(|(i, s)| Item::new(s.name.to_ascii_uppercase(), theme::policy(i), Swatch::Line))
+        .map(|(i, s)| {
+            Item::new(
+                policy_title(s.name, pen.lang),
+                theme::policy(i),
+                Swatch::Line,
+            )
+        })
         .collect();
     let percent = |v: f64, _: f64| format!("{:.0} %", v * 100.0);
     let plot = frame::draw(

@@ -10,6 +10,8 @@ use super::theme::{Theme, ThemeName};
 use super::words;
 use super::{cdf, gantt, histogram, priority, table, timeline};
 use crate::error::ParamError;
+use crate::experiment::reading::policy_title;
+use crate::experiment::recorded::RECORDED;
 use crate::experiment::summary::{self, Summary};
 use crate::experiment::{Experiment, Outcome};
 use crate::scenario::{RunView, Scenario, ScenarioResult};
@@ -277,18 +279,62 @@ pub fn study(s: &Study, o: &Options) -> String {
         };
     }
     let spots = std::mem::take(&mut pen.spots);
+    let (title, desc) = study_words(s, lang);
+    svg.finish_described(&title, &desc, &spots)
+}
+
+/// A study figure's `<title>` (the tasks and the policies) and `<desc>`
+/// (each row's headline figures, then the reading), in `lang`.
+fn study_words(s: &Study, lang: Lang) -> (String, String) {
+    const TITLE: Text = Text::new("tailslice: {} tasks, {}", "tailslice：{} 个任务，{}");
+    const COMMA: Text = Text::new(", ", "、");
+    const ROW: Text = Text::new(
+        "{}: mean {} ms, p50 {} ms, p95 {} ms, p99 {} ms, max {} ms; {} of {} within {} ms.",
+        "{}：平均 {} ms，p50 {} ms，p95 {} ms，p99 {} ms，最大 {} ms；{7} 个中 {6} 个在 {8} ms 内完成。",
+    );
+    let n = s.outcome.workload.len().to_string();
     let policies: Vec<String> = s
         .outcome
         .runs
         .iter()
-        .map(|r| r.policy.name().to_ascii_uppercase())
+        .map(|r| policy_title(r.policy.name(), lang))
         .collect();
-    let title = format!(
-        "tailslice: {} tasks, {}",
-        s.outcome.workload.len(),
-        policies.join(", ")
-    );
-    svg.finish(&title, &spots)
+    let title = TITLE.fill(lang, &[&n, &policies.join(COMMA.get(lang))]);
+    let one = |v: f64| format!("{v:.1}");
+    let within = crate::error::fmt_number(s.exp.within);
+    let rows = s
+        .recorded
+        .map(|r| (policy_title(RECORDED, lang), r))
+        .into_iter()
+        .chain(
+            s.outcome
+                .runs
+                .iter()
+                .map(|r| (policy_title(r.policy.name(), lang), &r.summary)),
+        );
+    let mut parts: Vec<String> = rows
+        .map(|(name, m)| {
+            ROW.fill(
+                lang,
+                &[
+                    &name,
+                    &one(m.mean),
+                    &one(m.p50),
+                    &one(m.p95),
+                    &one(m.p99),
+                    &one(m.max),
+                    &m.done_within.to_string(),
+                    &n,
+                    &within,
+                ],
+            )
+        })
+        .collect();
+    let reading = crate::experiment::reading::explain(s.exp, s.outcome, lang);
+    if !reading.is_empty() {
+        parts.push(reading);
+    }
+    (title, lang.join(&parts))
 }
 
 /// The SVG figure of run `run` of a scenario: its tables, its cores, its

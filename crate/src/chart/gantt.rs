@@ -6,6 +6,7 @@
 use super::lanes::{Block, Key, Lane, Lanes, Mark, Meta, Segments};
 use super::theme;
 use super::words;
+use crate::experiment::reading::policy_title;
 use crate::experiment::{Experiment, Outcome};
 use crate::scenario::RunView;
 use crate::sim::machine::CoreKind;
@@ -51,7 +52,9 @@ pub fn long_class(w: &Workload) -> Option<u16> {
 
 /// A study block's title: the policy, and the machine or core count.
 fn block_title(exp: &Experiment, policy: &str) -> Filled {
-    let name = policy.to_ascii_uppercase();
+    // A block is always a simulated policy: its title reads the same in
+    // both languages.
+    let name = policy_title(policy, crate::text::Lang::En);
     if exp.machine.is_some() {
         exp.machine()
             .describe(true)
@@ -175,7 +178,7 @@ pub fn task_tip(lang: Lang, f: &TaskFacts) -> String {
             &d(f.completion),
             &d(f.completion - f.arrival),
             &slices,
-            &f.policy.to_ascii_uppercase(),
+            &policy_title(f.policy, crate::text::Lang::En),
             &f.core,
             &d(f.start),
             &d(f.end),

@@ -132,7 +132,13 @@ impl Svg {
 
     /// The finished document, with a `<title>` for the whole and one
     /// (transparent, over its place) for each spot.
-    pub fn finish(mut self, title: &str, spots: &[Spot]) -> String {
+    pub fn finish(self, title: &str, spots: &[Spot]) -> String {
+        self.finish_described(title, "", spots)
+    }
+
+    /// [`Svg::finish`] with a `<desc>` after the title (what a screen
+    /// reader or a search engine reads of the whole; none when empty).
+    pub fn finish_described(mut self, title: &str, desc: &str, spots: &[Spot]) -> String {
         self.flush();
         let (w, h) = self.size;
         let mut out = String::with_capacity(self.body.len() + 512);
@@ -142,6 +148,9 @@ impl Svg {
             escape(FONT_STACK)
         );
         let _ = writeln!(out, "<title>{}</title>", escape(title));
+        if !desc.is_empty() {
+            let _ = writeln!(out, "<desc>{}</desc>", escape(desc));
+        }
         out.push_str(&self.body);
         for s in spots {
             let _ = writeln!(

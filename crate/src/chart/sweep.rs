@@ -2,6 +2,7 @@
 //! the experiment's own seed marked) and each policy's figure against the
 //! quantum on a log axis (best quantum marked), legends above the plots.
 
+use crate::experiment::reading::policy_title;
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::DrawingBackend;
 use serde::Deserialize;
@@ -185,7 +186,7 @@ pub fn draw_quanta<B: DrawingBackend>(
         .policies
         .iter()
         .enumerate()
-        .map(|(i, p)| Item::new(p.to_ascii_uppercase(), theme::policy(i), Swatch::Line))
+        .map(|(i, p)| Item::new(policy_title(p, pen.lang), theme::policy(i), Swatch::Line))
         .collect();
     let plot = frame::draw(
         pen,

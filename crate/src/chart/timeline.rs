@@ -55,6 +55,34 @@ pub fn thread_title(name: &str) -> Filled {
     Filled::same(name)
 }
 
+/// A thread-state lane's name: a worker's with its QoS (its job's workers
+/// may run at different QoS in a scenario), any other as
+/// [`thread_title`].
+pub fn lane_title(t: &crate::scenario::simulation::ThreadStats) -> Filled {
+    match t
+        .name
+        .strip_prefix("job ")
+        .and_then(|rest| rest.split_once(" worker "))
+    {
+        Some((job, worker)) => words::WORKER_QOS.both(&[job, worker, &t.qos.to_string()]),
+        None => thread_title(&t.name),
+    }
+}
+
+/// Where a run's charts stop and why, when recording stopped before the
+/// run ended (empty otherwise).
+pub fn cut_note(view: &RunView) -> Filled {
+    if !view.run.truncated {
+        return Filled::default();
+    }
+    let secs = |ms: f64| format!("{:.1}", ms / 1000.0);
+    words::CUT_SHORT.both(&[
+        &secs(super::gantt::scenario_horizon(view)),
+        &secs(view.run.end),
+        &MAX_RECORDS.to_string(),
+    ])
+}
+
 /// The key threads' states of one run of `scenario`.
 pub fn states(scenario: &dyn Scenario, view: &RunView) -> Lanes {
     let r = &view.run;
@@ -95,7 +123,7 @@ pub fn states(scenario: &dyn Scenario, view: &RunView) -> Lanes {
                 lanes: keys_threads
                     .iter()
                     .map(|&t| Lane {
-                        label: thread_title(&r.threads[t].name),
+                        label: lane_title(&r.threads[t]),
                         mark: Mark::None,
                     })
                     .collect(),

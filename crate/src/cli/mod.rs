@@ -7,6 +7,8 @@
 //! while flags, `--help` and the system's own errors (files, UTF-8) are
 //! English, and one language per stream keeps stderr greppable. The page
 //! shows the same refusals in its reader's language (`ParamError::message`).
+//! What is wrong with a trace file is said in `--lang` (`tasks_in.rs`):
+//! it is about the file, not a flag, and the page says it the same way.
 
 mod bench;
 mod figure_flags;

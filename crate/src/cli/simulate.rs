@@ -63,7 +63,8 @@ Flags (defaults in brackets):
                       core; at most 1000000 slices
   --csv PATH          also write one CSV row per task and policy
   --explain           add an \"explanation\" text to the JSON (the table always has it)
-  --lang en|zh        language of the explanation [en] (errors stay English)
+  --lang en|zh        language of the explanation and of what is wrong with a
+                      --trace-in file [en] (other errors stay English)
 ";
 
 /// Writes an output file, or reports why not (exit code 1: not bad input).
@@ -156,6 +157,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Ok(o) => o,
         Err(code) => return code,
     };
+    source.set_lang(lang);
     let loaded = match source.load(&mut exp, &given, &limits) {
         Ok(l) => l,
         Err(code) => return code,

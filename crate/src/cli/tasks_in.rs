@@ -8,6 +8,7 @@
 
 use tailslice::error::shown;
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::text::{Lang, Text};
 use tailslice::trace::{self, ParsedTrace, ThreadKey, TraceArrivals, TraceImport, TraceOptions};
 use tailslice::workload::task_list::{self, MAX_IMPORT_TASKS};
 use tailslice::workload::{Arrivals, Workload};
@@ -43,6 +44,8 @@ pub(super) struct TaskSource {
     tasks_file: Option<String>,
     trace: Option<String>,
     thread: Option<ThreadKey>,
+    /// The language of a trace's own error (what is wrong with the file).
+    lang: Lang,
 }
 
 /// The tasks a subcommand runs on.
@@ -96,6 +99,12 @@ impl TaskSource {
         }
     }
 
+    /// Says what is wrong with a trace file in `lang` (`--lang`); the
+    /// rest of an error line, flags and system errors stay English.
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.lang = lang;
+    }
+
     /// The file the tasks come from, if imported (for headings).
     pub fn path(&self) -> Option<&str> {
         self.trace.as_deref().or(self.tasks_file.as_deref())
@@ -138,7 +147,7 @@ impl TaskSource {
                     arrivals,
                     max_tasks,
                 };
-                Loaded::Trace(Box::new(read_trace(path, &opts)?))
+                Loaded::Trace(Box::new(read_trace(path, &opts, self.lang)?))
             }
             (None, Some(path)) => {
                 if let Some(p) = given.iter().find(|p| WORKLOAD_PARAMS.contains(p)) {
@@ -181,8 +190,8 @@ fn read_tasks_file(path: &str, max_tasks: usize) -> Result<Workload, i32> {
     task_list::parse_task_list(&text, max_tasks as u64).map_err(|e| bad(e.to_string()))
 }
 
-/// Reads and imports a trace.
-fn read_trace(path: &str, opts: &TraceOptions) -> Result<TraceImport, i32> {
+/// Reads and imports a trace; what is wrong with the file is said in `lang`.
+fn read_trace(path: &str, opts: &TraceOptions, lang: Lang) -> Result<TraceImport, i32> {
     // A compressed file larger than the limit cannot inflate within it.
     check_file(
         "--trace-in",
@@ -194,7 +203,11 @@ fn read_trace(path: &str, opts: &TraceOptions) -> Result<TraceImport, i32> {
     let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read it: {e}")))?;
     ParsedTrace::parse(&bytes)
         .and_then(|p| p.extract(opts))
-        .map_err(|e| bad(e.message))
+        .map_err(|e| {
+            const INVALID: Text =
+                Text::new("invalid --trace-in '{}': {}", "--trace-in '{}' 无效：{}");
+            fail(&INVALID.fill(lang, &[&shown(path), e.message(lang)]))
+        })
 }
 
 /// Checks the flags that cannot go with `--trace-in`, and reads the

@@ -220,9 +220,9 @@ impl Snippet<'_> {
                 format!(
                     "<div class=\"tailslice-embed\" style=\"margin:1em 0;max-width:100%\">\n\
                      <a href=\"{full}\" data-tailslice-facade=\"{query}\" data-tailslice-title=\"{title}\" \
-                     aria-label=\"{live}: {title}\" style=\"display:inline-block;position:relative;max-width:100%;color:inherit;text-decoration:none\">\n\
+                     aria-label=\"{live}: {title}\" style=\"display:inline-block;max-width:100%;color:inherit;text-decoration:none\">\n\
                      {svg}\n\
-                     <span aria-hidden=\"true\" style=\"position:absolute;right:8px;bottom:8px;padding:6px 12px;border-radius:16px;\
+                     <span aria-hidden=\"true\" style=\"display:table;margin:6px 0 0 auto;padding:6px 12px;border-radius:16px;\
                      background:#0072b2;color:#fff;font:600 14px/1.2 system-ui,sans-serif\">\u{25b6} {live}</span>\n\
                      </a>\n\
                      <script async src=\"{loader}\"></script>\n\

@@ -106,7 +106,7 @@ impl Metric {
             Metric::P95 => Text::new("p95", "p95"),
             Metric::P99 => Text::new("p99", "p99"),
             Metric::Max => Text::new("max", "最大"),
-            Metric::DoneWithin => Text::new("done < {ms} ms", "{ms} 毫秒内完成"),
+            Metric::DoneWithin => Text::new("done < {ms} ms", "{ms} ms 内完成"),
         }
     }
 }

@@ -159,9 +159,24 @@ impl Param {
         Param::ALL.into_iter().find(|p| p.flag() == flag)
     }
 
+    /// The parameter a link's `key` names: its URL key, or an alias
+    /// ([`Param::URL_ALIASES`]).
     pub fn from_url_key(key: &str) -> Option<Param> {
-        Param::ALL.into_iter().find(|p| p.url_key() == key)
+        Param::ALL
+            .into_iter()
+            .find(|p| p.url_key() == key)
+            .or_else(|| {
+                Param::URL_ALIASES
+                    .iter()
+                    .find(|(alias, _)| *alias == key)
+                    .map(|&(_, p)| p)
+            })
     }
+
+    /// Other keys a link may use for a parameter: `tasks` for `n`, as the
+    /// CLI's flag and the form's label say it. A link is written back with
+    /// the parameter's own key.
+    pub const URL_ALIASES: [(&'static str, Param); 1] = [("tasks", Param::Tasks)];
 }
 
 /// One experiment, fully specified.

@@ -18,7 +18,7 @@ pub const PRESETS: [Preset; 6] = [
         query: "",
         name: Text::new(
             "The study: 400 tasks, FIFO vs RR 16 ms",
-            "原研究：400 个任务，FIFO 对比 RR 16 毫秒",
+            "原研究：400 个任务，FIFO 对比 RR 16 ms",
         ),
     },
     Preset {
@@ -29,7 +29,7 @@ pub const PRESETS: [Preset; 6] = [
         query: "q=4&cs=0.5",
         name: Text::new(
             "The study with 0.5 ms switch cost, 4 ms quantum",
-            "原研究加 0.5 毫秒切换开销，4 毫秒时间片",
+            "原研究加 0.5 ms 切换开销，4 ms 时间片",
         ),
     },
     Preset {

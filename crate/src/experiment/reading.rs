@@ -192,6 +192,23 @@ const HIGH_LOAD: Text = Text::new(
     "负载为 {} 时，核心有 {}% 的时间在忙，队列会形成，尾部延迟较长。",
 );
 
+// p95, the slowest task.
+const NOTHING_WAITS: Text = Text::new(
+    "Every policy gives each task the same latency here (p95 {} ms, the slowest {} ms): no task waits behind another, since each arrives after the one before it has finished, so there is nothing to reorder, and slicing only cuts a long task into pieces that run back to back.",
+    "这里每个策略给每个任务的延迟都相同（p95 {} ms，最慢的 {} ms）：没有任务排在别的任务后面等待，因为每个任务都在前一个结束后才到达，所以没有可调整的顺序，时间片只是把长任务切成首尾相接运行的几段。",
+);
+
+/// Whether no task waits under any of the policies (each latency is the
+/// task's own work): then every policy replays the tasks alike, as a
+/// recorded trace's tasks at their recorded starts are.
+pub fn nothing_waits(outcome: &Outcome) -> bool {
+    outcome.runs.len() > 1
+        && outcome
+            .runs
+            .iter()
+            .all(|r| r.summary.mean_wait <= 1e-9 * r.summary.mean.max(1.0))
+}
+
 /// The reading of one result, a few sentences long.
 pub fn explain(exp: &Experiment, outcome: &Outcome, lang: Lang) -> String {
     let mut out: Vec<String> = Vec::new();
@@ -202,6 +219,11 @@ pub fn explain(exp: &Experiment, outcome: &Outcome, lang: Lang) -> String {
     let total_work = outcome.workload.total_work();
     if rest.is_empty() {
         out.push(single(exp, base, n, lang));
+    } else if nothing_waits(outcome) {
+        // "rr leaves p95 where fifo has it" would read as slicing being
+        // useless, where it has simply nothing to act on.
+        out.push(NOTHING_WAITS.fill(lang, &[&ms(base.summary.p95), &ms(base.summary.max)]));
+        return lang.join(&out);
     }
     for r in rest {
         out.push(versus(exp, base, r, total_work, rest.len() > 1, lang));
@@ -220,7 +242,7 @@ fn single(exp: &Experiment, r: &PolicyRun, n: usize, lang: Lang) -> String {
     SINGLE.fill(
         lang,
         &[
-            r.policy.name(),
+            &policy_title(r.policy.name(), lang),
             &ms(m.p50),
             &ms(m.p95),
             &ms(m.max),
@@ -242,7 +264,11 @@ fn versus(
     lang: Lang,
 ) -> String {
     let (bs, rs): (&Summary, &Summary) = (&b.summary, &r.summary);
-    let (bn, rn) = (b.policy.name(), r.policy.name());
+    let (b_title, r_title) = (
+        policy_title(b.policy.name(), lang),
+        policy_title(r.policy.name(), lang),
+    );
+    let (bn, rn) = (b_title.as_str(), r_title.as_str());
     let mechanism = mechanism(r.policy).get(lang);
     let mut s: Vec<String> = Vec::new();
 
@@ -373,7 +399,7 @@ fn ranking(runs: &[PolicyRun], lang: Lang) -> String {
             lang,
             &[
                 &count,
-                b95.policy.name(),
+                &policy_title(b95.policy.name(), lang),
                 &ms(b95.summary.p95),
                 &ms(bmean.summary.mean),
             ],
@@ -383,9 +409,9 @@ fn ranking(runs: &[PolicyRun], lang: Lang) -> String {
             lang,
             &[
                 &count,
-                b95.policy.name(),
+                &policy_title(b95.policy.name(), lang),
                 &ms(b95.summary.p95),
-                bmean.policy.name(),
+                &policy_title(bmean.policy.name(), lang),
                 &ms(bmean.summary.mean),
             ],
         )
@@ -418,8 +444,10 @@ fn load_note(exp: &Experiment, runs: &[PolicyRun], lang: Lang) -> Option<String>
 /// The heading of a trace's "as recorded" row.
 pub const RECORDED_TITLE: Text = Text::new("as recorded", "按记录");
 
-/// A policy's (or the "as recorded" row's) name in headings and sentences:
-/// the CLI name in capitals.
+/// A policy's (or the "as recorded" row's) name in headings, legends and
+/// sentences: the CLI name in capitals (FIFO, RR). The one spelling of a
+/// policy wherever a reader meets it; only the CLI's table and flags keep
+/// the flag's own lower case.
 pub fn policy_title(name: &str, lang: Lang) -> String {
     if name == crate::experiment::recorded::RECORDED {
         RECORDED_TITLE.get(lang).to_string()
@@ -551,7 +579,7 @@ mod tests {
         let exp = Experiment::default();
         let o = run(&exp);
         let en = explain(&exp, &o, Lang::En);
-        assert!(en.contains("rr cuts p95 by 28 %"), "{en}");
+        assert!(en.contains("RR cuts p95 by 28 %"), "{en}");
         assert!(en.contains("still finishes at 5209 ms"), "{en}");
         assert!(en.contains("slicing changes who finishes first"), "{en}");
         let zh = explain(&exp, &o, Lang::Zh);
@@ -580,12 +608,35 @@ mod tests {
         };
         let en = explain(&exp, &run(&exp), Lang::En);
         assert!(
-            en.contains("Of the 3 policies, srpt has both the lowest p95"),
+            en.contains("Of the 3 policies, SRPT has both the lowest p95"),
             "{en}"
         );
         exp.policies = vec![PolicyKind::Rr];
         let en = explain(&exp, &run(&exp), Lang::En);
-        assert!(en.starts_with("Under rr, half the tasks"), "{en}");
+        assert!(en.starts_with("Under RR, half the tasks"), "{en}");
+    }
+
+    #[test]
+    fn when_no_task_waits_the_reading_says_so() {
+        // One task every second, none longer than 200 ms: nothing waits.
+        let exp = Experiment {
+            arrivals: Arrivals::Burst {
+                count: 1,
+                period: 1000.0,
+            },
+            ..Experiment::default()
+        };
+        let o = run(&exp);
+        assert!(nothing_waits(&o));
+        let en = explain(&exp, &o, Lang::En);
+        assert!(
+            en.starts_with("Every policy gives each task the same latency"),
+            "{en}"
+        );
+        assert!(!en.contains("leaves p95"), "{en}");
+        assert!(explain(&exp, &o, Lang::Zh).contains("延迟都相同"));
+        // The study's tasks all wait at t = 0.
+        assert!(!nothing_waits(&run(&Experiment::default())));
     }
 
     #[test]

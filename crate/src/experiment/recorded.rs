@@ -22,6 +22,14 @@ pub const BESIDE_T0: Text = Text::new(
     "“按记录”是 trace 实际运行的样子，每个任务在其记录的开始时间运行；各策略运行的是同样的任务，但全部在 t = 0 提交，所以与第一个策略比较，而不是与这一行比较。",
 );
 
+/// Above the latency table when the policies replay a trace's tasks at
+/// their recorded starts and none waits (`reading::nothing_waits`): why
+/// every change reads ±0 %, and where slicing's effect is measured.
+pub const REPLAYS_ALIKE: Text = Text::new(
+    "A recorded trace replays identically under every policy: its tasks ran one after another, so none waits behind another and no policy changes a task's latency (hence ±0 %). What slicing changes, how long an input waits behind a long task, is in the Responsiveness section above.",
+    "记录的 trace 在每种策略下都原样重放：它的任务一个接一个运行，没有任务排在别的任务后面等待，任何策略都不改变任务的延迟（所以都是 ±0 %）。时间片真正改变的是输入要在长任务后面等多久，见上方的“响应性”一节。",
+);
+
 /// The recorded run as a schedule: task `i` starts at `start[i]` (ms from
 /// the first task) and runs `recorded[i]`, one after another on one core
 /// (the main thread).

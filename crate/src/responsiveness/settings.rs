@@ -38,7 +38,7 @@ const QUANTA_ALLOWED: Text = Text::new(
 /// What `--window` and `resp_window` accept (the `{}`: one end's range).
 const WINDOW_ALLOWED: Text = Text::new(
     "START-END, two numbers of ms from the first task's start with END after START (e.g. 0-5000), each {}",
-    "START-END：从第一个任务开始算起的两个毫秒数，END 大于 START（例如 0-5000），每个为{}",
+    "START-END：从第一个任务开始算起的两个数（ms），END 大于 START（例如 0-5000），每个为{}",
 );
 
 /// Every setting of the model.

@@ -872,6 +872,7 @@ impl Outcome for FeishuDemoResult {
         PageText {
             reading,
             pri_caption: pri_caption(policy, self.band_limit, true),
+            ..PageText::default()
         }
     }
 

@@ -53,7 +53,7 @@ impl Scenario for FeishuStartup {
     }
 
     fn table_title(&self) -> Text {
-        Text::new("Start-up milestones (ms)", "启动里程碑（毫秒）")
+        Text::new("Start-up milestones (ms)", "启动里程碑（ms）")
     }
 
     fn knobs(&self) -> &'static [Knob] {
@@ -590,8 +590,8 @@ impl Outcome for FeishuStartupResult {
         const READING: Text = Text::new(
             "Whitelist versus default: first screen {} ms (measured {} ms), \
              first refresh {} ms (measured {} ms). All utility: {}.",
-            "白名单相对默认：首屏 {} 毫秒（实测 {} 毫秒），首次刷新 {} 毫秒\
-             （实测 {} 毫秒）。全部 utility：{}。",
+            "白名单相对默认：首屏 {} ms（实测 {} ms），首次刷新 {} ms\
+             （实测 {} ms）。全部 utility：{}。",
         );
         let reading = Filled::each(|lang| {
             let all_utility = match lang {
@@ -603,6 +603,7 @@ impl Outcome for FeishuStartupResult {
         PageText {
             reading,
             pri_caption: pri_caption(self.policy, self.band_limit, false),
+            ..PageText::default()
         }
     }
 

@@ -769,9 +769,17 @@ fn notes(r: &M1CompressResult, machines: &[Machine], lang: Lang) -> Vec<String> 
 
 impl Outcome for M1CompressResult {
     fn to_text(&self, lang: Lang) -> String {
-        let mut s = String::from(
+        // The measured column is as wide as its longest cell (20 at least).
+        let measured = self
+            .cases
+            .iter()
+            .flat_map(|c| &c.jobs)
+            .map(|j| j.measured.unwrap_or("-").chars().count())
+            .fold(20, usize::max);
+        let mut s = format!(
             "m1-compress: chunks on an operation queue, concurrency = core count\n\n\
-             machine  case            QoS  simulated  measured              E-core share  cores\n",
+             {:<8} {:<15} {:>3}  {:>10}  {:<measured$}  E-core share  cores\n",
+            "machine", "case", "QoS", "simulated", "measured"
         );
         for c in &self.cases {
             for j in &c.jobs {
@@ -781,7 +789,7 @@ impl Outcome for M1CompressResult {
                     format!("{:.1}", j.seconds)
                 };
                 s.push_str(&format!(
-                    "{:<8} {:<15} {:>3}  {:>8} s  {:<20}  {:>11.0}%  {:>5}\n",
+                    "{:<8} {:<15} {:>3}  {:>8} s  {:<measured$}  {:>11.0}%  {:>5}\n",
                     c.machine,
                     c.case,
                     j.qos,
@@ -818,6 +826,16 @@ impl Outcome for M1CompressResult {
             )
             .both(&[self.policy.name(), self.gcd_cap]),
             pri_caption: Filled::default(),
+            gantt_caption: Text::new(
+                "Each lane is a core, P cores first; a slice is coloured by its thread's QoS (the jobs' workers; other system work grey). This scenario has no main thread.",
+                "每条泳道是一个核心，性能核在前；每段按其线程的 QoS 着色（各任务的工作线程；其他系统负载为灰色）。这个场景没有主线程。",
+            )
+            .into(),
+            states_caption: Text::new(
+                "Key threads of this run: the first workers of each job, with their QoS.",
+                "本次运行的关键线程：每个任务的前几个工作线程，附其 QoS。",
+            )
+            .into(),
         }
     }
 

@@ -66,6 +66,11 @@ pub struct PageText {
     pub reading: Filled,
     /// What the sched_pri chart shows, for this run's settings.
     pub pri_caption: Filled,
+    /// Under the cores' chart, when the general caption (the main thread
+    /// in its own colour, the rest by QoS) does not fit the scenario.
+    pub gantt_caption: Filled,
+    /// Under the thread states, likewise.
+    pub states_caption: Filled,
 }
 
 /// One column of a [`PageTable`].

@@ -27,6 +27,7 @@ use serde_json::value::RawValue;
 
 use super::event_timing::{self, Refused, Skipped, Timing, MAX_EVENT_TIMINGS};
 use super::TraceError;
+use crate::text::{Filled, Lang, Text as Words};
 
 /// Most duration events kept (about 320 MB of [`Ev`]); a trace within the
 /// size limit has far fewer.
@@ -96,13 +97,17 @@ pub struct Events {
 }
 
 impl Events {
-    fn name_id(&mut self, name: &str) -> Result<u32, String> {
+    fn name_id(&mut self, name: &str) -> Result<u32, TraceError> {
         if let Some(&id) = self.name_ids.get(name) {
             return Ok(id);
         }
         if self.names.len() >= MAX_NAMES {
-            return Err(format!(
-                "more than {MAX_NAMES} distinct event names; this is not a browser trace"
+            return Err(TraceError::new(
+                Words::new(
+                    "more than {} distinct event names; this is not a browser trace",
+                    "不同的事件名称超过 {} 个；这不是浏览器 trace",
+                )
+                .both(&[&MAX_NAMES.to_string()]),
             ));
         }
         let id = self.names.len() as u32;
@@ -127,12 +132,18 @@ pub fn read(bytes: &[u8]) -> Result<Events, TraceError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
     match first.map(|i| bytes[i]) {
-        None => return Err(TraceError::new("the file is empty")),
+        None => {
+            return Err(TraceError::new(Words::new(
+                "the file is empty",
+                "文件是空的",
+            )))
+        }
         Some(b'[') | Some(b'{') => {}
         Some(_) => {
-            return Err(TraceError::new(
+            return Err(TraceError::new(Words::new(
                 "this is not a trace: a Trace Event file is JSON, starting with [ or {",
-            ))
+                "这不是 trace：Trace Event 文件是 JSON，以 [ 或 { 开头",
+            )))
         }
     }
     let mut state = Reader {
@@ -146,10 +157,13 @@ pub fn read(bytes: &[u8]) -> Result<Events, TraceError> {
     // Text, not bytes: the parser for &str is the one the rest of the crate
     // already uses (one copy of it in the page's wasm, not two).
     let text = std::str::from_utf8(bytes).map_err(|e| {
-        TraceError::new(format!(
-            "the file is not UTF-8 text (at byte {}): a Trace Event file is JSON",
-            e.valid_up_to()
-        ))
+        TraceError::new(
+            Words::new(
+                "the file is not UTF-8 text (at byte {}): a Trace Event file is JSON",
+                "文件不是 UTF-8 文本（第 {} 字节处）：Trace Event 文件是 JSON",
+            )
+            .both(&[&e.valid_up_to().to_string()]),
+        )
     })?;
     let mut de = serde_json::Deserializer::from_str(text);
     let result = TopLevel(&mut state)
@@ -167,15 +181,22 @@ pub fn read(bytes: &[u8]) -> Result<Events, TraceError> {
 
 fn json_error(e: &serde_json::Error) -> TraceError {
     use serde_json::error::Category;
-    let at = format!("line {}, column {}", e.line(), e.column());
+    const AT: Words = Words::new("line {}, column {}", "第 {} 行第 {} 列");
+    // serde's own detail is English: the Chinese message says what it means.
     let msg = match e.classify() {
-        Category::Eof => format!("the file ends in the middle of the JSON ({at}): it was cut short, e.g. by an interrupted download or save"),
+        Category::Eof => Words::new("the file ends in the middle of the JSON ({}): it was cut short, e.g. by an interrupted download or save",
+            "文件在 JSON 的中途结束（{}）：它被截断了，例如下载或保存被中断"),
         Category::Syntax if e.to_string().starts_with("recursion limit") => {
-            format!("the JSON is nested too deeply ({at}); a trace nests a few levels")
+            Words::new("the JSON is nested too deeply ({}); a trace nests a few levels",
+                "JSON 嵌套过深（{}）；trace 只嵌套几层")
         }
-        _ => format!("the file is not valid JSON ({at}): {}", strip_position(&e.to_string())),
+        _ => Words::new("the file is not valid JSON ({}): {}", "文件不是有效的 JSON（{}）：其中有 JSON 不允许的字符或结构"),
     };
-    TraceError::new(msg)
+    let (line, column) = (e.line().to_string(), e.column().to_string());
+    let detail = strip_position(&e.to_string());
+    TraceError::new(Filled::each(|lang: Lang| {
+        msg.fill(lang, &[&AT.fill(lang, &[&line, &column]), &detail])
+    }))
 }
 
 /// serde_json's message without its own " at line L column C" suffix.
@@ -205,33 +226,42 @@ impl Shape {
         if self.object && !self.has_trace_events {
             let has = |k: &str| self.keys.iter().any(|x| x == k);
             if has("nodes") && (has("samples") || has("startTime")) {
-                return Err(TraceError::new(
+                return Err(TraceError::new(Words::new(
                     "this is a CPU profile (.cpuprofile), not a trace: it has samples but no tasks; save a trace from the Performance panel instead (Save profile…)",
-                ));
+                    "这是 CPU 性能剖析文件（.cpuprofile），不是 trace：它有采样但没有任务；请改为从“性能”面板保存 trace（“保存性能分析报告…”）",
+                )));
             }
             let keys: Vec<&str> = self.keys.iter().take(5).map(String::as_str).collect();
-            return Err(TraceError::new(format!(
-                "this is not a trace: a JSON object needs a traceEvents array (its keys are: {})",
-                crate::error::shown(&keys.join(", "))
-            )));
+            return Err(TraceError::new(
+                Words::new(
+                    "this is not a trace: a JSON object needs a traceEvents array (its keys are: {})",
+                    "这不是 trace：JSON 对象需要一个 traceEvents 数组（它的键为：{}）",
+                )
+                .both(&[&crate::error::shown(&keys.join(", "))]),
+            ));
         }
         if ev.total == 0 {
             return Err(TraceError::new(if self.non_objects > 0 {
-                "this is not a trace: its array holds no events (objects with ph, ts, pid, tid)"
+                Words::new(
+                    "this is not a trace: its array holds no events (objects with ph, ts, pid, tid)",
+                    "这不是 trace：它的数组中没有事件（带 ph、ts、pid、tid 的对象）",
+                )
             } else {
-                "the trace has no events"
+                Words::new("the trace has no events", "trace 中没有事件")
             }));
         }
         let with_ph = ev.total - self.legacy_records - self.non_objects;
         if with_ph == 0 && self.legacy_records > 0 {
-            return Err(TraceError::new(
+            return Err(TraceError::new(Words::new(
                 "this is the legacy DevTools Timeline format (records with type and children), not a Trace Event file; re-record it in a current Chrome",
-            ));
+                "这是旧版 DevTools Timeline 格式（带 type 和 children 的记录），不是 Trace Event 文件；请在新版 Chrome 中重新录制",
+            )));
         }
         if with_ph == 0 {
-            return Err(TraceError::new(
+            return Err(TraceError::new(Words::new(
                 "this is not a trace: none of its array's elements is a trace event (an object with ph)",
-            ));
+                "这不是 trace：它的数组元素都不是 trace 事件（带 ph 的对象）",
+            )));
         }
         Ok(())
     }
@@ -322,9 +352,10 @@ impl<'de> Visitor<'de> for EventList<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, _map: A) -> Result<(), A::Error> {
-        Err(self.0.fail(TraceError::new(
+        Err(self.0.fail(TraceError::new(Words::new(
             "this is not a trace: traceEvents must be an array of events",
-        )))
+            "这不是 trace：traceEvents 必须是事件数组",
+        ))))
     }
 }
 
@@ -509,27 +540,41 @@ pub const PAGE_EVENTS: [&str; 6] = [
     "navigationStart",
 ];
 
-fn bad_field(index: usize, name: &Text, field: &str, what: &str) -> TraceError {
-    let named = match name {
-        Text::Value(n) => format!(" ('{}')", crate::error::shown(n)),
-        _ => String::new(),
-    };
-    TraceError::new(format!("event {index}{named}: '{field}' {what}"))
+fn bad_field(index: usize, name: &Text, field: &str, what: Words) -> TraceError {
+    const NAMED: Words = Words::new(" ('{}')", "（“{}”）");
+    const EVENT: Words = Words::new("event {}{}: '{}' {}", "第 {} 个事件{}：“{}”{}");
+    let index = index.to_string();
+    TraceError::new(Filled::each(|lang: Lang| {
+        let named = match name {
+            Text::Value(n) => NAMED.fill(lang, &[&crate::error::shown(n)]),
+            _ => String::new(),
+        };
+        EVENT.fill(lang, &[&index, &named, field, what.get(lang)])
+    }))
 }
+
+const MUST_BE_TEXT: Words = Words::new("must be text", "必须是文本");
+const IS_MISSING: Words = Words::new("is missing", "缺失");
+const NOT_A_NUMBER_OF_US: Words = Words::new("must be a number of µs", "必须是以 µs 为单位的数");
 
 fn id_field(index: usize, name: &Text, field: &str, v: Num) -> Result<i64, TraceError> {
     match v {
         Num::Value(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Ok(x as i64),
-        Num::Missing => Err(bad_field(index, name, field, "is missing")),
-        _ => Err(bad_field(index, name, field, "must be a whole number")),
+        Num::Missing => Err(bad_field(index, name, field, IS_MISSING)),
+        _ => Err(bad_field(
+            index,
+            name,
+            field,
+            Words::new("must be a whole number", "必须是整数"),
+        )),
     }
 }
 
 fn time_field(index: usize, name: &Text, field: &str, v: Num) -> Result<f64, TraceError> {
     match v {
         Num::Value(x) => Ok(x),
-        Num::Missing => Err(bad_field(index, name, field, "is missing")),
-        Num::Bad => Err(bad_field(index, name, field, "must be a number of µs")),
+        Num::Missing => Err(bad_field(index, name, field, IS_MISSING)),
+        Num::Bad => Err(bad_field(index, name, field, NOT_A_NUMBER_OF_US)),
     }
 }
 
@@ -550,12 +595,12 @@ fn keep(
             }
             return Ok(());
         }
-        Text::Bad => return Err(bad_field(index, &raw.name, "ph", "must be text")),
+        Text::Bad => return Err(bad_field(index, &raw.name, "ph", MUST_BE_TEXT)),
     };
     let name = match &raw.name {
         Text::Value(n) => n.as_ref(),
         Text::Missing => "",
-        Text::Bad => return Err(bad_field(index, &raw.name, "name", "must be text")),
+        Text::Bad => return Err(bad_field(index, &raw.name, "name", MUST_BE_TEXT)),
     };
     if PAGE_EVENTS.contains(&name) && out.page_events.len() < 10_000 {
         let pid = id_field(index, &raw.name, "pid", raw.pid)?;
@@ -577,21 +622,30 @@ fn keep(
             let dur = match raw.dur {
                 Num::Value(d) if ph == b'X' && d >= 0.0 => d,
                 Num::Value(_) if ph == b'X' => {
-                    return Err(bad_field(index, &raw.name, "dur", "must not be negative"))
+                    return Err(bad_field(
+                        index,
+                        &raw.name,
+                        "dur",
+                        Words::new("must not be negative", "不能为负"),
+                    ))
                 }
                 Num::Bad if ph == b'X' => {
-                    return Err(bad_field(index, &raw.name, "dur", "must be a number of µs"))
+                    return Err(bad_field(index, &raw.name, "dur", NOT_A_NUMBER_OF_US))
                 }
                 _ => f64::NAN,
             };
             out.end = out.end.max(if dur.is_nan() { ts } else { ts + dur });
             if out.events.len() >= MAX_KEPT_EVENTS {
-                return Err(TraceError::new(format!(
-                    "more than {MAX_KEPT_EVENTS} duration events; at most {MAX_KEPT_EVENTS} are read"
-                )));
+                return Err(TraceError::new(
+                    Words::new(
+                        "more than {0} duration events; at most {0} are read",
+                        "持续事件超过 {0} 个；最多读取 {0} 个",
+                    )
+                    .both(&[&MAX_KEPT_EVENTS.to_string()]),
+                ));
             }
             let thread = out.thread_id(ThreadKey { pid, tid });
-            let name = out.name_id(name).map_err(TraceError::new)?;
+            let name = out.name_id(name)?;
             out.events.push(Ev {
                 thread,
                 name,

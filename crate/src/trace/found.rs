@@ -271,7 +271,7 @@ impl Found {
             ));
         }
         if thread_hint && self.threads.len() > 1 {
-            out.push(OTHERS.fill(lang, &[&self.others()]));
+            out.push(OTHERS.fill(lang, &[&self.others(lang)]));
         }
         out
     }
@@ -284,13 +284,13 @@ impl Found {
         lines
     }
 
-    fn others(&self) -> String {
+    fn others(&self, lang: Lang) -> String {
         let rest: Vec<Candidate> = self
             .threads
             .iter()
             .filter(|c| c.id != self.thread)
             .cloned()
             .collect();
-        super::threads::list(&rest)
+        super::threads::list(&rest, lang)
     }
 }

@@ -6,6 +6,7 @@
 use std::io::Read;
 
 use super::TraceError;
+use crate::text::Text;
 
 /// Inflates every gzip member of `bytes`; fails once more than `max`
 /// bytes come out, or if the data does not inflate.
@@ -14,11 +15,16 @@ pub fn inflate(bytes: &[u8], max: usize) -> Result<Vec<u8>, TraceError> {
     let mut reader = flate2::read::MultiGzDecoder::new(bytes).take(max as u64 + 1);
     reader
         .read_to_end(&mut out)
-        .map_err(|e| TraceError::new(format!("the gzip data does not inflate: {e}")))?;
+        .map_err(|e| super::unreadable(true, &e.to_string()))?;
     if out.len() > max {
-        return Err(TraceError::new(format!(
-            "the trace inflates to more than {max} bytes; at most {max} bytes (256 MiB) uncompressed are read"
-        )));
+        let max = max.to_string();
+        return Err(TraceError::new(
+            Text::new(
+                "the trace inflates to more than {0} bytes; at most {0} bytes (256 MiB) uncompressed are read",
+                "trace 解压后超过 {0} 字节；最多读取解压后的 {0} 字节（256 MiB）",
+            )
+            .both(&[&max]),
+        ));
     }
     Ok(out)
 }

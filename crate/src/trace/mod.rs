@@ -28,6 +28,7 @@ pub mod threads;
 
 use std::fmt;
 
+use crate::text::{Filled, Lang, Text};
 use crate::workload::task_list::MAX_IMPORT_TASKS;
 use crate::workload::Workload;
 
@@ -43,23 +44,29 @@ pub const MAX_TRACE_TASKS: usize = MAX_IMPORT_TASKS;
 /// The two bytes every gzip stream starts with.
 pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
-/// A file that could not be imported, with one message a user can act on.
+/// A file that could not be imported, with one message a user can act on,
+/// in English and Chinese (the page and the CLI show their reader's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceError {
-    pub message: String,
+    pub text: Filled,
 }
 
 impl TraceError {
-    pub fn new(message: impl Into<String>) -> Self {
-        TraceError {
-            message: message.into(),
-        }
+    /// The message: a [`Text`], or a template filled in both languages.
+    pub fn new(text: impl Into<Filled>) -> Self {
+        TraceError { text: text.into() }
+    }
+
+    /// The message in `lang`.
+    pub fn message(&self, lang: Lang) -> &str {
+        self.text.get(lang)
     }
 }
 
+/// The English message (what `--json` consumers and logs read).
 impl fmt::Display for TraceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.text.en)
     }
 }
 
@@ -151,9 +158,10 @@ impl ParsedTrace {
                 return Self::parse_json(&inflated);
             }
             #[cfg(target_arch = "wasm32")]
-            return Err(TraceError::new(
+            return Err(TraceError::new(Text::new(
                 "the file is gzip-compressed; it must be inflated before it is read",
-            ));
+                "文件经过 gzip 压缩，须先解压再读取",
+            )));
         }
         Self::parse_json(bytes)
     }
@@ -186,10 +194,14 @@ impl ParsedTrace {
                 .iter()
                 .position(|c| &c.key == key)
                 .ok_or_else(|| {
-                    TraceError::new(format!(
-                        "thread {key} has no tasks in this trace; threads with tasks: {}",
-                        threads::list(&self.candidates)
-                    ))
+                    let key = key.to_string();
+                    TraceError::new(Filled::each(|lang| {
+                        Text::new(
+                            "thread {} has no tasks in this trace; threads with tasks: {}",
+                            "这个 trace 中线程 {} 没有任务；有任务的线程：{}",
+                        )
+                        .fill(lang, &[&key, &threads::list(&self.candidates, lang)])
+                    }))
                 })?,
             None => self
                 .default
@@ -198,12 +210,17 @@ impl ParsedTrace {
         let cand = &self.candidates[chosen];
         let list = tasks::extract(&self.events, cand.thread)?;
         if list.tasks.len() > opts.max_tasks {
-            return Err(TraceError::new(format!(
-                "thread {} has {} tasks; at most {} are accepted",
-                cand.key,
-                list.tasks.len(),
-                opts.max_tasks
-            )));
+            return Err(TraceError::new(
+                Text::new(
+                    "thread {} has {} tasks; at most {} are accepted",
+                    "线程 {} 有 {} 个任务；最多接受 {} 个",
+                )
+                .both(&[
+                    &cand.key.to_string(),
+                    &list.tasks.len().to_string(),
+                    &opts.max_tasks.to_string(),
+                ]),
+            ));
         }
         let (workload, recorded, recorded_start) =
             tasks::workload(&list, &self.events.names, opts.arrivals)?;
@@ -235,9 +252,56 @@ impl ParsedTrace {
 
 /// The message for a trace over the size limit.
 pub fn too_large(bytes: u64) -> TraceError {
-    TraceError::new(format!(
-        "the trace is {bytes} bytes uncompressed; at most {MAX_TRACE_BYTES} bytes (256 MiB) are read"
-    ))
+    TraceError::new(
+        Text::new(
+            "the trace is {} bytes uncompressed; at most {} bytes (256 MiB) are read",
+            "trace 解压后有 {} 字节；最多读取 {} 字节（256 MiB）",
+        )
+        .both(&[&bytes.to_string(), &MAX_TRACE_BYTES.to_string()]),
+    )
+}
+
+/// The message for a gzip file over the size limit before it is inflated.
+pub fn too_large_compressed(bytes: u64) -> TraceError {
+    TraceError::new(
+        Text::new(
+            "the file is {} bytes compressed; at most {} bytes (256 MiB) are read",
+            "文件压缩后有 {} 字节；最多读取 {} 字节（256 MiB）",
+        )
+        .both(&[&bytes.to_string(), &MAX_TRACE_BYTES.to_string()]),
+    )
+}
+
+/// The message for a trace that grows past the size limit while it is
+/// read (or inflated) a chunk at a time.
+pub fn too_large_while_read() -> TraceError {
+    TraceError::new(
+        Text::new(
+            "the trace is more than {} bytes uncompressed; at most 256 MiB are read",
+            "trace 解压后超过 {} 字节；最多读取 256 MiB",
+        )
+        .both(&[&MAX_TRACE_BYTES.to_string()]),
+    )
+}
+
+/// The message for a file whose bytes could not be read (`gzip`: or
+/// inflated). `detail` is the system's own reason, in English: the
+/// Chinese message says what it means instead.
+pub fn unreadable(gzip: bool, detail: &str) -> TraceError {
+    TraceError::new(
+        if gzip {
+            Text::new(
+                "the gzip data does not inflate: {}",
+                "gzip 数据无法解压：文件被截断或已损坏，请重新下载或保存",
+            )
+        } else {
+            Text::new(
+                "cannot read the file: {}",
+                "无法读取文件：请检查它是否仍然存在且可读",
+            )
+        }
+        .both(&[detail]),
+    )
 }
 
 /// Imports a trace in one step: bytes in (JSON in either form, or gzip on

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 
 use super::events::{Ev, Events};
 use super::{TraceArrivals, TraceError};
+use crate::text::Text;
 use crate::workload::mix::{MAX_CLASSES, MAX_TASK_MS};
 use crate::workload::task_list::{MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
 use crate::workload::Workload;
@@ -246,7 +247,10 @@ pub fn workload(
     arrivals: TraceArrivals,
 ) -> Result<(Workload, Vec<f64>, Vec<f64>), TraceError> {
     let Some(first) = list.tasks.first() else {
-        return Err(TraceError::new("the chosen thread has no tasks"));
+        return Err(TraceError::new(Text::new(
+            "the chosen thread has no tasks",
+            "所选线程没有任务",
+        )));
     };
     let t0 = first.start;
     let labels = labels(list, names);
@@ -285,14 +289,26 @@ pub fn workload(
         let start = (t.start - t0) / 1000.0;
         let dur = (t.end - t.start) / 1000.0;
         if dur > MAX_TASK_MS {
-            return Err(TraceError::new(format!(
-                "the task at {start:.3} ms lasts {dur:.0} ms; at most {MAX_TASK_MS} ms per task are accepted"
-            )));
+            return Err(TraceError::new(
+                Text::new(
+                    "the task at {} ms lasts {} ms; at most {} ms per task are accepted",
+                    "位于 {} ms 的任务持续 {} ms；每个任务最多接受 {} ms",
+                )
+                .both(&[
+                    &format!("{start:.3}"),
+                    &format!("{dur:.0}"),
+                    &MAX_TASK_MS.to_string(),
+                ]),
+            ));
         }
         if start > MAX_ARRIVAL_MS {
-            return Err(TraceError::new(format!(
-                "the trace spans {start:.0} ms; at most {MAX_ARRIVAL_MS} ms are accepted"
-            )));
+            return Err(TraceError::new(
+                Text::new(
+                    "the trace spans {} ms; at most {} ms are accepted",
+                    "trace 跨越 {} ms；最多接受 {} ms",
+                )
+                .both(&[&format!("{start:.0}"), &MAX_ARRIVAL_MS.to_string()]),
+            ));
         }
         w.arrival.push(match arrivals {
             TraceArrivals::Recorded => start,

@@ -22,6 +22,7 @@ use serde::Serialize;
 
 use super::events::{Events, ThreadKey};
 use super::{tasks, TraceError};
+use crate::text::{Filled, Lang, Text};
 
 /// A thread one could import.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -224,23 +225,27 @@ pub fn find(ev: &Events) -> (Vec<Candidate>, Option<usize>, How) {
 }
 
 /// `PID:TID (name, N tasks)` for each candidate, for messages.
-pub fn list(cands: &[Candidate]) -> String {
+pub fn list(cands: &[Candidate], lang: Lang) -> String {
+    const NONE: Text = Text::new("none", "无");
+    const UNNAMED: Text = Text::new("unnamed", "未命名");
+    const ONE: Text = Text::new("{} ({}, {} tasks)", "{}（{}，{} 个任务）");
+    const COMMA: Text = Text::new(", ", "、");
     if cands.is_empty() {
-        return "none".to_string();
+        return NONE.get(lang).to_string();
     }
     cands
         .iter()
         .take(20)
         .map(|c| {
             let name = if c.thread_name.is_empty() {
-                "unnamed"
+                UNNAMED.get(lang)
             } else {
                 &c.thread_name
             };
-            format!("{} ({name}, {} tasks)", c.id, c.tasks)
+            ONE.fill(lang, &[&c.id, name, &c.tasks.to_string()])
         })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(COMMA.get(lang))
 }
 
 /// Why no thread could be chosen.
@@ -252,13 +257,22 @@ pub fn none_found(ev: &Events) -> TraceError {
             .iter()
             .any(|e| tasks::is_task_name(&ev.names[e.name as usize]));
         return TraceError::new(if has_tasks {
-            "the trace has no renderer main thread (CrRendererMain) with tasks"
+            Text::new(
+                "the trace has no renderer main thread (CrRendererMain) with tasks",
+                "trace 中没有带任务的渲染器主线程（CrRendererMain）",
+            )
         } else {
-            "the trace has no main-thread tasks (RunTask events): record it with the Performance panel, or with the devtools.timeline and disabled-by-default-devtools.timeline categories"
+            Text::new(
+                "the trace has no main-thread tasks (RunTask events): record it with the Performance panel, or with the devtools.timeline and disabled-by-default-devtools.timeline categories",
+                "trace 中没有主线程任务（RunTask 事件）：请用“性能”面板录制，或启用 devtools.timeline 和 disabled-by-default-devtools.timeline 类别录制",
+            )
         });
     }
-    TraceError::new(format!(
-        "the trace has no renderer main thread (CrRendererMain); pick one of its threads with tasks: {}",
-        list(&cands)
-    ))
+    TraceError::new(Filled::each(|lang| {
+        Text::new(
+            "the trace has no renderer main thread (CrRendererMain); pick one of its threads with tasks: {}",
+            "trace 中没有渲染器主线程（CrRendererMain）；请从有任务的线程中选一个：{}",
+        )
+        .fill(lang, &[&list(&cands, lang)])
+    }))
 }

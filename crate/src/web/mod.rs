@@ -100,7 +100,10 @@ pub const LARGE_SLICES: f64 = BROWSER_LIMITS.large_slices;
 /// `errors` lists every rejected value (`{field, value, allowed, message}`).
 #[wasm_bindgen(js_name = parseQuery)]
 pub fn parse_query(query: &str) -> JsValue {
-    let (_, page) = query::parse(query, &Limits::WEB);
+    let (_, mut page) = query::parse(query, &Limits::WEB);
+    // A link's stray key is named, not silently dropped (the workers'
+    // own parses of canonical queries never meet one).
+    page.errors.extend(query::unknown_keys(query));
     result::to_js(&page)
 }
 

@@ -51,6 +51,27 @@ impl BadParam {
     }
 }
 
+/// The keys of a link that no part of the page reads
+/// ([`crate::url_keys`]), each as a banner line saying it is ignored.
+pub fn unknown_keys(query: &str) -> Vec<BadParam> {
+    let pairs = decode_pairs(query);
+    crate::url_keys::unknown(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .into_iter()
+        .map(|key| {
+            let key = crate::error::shown(key);
+            let line = crate::url_keys::unknown_line(&key);
+            BadParam {
+                field: key,
+                value: String::new(),
+                allowed: String::new(),
+                message: line.en.clone(),
+                refusal: line.clone(),
+                banner: line,
+            }
+        })
+        .collect()
+}
+
 /// What a bad `lang=` leaves the page in.
 const BROWSER_LANGUAGE: Text = Text::new("the browser's language is used", "使用浏览器的语言");
 

@@ -30,10 +30,7 @@ use crate::text::{Filled, Text};
 /// 10 s on two cores; longer runs are cut and say so on the page.
 pub const PAGE_MAX_RECORDS: usize = crate::chart::timeline::MAX_RECORDS;
 
-/// The URL key of the scenario name.
-pub const SCENARIO_KEY: &str = "s";
-/// The URL key of the run the charts show (page only; not a CLI flag).
-pub const RUN_KEY: &str = "run";
+pub use crate::url_keys::{RUN_KEY, SCENARIO_KEY};
 
 /// A parsed scenario query.
 #[derive(Clone, Debug)]
@@ -278,6 +275,8 @@ struct TimelineMeta {
     /// Time the charts cover, ms: the run's end, or where recording stopped.
     horizon: f64,
     truncated: bool,
+    /// Where the charts stop and why, when `truncated` (`{en, zh}`).
+    cut_note: Filled,
 }
 
 #[cfg(not(feature = "page"))]
@@ -334,6 +333,7 @@ impl ScenarioRun {
             label: labels[run].en.clone(),
             horizon: view.map_or(pri.horizon, chart::gantt::scenario_horizon),
             truncated: view.is_some_and(|v| v.run.truncated),
+            cut_note: view.map(chart::timeline::cut_note).unwrap_or_default(),
         };
         let out = Object::new();
         set(&out, "meta", &to_js(&meta));

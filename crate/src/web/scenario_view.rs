@@ -23,6 +23,8 @@ struct Meta {
     label: String,
     horizon: f64,
     truncated: bool,
+    #[serde(default)]
+    cut_note: crate::text::Filled,
 }
 
 /// One run of a scenario, ready to draw.
@@ -61,6 +63,13 @@ impl ScenarioView {
     /// Recording stopped before the run ended.
     pub fn truncated(&self) -> bool {
         self.meta.truncated
+    }
+
+    /// Where the charts stop and why (`{en, zh}`, empty when they cover
+    /// the whole run).
+    #[wasm_bindgen(js_name = cutNote)]
+    pub fn cut_note(&self) -> JsValue {
+        super::result::to_js(&self.meta.cut_note)
     }
 
     /// Whether a priority trace exists.

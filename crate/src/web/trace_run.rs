@@ -7,9 +7,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::result::{reading_with, set, table_beside_recorded, table_with, to_js};
-use crate::experiment::recorded;
+use crate::experiment::{reading, recorded};
 use crate::experiment::{Experiment, Outcome};
-use crate::text::Lang;
+use crate::text::{Filled, Lang};
 
 /// Puts the "as recorded" row first in a result's table and report. When
 /// the policies ran the tasks at their recorded starts, it is the baseline
@@ -24,6 +24,9 @@ pub(crate) fn add_recorded(obj: &JsValue, exp: &Experiment, outcome: &Outcome, s
     if at_recorded_starts {
         set(o, "rows", &table_with(outcome, Some(&rec)));
         set(o, "reading", &reading_with(outcome, Some(&rec)));
+        if reading::nothing_waits(outcome) {
+            set(o, "above", &to_js(&Filled::from(recorded::REPLAYS_ALIKE)));
+        }
     } else {
         set(o, "rows", &table_beside_recorded(outcome, &rec));
         set(o, "reading", &reading_with(outcome, None));

@@ -113,7 +113,7 @@ const DURATION: Text = Text::new("duration", "时长");
 fn number(line: usize, what: Text, text: &str, max: f64) -> Result<f64, ImportError> {
     const NUMBER: Text = Text::new(
         "{} '{}' must be a number of ms from 0 to {}",
-        "{}“{}”应为 0 到 {} 之间的毫秒数",
+        "{}“{}”应为 0 到 {} 之间的数（ms）",
     );
     let t = text.trim();
     match t.parse::<f64>() {
@@ -232,7 +232,7 @@ pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportErr
             (Some(Format::Durations), _) => {
                 const ONE: Text = Text::new(
                     "expected one duration in ms, as on the first line, got '{}'",
-                    "应与第一行一样只有一个毫秒时长，实际为“{}”",
+                    "应与第一行一样只有一个以 ms 计的时长，实际为“{}”",
                 );
                 return Err(ImportError::at(n, ONE.both(&[&shown(line)])));
             }
@@ -317,7 +317,7 @@ pub fn parse_task_list(text: &str, max_tasks: u64) -> Result<Workload, ImportErr
     if w.is_empty() {
         return Err(ImportError::whole(Text::new(
             "the task list has no tasks: expected one duration in ms per line, or CSV arrival_ms,duration_ms[,class]",
-            "任务列表里没有任务：应为每行一个毫秒时长，或 CSV arrival_ms,duration_ms[,class]",
+            "任务列表里没有任务：应为每行一个以 ms 计的时长，或 CSV arrival_ms,duration_ms[,class]",
         )));
     }
     Ok(w)

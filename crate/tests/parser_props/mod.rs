@@ -681,8 +681,10 @@ pub fn check_trace(bytes: &[u8]) {
     let imp = match import_trace(bytes, &TraceOptions::default()) {
         Ok(imp) => imp,
         Err(e) => {
-            assert_one_line(&e.message);
-            assert!(!e.message.is_empty());
+            for lang in Lang::ALL {
+                assert_one_line(e.message(lang));
+                assert!(!e.message(lang).is_empty());
+            }
             return;
         }
     };

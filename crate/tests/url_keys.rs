@@ -1,0 +1,89 @@
+//! Every key docs/url.md documents is one the page reads (so a link with
+//! it shows no "unknown key" line), a key it does not document is named,
+//! and `tasks` is `n` by another name: refused and accepted alike, written
+//! back as `n`.
+
+use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::url_keys;
+
+/// The first column's key of every table row of docs/url.md.
+fn documented_keys() -> Vec<String> {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/url.md"))
+        .expect("docs/url.md");
+    doc.lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once('`').map(|(k, _)| k.to_string()))
+        .collect()
+}
+
+#[test]
+fn every_documented_key_is_known() {
+    let keys = documented_keys();
+    // The tables of the experiment, the page, Responsiveness and the
+    // scenarios.
+    assert!(keys.len() >= 35, "{keys:?}");
+    for key in [
+        "n",
+        "tasks",
+        "embed",
+        "view",
+        "s",
+        "run",
+        "resp_window",
+        "gcd",
+        "real_yield",
+    ] {
+        assert!(keys.iter().any(|k| k == key), "{key} is not documented");
+    }
+    let pairs: Vec<(&str, &str)> = keys.iter().map(|k| (k.as_str(), "1")).collect();
+    assert_eq!(url_keys::unknown(pairs), Vec::<&str>::new());
+}
+
+#[test]
+fn keys_nothing_reads_are_named_once() {
+    let pairs = [
+        ("n", "5"),
+        ("task", "5"),
+        ("utm_source", "x"),
+        ("task", "6"),
+        ("N", "1"),
+    ];
+    assert_eq!(url_keys::unknown(pairs), vec!["task", "utm_source", "N"]);
+    let line = url_keys::unknown_line("task");
+    assert!(
+        line.en.contains("'task'") && line.en.contains("ignored"),
+        "{line:?}"
+    );
+    assert!(
+        line.zh.contains("“task”") && line.zh.contains("忽略"),
+        "{line:?}"
+    );
+}
+
+fn parse(pairs: &[(&str, &str)]) -> (Experiment, Vec<tailslice::error::ParamError>) {
+    Experiment::from_query(pairs.iter().copied(), &Limits::WEB)
+}
+
+#[test]
+fn tasks_is_n_by_another_name() {
+    let (by_alias, errors) = parse(&[("tasks", "500")]);
+    assert!(errors.is_empty(), "{errors:?}");
+    let (by_key, _) = parse(&[("n", "500")]);
+    assert_eq!(by_alias, by_key);
+    assert_eq!(by_alias.tasks, 500);
+    // Written back with the parameter's own key.
+    assert!(by_alias.to_query().contains(&("n", "500".to_string())));
+    // Refused like n, naming the key as written.
+    let (refused, errors) = parse(&[("tasks", "99999999")]);
+    let (_, n_errors) = parse(&[("n", "99999999")]);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].field, "tasks");
+    assert_eq!(errors[0].allowed, n_errors[0].allowed);
+    assert_eq!(refused.tasks, Experiment::default().tasks);
+    // Both given: the first counts, the second is a repeat.
+    let (both, errors) = parse(&[("n", "10"), ("tasks", "20")]);
+    assert_eq!(both.tasks, 10);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].field, "tasks");
+    assert_eq!(Param::from_url_key("tasks"), Some(Param::Tasks));
+}

@@ -4,24 +4,11 @@
 //! exit codes (0 all hold, 1 one line per budget exceeded, 2 bad syntax).
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 
-fn tailslice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("tailslice runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod cli_run;
+use cli_run::{stderr, stdout, tailslice};
 
 const T0: f64 = 98_765_432_000.0;
 

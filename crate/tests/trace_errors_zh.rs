@@ -5,11 +5,13 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::json;
 use tailslice::text::Lang;
 use tailslice::trace::{import_trace, TraceOptions};
+
+mod cli_run;
+use cli_run::tailslice;
 
 /// Words that stay as they are in a Chinese message: format, field and
 /// event names, units.
@@ -143,13 +145,6 @@ fn every_trace_error_is_chinese_in_chinese() {
     }
 }
 
-fn tailslice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("tailslice runs")
-}
-
 fn file(name: &str, bytes: &[u8]) -> String {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("trace_errors_zh");
     std::fs::create_dir_all(&dir).unwrap();
@@ -160,9 +155,18 @@ fn file(name: &str, bytes: &[u8]) -> String {
 
 #[test]
 fn simulate_says_what_is_wrong_with_the_file_in_lang() {
+    says_what_is_wrong_in_lang("simulate");
+}
+
+#[test]
+fn responsiveness_says_what_is_wrong_with_the_file_in_lang() {
+    says_what_is_wrong_in_lang("responsiveness");
+}
+
+fn says_what_is_wrong_in_lang(command: &str) {
     for (i, (kind, bytes)) in bad_files().into_iter().take(4).enumerate() {
-        let path = file(&format!("bad-{i}.json"), &bytes);
-        let zh = tailslice(&["simulate", "--trace-in", &path, "--lang", "zh"]);
+        let path = file(&format!("{command}-bad-{i}.json"), &bytes);
+        let zh = tailslice(&[command, "--trace-in", &path, "--lang", "zh"]);
         assert_eq!(zh.status.code(), Some(2), "{kind}");
         let line = String::from_utf8_lossy(&zh.stderr).into_owned();
         assert_eq!(line.lines().count(), 1, "{kind}: {line}");
@@ -175,7 +179,7 @@ fn simulate_says_what_is_wrong_with_the_file_in_lang() {
         assert_eq!(why.trim_end(), imported.message(Lang::Zh), "{kind}");
         assert!(english_words(why).is_empty(), "{kind}: {line}");
         // Without --lang the line is the English one.
-        let en = tailslice(&["simulate", "--trace-in", &path]);
+        let en = tailslice(&[command, "--trace-in", &path]);
         assert_eq!(en.status.code(), Some(2), "{kind}");
         assert_eq!(
             String::from_utf8_lossy(&en.stderr),

@@ -195,6 +195,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             slice_end_given,
         });
     let limits = Limits::CLI;
+    source.set_lang(flags.lang);
     let imported = match source.load(&mut exp, &given, &limits) {
         Ok(Loaded::List(w)) => Some(w),
         Ok(_) => None,

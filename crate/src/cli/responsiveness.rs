@@ -172,6 +172,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
     }
     let mut interactions = None;
+    source.set_lang(lang);
     let (workload, source_kind, found) = match source.load(&mut exp, &given, &limits) {
         Ok(Loaded::Generated) => {
             if exp.tasks as u64 > limits.max_tasks {

@@ -15,19 +15,19 @@ fn no_flags_prints_the_studys_table() {
         assert!(o.status.success());
         let s = stdout(&o);
         for want in [
-            "fifo",
+            "FIFO",
             "2661.3",
             "2904.8",
             "4774.4",
             "5209.4",
-            "rr 16ms",
+            "RR 16ms",
             "1578.3",
             "1472.8",
             "3441.4",
             "p95 -27.9 %",
             "max +0.0 %",
             "mean -1083.0 ms",
-            "fifo 18, rr 18",
+            "FIFO 18, RR 18",
             "total work 5209.4 ms; 18 tasks longer than 60 ms",
         ] {
             assert!(s.contains(want), "missing {want:?} in:\n{s}");

@@ -254,12 +254,12 @@ fn the_table_puts_a_measured_row_and_its_difference_under_each_model_row() {
         let out = String::from_utf8_lossy(&o.stdout);
         let lines: Vec<&str> = out.lines().collect();
         let at = |start: &str| lines.iter().position(|l| l.starts_with(start)).unwrap();
-        let fifo = at("fifo ");
+        let fifo = at("FIFO ");
         assert!(lines[fifo + 1].starts_with("  SCHED_FIFO"));
         assert!(lines[fifo + 2].starts_with("    min"));
         assert!(lines[fifo + 3].starts_with("    max"));
         assert!(lines[fifo + 4].starts_with("    vs model") && lines[fifo + 4].contains('%'));
-        let rr = at("rr 16ms ");
+        let rr = at("RR 16ms ");
         assert!(lines[rr + 1].starts_with("  SCHED_RR"));
         assert!(out.contains("CPU 0 left free") || out.contains("left free for the system"));
         let zh = tailslice(&[

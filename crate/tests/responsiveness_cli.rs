@@ -337,7 +337,7 @@ fn a_trace_at_t0_compares_the_policies_with_each_other() {
         ]);
         let out = stdout(&o).replace('\n', " ");
         assert!(out.contains(want), "{out}");
-        assert!(out.contains("rr 16ms vs fifo"), "{out}");
+        assert!(out.contains("RR 16ms vs FIFO"), "{out}");
     }
     let o = tailslice(&["simulate", "--trace-in", &path, "--policies", "fifo,rr"]);
     assert!(!stdout(&o).contains("not with that row"));

@@ -59,7 +59,7 @@ fn simulate_prints_what_was_found_and_the_recorded_row() {
         "1 long tasks (≥ 50 ms), total blocking time 70.0 ms",
         "other threads (pick with --thread PID:TID): 10:1 (CrRendererMain, 1 tasks)",
         "as recorded       51.7",
-        "srpt",
+        "SRPT",
     ] {
         assert!(s.contains(want), "missing {want:?} in\n{s}");
     }

@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use tailslice::catalog::BROWSER_LIMITS;
 use tailslice::chart::figure::{self, Figure};
 use tailslice::experiment::export::{self, MAX_TRACE_SLICES};
-use tailslice::experiment::reading::explain;
+use tailslice::experiment::reading::{explain, policy_title};
 use tailslice::experiment::recorded;
 use tailslice::experiment::summary::Summary;
 use tailslice::experiment::{Experiment, Limits, Outcome, Param};
@@ -419,7 +419,13 @@ pub(super) fn table(
         let counts: Vec<String> = outcome
             .runs
             .iter()
-            .map(|r| format!("{} {}", r.policy.name(), r.summary.done_within))
+            .map(|r| {
+                format!(
+                    "{} {}",
+                    policy_title(r.policy.name(), Lang::En),
+                    r.summary.done_within
+                )
+            })
             .collect();
         let _ = writeln!(
             s,

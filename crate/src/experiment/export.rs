@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::ParamError;
 use crate::experiment::{Experiment, Limits, Outcome, Param, PolicyRun};
 use crate::policy::PolicyKind;
-use crate::text::{Filled, Text};
+use crate::text::{Filled, Lang, Text};
 use crate::workload::mix::{MAX_CLASSES, MAX_TASK_MS};
 use crate::workload::task_list::{self, ImportError, MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
 use crate::workload::Workload;
@@ -74,12 +74,14 @@ fn selected(
     }
 }
 
-/// How a policy is named in exports: `rr 16ms`, `fifo`.
+/// How a policy is named in tables and exports: its title, with the
+/// quantum where it uses one (`RR 16ms`, `FIFO`).
 pub fn policy_label(p: PolicyKind, quantum: f64) -> String {
+    let title = crate::experiment::reading::policy_title(p.name(), Lang::En);
     if p.uses_quantum() {
-        format!("{} {}ms", p.name(), quantum)
+        format!("{title} {quantum}ms")
     } else {
-        p.name().to_string()
+        title
     }
 }
 

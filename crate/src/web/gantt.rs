@@ -31,7 +31,7 @@ use crate::chart::gantt::{self, TaskFacts};
 use crate::chart::lanes::{self, Chart, Index, Lanes, Layout, Mark, Meta, Segments, Window};
 use crate::chart::legend;
 use crate::chart::pen::Pen;
-use crate::chart::theme::Theme;
+use crate::chart::theme::{Rgb, Theme};
 use crate::experiment::Outcome;
 use crate::text::{Filled, Lang};
 
@@ -188,15 +188,7 @@ impl Gantt {
         // The frame: everything in meta but the blocks' titles, which
         // belong to their blocks, and the horizon, which the window covers
         // (see `start_drawing`).
-        let meta_print = {
-            let mut frame = meta.clone();
-            frame.horizon = 0.0;
-            for b in &mut frame.blocks {
-                let bare = b.title.is_empty();
-                b.title = Filled::same(if bare { "" } else { "titled" });
-            }
-            *Fingerprint::new().text(&serde_json::to_string(&frame).unwrap_or_default())
-        };
+        let meta_print = frame_print(&meta);
         let tasks = match get(&wire, "tasks")? {
             t if t.is_object() => {
                 let info: TaskInfo = serde_wasm_bindgen::from_value(get(&t, "info")?)
@@ -484,6 +476,48 @@ impl Gantt {
     }
 }
 
+/// What the frame of `meta` draws: every field but the blocks' titles and
+/// the horizon.
+fn frame_print(meta: &Meta) -> Fingerprint {
+    let mut f = Fingerprint::new();
+    let both = |f: &mut Fingerprint, t: &Filled| {
+        f.text(t.get(Lang::En)).text(t.get(Lang::Zh));
+    };
+    let colour = |f: &mut Fingerprint, c: Rgb| {
+        f.word(u64::from(c.0) << 16 | u64::from(c.1) << 8 | u64::from(c.2));
+    };
+    f.word(meta.blocks.len() as u64);
+    for b in &meta.blocks {
+        f.text(&b.name).word(u64::from(b.title.is_empty()));
+        f.word(u64::from(b.color.is_some()));
+        if let Some(c) = b.color {
+            colour(&mut f, c);
+        }
+        f.word(b.lanes.len() as u64);
+        for l in &b.lanes {
+            both(&mut f, &l.label);
+            f.word(l.mark as u64);
+        }
+    }
+    f.word(meta.keys.len() as u64);
+    for k in &meta.keys {
+        both(&mut f, &k.label);
+        colour(&mut f, k.color);
+        f.word(u64::from(k.striped)).word(u64::from(k.legend));
+    }
+    f.word(u64::from(meta.blank.is_some()));
+    if let Some(b) = &meta.blank {
+        both(&mut f, b);
+    }
+    f.word(meta.items.len() as u64);
+    for i in &meta.items {
+        both(&mut f, i);
+    }
+    f.word(u64::from(meta.drawn));
+    both(&mut f, &meta.note);
+    f
+}
+
 impl Gantt {
     /// Begins a drawing: compares what it will show with what the canvas
     /// shows (`frame:block,block,…`, hex fingerprints) and keeps which
@@ -491,15 +525,16 @@ impl Gantt {
     fn start_drawing(&self, canvas: &HtmlCanvasElement, dpr: f64, dark: bool) {
         let ready = self.lanes.meta.drawn && self.incoming.is_none();
         let mut frame = shown::surface(canvas, dpr, dark, lang());
-        // The window to ten significant digits: policies' makespans that
-        // differ in their last bits (a sum of other slices) map every
-        // slice to the same pixels.
-        let digits = |t: f64| format!("{t:.9e}");
+        // The window without the last 20 of its 52 bits of mantissa
+        // (about 2e-10 of its value): policies' makespans that differ in
+        // their last bits (sums of other slices) map every slice to the
+        // same pixels. Values either side of a cut differ: a full drawing.
+        let coarse = |t: f64| t.to_bits() >> 20;
         frame
             .word(self.meta_print.value())
-            .text(&digits(self.window.t0))
-            .text(&digits(self.window.t1))
-            .text(&digits(self.window.horizon))
+            .word(coarse(self.window.t0))
+            .word(coarse(self.window.t1))
+            .word(coarse(self.window.horizon))
             .word(u64::from(ready))
             .word(self.highlight.map_or(u64::MAX, u64::from));
         let frame = frame.hex();

@@ -29,10 +29,12 @@ export function ganttCanvas(canvas, tip, dark) {
     if (desc) desc.textContent = g.legendText();
     const job = ++c.job;
     const part = limits().gantt_part_segments;
-    let next = g.drawPart(canvas, ratio, dark(), 0, part);
+    // Rust draws only the blocks whose lanes differ from what the canvas shows.
+    let next = measured(canvas.id, () => g.drawPart(canvas, ratio, dark(), 0, part));
+    countDraws(canvas, g.drawnBlocks());
     const more = () => {
       if (job !== c.job || g !== c.gantt) return; // redrawn or replaced since
-      next = g.drawPart(canvas, ratio, dark(), next, part);
+      next = measured(canvas.id, () => g.drawPart(canvas, ratio, dark(), next, part));
       if (next >= 0) setTimeout(more, 0);
     };
     if (next >= 0) setTimeout(more, 0);
@@ -63,6 +65,29 @@ export function ganttCanvas(canvas, tip, dark) {
   c.clear = () => { c.show(null); };
   wire(c, tip, width);
   return c;
+}
+
+/** `draw()` measured as `tailslice:draw:<chart>`: one measure per task
+ * it runs in. */
+function measured(chart, draw) {
+  const start = performance.now();
+  const out = draw();
+  performance.measure(`tailslice:draw:${chart}`, { start, end: performance.now() });
+  return out;
+}
+
+/** The test hooks of what was drawn: `data-draws` counts the drawings a
+ * canvas began, `data-block-draws` (a lane chart) how many of them drew
+ * each block, space-separated in the chart's block order. */
+function countDraws(canvas, blocks) {
+  canvas.dataset.draws = String(Number(canvas.dataset.draws || 0) + 1);
+  if (!blocks) return;
+  const counts = (canvas.dataset.blockDraws || '').split(' ').filter(Boolean).map(Number);
+  for (const b of blocks) {
+    while (counts.length <= b) counts.push(0);
+    counts[b]++;
+  }
+  canvas.dataset.blockDraws = counts.join(' ');
 }
 
 /** Pointer, wheel and keys on a Gantt: Rust answers, JS shows. */
@@ -186,8 +211,9 @@ let study = null;
 /** Shows a result's schedules (keeping the zoom when `keep`: the same
  * experiment shape, e.g. while dragging the quantum) and its plots' View. */
 export function showResult(result, { keep = false, large = false } = {}) {
-  if (app.view) app.view.free();
+  const old = app.view;
   app.view = new View(result);
+  if (old) { app.view.keepSpots(old); old.free(); }
   study.show(result.gantt, { keep, large });
   app.gantt = study.gantt;
 }
@@ -195,13 +221,15 @@ export function showResult(result, { keep = false, large = false } = {}) {
 /** Draws the study's Gantt (in parts). */
 export function drawGantt() { if (study) study.draw(); }
 
-export function drawPlots({ histogram = true } = {}) {
+/** Draws the CDF and the histogram; Rust leaves a canvas that already
+ * shows its plot (the same data, size, theme and language) as it is. */
+export function drawPlots() {
   if (!app.view) return;
   const cdf = $('#cdf');
   const h = document.body.classList.contains('embed') ? 220 : 280;
-  app.view.drawCdf(cdf, sizeCanvas(cdf, h), app.dark.matches);
+  if (measured('cdf', () => app.view.drawCdf(cdf, sizeCanvas(cdf, h), app.dark.matches))) countDraws(cdf);
   const hist = $('#hist');
-  if (histogram && hist.offsetParent !== null) app.view.drawHistogram(hist, sizeCanvas(hist, h), app.dark.matches);
+  if (hist.offsetParent !== null && measured('histogram', () => app.view.drawHistogram(hist, sizeCanvas(hist, h), app.dark.matches))) countDraws(hist);
 }
 
 /** A shortened legend entry shows its full name on hover (the canvas's title). */

@@ -26,8 +26,6 @@ export function importedTasks() { return tasks ? tasks.text : null; }
 export function importedCount() { return tasks ? tasks.count : 0; }
 /** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
 export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
-/** Identity of the imported list, for "has the workload changed". */
-export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length ?? tasks.text.size}` : ''; }
 /** Imported lists get progress and cancel-on-edit when large. */
 export function tasksLarge() { return !!tasks && tasks.count > limits().large_import_tasks; }
 

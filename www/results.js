@@ -2,13 +2,11 @@
 // value changes), the table first, then the charts (in the next task for a
 // large result, so neither task blocks the page for long), the User Timing
 // measures and the state hooks (body[data-updates], data-query).
-import { parseQuery } from './tailslice.js';
 import { limits } from './catalog.js';
 import { app, setState, firstResultDrawn } from './state.js';
 import { clearRunError } from './banner.js';
 import { renderTable, renderStatus } from './table.js';
 import { drawGantt, drawPlots, showResult } from './gantt.js';
-import { tasksKey } from './io.js';
 import { postHeight } from './embed.js';
 
 export function show(result, query, workerMs, t0, received) {
@@ -24,26 +22,23 @@ export function show(result, query, workerMs, t0, received) {
   app.result = result;
   clearRunError();
   renderTable(result);
-  const values = parseQuery(query).values;
-  const workload = JSON.stringify(['seed', 'n', 'mix', 'rng', 'arrivals', 'cores'].map((k) => values[k]).concat(tasksKey()));
-  const newWorkload = workload !== app.workloadKey;
-  app.workloadKey = workload;
   const tTable = performance.now();
+  performance.measure('tailslice:draw:table', { start: tView, end: tTable });
   // A large result: the table now, the charts in the next task, so that
   // neither task blocks the main thread for long (the Gantt itself is
   // drawn in parts). A small one is drawn at once (slider edits).
   const view = app.view;
   if (large) {
-    setTimeout(() => { if (view === app.view) finishShow(query, workerMs, t0, start, tTable, newWorkload); }, 0);
+    setTimeout(() => { if (view === app.view) finishShow(query, workerMs, t0, start, tTable); }, 0);
   } else {
-    finishShow(query, workerMs, t0, start, tTable, newWorkload);
+    finishShow(query, workerMs, t0, start, tTable);
   }
   performance.measure('tailslice:render:view', { start, end: tView });
   performance.measure('tailslice:render:table', { start: tView, end: tTable });
   void received;
 }
 
-function finishShow(query, workerMs, t0, start, tTable, newWorkload) {
+function finishShow(query, workerMs, t0, start, tTable) {
   drawGantt();
   const tGantt = performance.now();
   performance.measure('tailslice:render:gantt', { start: tTable, end: tGantt });
@@ -54,7 +49,7 @@ function finishShow(query, workerMs, t0, start, tTable, newWorkload) {
   const split = app.updates === 0;
   const rest = () => {
     const tPlots = performance.now();
-    drawPlots({ histogram: newWorkload });
+    drawPlots();
     const end = performance.now();
     // Finer measures, for DevTools and the benchmark.
     performance.measure('tailslice:render:plots', { start: tPlots, end });

@@ -12,7 +12,6 @@ export const app = {
   view: null,        // View of the last result (its plots)
   gantt: null,       // Gantt of the last result (its schedules)
   viewKey: '',       // experiment shape of the shown view (keeps zoom while tuning)
-  workloadKey: '',   // workload of the shown view (the histogram only changes with it)
   result: null,
   timing: null,      // {workerMs, drawMs} of the shown result
   shownT0: 0,        // when the shown result was requested

@@ -71,6 +71,9 @@ function onRunDone(out, query, t0) {
     return;
   }
   performance.measure('tailslice:simulate', { start: t0, end: received });
+  // A worker's run: the round trip beyond the job's own time (posting,
+  // structured cloning, queueing), ending when the result arrived.
+  if (!out.inline && out.ms >= 0) performance.measure('tailslice:transfer', { start: Math.min(received, t0 + out.ms), end: received });
   show(out.value, query, out.ms, t0, received);
 }
 

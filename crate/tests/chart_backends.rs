@@ -14,6 +14,7 @@ use tailslice::chart::svg::Svg;
 use tailslice::chart::theme::{self, Theme, ThemeName};
 use tailslice::chart::{cdf, gantt, histogram, sweep};
 use tailslice::experiment::{Experiment, Limits};
+use tailslice::policy::PolicyKind;
 use tailslice::text::Lang;
 
 /// One drawing call.
@@ -462,6 +463,65 @@ fn a_gantt_drawn_in_parts_is_the_whole() {
     assert_eq!(one, 1);
     assert!(many > 4, "{many} parts");
     assert_eq!(whole, parts);
+}
+
+/// A block drawn again over a chart of the same frame (the page after a
+/// quantum edit) makes exactly the calls the whole drawing makes inside
+/// that block's band, and none outside it; no stale block, no call.
+#[test]
+fn a_block_drawn_again_is_drawn_as_in_the_whole_chart() {
+    let exp = Experiment {
+        cores: 2,
+        tasks: 300,
+        policies: vec![PolicyKind::Fifo, PolicyKind::Rr],
+        ..Experiment::default()
+    };
+    let outcome = exp.run(&Limits::CLI, true).unwrap();
+    let l = gantt::study(&exp, &outcome, true, true);
+    let index = Index::build(&l);
+    let layout = lanes::layout(&l.meta, 900.0, Lang::En);
+    let chart = Chart {
+        lanes: &l,
+        index: &index,
+        window: Window::new(l.meta.horizon),
+        ready: true,
+        highlight: None,
+    };
+    let record = |stale: Option<&[bool]>| {
+        let mut rec = Recorder {
+            size: (900, layout.height as u32),
+            ops: Vec::new(),
+        };
+        let mut pen = Pen::new(&mut rec, 1.0, Theme::new(ThemeName::Light), Lang::En);
+        let next = match stale {
+            None => lanes::draw_part(&mut pen, &chart, &layout, 0, u32::MAX),
+            Some(st) => lanes::redraw_blocks(&mut pen, &chart, &layout, st, 0, u32::MAX),
+        };
+        assert_eq!(next.unwrap(), -1);
+        rec.ops
+    };
+    assert!(record(Some(&[false, false])).is_empty());
+    let (top, lanes_top) = layout.blocks[1];
+    let bottom = lanes_top + layout.lane_h * l.meta.blocks[1].lanes.len() as f64;
+    // Fills and texts by where they fall: inside block 1's band or not.
+    let inside = |op: &Op| match op {
+        Op::Fill { a, b, .. } => f64::from(a.1) >= top.floor() && f64::from(b.1) <= bottom.ceil(),
+        Op::Text { at, .. } => f64::from(at.1) >= top && f64::from(at.1) < lanes_top,
+        _ => false,
+    };
+    let again = record(Some(&[false, true]));
+    assert!(again.len() > 10, "{} calls", again.len());
+    assert!(again.iter().all(inside), "a call outside the block's band");
+    let whole: Vec<Op> = record(None).into_iter().filter(inside).collect();
+    // The whole drawing's time grid is one line per tick over every block;
+    // drawn again, each tick is the block's title row only: compare the rest.
+    let rest = |ops: &[Op]| -> Vec<Op> {
+        ops.iter()
+            .filter(|op| !matches!(op, Op::Fill { a, b, .. } if b.0 - a.0 <= 1 && b.1 - a.1 > 1))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(rest(&again), rest(&whole));
 }
 
 /// The Responsiveness section's charts: the input-delay CDF and the

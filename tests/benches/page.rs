@@ -10,7 +10,14 @@
 //!   Gantt (the end of the first `tailslice:update`, from navigation start;
 //!   goal ≤ 100 ms p95 warm) and the first update itself (request to table
 //!   and Gantt; goal ≤ 16 ms p95), with p50/p95 of every User Timing
-//!   measure of the page.
+//!   measure of the page, the phases of an update among them.
+//! * **Phases**: where an update's time goes — `tailslice:simulate`
+//!   (request to result), `tailslice:transfer` (a worker's run: the round
+//!   trip beyond the job's own time), `tailslice:draw:table`,
+//!   `tailslice:draw:gantt` (one measure per part drawn), `…:draw:cdf`,
+//!   `…:draw:histogram` — printed with their p50 and p95 for the loads and
+//!   the slider drag.
+//! * The load average before and after, printed beside the figures.
 //! * **Dragging**: the quantum slider through `BENCH_DRAG` values (default
 //!   100), one animation frame apart: p50/p95 of each update (goal ≤ 16 ms
 //!   p95) and the main-thread tasks over 50 ms (goal: none).
@@ -20,7 +27,9 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use tailslice_e2e::bench_report::{env_usize, percentile, print_goals, sorted, Figure};
+use tailslice_e2e::bench_report::{
+    env_usize, load_average, percentile, print_goals, sorted, Figure,
+};
 use tailslice_e2e::page::open_ready;
 use tailslice_e2e::{dist_dir, Browser, Result};
 
@@ -28,7 +37,7 @@ const T: Duration = Duration::from_secs(30);
 
 /// The page's User Timing measures, the render's parts included (which one
 /// a slow first update spends its time in).
-const MEASURES: [&str; 7] = [
+const MEASURES: [&str; 12] = [
     "simulate",
     "render",
     "update",
@@ -36,6 +45,12 @@ const MEASURES: [&str; 7] = [
     "render:table",
     "render:gantt",
     "render:plots",
+    // The phases.
+    "transfer",
+    "draw:table",
+    "draw:gantt",
+    "draw:cdf",
+    "draw:histogram",
 ];
 
 /// Durations of each measure on the page so far: `{name: [ms]}`.
@@ -291,6 +306,8 @@ async fn sweep(b: &Browser) -> Result<Vec<f64>> {
 async fn main() -> Result<()> {
     let loads = env_usize("BENCH_LOADS", 10).max(2);
     let drag = env_usize("BENCH_DRAG", 100);
+    let load_before = load_average();
+    println!("load average before: {load_before} (figures from a busy machine are not goals met or missed)");
     let b = Browser::start_caching().await?;
 
     // The first load is cold (nothing cached); it also says what the first view fetches.
@@ -346,8 +363,12 @@ async fn main() -> Result<()> {
     );
 
     let (first_view_gz, files) = transfer(&first_view, &after_first)?;
+    let goals = format!(
+        "goals (load average {load_before} before, {} after)",
+        load_average()
+    );
     print_goals(
-        "goals",
+        &goals,
         &[
             Figure::new(
                 format!("first view, gzipped ({files} files)"),

@@ -79,6 +79,16 @@ impl Figure {
     }
 }
 
+/// The machine's load average (`/proc/loadavg`: 1, 5 and 15 minutes), to
+/// print beside figures: on two cores anything above 1 means the figures
+/// were taken while other work competed for the CPU.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
 /// Prints `figures` under a heading, one line each.
 pub fn print_goals(heading: &str, figures: &[Figure]) {
     println!("\n{heading}");

@@ -479,6 +479,36 @@ pub fn draw_part<B: DrawingBackend>(
     if from == 0 {
         draw_frame(pen, chart, layout)?;
     }
+    draw_lanes(pen, chart, layout, from, budget, None)
+}
+
+/// Draws again, over a chart of the same frame (layout, window, lanes,
+/// keys, theme) already on the canvas, only the blocks marked in `stale`:
+/// each one's title row (which the caller has cleared: a backend cannot
+/// clear) with the time grid under it, its lanes' background, its lanes. The other blocks'
+/// pixels stay as they are. Parts and the returned value as in
+/// [`draw_part`]; `from` 0 starts.
+pub fn redraw_blocks<B: DrawingBackend>(
+    pen: &mut Pen<B>,
+    chart: &Chart,
+    layout: &Layout,
+    stale: &[bool],
+    from: u32,
+    budget: u32,
+) -> DrawResult<i32, B> {
+    draw_lanes(pen, chart, layout, from, budget, Some(stale))
+}
+
+/// The lanes from global lane `from`, of every block or (`only`) of the
+/// marked blocks with their background first.
+fn draw_lanes<B: DrawingBackend>(
+    pen: &mut Pen<B>,
+    chart: &Chart,
+    layout: &Layout,
+    from: u32,
+    budget: u32,
+    only: Option<&[bool]>,
+) -> DrawResult<i32, B> {
     let meta = &chart.lanes.meta;
     let total = meta.lane_count();
     if !chart.lanes_drawn() {
@@ -503,6 +533,27 @@ pub fn draw_part<B: DrawingBackend>(
         let b = starts.partition_point(|&s| s <= k) - 1;
         let c0 = k - starts[b];
         let n = meta.blocks[b].lanes.len();
+        if let Some(only) = only {
+            if !only.get(b).copied().unwrap_or(true) {
+                k = starts[b] + n;
+                continue;
+            }
+            if c0 == 0 {
+                // The block's title row (the caller cleared it) over the
+                // time grid, then the title and the lanes' background.
+                let (top, lanes_top) = layout.blocks[b];
+                let hair = 1.0 / pen.scale;
+                let w = chart.window;
+                let grid = pen.theme.grid.solid();
+                for t in
+                    axis::time_ticks(w.t0, w.t1, layout.left, layout.right, (0.0, layout.width))
+                {
+                    let x = t.at.clamp(layout.left, layout.right - hair);
+                    pen.fill(x, top, x + hair, lanes_top, grid)?;
+                }
+                block_head(pen, chart, layout, b)?;
+            }
+        }
         let lanes_top = pen.dy(layout.blocks[b].1);
         if pen.raster && lane_h < RASTER_BELOW_PX {
             // Lanes a few pixels tall: one bitmap per part instead of a
@@ -538,7 +589,6 @@ fn draw_frame<B: DrawingBackend>(
     layout: &Layout,
 ) -> DrawResult<(), B> {
     let theme: Theme = pen.theme;
-    let lang = pen.lang;
     let meta = &chart.lanes.meta;
     let w = chart.window;
     let hair = 1.0 / pen.scale;
@@ -559,62 +609,8 @@ fn draw_frame<B: DrawingBackend>(
     }
     let mut k = 0;
     for (b, block) in meta.blocks.iter().enumerate() {
-        let (top, lanes_top) = layout.blocks[b];
-        let n = block.lanes.len();
-        let mut tx = layout.left;
-        if !block.title.is_empty() {
-            if let Some(c) = block.color {
-                pen.fill(
-                    layout.left,
-                    top + 5.0,
-                    layout.left + 8.0,
-                    top + 13.0,
-                    c.solid(),
-                )?;
-                tx += 12.0;
-            }
-            let title = block.title.get(lang);
-            pen.bold(
-                title,
-                tx,
-                top + 9.5,
-                12.0,
-                theme.fg,
-                anchor(HPos::Left, VPos::Center),
-            )?;
-            tx += text_width(title, 12.0) * 1.08 + 10.0;
-        }
-        let note = if !meta.drawn {
-            meta.note.get(lang)
-        } else if !chart.ready {
-            super::words::GANTT_LOADING.get(lang)
-        } else {
-            ""
-        };
-        if !note.is_empty() {
-            let y = if block.title.is_empty() {
-                lanes_top + 9.0
-            } else {
-                top + 9.5
-            };
-            pen.text(
-                note,
-                tx,
-                y,
-                12.0,
-                theme.muted,
-                anchor(HPos::Left, VPos::Center),
-            )?;
-        }
-        if meta.drawn && chart.ready {
-            pen.fill(
-                layout.left,
-                lanes_top,
-                layout.right,
-                lanes_top + layout.lane_h * n as f64,
-                theme.grid.solid(),
-            )?;
-        }
+        let lanes_top = layout.blocks[b].1;
+        block_head(pen, chart, layout, b)?;
         for (c, l) in block.lanes.iter().enumerate() {
             let y = lanes_top + c as f64 * layout.lane_h;
             let label = &layout.labels[k];
@@ -654,6 +650,78 @@ fn draw_frame<B: DrawingBackend>(
         layout.legend_y,
         layout.width - 2.0 * PAD,
     )?;
+    Ok(())
+}
+
+/// A block's title row (swatch, title, note) and, once its lanes are
+/// ready, their background: what the frame draws of block `b` over the
+/// time grid.
+fn block_head<B: DrawingBackend>(
+    pen: &mut Pen<B>,
+    chart: &Chart,
+    layout: &Layout,
+    b: usize,
+) -> DrawResult<(), B> {
+    let theme: Theme = pen.theme;
+    let lang = pen.lang;
+    let meta = &chart.lanes.meta;
+    let block = &meta.blocks[b];
+    let (top, lanes_top) = layout.blocks[b];
+    let n = block.lanes.len();
+    let mut tx = layout.left;
+    if !block.title.is_empty() {
+        if let Some(c) = block.color {
+            pen.fill(
+                layout.left,
+                top + 5.0,
+                layout.left + 8.0,
+                top + 13.0,
+                c.solid(),
+            )?;
+            tx += 12.0;
+        }
+        let title = block.title.get(lang);
+        pen.bold(
+            title,
+            tx,
+            top + 9.5,
+            12.0,
+            theme.fg,
+            anchor(HPos::Left, VPos::Center),
+        )?;
+        tx += text_width(title, 12.0) * 1.08 + 10.0;
+    }
+    let note = if !meta.drawn {
+        meta.note.get(lang)
+    } else if !chart.ready {
+        super::words::GANTT_LOADING.get(lang)
+    } else {
+        ""
+    };
+    if !note.is_empty() {
+        let y = if block.title.is_empty() {
+            lanes_top + 9.0
+        } else {
+            top + 9.5
+        };
+        pen.text(
+            note,
+            tx,
+            y,
+            12.0,
+            theme.muted,
+            anchor(HPos::Left, VPos::Center),
+        )?;
+    }
+    if meta.drawn && chart.ready {
+        pen.fill(
+            layout.left,
+            lanes_top,
+            layout.right,
+            lanes_top + layout.lane_h * n as f64,
+            theme.grid.solid(),
+        )?;
+    }
     Ok(())
 }
 

@@ -15,6 +15,8 @@
 //!   [`priority`] (`sched_pri` over time), the Responsiveness section's
 //!   [`delay`] (input-delay CDF) and [`tradeoff`] (p98 and cost over the
 //!   quantum), and the table as a figure ([`table`]);
+//! - [`fingerprint`]: what a chart draws as one number, so that the page
+//!   draws again only what changed;
 //! - [`figure`]: several charts in one SVG document (`--svg`, the page's
 //!   "Figure (SVG)").
 //!
@@ -24,6 +26,7 @@
 pub mod axis;
 pub mod cdf;
 pub mod delay;
+pub mod fingerprint;
 pub mod frame;
 pub mod gantt;
 pub mod histogram;

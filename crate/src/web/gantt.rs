@@ -8,6 +8,13 @@
 //! A study's segments are copied into wasm memory a chunk per call
 //! ([`Gantt::load_segments`]) and drawn in parts ([`Gantt::draw_part`]), so
 //! that a result of millions of slices never blocks the main thread long.
+//!
+//! A chart drawn over one of the same frame (the same lanes, words,
+//! window, size, theme and language: [`super::shown`]) draws only the
+//! blocks whose segments differ: a quantum edit leaves FIFO's lanes as
+//! they are.
+
+use std::cell::RefCell;
 
 use js_sys::{Array, Float64Array, Object, Reflect, Uint16Array, Uint32Array};
 use serde::{Deserialize, Serialize};
@@ -15,16 +22,18 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
-use super::canvas::{err, Canvas};
+use super::canvas::{context, err, Canvas};
 use super::chart_lang::lang;
 use super::result::{set, to_js};
+use super::shown;
+use crate::chart::fingerprint::Fingerprint;
 use crate::chart::gantt::{self, TaskFacts};
 use crate::chart::lanes::{self, Chart, Index, Lanes, Layout, Mark, Meta, Segments, Window};
 use crate::chart::legend;
 use crate::chart::pen::Pen;
-use crate::chart::theme::Theme;
+use crate::chart::theme::{Rgb, Theme};
 use crate::experiment::Outcome;
-use crate::text::Filled;
+use crate::text::{Filled, Lang};
 
 /// Segments copied per [`Gantt::load_segments`] call: a few ms in a browser.
 const LOAD_CHUNK: usize = 100_000;
@@ -132,6 +141,22 @@ pub struct Gantt {
     window: Window,
     highlight: Option<u32>,
     tasks: Option<TaskTips>,
+    /// The block of each lane, and what each block's segments draw
+    /// (folded in as they are loaded).
+    block_of: Vec<u32>,
+    block_prints: Vec<Fingerprint>,
+    /// The meta object as it came (blocks, lanes, keys, words).
+    meta_print: Fingerprint,
+    /// The drawing under way (see [`Drawing`]).
+    drawing: RefCell<Option<Drawing>>,
+}
+
+/// A drawing in parts under way: what the canvas shows once it is done,
+/// and the blocks it draws again (`None`: the whole chart).
+struct Drawing {
+    shown: String,
+    stale: Option<Vec<bool>>,
+    blocks: Vec<u32>,
 }
 
 #[wasm_bindgen]
@@ -160,6 +185,10 @@ impl Gantt {
         {
             return Err(JsError::new("lanes: the segment arrays differ in length"));
         }
+        // The frame: everything in meta but the blocks' titles, which
+        // belong to their blocks, and the horizon, which the window covers
+        // (see `start_drawing`).
+        let meta_print = frame_print(&meta);
         let tasks = match get(&wire, "tasks")? {
             t if t.is_object() => {
                 let info: TaskInfo = serde_wasm_bindgen::from_value(get(&t, "info")?)
@@ -182,6 +211,21 @@ impl Gantt {
             _ => None,
         };
         let index = Index::new(meta.lane_count());
+        let block_of: Vec<u32> = meta
+            .blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(b, block)| std::iter::repeat_n(b as u32, block.lanes.len()))
+            .collect();
+        let block_prints: Vec<Fingerprint> = meta
+            .blocks
+            .iter()
+            .map(|b| {
+                *Fingerprint::new()
+                    .text(b.title.get(Lang::En))
+                    .text(b.title.get(Lang::Zh))
+            })
+            .collect();
         let window = Window::new(meta.horizon);
         let segs = Segments {
             // Reserved, not zeroed: filled chunk by chunk.
@@ -199,6 +243,10 @@ impl Gantt {
             window,
             highlight: None,
             tasks,
+            block_of,
+            block_prints,
+            meta_print,
+            drawing: RefCell::new(None),
         })
     }
 
@@ -226,6 +274,14 @@ impl Gantt {
         inc.end.subarray(a32, b32).copy_to(&mut s.end[a..b]);
         for i in a..b {
             self.index.add(i as u32, s.lane[i], s.start[i]);
+            if let Some(&block) = self.block_of.get(s.lane[i] as usize) {
+                self.block_prints[block as usize]
+                    .word(u64::from(s.lane[i]))
+                    .word(u64::from(s.item[i]))
+                    .word(u64::from(s.key[i]))
+                    .num(s.start[i])
+                    .num(s.end[i]);
+            }
         }
         self.loaded = b;
         if b == n {
@@ -317,9 +373,11 @@ impl Gantt {
         Ok(())
     }
 
-    /// Draws part of the chart: `from` 0 clears the canvas and draws the
-    /// axis, titles and legend, then lanes until about `budget` segments
-    /// were visited. Returns the lane to continue from, or -1 when done.
+    /// Draws part of the chart: `from` 0 starts a drawing — over a canvas
+    /// that shows a chart of the same frame, of only the blocks whose
+    /// segments differ; else it clears the canvas and draws the axis,
+    /// titles and legend — then lanes until about `budget` segments were
+    /// visited. Returns the lane to continue from, or -1 when done.
     #[wasm_bindgen(js_name = drawPart)]
     pub fn draw_part(
         &self,
@@ -329,16 +387,51 @@ impl Gantt {
         from: u32,
         budget: u32,
     ) -> Result<i32, JsError> {
-        let mut backend = if from == 0 {
+        if from == 0 {
+            self.start_drawing(canvas, dpr, dark);
+        }
+        let drawing = self.drawing.borrow();
+        let stale = drawing.as_ref().and_then(|d| d.stale.as_deref());
+        let mut backend = if from == 0 && stale.is_none() {
             Canvas::clear(canvas)?
         } else {
             Canvas::open(canvas)?
         };
+        let layout = self.layout(f64::from(canvas.width()) / dpr);
+        if let (0, Some(stale)) = (from, stale) {
+            // The stale blocks' title rows, cleared to the device pixel.
+            let ctx = context(canvas)?;
+            for (b, _) in stale.iter().enumerate().filter(|(_, &s)| s) {
+                let (top, lanes_top) = layout.blocks[b];
+                let (y0, y1) = ((top * dpr).floor(), (lanes_top * dpr).ceil());
+                ctx.clear_rect(0.0, y0, f64::from(canvas.width()), y1 - y0);
+            }
+        }
         let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang());
         pen.raster = true;
-        let width = pen.size().0;
-        let layout = self.layout(width);
-        lanes::draw_part(&mut pen, &self.chart(), &layout, from, budget).map_err(err)
+        let chart = self.chart();
+        let next = match stale {
+            Some(stale) => lanes::redraw_blocks(&mut pen, &chart, &layout, stale, from, budget),
+            None => lanes::draw_part(&mut pen, &chart, &layout, from, budget),
+        }
+        .map_err(err)?;
+        if next < 0 {
+            if let Some(d) = drawing.as_ref() {
+                shown::set(canvas, Some(&d.shown));
+            }
+        }
+        Ok(next)
+    }
+
+    /// The blocks the drawing last begun draws (all of them, only those
+    /// that changed, or none while the segments load): the page counts
+    /// them (`data-block-draws`).
+    #[wasm_bindgen(js_name = drawnBlocks)]
+    pub fn drawn_blocks(&self) -> Vec<u32> {
+        self.drawing
+            .borrow()
+            .as_ref()
+            .map_or_else(Vec::new, |d| d.blocks.clone())
     }
 
     /// What is under (`x`, `y`) CSS px on a canvas `width` CSS px wide, as
@@ -383,7 +476,96 @@ impl Gantt {
     }
 }
 
+/// What the frame of `meta` draws: every field but the blocks' titles and
+/// the horizon.
+fn frame_print(meta: &Meta) -> Fingerprint {
+    let mut f = Fingerprint::new();
+    let both = |f: &mut Fingerprint, t: &Filled| {
+        f.text(t.get(Lang::En)).text(t.get(Lang::Zh));
+    };
+    let colour = |f: &mut Fingerprint, c: Rgb| {
+        f.word(u64::from(c.0) << 16 | u64::from(c.1) << 8 | u64::from(c.2));
+    };
+    f.word(meta.blocks.len() as u64);
+    for b in &meta.blocks {
+        f.text(&b.name).word(u64::from(b.title.is_empty()));
+        f.word(u64::from(b.color.is_some()));
+        if let Some(c) = b.color {
+            colour(&mut f, c);
+        }
+        f.word(b.lanes.len() as u64);
+        for l in &b.lanes {
+            both(&mut f, &l.label);
+            f.word(l.mark as u64);
+        }
+    }
+    f.word(meta.keys.len() as u64);
+    for k in &meta.keys {
+        both(&mut f, &k.label);
+        colour(&mut f, k.color);
+        f.word(u64::from(k.striped)).word(u64::from(k.legend));
+    }
+    f.word(u64::from(meta.blank.is_some()));
+    if let Some(b) = &meta.blank {
+        both(&mut f, b);
+    }
+    f.word(meta.items.len() as u64);
+    for i in &meta.items {
+        both(&mut f, i);
+    }
+    f.word(u64::from(meta.drawn));
+    both(&mut f, &meta.note);
+    f
+}
+
 impl Gantt {
+    /// Begins a drawing: compares what it will show with what the canvas
+    /// shows (`frame:block,block,…`, hex fingerprints) and keeps which
+    /// blocks to draw.
+    fn start_drawing(&self, canvas: &HtmlCanvasElement, dpr: f64, dark: bool) {
+        let ready = self.lanes.meta.drawn && self.incoming.is_none();
+        let mut frame = shown::surface(canvas, dpr, dark, lang());
+        // The window without the last 20 of its 52 bits of mantissa
+        // (about 2e-10 of its value): policies' makespans that differ in
+        // their last bits (sums of other slices) map every slice to the
+        // same pixels. Values either side of a cut differ: a full drawing.
+        let coarse = |t: f64| t.to_bits() >> 20;
+        frame
+            .word(self.meta_print.value())
+            .word(coarse(self.window.t0))
+            .word(coarse(self.window.t1))
+            .word(coarse(self.window.horizon))
+            .word(u64::from(ready))
+            .word(self.highlight.map_or(u64::MAX, u64::from));
+        let frame = frame.hex();
+        let blocks: Vec<String> = self.block_prints.iter().map(Fingerprint::hex).collect();
+        let before = shown::get(canvas);
+        let stale = before
+            .as_deref()
+            .and_then(|b| b.split_once(':'))
+            .filter(|(f, _)| ready && *f == frame)
+            .map(|(_, old)| old.split(',').collect::<Vec<_>>())
+            .filter(|old| old.len() == blocks.len())
+            .map(|old| {
+                old.iter()
+                    .zip(&blocks)
+                    .map(|(o, n)| o != n)
+                    .collect::<Vec<bool>>()
+            });
+        let drawn: Vec<u32> = match (&stale, ready) {
+            (_, false) => Vec::new(),
+            (Some(st), true) => (0..st.len() as u32).filter(|&b| st[b as usize]).collect(),
+            (None, true) => (0..blocks.len() as u32).collect(),
+        };
+        // Unknown until this drawing is complete.
+        shown::set(canvas, None);
+        *self.drawing.borrow_mut() = Some(Drawing {
+            shown: format!("{frame}:{}", blocks.join(",")),
+            stale,
+            blocks: drawn,
+        });
+    }
+
     fn layout(&self, width: f64) -> Layout {
         lanes::layout(&self.lanes.meta, width, lang())
     }

@@ -45,6 +45,7 @@ mod runner;
 mod scenario;
 mod scenario_catalog;
 mod scenario_view;
+mod shown;
 // The sweeps run in the worker; their charts are drawn by the worker's
 // module, which the page loads with the first sweep (www/sweep.js).
 #[cfg(not(feature = "page"))]

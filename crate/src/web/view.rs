@@ -2,6 +2,10 @@
 //! every policy and the duration histogram by class, drawn by the charts'
 //! own functions ([`crate::chart::cdf`], [`crate::chart::histogram`]) on
 //! canvases. The schedules are a [`super::gantt::Gantt`] of their own.
+//!
+//! A plot whose canvas already shows what it would draw (the same curves or
+//! bins, size, theme and language: [`super::shown`]) is not drawn again: a
+//! quantum edit leaves the histogram of the same durations as it is.
 
 use std::cell::RefCell;
 
@@ -12,11 +16,13 @@ use web_sys::HtmlCanvasElement;
 
 use super::canvas::{err, Canvas};
 use super::chart_lang::lang;
+use super::shown;
 use crate::chart::cdf;
+use crate::chart::fingerprint::Fingerprint;
 use crate::chart::histogram::{self, Bins};
 use crate::chart::pen::{Pen, Spot};
 use crate::chart::theme::Theme;
-use crate::text::Filled;
+use crate::text::{Filled, Lang};
 
 /// One policy's latency CDF.
 struct Curve {
@@ -36,6 +42,9 @@ pub struct View {
     /// What the last drawing of each plot left for pointers (shortened
     /// legend entries): the CDF's, the histogram's.
     spots: RefCell<[Vec<Spot>; 2]>,
+    /// What each plot draws, without the drawing conditions: the CDF's,
+    /// the histogram's.
+    prints: [Fingerprint; 2],
 }
 
 fn get(obj: &JsValue, key: &str) -> Result<JsValue, JsError> {
@@ -93,22 +102,67 @@ impl View {
         if bins.counts.len() != classes.len().max(1) * histogram::BINS {
             return Err(JsError::new("histogram counts do not match the classes"));
         }
+        let mut cdf_print = Fingerprint::new();
+        for c in &curves {
+            cdf_print
+                .text(&c.policy)
+                .nums(&c.x)
+                .nums(&c.y)
+                .num(c.p50)
+                .num(c.p95);
+        }
+        let mut hist_print = Fingerprint::new();
+        hist_print.num(bins.hi).word(u64::from(bins.cut));
+        for &n in &bins.counts {
+            hist_print.word(u64::from(n));
+        }
+        for c in &classes {
+            hist_print.text(c.get(Lang::En)).text(c.get(Lang::Zh));
+        }
         Ok(View {
             curves,
             bins,
             classes,
             spots: RefCell::default(),
+            prints: [cdf_print, hist_print],
         })
     }
 
+    /// Takes the hover spots of `old`'s plots that draw the same data (a
+    /// plot this view will not draw again keeps what its canvas shows).
+    #[wasm_bindgen(js_name = keepSpots)]
+    pub fn keep_spots(&self, old: &View) {
+        let theirs = old.spots.borrow();
+        let mut mine = self.spots.borrow_mut();
+        for i in 0..2 {
+            if self.prints[i] == old.prints[i] {
+                mine[i] = theirs[i].clone();
+            }
+        }
+    }
+
+    /// Whether `canvas` needs drawing for plot `i` and, if so, the
+    /// fingerprint to record once it is drawn.
+    fn stale(&self, i: usize, canvas: &HtmlCanvasElement, dpr: f64, dark: bool) -> Option<String> {
+        let mut f = shown::surface(canvas, dpr, dark, lang());
+        f.word(i as u64).word(self.prints[i].value());
+        let hex = f.hex();
+        (shown::get(canvas).as_deref() != Some(hex.as_str())).then_some(hex)
+    }
+
     /// Latency CDF of every policy on shared axes, p50 and p95 marked.
+    /// Returns whether it drew (`false`: the canvas already shows it).
     #[wasm_bindgen(js_name = drawCdf)]
     pub fn draw_cdf(
         &self,
         canvas: &HtmlCanvasElement,
         dpr: f64,
         dark: bool,
-    ) -> Result<(), JsError> {
+    ) -> Result<bool, JsError> {
+        let Some(print) = self.stale(0, canvas, dpr, dark) else {
+            return Ok(false);
+        };
+        shown::set(canvas, None);
         let mut backend = Canvas::clear(canvas)?;
         let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang());
         let series: Vec<cdf::Series> = self
@@ -125,18 +179,24 @@ impl View {
         let size = pen.size();
         cdf::draw(&mut pen, size, &series).map_err(err)?;
         self.spots.borrow_mut()[0] = std::mem::take(&mut pen.spots);
-        Ok(())
+        shown::set(canvas, Some(&print));
+        Ok(true)
     }
 
     /// Histogram of task durations stacked by class, the classes named
-    /// above it.
+    /// above it. Returns whether it drew (`false`: the canvas already
+    /// shows it).
     #[wasm_bindgen(js_name = drawHistogram)]
     pub fn draw_histogram(
         &self,
         canvas: &HtmlCanvasElement,
         dpr: f64,
         dark: bool,
-    ) -> Result<(), JsError> {
+    ) -> Result<bool, JsError> {
+        let Some(print) = self.stale(1, canvas, dpr, dark) else {
+            return Ok(false);
+        };
+        shown::set(canvas, None);
         let mut backend = Canvas::clear(canvas)?;
         let lang = lang();
         let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
@@ -148,7 +208,8 @@ impl View {
         let size = pen.size();
         histogram::draw(&mut pen, size, &self.bins, &names).map_err(err)?;
         self.spots.borrow_mut()[1] = std::mem::take(&mut pen.spots);
-        Ok(())
+        shown::set(canvas, Some(&print));
+        Ok(true)
     }
 
     /// The full text of a shortened legend entry under (`x`, `y`) CSS px

@@ -27,6 +27,7 @@ pub mod delay;
 pub mod frame;
 pub mod gantt;
 pub mod histogram;
+pub mod interactions;
 pub mod lanes;
 pub mod legend;
 pub mod pen;

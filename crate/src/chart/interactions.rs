@@ -28,6 +28,9 @@ pub struct Lane<'a> {
     pub bars: &'a [Bar],
 }
 
+/// The tallest a bar is drawn, CSS px.
+const BAR_PX: f64 = 28.0;
+
 /// The phases' colours: input delay, processing, presentation delay.
 pub const PHASE_COLORS: [Rgb; 3] = theme::STATES;
 
@@ -76,8 +79,9 @@ pub fn draw<B: DrawingBackend>(
     let n = lanes.len() as f64;
     for (k, lane) in lanes.iter().enumerate() {
         // Lane k (from the top) spans y ∈ [n − k − 1, n − k].
-        let top = plot.y(n - k as f64) + 14.0;
-        let bottom = plot.y(n - k as f64 - 1.0) - 4.0;
+        // A bar at most BAR_PX tall, under the lane's name.
+        let top = plot.y(n - k as f64) + 16.0;
+        let bottom = (plot.y(n - k as f64 - 1.0) - 4.0).min(top + BAR_PX);
         pen.text(
             lane.name,
             plot.left + 4.0,

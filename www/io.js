@@ -26,6 +26,8 @@ export function importedTasks() { return tasks ? tasks.text : null; }
 export function importedCount() { return tasks ? tasks.count : 0; }
 /** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
 export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
+/** A trace's interactions and handler flags as its reader gave them (opaque here), or null. */
+export function importedInteractions() { return tasks && tasks.interactions ? tasks.interactions : null; }
 /** Imported lists get progress and cancel-on-edit when large. */
 export function tasksLarge() { return !!tasks && tasks.count > limits().large_import_tasks; }
 
@@ -116,7 +118,7 @@ function renderNote() {
  * trace's tasks come with their recorded `starts` and their `count`: Rust
  * made that list in the trace worker, so it is not checked again.
  */
-export async function useTasks(text, source = '', starts = null, count = null, file = null) {
+export async function useTasks(text, source = '', starts = null, count = null, file = null, interactions = null) {
   showTasksError(null);
   let check = { ok: true, tasks: count };
   if (count === null) {
@@ -135,7 +137,7 @@ export async function useTasks(text, source = '', starts = null, count = null, f
   }
   if (!check.ok) { showTasksError(check); return false; }
   showTasksError(null);
-  tasks = { text, source, count: check.tasks, starts };
+  tasks = { text, source, count: check.tasks, starts, interactions };
   renderNote();
   ctx.rerun();
   return true;

@@ -38,9 +38,9 @@ function buffers(value, out = new Set()) {
  * runs them from the front; the parts are taken into the result as if run
  * here. A part that fails is run here instead.
  */
-export function* run(wasm, { query, tasks = null, starts = null, resp = '', large = false }, ctx) {
+export function* run(wasm, { query, tasks = null, starts = null, interactions = null, resp = '', large = false }, ctx) {
   const list = tasks ? taskList(wasm, tasks, ctx.cache) : null;
-  const runner = list ? wasm.Runner.withList(query, list.list, starts ?? undefined, resp) : new wasm.Runner(query);
+  const runner = list ? wasm.Runner.withList(query, list.list, starts ?? undefined, resp, interactions ?? undefined) : new wasm.Runner(query);
   const total = runner.total();
   const left = Array.from({ length: total - 1 }, (_, i) => i); // policies no one has taken
   const parts = new Map(); // policy → {helper, job}

@@ -38,6 +38,7 @@ function build(section) {
   section.append(
     el('h2', { id: 'h-resp', dataset: { respWord: 'title' } }),
     el('p', { className: 'hint', dataset: { respWord: 'help' } }),
+    el('p', { id: 'resp-inp', className: 'headline', hidden: true, dataset: { inp: '' } }),
     el('div', { id: 'resp-about', className: 'reading' }),
     el('div', { className: 'resp-controls' },
       field('resp-yield', 'yield_label', yieldSel),
@@ -56,6 +57,14 @@ function build(section) {
         fig('resp-cdf', 'cdf_caption', 'cdf_aria'),
         fig('resp-tradeoff', 'tradeoff_caption', 'tradeoff_aria')),
       el('div', { id: 'resp-reading', className: 'reading' }),
+      el('div', { id: 'resp-interactions' },
+        el('div', { id: 'resp-inter-found', className: 'reading' }),
+        el('figure', { id: 'resp-bars-fig', className: 'wide' },
+          el('canvas', { id: 'resp-bars', role: 'img' }),
+          el('figcaption', { id: 'resp-bars-caption' })),
+        el('div', { className: 'table-wrap' },
+          el('table', { id: 'interactions' }, el('caption'), el('thead'), el('tbody'))),
+        el('div', { id: 'resp-inter-reading', className: 'reading' })),
       el('p', { id: 'resp-assumptions', className: 'hint' })));
 }
 
@@ -170,6 +179,7 @@ function drawCharts(done = () => {}) {
   const mine = view;
   const h = document.body.classList.contains('embed') ? 220 : 280;
   const charts = [['#resp-cdf', 'drawCdf'], ['#resp-tradeoff', 'drawTradeoff']];
+  if (view.hasBars()) charts.unshift(['#resp-bars', 'drawBars']);
   const next = () => {
     if (job !== chartsJob || mine !== view) return;
     const [id, draw] = charts.shift();
@@ -181,7 +191,33 @@ function drawCharts(done = () => {}) {
   setTimeout(next, 0);
 }
 
+/** The trace's interactions: headline INP, what was found, the table, the reading. */
+function renderInteractions(sec) {
+  const part = sec.interactions;
+  const inp = $('#resp-inp');
+  inp.hidden = !(part && part.inp);
+  inp.textContent = part && part.inp ? words(part.inp) : '';
+  $('#resp-interactions').hidden = !part;
+  if (!part) { $('#interactions tbody').replaceChildren(); return; }
+  $('#resp-inter-found').replaceChildren(...words(part.found).map((s) => el('p', { text: s })));
+  const has = part.rows.length > 0;
+  $('#resp-bars-fig').hidden = !has;
+  $('#interactions').hidden = !has;
+  $('#resp-inter-reading').replaceChildren(...words(part.reading).map((s) => el('p', { text: s })));
+  if (!has) { $('#interactions tbody').replaceChildren(); return; }
+  $('#resp-bars-caption').textContent = words(part.bars_caption);
+  $('#resp-bars').setAttribute('aria-label', words(part.bars_caption));
+  const heads = words(part.heads);
+  $('#interactions caption').textContent = words(part.caption);
+  $('#interactions thead').replaceChildren(el('tr', {}, ...heads.map((h) => el('th', { scope: 'col', text: h }))));
+  $('#interactions tbody').replaceChildren(...part.rows.map((r) => el('tr', { dataset: { interaction: r.id } },
+    el('th', { scope: 'row', text: r.id }),
+    el('td', { text: words(r.kind) }),
+    ...part.keys.map((k) => el('td', { dataset: { metric: k }, text: r.cells[k] })))));
+}
+
 function renderText(sec) {
+  renderInteractions(sec);
   $('#resp-about').replaceChildren(...words(sec.about).map((s) => el('p', { text: s })));
   $('#resp-tbt').textContent = words(sec.tbt);
   $('#resp-reading').replaceChildren(...words(sec.reading).map((s) => el('p', { text: s })));

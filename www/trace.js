@@ -107,7 +107,7 @@ function select() {
 
 async function use(sel, name) {
   current = null;
-  if (!(await useTasks(sel.tasks, name, sel.starts, sel.count))) { setState('error'); return; }
+  if (!(await useTasks(sel.tasks, name, sel.starts, sel.count, null, sel.interactions))) { setState('error'); return; }
   shown = { sel, name };
   renderFound();
   setState('ready');

@@ -10,7 +10,7 @@ import { $ } from './dom.js';
 import { limits } from './catalog.js';
 import { app, runs, setState } from './state.js';
 import { showRunError } from './banner.js';
-import { importedTasks, importedTrace } from './io.js';
+import { importedTasks, importedTrace, importedInteractions } from './io.js';
 import { show } from './results.js';
 
 function showProgress() {
@@ -46,7 +46,7 @@ function send(query, large, opts = {}) {
   const t0 = performance.now();
   // The language rides along so that a refusal (a drawn workload too
   // large) is said in the page's; the section's resp_* keys beside it.
-  const args = { query: `${query}&lang=${lang()}`, large, tasks: importedTasks(), starts: importedTrace(), resp: app.page ? app.page.resp_query : '' };
+  const args = { query: `${query}&lang=${lang()}`, large, tasks: importedTasks(), starts: importedTrace(), interactions: importedInteractions(), resp: app.page ? app.page.resp_query : '' };
   if (!opts.inline) {
     setState('running');
     if (large) showProgress();

@@ -166,6 +166,15 @@ impl TraceLoader {
             longest_caption: LONGEST_CAPTION,
             longest_heads: LONGEST_HEADS,
         });
+        // The interactions and their handler tasks, for the Responsiveness
+        // section (only at the recorded starts).
+        if !t0 {
+            let carried = trace::interactions::Carried {
+                interactions: imp.interactions,
+                handler: imp.handler,
+            };
+            set(&out, "interactions", &to_js(&carried));
+        }
         // The recorded starts, for the "as recorded" row (a typed array:
         // transferred, not copied, to the page).
         set(

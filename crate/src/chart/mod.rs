@@ -30,6 +30,7 @@ pub mod fingerprint;
 pub mod frame;
 pub mod gantt;
 pub mod histogram;
+pub mod interactions;
 pub mod lanes;
 pub mod legend;
 pub mod pen;

@@ -189,6 +189,15 @@ pub struct Interactions {
     pub not_kept: usize,
 }
 
+/// A trace's interactions and which of its tasks are their handlers, as a
+/// front end carries them from the trace reader to the model.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Carried {
+    pub interactions: Interactions,
+    /// One flag per task of the trace's task list.
+    pub handler: Vec<bool>,
+}
+
 /// How many of the longest interactions web-vitals and Chrome keep, and so
 /// the deepest index INP can take.
 pub const LONGEST_KEPT: usize = 10;

@@ -11,15 +11,19 @@ use web_sys::HtmlCanvasElement;
 use super::canvas::{err, Canvas};
 use super::result::to_js;
 use crate::chart::delay::{self, Curve};
+use crate::chart::interactions::{self as bars_chart, Bar, Lane};
 use crate::chart::pen::Pen;
 use crate::chart::theme::Theme;
 use crate::chart::tradeoff::{self, Tradeoff};
 use crate::experiment::{Experiment, Limits};
+use crate::responsiveness::interactions::InteractionModel;
+use crate::responsiveness::interactions_text as itext;
 use crate::responsiveness::reading::P98_TARGET_MS;
 use crate::responsiveness::text::{self, column, row_name, PAGE_COLUMNS};
 use crate::responsiveness::yielding::{self, YieldKind};
 use crate::responsiveness::{Answer, Row, Settings, Source, Task};
 use crate::text::{Filled, Lang, Text};
+use crate::trace::interactions::Carried;
 use crate::workload::Workload;
 
 const SLICED_ROW: Text = Text::new("sliced, q = {} ms", "切分，q = {} ms");
@@ -37,6 +41,32 @@ const TRADE_P98: Text = Text::new("p98 input delay (ms)", "p98 输入延迟（ms
 const TRADE_COST: Text = Text::new("tasks finish later, mean (ms)", "任务平均晚完成（ms）");
 const TRADE_RECORDED: Text = Text::new("{}: p98 {} ms", "{}：p98 {} ms");
 const TRADE_TARGET: Text = Text::new("target: p98 ≤ {} ms", "目标：p98 ≤ {} ms");
+const INP_HEADLINE: Text = Text::new(
+    "INP {} ms as recorded → sliced at q = {} ms: {} ms",
+    "INP：按记录 {} ms → 按 q = {} ms 切分后 {} ms",
+);
+const BARS_X: Text = Text::new("time in the trace (ms)", "trace 中的时间（ms）");
+const BARS_CAPTION: Text = Text::new(
+    "Each interaction's input delay, processing and presentation delay from its input, as recorded and as the model predicts them sliced at q = {} ms",
+    "每个交互从输入起的输入延迟、处理与呈现延迟：按记录，以及模型预测的按 q = {} ms 切分后",
+);
+const BARS_RECORDED: Text = Text::new("as recorded", "按记录");
+const BARS_PHASES: [Text; 3] = [
+    Text::new("input delay", "输入延迟"),
+    Text::new("processing", "处理"),
+    Text::new("presentation delay", "呈现延迟"),
+];
+/// The interactions table's cells after the id and kind, by
+/// `td[data-metric]` key (the sliced latency at the page's quantum last).
+const INTERACTION_KEYS: [&str; 7] = [
+    "start",
+    "latency",
+    "input_delay",
+    "processing",
+    "presentation",
+    "model_input_delay",
+    "sliced_latency",
+];
 const KNEE: Text = Text::new("knee", "拐点");
 const FAVOURED: Text = Text::new("favoured", "推荐");
 const KNEE_AND_FAVOURED: Text = Text::new("knee, favoured", "拐点，推荐");
@@ -68,11 +98,45 @@ struct ChartData {
     favoured: Option<usize>,
     page_q: f64,
     recorded_name: Filled<String>,
+    /// The interactions' bars: `[start, input delay, processing,
+    /// presentation]`, recorded and sliced at the page's quantum.
+    bars: Vec<Vec<[f64; 4]>>,
+    bar_names: Filled<Vec<String>>,
+    /// The tasks' timeline, ms.
+    span: (f64, f64),
+}
+
+/// One row of the interactions table (`tr[data-interaction]`).
+#[derive(Serialize)]
+struct InteractionRow {
+    id: String,
+    kind: Filled<String>,
+    cells: std::collections::BTreeMap<&'static str, String>,
+}
+
+/// The section's interactions part, when the tasks are a trace's at their
+/// recorded starts.
+#[derive(Serialize)]
+struct InteractionsPart {
+    /// What was found, or plainly that there are none.
+    found: Filled<Vec<String>>,
+    /// The headline `[data-inp]`: INP recorded → sliced at the page's quantum.
+    inp: Option<Filled<String>>,
+    caption: Filled<String>,
+    /// Headings: id, kind, then one per key of `keys`.
+    heads: Filled<Vec<String>>,
+    keys: [&'static str; 7],
+    rows: Vec<InteractionRow>,
+    /// The worst interaction's reading and the model's check.
+    reading: Filled<Vec<String>>,
+    /// The bars chart's caption (also its accessible name).
+    bars_caption: Filled<String>,
 }
 
 /// The section's object.
 #[derive(Serialize)]
 struct Section<'a> {
+    interactions: Option<InteractionsPart>,
     about: Filled<Vec<String>>,
     rows: Vec<TableRow>,
     tbt: Filled<String>,
@@ -111,6 +175,7 @@ pub(crate) fn section(
     workload: &Workload,
     trace: bool,
     settings: &Settings,
+    interactions: Option<&Carried>,
 ) -> JsValue {
     let tasks = Task::from_columns(&workload.arrival, &workload.work);
     let mut s = settings.clone();
@@ -121,7 +186,11 @@ pub(crate) fn section(
     let source = if trace { Source::Trace } else { Source::Tasks };
     // The browser's slice budget, shared by every row.
     let per_plan = Limits::WEB.max_slices / (s.quanta.len() as u64 + 1);
-    let answer = match Answer::new(&tasks, &s, source, per_plan) {
+    let answer = Answer::new(&tasks, &s, source, per_plan).and_then(|a| match interactions {
+        Some(c) => a.with_interactions(&tasks, &c.interactions, &c.handler, per_plan),
+        None => Ok(a),
+    });
+    let answer = match answer {
         Ok(a) => a,
         Err(e) => {
             let field = if e.quantum_ms == exp.quantum {
@@ -181,9 +250,59 @@ pub(crate) fn section(
         favoured: favoured.and_then(|f| f.checked_sub(1)),
         page_q: exp.quantum,
         recorded_name: Filled::each(|lang| row_name(rec, source, lang)),
+        ..ChartData::default()
     };
+    let page_row = r
+        .rows
+        .iter()
+        .position(|row| row.quantum_ms == Some(exp.quantum))
+        .unwrap_or(0);
+    let part = answer
+        .interactions
+        .as_ref()
+        .map(|m| interactions_part(&answer, m, page_row, exp.quantum));
+    let mut chart = chart;
+    if let Some(m) = &answer.interactions {
+        let at = page_row.saturating_sub(1);
+        chart.bars = vec![
+            m.recorded
+                .list
+                .iter()
+                .map(|i| {
+                    [
+                        i.start_ms,
+                        i.input_delay_ms,
+                        i.processing_ms,
+                        i.presentation_ms,
+                    ]
+                })
+                .collect(),
+            m.recorded
+                .list
+                .iter()
+                .zip(&m.modelled)
+                .filter_map(|(i, x)| {
+                    let s = x.sliced.get(at)?;
+                    Some([
+                        i.start_ms,
+                        s.input_delay_ms,
+                        i.processing_ms,
+                        s.presentation_ms,
+                    ])
+                })
+                .collect(),
+        ];
+        chart.bar_names = Filled::each(|lang| {
+            vec![
+                BARS_RECORDED.get(lang).to_string(),
+                SLICED_ROW.fill(lang, &[&q(exp.quantum)]),
+            ]
+        });
+        chart.span = (r.window.start, r.window.end);
+    }
     let span = text::span_word(r);
     to_js(&Section {
+        interactions: part,
         about: Filled::each(|lang| text::about(&answer, lang)),
         rows: vec![table_row(rec), table_row(sliced)],
         tbt: Filled::each(|lang| {
@@ -202,6 +321,64 @@ pub(crate) fn section(
         chart,
         answer: answer.json(Lang::En),
     })
+}
+
+/// The interactions' table, headline and reading; `page_row`: the row of
+/// the page's quantum.
+fn interactions_part(
+    answer: &Answer,
+    m: &InteractionModel,
+    page_row: usize,
+    quantum: f64,
+) -> InteractionsPart {
+    let at = page_row.saturating_sub(1);
+    let ms = |v: f64| format!("{v:.1}");
+    let rows = m
+        .recorded
+        .list
+        .iter()
+        .zip(&m.modelled)
+        .map(|(i, x)| {
+            let sliced = x.sliced.get(at).map_or(String::new(), |s| ms(s.latency_ms));
+            let values = [
+                ms(i.start_ms),
+                ms(i.latency_ms),
+                ms(i.input_delay_ms),
+                ms(i.processing_ms),
+                ms(i.presentation_ms),
+                ms(x.model_input_delay_ms),
+                sliced,
+            ];
+            InteractionRow {
+                id: i.id.to_string(),
+                kind: Filled::each(|lang| i.kind.label().get(lang).to_string()),
+                cells: INTERACTION_KEYS.iter().copied().zip(values).collect(),
+            }
+        })
+        .collect();
+    let inp = match (answer.inp(0), answer.inp(page_row)) {
+        (Some(rec), Some(sliced)) => Some(Filled::each(|lang| {
+            INP_HEADLINE.fill(lang, &[&ms(rec), &q(quantum), &ms(sliced)])
+        })),
+        _ => None,
+    };
+    InteractionsPart {
+        found: Filled::each(|lang| m.recorded.lines(lang)),
+        inp,
+        caption: Filled::each(|lang| itext::CAPTION.get(lang).to_string()),
+        heads: Filled::each(|lang| {
+            let mut h: Vec<String> = itext::HEADS
+                .iter()
+                .map(|t| t.get(lang).to_string())
+                .collect();
+            h.push(itext::SLICED_HEAD.fill(lang, &[&q(quantum)]));
+            h
+        }),
+        keys: INTERACTION_KEYS,
+        rows,
+        reading: Filled::each(|lang| itext::reading(answer, lang)),
+        bars_caption: Filled::each(|lang| BARS_CAPTION.fill(lang, &[&q(quantum)])),
+    }
 }
 
 /// The section's charts on the main thread (from the worker's module, which
@@ -256,6 +433,52 @@ impl RespView {
         let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
         let size = pen.size();
         delay::draw(&mut pen, size, &curves, CDF_X.get(lang), CDF_Y.get(lang)).map_err(err)?;
+        Ok(())
+    }
+
+    /// Whether there are interaction bars to draw.
+    #[wasm_bindgen(js_name = hasBars)]
+    pub fn has_bars(&self) -> bool {
+        self.data.bars.first().is_some_and(|b| !b.is_empty())
+    }
+
+    /// The interactions' three-phase bars, recorded and sliced, in `lang`.
+    #[wasm_bindgen(js_name = drawBars)]
+    pub fn draw_bars(
+        &self,
+        canvas: &HtmlCanvasElement,
+        dpr: f64,
+        dark: bool,
+        lang: &str,
+    ) -> Result<(), JsError> {
+        let lang = Lang::from_tag(lang);
+        let d = &self.data;
+        let names = d.bar_names.get(lang);
+        let bars: Vec<Vec<Bar>> = d
+            .bars
+            .iter()
+            .map(|lane| {
+                lane.iter()
+                    .map(|b| Bar {
+                        start: b[0],
+                        phases: [b[1], b[2], b[3]],
+                    })
+                    .collect()
+            })
+            .collect();
+        let lanes: Vec<Lane> = bars
+            .iter()
+            .enumerate()
+            .map(|(i, b)| Lane {
+                name: names.get(i).map_or("", String::as_str),
+                bars: b,
+            })
+            .collect();
+        let phases = BARS_PHASES.map(|t| t.get(lang));
+        let mut backend = Canvas::clear(canvas)?;
+        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
+        let size = pen.size();
+        bars_chart::draw(&mut pen, size, &lanes, phases, d.span, BARS_X.get(lang)).map_err(err)?;
         Ok(())
     }
 

@@ -16,6 +16,7 @@ use super::{io, query, responsiveness, result, trace_run, GANTT_MAX_SLICES, LARG
 use crate::experiment::{Experiment, Keep, Limits, PolicyRun};
 use crate::responsiveness::Settings;
 use crate::text::Lang;
+use crate::trace::interactions::Carried;
 use crate::workload::Workload;
 
 /// Runs an experiment one policy at a time, so the worker can report
@@ -45,6 +46,8 @@ pub struct Runner {
     generated: bool,
     /// A trace's recorded task starts: the result gets the "as recorded" row.
     recorded: Option<Vec<f64>>,
+    /// A trace's interactions and handler tasks (with `recorded` only).
+    interactions: Option<Carried>,
     /// Imported tasks: the Responsiveness section's settings (the section
     /// is added when the tasks have a timeline).
     resp: Option<Settings>,
@@ -209,8 +212,14 @@ impl Runner {
                     .recorded
                     .as_deref()
                     .is_some_and(|s| s == outcome.workload.arrival.as_slice());
-                let section =
-                    responsiveness::section(&self.exp, &outcome.workload, at_recorded, settings);
+                let interactions = self.interactions.as_ref().filter(|_| at_recorded);
+                let section = responsiveness::section(
+                    &self.exp,
+                    &outcome.workload,
+                    at_recorded,
+                    settings,
+                    interactions,
+                );
                 result::set(obj.unchecked_ref(), "responsiveness", &section);
             }
         }
@@ -268,6 +277,7 @@ impl Runner {
             record: false,
             generated: true,
             recorded: None,
+            interactions: None,
             resp: None,
             lang: Lang::En,
         }
@@ -328,14 +338,28 @@ impl Runner {
         list: &io::TaskList,
         starts: Option<Vec<f64>>,
         resp: Option<String>,
+        interactions: JsValue,
     ) -> Result<Runner, JsError> {
         let lang = lang_of(query);
         let runner = Runner::with_workload(list.sized(&io::experiment(query)?, lang)?, lang)
             .responsive(resp.as_deref(), lang)?;
-        match starts {
-            Some(starts) => runner.recording(starts),
-            None => Ok(runner),
+        let mut runner = match starts {
+            Some(starts) => runner.recording(starts)?,
+            None => runner,
+        };
+        if runner.recorded.is_some() && !interactions.is_undefined() && !interactions.is_null() {
+            let carried: Carried = serde_wasm_bindgen::from_value(interactions)
+                .map_err(|e| JsError::new(&format!("interactions: {e}")))?;
+            let n = runner.workload.as_ref().map_or(0, |w| w.len());
+            if carried.handler.len() != n {
+                return Err(JsError::new(&format!(
+                    "interactions: {} handler flags for {n} tasks",
+                    carried.handler.len()
+                )));
+            }
+            runner.interactions = Some(carried);
         }
+        Ok(runner)
     }
 
     /// A runner for the experiment of `query` on a trace's tasks (`tasks`,

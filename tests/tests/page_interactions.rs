@@ -1,0 +1,204 @@
+//! A trace's real interactions on the page: a recorded Chromium trace with
+//! clicks (crate/tests/fixtures/traces/) opened through `input#trace-file`
+//! shows, in the Responsiveness section, INP recorded → sliced in the
+//! headline (`[data-inp]`), the interactions' three-phase bars and the
+//! per-interaction table (`table#interactions tr[data-interaction]`, its
+//! `td[data-metric]` cells), all equal to `tailslice responsiveness
+//! --trace-in FILE --json`, in English and Chinese; a trace without
+//! interactions says so plainly.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tailslice_e2e::page::{ink, open_ready, updates};
+use tailslice_e2e::{artifacts_dir, repo_root, run_cli, Browser, Result};
+
+const T: Duration = Duration::from_secs(90);
+/// The page's quantum (its default).
+const PAGE_Q: f64 = 16.0;
+
+fn fixture(name: &str) -> PathBuf {
+    repo_root()
+        .join("crate/tests/fixtures/traces")
+        .join(format!("{name}.json.gz"))
+}
+
+/// A trace with tasks and no `EventTiming` at all.
+fn trace_without_interactions() -> PathBuf {
+    const T0: f64 = 55_000_000_000.0;
+    let mut ev = vec![
+        json!({"ph": "M", "name": "thread_name", "pid": 3, "tid": 1, "args": {"name": "CrRendererMain"}}),
+    ];
+    for i in 0..20u32 {
+        let t = f64::from(i) * 120.0;
+        let d = 5.0 + f64::from(i % 5) * 20.0;
+        ev.push(json!({"ph": "X", "name": "RunTask", "pid": 3, "tid": 1, "ts": T0 + t * 1000.0, "dur": d * 1000.0}));
+    }
+    let path = artifacts_dir().join("page-interactions-none.json");
+    std::fs::write(
+        &path,
+        serde_json::to_vec(&json!({ "traceEvents": ev })).unwrap(),
+    )
+    .unwrap();
+    path
+}
+
+/// Opens `path` with the trace picker and waits until its run and its
+/// Responsiveness section are shown.
+async fn open_trace(b: &Browser, path: &Path) -> Result<()> {
+    let n = updates(b).await?;
+    b.eval_js("document.querySelector('#tasks-panel').open = true; return true;")
+        .await?;
+    b.find("#trace-file")
+        .await?
+        .send_keys(path.to_str().unwrap())
+        .await?;
+    b.wait_js(
+        &format!(
+            "document.body.dataset.trace === 'ready' && Number(document.body.dataset.updates) > {n} \
+             && document.body.dataset.state === 'ready' && \
+             document.querySelector('#responsiveness').dataset.query === document.body.dataset.query"
+        ),
+        T,
+    )
+    .await?;
+    Ok(())
+}
+
+async fn set_lang(b: &Browser, lang: &str) -> Result<()> {
+    b.eval_js(&format!(
+        "document.querySelector('#lang').value = '{lang}'; document.querySelector('#lang').dispatchEvent(new Event('change')); return true;"
+    ))
+    .await?;
+    b.wait_js(
+        &format!("document.querySelector('#responsiveness').dataset.lang === '{lang}'"),
+        T,
+    )
+    .await?;
+    Ok(())
+}
+
+/// `tr[data-interaction] → {metric: text}` of the interactions table.
+async fn interaction_rows(b: &Browser) -> Result<Vec<(String, Value)>> {
+    let v = b
+        .eval_js(
+            "return [...document.querySelectorAll('table#interactions tr[data-interaction]')].map(tr => \
+             [tr.dataset.interaction, Object.fromEntries([...tr.querySelectorAll('td[data-metric]')].map(td => [td.dataset.metric, td.textContent]))]);",
+        )
+        .await?;
+    Ok(v.as_array()
+        .ok_or("no interactions table")?
+        .iter()
+        .map(|r| (r[0].as_str().unwrap_or("").to_string(), r[1].clone()))
+        .collect())
+}
+
+fn ms(v: &Value) -> String {
+    format!("{:.1}", v.as_f64().unwrap())
+}
+
+/// The CLI's INP of the row at quantum `q` (`None`: as recorded).
+fn inp_at(cli: &Value, q: Option<f64>) -> String {
+    let row = cli["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["quantum_ms"].as_f64() == q)
+        .unwrap();
+    ms(&row["inp_ms"])
+}
+
+/// The page shows what the CLI says of the same file.
+async fn same_as_cli(b: &Browser, cli: &Value) -> Result<()> {
+    let want = cli["interactions"].as_array().unwrap();
+    let rows = interaction_rows(b).await?;
+    assert_eq!(rows.len(), want.len(), "interactions: {rows:?}");
+    for ((id, cells), w) in rows.iter().zip(want) {
+        assert_eq!(id, &w["id"].to_string());
+        for (key, field) in [
+            ("latency", "latency_ms"),
+            ("input_delay", "input_delay_ms"),
+            ("processing", "processing_ms"),
+            ("presentation", "presentation_ms"),
+            ("model_input_delay", "model_input_delay_ms"),
+            ("start", "start_ms"),
+        ] {
+            assert_eq!(
+                cells[key].as_str(),
+                Some(ms(&w[field]).as_str()),
+                "interaction {id}: {key} in {cells}"
+            );
+        }
+        let sliced = w["sliced"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["quantum_ms"].as_f64() == Some(PAGE_Q))
+            .unwrap();
+        assert_eq!(
+            cells["sliced_latency"].as_str(),
+            Some(ms(&sliced["latency_ms"]).as_str()),
+            "interaction {id}: sliced latency"
+        );
+    }
+    // The headline: INP recorded, then sliced at the page's quantum.
+    let inp = b.text("[data-inp]").await?;
+    let recorded = inp_at(cli, None);
+    let sliced = inp_at(cli, Some(PAGE_Q));
+    let (r, s) = (inp.find(&recorded), inp.rfind(&sliced));
+    assert!(
+        r.is_some() && s.is_some() && r < s,
+        "headline {inp:?}: want {recorded} then {sliced}"
+    );
+    assert!(ink(b, "#resp-bars").await? > 0.01, "the bars are blank");
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_traces_interactions_are_the_clis_in_both_languages() -> Result<()> {
+    let path = fixture("interactions-click-during-long-task");
+    let cli: Value = serde_json::from_str(&run_cli([
+        "responsiveness",
+        "--trace-in",
+        path.to_str().unwrap(),
+        "--json",
+    ])?)?;
+    assert!(!cli["interactions"].as_array().unwrap().is_empty());
+    let b = Browser::start().await?;
+    open_ready(&b, "/?v=1&p=fifo,rr").await?;
+    open_trace(&b, &path).await?;
+    same_as_cli(&b, &cli).await?;
+    let reading = b.text("#resp-inter-reading").await?;
+    assert!(reading.contains("input delay dominates"), "{reading}");
+    b.eval_js("document.querySelector('#resp-inp').scrollIntoView(); return true;")
+        .await?;
+    b.screenshot("page-interactions-en").await?;
+    b.eval_js("document.querySelector('#resp-interactions').scrollIntoView(); return true;")
+        .await?;
+    b.screenshot("page-interactions-en-table").await?;
+
+    set_lang(&b, "zh").await?;
+    same_as_cli(&b, &cli).await?;
+    let inp = b.text("[data-inp]").await?;
+    assert!(inp.contains("按记录"), "{inp}");
+    let reading = b.text("#resp-inter-reading").await?;
+    assert!(reading.contains("以输入延迟为主"), "{reading}");
+    b.eval_js("document.querySelector('#resp-interactions').scrollIntoView(); return true;")
+        .await?;
+    b.screenshot("page-interactions-zh").await?;
+    set_lang(&b, "en").await?;
+
+    // A trace without interactions says so plainly: no headline, no table.
+    open_trace(&b, &trace_without_interactions()).await?;
+    let found = b.text("#resp-inter-found").await?;
+    assert!(found.contains("interactions: none"), "{found}");
+    let hidden = b
+        .eval_js(
+            "return [document.querySelector('[data-inp]').hidden, document.querySelector('table#interactions').hidden, \
+             document.querySelectorAll('table#interactions tr[data-interaction]').length];",
+        )
+        .await?;
+    assert_eq!(hidden, json!([true, true, 0]));
+    b.finish().await
+}

@@ -132,7 +132,8 @@ function renderLongest(sel) {
     const tr = el('tr', { tabIndex: 0, dataset: { task: String(l.task) } },
       el('td', { text: l.start_ms.toFixed(1) }),
       el('td', { text: l.duration_ms.toFixed(1) }),
-      el('td', { text: l.label }));
+      el('td', { text: l.handler ? `${l.label} ${words(sel.longest_handler).trim()}` : l.label }));
+    if (l.handler) tr.dataset.handler = '';
     tr.setAttribute('aria-selected', 'false');
     return tr;
   }));

@@ -202,3 +202,49 @@ async fn a_traces_interactions_are_the_clis_in_both_languages() -> Result<()> {
     assert_eq!(hidden, json!([true, true, 0]));
     b.finish().await
 }
+
+/// The longest-tasks table marks the tasks that are an interaction's own
+/// handlers (`tr[data-handler]`, with the words after the label), the same
+/// tasks the CLI's JSON flags.
+#[tokio::test]
+async fn the_longest_tasks_mark_the_interactions_own_handlers() -> Result<()> {
+    let path = fixture("interactions-slow-handler");
+    let json: Value = serde_json::from_str(&run_cli([
+        "simulate",
+        "--trace-in",
+        path.to_str().unwrap(),
+        "--json",
+    ])?)?;
+    let want: Vec<u64> = json["trace"]["longest"]
+        .as_array()
+        .ok_or("trace.longest")?
+        .iter()
+        .filter(|l| l["handler"] == Value::Bool(true))
+        .filter_map(|l| l["task"].as_u64())
+        .collect();
+    assert!(
+        !want.is_empty(),
+        "the fixture's slow handler is a long task"
+    );
+    let b = Browser::start().await?;
+    open_ready(&b, "/").await?;
+    open_trace(&b, &path).await?;
+    let rows = b
+        .eval_js(
+            "return [...document.querySelectorAll('#trace-longest tbody tr')].map(tr => \
+             [Number(tr.dataset.task), tr.dataset.handler !== undefined, tr.lastElementChild.textContent]);",
+        )
+        .await?;
+    let rows = rows.as_array().ok_or("rows")?;
+    let marked: Vec<u64> = rows
+        .iter()
+        .filter(|r| r[1] == Value::Bool(true))
+        .filter_map(|r| r[0].as_u64())
+        .collect();
+    assert_eq!(marked, want, "{rows:?}");
+    for r in rows {
+        let said = r[2].as_str().unwrap_or_default().contains("own handler");
+        assert_eq!(said, r[1] == Value::Bool(true), "{r:?}");
+    }
+    b.finish().await
+}

@@ -84,6 +84,7 @@ const VALUES: &[(&str, &str)] = &[
     ("arrivals", "t0"),
     ("mlfq_levels", "3"),
     ("mlfq_boost", "1000"),
+    ("eevdf_slice_end", "exact"),
     ("embed", "0"),
     ("view", "all"),
     ("controls", "1"),

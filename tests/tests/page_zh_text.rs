@@ -28,8 +28,11 @@ const T: Duration = Duration::from_secs(60);
 const ALLOWED_WORDS: &[&str] = &[
     // the product; policies and XNU's Clutch scheduler, QoS classes and
     // machines in lower case
-    "tailslice", "fifo", "sjf", "srpt", "mlfq", "xnu", "clutch", "default", "utility",
+    "tailslice", "fifo", "sjf", "srpt", "mlfq", "xnu", "clutch", "eevdf", "default", "utility",
     "background", "maintenance", "xeon",
+    // Linux's fair class: the kernel, its nice values, the base slice's
+    // log2 scaling and eevdf_slice_end's values
+    "linux", "nice", "log", "tick", "exact",
     // values the parsers read (like flags): generators, arrivals, switches,
     // Run for real's yield primitives
     "python", "fast", "poisson", "burst", "off", "auto", "scheduler", "message", "timeout",

@@ -19,7 +19,7 @@ use wasm_bindgen::prelude::*;
 
 use tailslice::experiment::Limits;
 use tailslice::text::{Lang, Text};
-use tailslice::trace::found::{LONGEST_CAPTION, LONGEST_HEADS};
+use tailslice::trace::found::{HANDLER_MARK, LONGEST_CAPTION, LONGEST_HEADS};
 use tailslice::trace::{
     self, parse_thread, Found, ParsedTrace, TraceArrivals, TraceError, TraceOptions,
     MAX_TRACE_BYTES,
@@ -80,6 +80,8 @@ struct Selected<'a> {
     /// The longest tasks' table: its caption and column headings.
     longest_caption: Text,
     longest_heads: [Text; 3],
+    /// Said after a longest task that is an interaction's own handler.
+    longest_handler: Text,
 }
 
 #[wasm_bindgen]
@@ -165,6 +167,7 @@ impl TraceLoader {
             },
             longest_caption: LONGEST_CAPTION,
             longest_heads: LONGEST_HEADS,
+            longest_handler: HANDLER_MARK,
         });
         // The interactions and their handler tasks, for the Responsiveness
         // section (only at the recorded starts).

@@ -13,6 +13,7 @@ import { t, lang, onLangChange } from './i18n.js';
 import { limits, words } from './catalog.js';
 import { request, lane } from './client.js';
 import { $, el } from './dom.js';
+import { setMeasured } from './measured.js';
 
 let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
 let tasks = null;     // {text, source, count, starts}: starts (Float64Array) for a trace's tasks
@@ -175,7 +176,10 @@ export async function openExperimentText(text) {
   tasks = opened.tasks ? { text: opened.tasks, source: 'experiment', count: opened.task_count } : null;
   if (tasks) $('#tasks-text').value = '';
   renderNote();
+  // A `measure --json` output: its rows belong to the experiment as opened.
+  setMeasured(null);
   ctx.setQuery(opened.query, opened.ui);
+  setMeasured(opened.measured || null, ctx.query(), tasksKey());
   return true;
 }
 

@@ -13,6 +13,7 @@ import { t, lang, onLangChange } from './i18n.js';
 import { limits, words } from './catalog.js';
 import { request, lane } from './client.js';
 import { $, el } from './dom.js';
+import { setMeasured } from './measured.js';
 
 let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
 let tasks = null;     // {text, source, count, starts}: starts (Float64Array) for a trace's tasks
@@ -26,6 +27,8 @@ export function importedTasks() { return tasks ? tasks.text : null; }
 export function importedCount() { return tasks ? tasks.count : 0; }
 /** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
 export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
+/** Identity of the imported list: measured rows belong to the list they were measured on. */
+export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length ?? tasks.text.size}` : ''; }
 /** A trace's interactions and handler flags as its reader gave them (opaque here), or null. */
 export function importedInteractions() { return tasks && tasks.interactions ? tasks.interactions : null; }
 /** Imported lists get progress and cancel-on-edit when large. */
@@ -175,7 +178,10 @@ export async function openExperimentText(text) {
   tasks = opened.tasks ? { text: opened.tasks, source: 'experiment', count: opened.task_count } : null;
   if (tasks) $('#tasks-text').value = '';
   renderNote();
+  // A `measure --json` output: its rows belong to the experiment as opened.
+  setMeasured(null);
   ctx.setQuery(opened.query, opened.ui);
+  setMeasured(opened.measured || null, ctx.query(), tasksKey());
   return true;
 }
 

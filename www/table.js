@@ -6,6 +6,8 @@ import { t, fmtNumber } from './i18n.js';
 import { $, el } from './dom.js';
 import { catalog, words } from './catalog.js';
 import { app } from './state.js';
+import { tasksKey } from './io.js';
+import { measuredRowsOf, renderMeasuredNote } from './measured.js';
 
 /** The header row, from the catalog's figures, the threshold's figure
  * named with `within` (again after a language switch or a new threshold). */
@@ -48,12 +50,15 @@ export function renderTable(result) {
       tr.append(td);
     }
     frag.append(tr);
+    // A `measure --json` output's rows, under their model row.
+    frag.append(...measuredRowsOf(row.policy, catalog().metrics, app.page.experiment, tasksKey()));
   });
   tbody.replaceChildren(frag);
   // A line above the table when Rust has one (a trace replayed alike by
   // every policy).
   $('#table-note').textContent = words(result.above);
   $('#table-note').hidden = !result.above;
+  renderMeasuredNote(app.page.experiment, tasksKey());
   // One reading under the table, in the page's language: the generated
   // explanation (its changes and why), else the bare comparison.
   $('#explanation').textContent = words(result.explain) || words(result.reading);

@@ -29,6 +29,10 @@ type Check = fn(&str);
 /// Characters that break naive parsers: every UTF-8 length, controls,
 /// bidirectional overrides and isolates, invisible and look-alike
 /// characters (fullwidth digits, the minus sign, Arabic-Indic digits).
+/// `tailslice measure --json --tasks 30 --mix 1:1-5 --repeats 3` as the
+/// command wrote it (as root).
+const MEASURE_OUTPUT: &str = include_str!("fixtures/measure/fifo-rr-30-tasks.json");
+
 const NASTY: [char; 28] = [
     'é',
     '中',
@@ -630,5 +634,17 @@ proptest! {
         let file = format!(r#"{{"format":"tailslice-experiment","version":1,"params":{{{params}}},"ui":{}}}"#, serde_json::json!(raw));
         timed("experiment file", &file, SHORT, || check_experiment_file(&file));
         timed("experiment file", &raw, SHORT, || check_experiment_file(&raw));
+    }
+
+    #[test]
+    fn measure_outputs_never_panic(policy in nasty_text(), kernel in nasty_text(), value in nasty_text()) {
+        // A `measure --json` output whose strings are hostile: the row's
+        // policy, the kernel's release, one parameter of its experiment.
+        let mut v: serde_json::Value = serde_json::from_str(MEASURE_OUTPUT).unwrap();
+        v["measured"][0]["policy"] = serde_json::json!(policy);
+        v["environment"]["kernel"] = serde_json::json!(kernel);
+        v["experiment"]["params"]["mix"] = serde_json::json!(value);
+        let file = v.to_string();
+        timed("measure output", &file, SHORT, || check_experiment_file(&file));
     }
 }

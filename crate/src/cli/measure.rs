@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 
-use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::experiment::{export, Experiment, Limits, Param};
 use tailslice::kernel::environment;
 use tailslice::kernel::report::{self, EevdfModel, EnvironmentJson, JsonTail, MeasuredRow};
 use tailslice::kernel::run::{self, Progress, Refusal, Request};
@@ -208,6 +208,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
     if let Err(e) = size {
         return fail(&e.renamed("--quantum").to_string());
     }
+    // The experiment as the experiment file holds it, for the page.
+    let experiment = export::experiment_value(&exp, imported.as_ref());
     let outcome = match imported {
         Some(w) => exp.run_on(w, &limits, false),
         None => exp.run(&limits, false),
@@ -290,6 +292,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 notes: &notes,
             },
             eevdf_model,
+            experiment,
         };
         let text = serde_json::to_string(&outcome.report()).and_then(|r| report::json(&r, &tail));
         match text {

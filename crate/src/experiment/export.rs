@@ -358,6 +358,21 @@ pub fn experiment_json(
     tasks: Option<&Workload>,
     ui: Option<&serde_json::Value>,
 ) -> String {
+    serde_json::to_string_pretty(&experiment_file(exp, tasks, ui))
+        .expect("an experiment serialises")
+}
+
+/// The experiment file's object as a JSON value (what `measure --json`
+/// carries under `experiment`).
+pub fn experiment_value(exp: &Experiment, tasks: Option<&Workload>) -> serde_json::Value {
+    serde_json::to_value(experiment_file(exp, tasks, None)).expect("an experiment serialises")
+}
+
+fn experiment_file(
+    exp: &Experiment,
+    tasks: Option<&Workload>,
+    ui: Option<&serde_json::Value>,
+) -> ExperimentJson {
     let params = Param::ALL
         .into_iter()
         .map(|p| {
@@ -367,7 +382,7 @@ pub fn experiment_json(
             )
         })
         .collect();
-    let file = ExperimentJson {
+    ExperimentJson {
         format: EXPERIMENT_FORMAT.to_string(),
         version: EXPERIMENT_VERSION,
         params,
@@ -378,8 +393,7 @@ pub fn experiment_json(
             class_labels: w.class_labels.clone(),
         }),
         ui: ui.cloned(),
-    };
-    serde_json::to_string_pretty(&file).expect("an experiment serialises")
+    }
 }
 
 /// Reads a file written by [`experiment_json`]. Unknown parameters are an

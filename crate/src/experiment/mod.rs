@@ -13,6 +13,7 @@
 
 pub mod estimate;
 pub mod export;
+pub mod measured;
 pub mod metric;
 pub mod preset;
 pub mod reading;

@@ -26,33 +26,7 @@ pub mod sysctl;
 pub mod text;
 pub mod watch;
 
-use serde::Serialize;
-
-/// A Linux scheduling policy a model policy stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum KernelPolicy {
-    #[serde(rename = "SCHED_FIFO")]
-    Fifo,
-    #[serde(rename = "SCHED_RR")]
-    Rr,
-    #[serde(rename = "SCHED_OTHER")]
-    Other,
-}
-
-impl KernelPolicy {
-    pub fn name(self) -> &'static str {
-        match self {
-            KernelPolicy::Fifo => "SCHED_FIFO",
-            KernelPolicy::Rr => "SCHED_RR",
-            KernelPolicy::Other => "SCHED_OTHER",
-        }
-    }
-
-    /// Whether it is a real-time policy (needs root or CAP_SYS_NICE).
-    pub fn real_time(self) -> bool {
-        self != KernelPolicy::Other
-    }
-}
+pub use crate::experiment::measured::KernelPolicy;
 
 /// One policy to measure: the model's name and its kernel policy.
 #[derive(Clone, Debug, PartialEq)]

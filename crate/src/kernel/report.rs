@@ -18,7 +18,7 @@ use super::environment::Hz;
 use super::environment::RtThrottling;
 use super::plan::Cpus;
 use super::run::{Measurement, Pass, Request};
-use super::KernelPolicy;
+pub use crate::experiment::measured::{MeasuredRow, Spreads};
 
 /// SCHED_RR's slice during the run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -72,41 +72,6 @@ pub struct Environment {
     pub load_average: Option<[f64; 3]>,
     /// The fair class's session groups; `None` where the kernel has none.
     pub autogroup: Option<super::environment::Autogroup>,
-}
-
-/// `[min, max]` of each figure over the repeats.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Spreads {
-    pub mean: [f64; 2],
-    pub p50: [f64; 2],
-    pub p90: [f64; 2],
-    pub p95: [f64; 2],
-    pub p99: [f64; 2],
-    pub max: [f64; 2],
-}
-
-/// One policy's measured row: each figure the middle of its repeats.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct MeasuredRow {
-    pub policy: String,
-    pub kernel_policy: KernelPolicy,
-    pub repeats: usize,
-    pub mean: f64,
-    pub p50: f64,
-    pub p90: f64,
-    pub p95: f64,
-    pub p99: f64,
-    pub max: f64,
-    pub spread: Spreads,
-    /// Tasks done strictly within the threshold (the middle repeat's).
-    pub done_within: u64,
-    /// Time on the tasks' CPUs not spent spinning tasks, start instant to
-    /// last completion (the releaser, ticks, interrupts, steal, throttling
-    /// pauses; idle time too when tasks arrive over time), ms, middle of
-    /// the repeats.
-    pub other_cpu_ms: f64,
-    /// That time as a share of the CPUs' time in the run, 0 to 1.
-    pub other_cpu_share: f64,
 }
 
 /// A pass's figures, by the simulation's rule.
@@ -220,6 +185,10 @@ pub struct JsonTail<'a> {
     /// How the `eevdf` model row was set up, when `eevdf` is measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub eevdf_model: Option<EevdfModel>,
+    /// The experiment the model rows ran, as the experiment file holds it
+    /// (`experiment::export::experiment_value`): the page opens this
+    /// output with it.
+    pub experiment: serde_json::Value,
 }
 
 /// The `eevdf` model row's settings beside SCHED_OTHER: how a used-up
@@ -260,7 +229,7 @@ pub fn json(report: &str, tail: &JsonTail<'_>) -> serde_json::Result<String> {
 mod tests {
     use super::*;
     use crate::kernel::pass::PassResult;
-    use crate::kernel::Policy;
+    use crate::kernel::{KernelPolicy, Policy};
 
     fn request() -> Request {
         Request {
@@ -362,6 +331,7 @@ mod tests {
                 notes: &notes,
             },
             eevdf_model: None,
+            experiment: serde_json::json!({"format": "tailslice-experiment"}),
         };
         let text = json(r#"{"total_work_ms":1.0,"tasks":2,"results":[]}"#, &tail).unwrap();
         assert!(text.starts_with(r#"{"total_work_ms":1.0,"tasks":2,"results":[],"measured":[]"#));

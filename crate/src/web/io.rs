@@ -293,8 +293,13 @@ pub fn export_file(
     .map_err(|e| JsError::new(&e.to_string()))
 }
 
+#[cfg(not(feature = "page"))]
 #[derive(Serialize)]
 struct Opened {
+    /// The measured rows of a `measure --json` output, worded for the
+    /// table (absent for an experiment file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    measured: Option<super::measured::MeasuredView>,
     /// The page query of the experiment (canonical, without `v`/`embed`).
     query: String,
     /// The imported tasks as CSV text (`arrival_ms,duration_ms,class`).
@@ -309,8 +314,16 @@ struct Opened {
 #[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = openExperiment)]
 pub fn open_experiment(text: &str, lang: &str) -> Result<JsValue, JsError> {
-    let file = export::parse_experiment_json(text, &Limits::WEB)
-        .map_err(|e| JsError::new(&e.said(Lang::from_tag(lang))))?;
+    let said =
+        |e: crate::workload::task_list::ImportError| JsError::new(&e.said(Lang::from_tag(lang)));
+    // `measure --json` output: its experiment, with the measured rows.
+    let (file, measured) = match super::measured::read(text, &Limits::WEB).map_err(said)? {
+        Some((file, view)) => (file, Some(view)),
+        None => (
+            export::parse_experiment_json(text, &Limits::WEB).map_err(said)?,
+            None,
+        ),
+    };
     let task_count = file.tasks.as_ref().map_or(0, Workload::len);
     let tasks = file.tasks.as_ref().map(tasks_text);
     let mut exp = file.experiment;
@@ -320,6 +333,7 @@ pub fn open_experiment(text: &str, lang: &str) -> Result<JsValue, JsError> {
     }
     let page = query::describe(&exp, false, vec![]);
     Ok(to_js(&Opened {
+        measured,
         query: page.experiment,
         tasks,
         task_count,

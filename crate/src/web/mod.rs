@@ -31,6 +31,8 @@ mod gantt;
 // modules are left out; the helpers only they use are then unused.
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod io;
+#[cfg(not(feature = "page"))]
+mod measured;
 mod panic;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod part;

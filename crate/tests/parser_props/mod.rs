@@ -17,6 +17,7 @@ use tailslice::chart::theme::ThemeName;
 use tailslice::embed::{EmbedView, Snippet, SnippetKind};
 use tailslice::error::{is_hidden_char, parse_count, Instead, ParamError};
 use tailslice::experiment::export::{experiment_json, parse_experiment_json};
+use tailslice::experiment::measured::{environment_line, parse_measure_text};
 use tailslice::experiment::sweep::{
     parse_quanta, parse_quanta_spec, parse_seed_range, SweepLimits,
 };
@@ -564,6 +565,20 @@ pub fn check_experiment_file(text: &str) {
                     .unwrap_or_else(|e| panic!("{text:?} written as {written:?} is refused: {e}"));
                 assert_eq!(back, f, "{text:?}");
             }
+            Err(e) => check_import_error(&e, lines),
+        }
+        // The page opens `measure --json` output through the same input.
+        match parse_measure_text(text, &limits) {
+            Ok(Some(m)) => {
+                run_if_small(&m.file.experiment, m.file.tasks.as_ref());
+                for row in &m.measured {
+                    assert!(row.p50.is_finite() && row.max >= 0.0, "{text:?}");
+                }
+                for lang in [Lang::En, Lang::Zh] {
+                    assert!(!environment_line(&m.environment, lang).is_empty());
+                }
+            }
+            Ok(None) => {}
             Err(e) => check_import_error(&e, lines),
         }
     }

@@ -1,4 +1,5 @@
-//! `export::parse_experiment_json`: experiment files (Open experiment…).
+//! `export::parse_experiment_json` and `measured::parse_measure_text`:
+//! experiment files and `measure --json` outputs (Open experiment…).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -33,12 +33,15 @@ const ALLOWED_WORDS: &[&str] = &[
     // Linux's fair class: the kernel, its nice values, the base slice's
     // log2 scaling and eevdf_slice_end's values
     "linux", "nice", "log", "tick", "exact",
+    // the responsiveness section names its --transit flag and URL key
+    "transit",
     // values the parsers read (like flags): generators, arrivals, switches,
     // Run for real's yield primitives
     "python", "fast", "poisson", "burst", "off", "auto", "scheduler", "message", "timeout",
     "raf",
     // a file format (`.json`), products and tools, named as they are
-    "json", "apple", "intel", "chrome", "perfetto", "lighthouse", "puppeteer", "playwright",
+    "json", "apple", "intel", "chrome", "chromium", "headless", "perfetto", "lighthouse",
+    "puppeteer", "playwright",
     "instruments", "trace",
     // the language switch's own "English"
     "english",

@@ -131,7 +131,7 @@ const MISSING: Text = Text::new(
 );
 const NOT_FINITE: Text = Text::new(
     "measured row {} ({}): {} is not a finite number of ms ≥ 0",
-    "测量行 {}（{}）：{} 不是有限且 ≥ 0 的毫秒数",
+    "测量行 {}（{}）：{} 不是有限且 ≥ 0 的 ms 数",
 );
 const UNKNOWN_POLICY: Text = Text::new(
     "measured row {}: policy '{}' is not among the experiment's policies ({})",

@@ -73,7 +73,7 @@ fn a_parsed_list_runs_as_its_text_does() {
     );
     for q in ["q=4&p=fifo,rr,srpt", "q=2&cores=2"] {
         for resp in [None, Some("resp_cost=0.5".to_string())] {
-            let from_list = Runner::with_list(q, &list, None, resp.clone())
+            let from_list = Runner::with_list(q, &list, None, resp.clone(), JsValue::UNDEFINED)
                 .unwrap()
                 .finish()
                 .unwrap();
@@ -85,10 +85,10 @@ fn a_parsed_list_runs_as_its_text_does() {
         }
     }
     let bad_resp = Some("resp_cost=x".to_string());
-    assert!(Runner::with_list("", &list, None, bad_resp.clone()).is_err());
+    assert!(Runner::with_list("", &list, None, bad_resp.clone(), JsValue::UNDEFINED).is_err());
     assert!(Runner::with_tasks("", LIST, bad_resp).is_err());
     let starts = vec![0.0, 5.0, 45.0, 50.0];
-    let traced = Runner::with_list("", &list, Some(starts.clone()), None)
+    let traced = Runner::with_list("", &list, Some(starts.clone()), None, JsValue::UNDEFINED)
         .unwrap()
         .finish()
         .unwrap();
@@ -102,10 +102,10 @@ fn a_parsed_list_runs_as_its_text_does() {
         )
     );
     assert_eq!(json(&traced)["rows"][0]["policy"], "recorded");
-    assert!(Runner::with_list("", &list, Some(vec![0.0]), None).is_err());
+    assert!(Runner::with_list("", &list, Some(vec![0.0]), None, JsValue::UNDEFINED).is_err());
     let bad = TaskList::new("1\n2\nx\n");
     assert_eq!(json(&bad.check("").unwrap())["line"], 3);
-    assert!(Runner::with_list("", &bad, None, None).is_err());
+    assert!(Runner::with_list("", &bad, None, None, JsValue::UNDEFINED).is_err());
 }
 
 /// A list handed to another worker as arrays (`arrays`, `fromArrays`) is
@@ -146,7 +146,7 @@ fn a_list_as_arrays_is_the_list() {
         );
         let run = |l: &TaskList| {
             json(
-                &Runner::with_list("q=4&p=fifo,rr", l, None, None)
+                &Runner::with_list("q=4&p=fifo,rr", l, None, None, JsValue::UNDEFINED)
                     .unwrap()
                     .finish()
                     .unwrap(),
@@ -190,11 +190,23 @@ fn a_run_in_parts_is_the_run_in_one() {
         ),
         (
             "an imported list",
-            Box::new(|| Runner::with_list("q=4&p=fifo,rr,srpt", &list, None, None).unwrap()),
+            Box::new(|| {
+                Runner::with_list("q=4&p=fifo,rr,srpt", &list, None, None, JsValue::UNDEFINED)
+                    .unwrap()
+            }),
         ),
         (
             "a trace's tasks",
-            Box::new(|| Runner::with_list("p=fifo,rr", &list, Some(starts.clone()), None).unwrap()),
+            Box::new(|| {
+                Runner::with_list(
+                    "p=fifo,rr",
+                    &list,
+                    Some(starts.clone()),
+                    None,
+                    JsValue::UNDEFINED,
+                )
+                .unwrap()
+            }),
         ),
     ];
     for (what, make) in cases {

@@ -45,6 +45,13 @@ async fn a_replayed_trace_says_why_every_change_is_zero() -> Result<()> {
     let path = artifacts_dir().join("replayed-trace.json");
     std::fs::write(&path, a_trace())?;
     assert_eq!(open_trace(&b, &path, T).await?, "ready");
+    // The Responsiveness section answers for this trace's run after it.
+    b.wait_js(
+        "!document.querySelector('#responsiveness').hidden && \
+         document.querySelector('#responsiveness').dataset.query === document.body.dataset.query",
+        T,
+    )
+    .await?;
     // Every figure of every row is the recorded one.
     let rows = table(&b).await?;
     assert!(rows.len() >= 3, "{rows:?}");

@@ -4,7 +4,8 @@
 //! (checked by `tests/module_layers.rs`):
 //!
 //! 1. foundation, used everywhere: [`error`] (parameter errors and number
-//!    syntax), [`text`] (the language and bilingual text), [`stats`], [`rng`]
+//!    syntax), [`text`] (the language and bilingual text), [`markup`] (escaping
+//!    for SVG and HTML), [`stats`], [`rng`]
 //!    (bit-exact with the study's Python), [`query_string`];
 //! 2. [`sim`]: the one loop and the class interface beside it, machines,
 //!    QoS, what a run leaves behind;
@@ -30,6 +31,7 @@
 //! and the browser all drive the same core.
 
 pub mod error;
+pub mod markup;
 pub mod query_string;
 pub mod rng;
 pub mod stats;

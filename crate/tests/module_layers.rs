@@ -12,6 +12,7 @@ const LAYERS: &[&[&str]] = &[
     &[
         "error",
         "text",
+        "markup",
         "stats",
         "rng",
         "query_string",

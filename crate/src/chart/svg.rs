@@ -14,6 +14,7 @@ use plotters_backend::{
 
 use super::pen::{baseline, Spot, FONT_STACK};
 use super::theme::Rgb;
+use crate::markup;
 
 /// Writing to a string cannot fail; the type exists for the trait.
 #[derive(Debug)]
@@ -59,24 +60,6 @@ fn paint(c: BackendColor, what: &str) -> String {
 
 fn round3(v: f64) -> f64 {
     (v * 1000.0).round() / 1000.0
-}
-
-/// Text for XML character data and attribute values. Characters XML 1.0
-/// does not allow become U+FFFD.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 impl Svg {
@@ -145,11 +128,11 @@ impl Svg {
         let _ = writeln!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" font-family=\"{}\">",
-            escape(FONT_STACK)
+            markup::xml(FONT_STACK)
         );
-        let _ = writeln!(out, "<title>{}</title>", escape(title));
+        let _ = writeln!(out, "<title>{}</title>", markup::xml(title));
         if !desc.is_empty() {
-            let _ = writeln!(out, "<desc>{}</desc>", escape(desc));
+            let _ = writeln!(out, "<desc>{}</desc>", markup::xml(desc));
         }
         out.push_str(&self.body);
         for s in spots {
@@ -160,7 +143,7 @@ impl Svg {
                 s.y.round(),
                 s.w.round(),
                 s.h.round(),
-                escape(&s.text)
+                markup::xml(&s.text)
             );
         }
         out.push_str("</svg>\n");
@@ -329,7 +312,7 @@ impl DrawingBackend for Svg {
             round3(y),
             round3(size),
             paint(style.color(), "fill"),
-            escape(text)
+            markup::xml(text)
         );
         Ok(())
     }
@@ -378,13 +361,5 @@ mod tests {
         let out = svg.finish("t", &[]);
         assert_eq!(out.matches("<path").count(), 1, "{out}");
         assert!(out.contains("M0 0h10v10h-10zM20 0h10v10h-10z"), "{out}");
-    }
-
-    #[test]
-    fn text_is_escaped() {
-        assert_eq!(
-            escape("a<b & \"c\"\u{1}"),
-            "a&lt;b &amp; &quot;c&quot;\u{fffd}"
-        );
     }
 }

@@ -14,6 +14,7 @@
 //! a query can break out of the markup.
 
 use super::view::EmbedView;
+use crate::markup;
 use crate::query_string::{decode_pairs, percent_encode, URL_VERSION};
 use crate::text::{Lang, Text};
 
@@ -112,22 +113,6 @@ pub struct Snippet<'a> {
     pub svg: &'a str,
 }
 
-/// `text` safe inside a double-quoted attribute and as element text.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Whether `base` is an absolute http(s) address of a folder, with no
 /// query, fragment or characters that would need escaping.
 fn base_ok(base: &str) -> bool {
@@ -212,11 +197,11 @@ impl Snippet<'_> {
             return Err(SnippetError::Base);
         }
         let svg = fitted_svg(self.svg)?;
-        let full = escape(&self.full_url());
-        let title = escape(TITLE.get(self.lang));
+        let full = markup::html(&self.full_url());
+        let title = markup::html(TITLE.get(self.lang));
         Ok(match self.kind {
             SnippetKind::Live => {
-                let live = escape(MAKE_LIVE.get(self.lang));
+                let live = markup::html(MAKE_LIVE.get(self.lang));
                 format!(
                     "<div class=\"tailslice-embed\" style=\"margin:1em 0;max-width:100%\">\n\
                      <a href=\"{full}\" data-tailslice-facade=\"{query}\" data-tailslice-title=\"{title}\" \
@@ -227,12 +212,12 @@ impl Snippet<'_> {
                      </a>\n\
                      <script async src=\"{loader}\"></script>\n\
                      </div>\n",
-                    query = escape(&self.embed_query()),
-                    loader = escape(&format!("{}{LOADER}", self.base)),
+                    query = markup::html(&self.embed_query()),
+                    loader = markup::html(&format!("{}{LOADER}", self.base)),
                 )
             }
             SnippetKind::Static => {
-                let open = escape(OPEN_FULL.get(self.lang));
+                let open = markup::html(OPEN_FULL.get(self.lang));
                 format!(
                     "<figure class=\"tailslice-figure\" style=\"margin:1em 0;max-width:100%\">\n\
                      <a href=\"{full}\" aria-label=\"{title}\" style=\"display:inline-block;max-width:100%;color:inherit;text-decoration:none\">\n\

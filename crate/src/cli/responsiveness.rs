@@ -19,6 +19,7 @@ use tailslice::responsiveness::text::{
 };
 use tailslice::responsiveness::{Answer, RespParam, Settings, Source, Task};
 use tailslice::text::Lang;
+use tailslice::trace::TraceArrivals;
 use tailslice::workload::Workload;
 
 use super::tasks_in::{self, Loaded, TaskSource};
@@ -189,7 +190,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
         Ok(Loaded::List(w)) => (w, Source::Tasks, None),
         Ok(Loaded::Trace(t)) => {
-            let kind = if t.found.arrivals == "t0" {
+            let kind = if t.found.arrivals == TraceArrivals::T0 {
                 Source::Tasks
             } else {
                 Source::Trace

@@ -16,8 +16,8 @@ use tailslice::experiment::{Experiment, Limits, Outcome, Param};
 use tailslice::policy::PolicyKind;
 use tailslice::stats::change_pct;
 use tailslice::text::Lang;
-use tailslice::trace::Found;
-use tailslice::workload::Workload;
+use tailslice::trace::{Found, TraceArrivals};
+use tailslice::workload::{Arrivals, Workload};
 
 use super::figure_flags::{self, FigureFlags};
 use super::tasks_in::{self, Loaded, TaskSource};
@@ -294,7 +294,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             "{}",
             table(&exp, &outcome, source.path(), rec, &|_| String::new())
         );
-        if recorded_row.is_some_and(|(_, found)| found.arrivals == "t0") {
+        if recorded_row.is_some_and(|(_, found)| found.arrivals == TraceArrivals::T0) {
             let note = recorded::BESIDE_T0.get(lang);
             match lang {
                 Lang::En => println!("\n{}", wrap(note, 78)),
@@ -344,8 +344,8 @@ pub(super) fn table(
     use std::fmt::Write;
     let w = &outcome.workload;
     let mut s = String::new();
-    let arrivals = match exp.arrivals.to_string().as_str() {
-        "t0" => "all at t=0".to_string(),
+    let arrivals = match exp.arrivals {
+        Arrivals::T0 => "all at t=0".to_string(),
         other => format!("arrivals {other}"),
     };
     let source = match tasks_file {

@@ -126,8 +126,7 @@ pub struct Found {
     pub nested: usize,
     /// Instant task events, not tasks.
     pub instant_skipped: usize,
-    /// `recorded` or `t0`.
-    pub arrivals: &'static str,
+    pub arrivals: TraceArrivals,
     /// Every thread one could pick instead (this one included).
     pub threads: Vec<Candidate>,
 }
@@ -185,10 +184,7 @@ impl Found {
             clipped: list.tasks.iter().filter(|t| t.clipped).count(),
             nested: list.nested,
             instant_skipped,
-            arrivals: match arrivals {
-                TraceArrivals::Recorded => "recorded",
-                TraceArrivals::T0 => "t0",
-            },
+            arrivals,
             threads: candidates.to_vec(),
         }
     }
@@ -250,8 +246,8 @@ impl Found {
         }
         out.push(
             match self.arrivals {
-                "t0" => ARRIVALS_T0,
-                _ => ARRIVALS_RECORDED,
+                TraceArrivals::T0 => ARRIVALS_T0,
+                TraceArrivals::Recorded => ARRIVALS_RECORDED,
             }
             .get(lang)
             .to_string(),

@@ -72,8 +72,9 @@ impl fmt::Display for TraceError {
 
 impl std::error::Error for TraceError {}
 
-/// When the imported tasks arrive.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// When the imported tasks arrive (`recorded` or `t0` in JSON).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum TraceArrivals {
     /// Each task at its recorded start (ms from the first task).
     #[default]

@@ -164,8 +164,47 @@ impl Filled {
 /// Serialises a [`Filled`] as its English text, where a JSON contract
 /// has a string (the CLI's `--json`); the page reads both languages from
 /// elsewhere.
-pub fn english<S: serde::Serializer>(text: &Filled, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&text.en)
+pub fn english<T: Serialize, S: serde::Serializer>(
+    text: &Filled<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    text.en.serialize(s)
+}
+
+/// Serialisers for a [`Filled`] field that a JSON contract spells as two
+/// keys, the English text under one and the Chinese under the same name
+/// with `_zh` (`"notes"` and `"notes_zh"`). Use on the field with
+/// `#[serde(flatten, serialize_with = "text::pair::notes")]`.
+pub mod pair {
+    use super::Filled;
+    use serde::ser::{SerializeMap, Serializer};
+    use serde::Serialize;
+
+    macro_rules! pairs {
+        ($($name:ident),* $(,)?) => {$(
+            pub fn $name<T: Serialize, S: Serializer>(
+                text: &Filled<T>,
+                s: S,
+            ) -> Result<S::Ok, S::Error> {
+                let mut map = s.serialize_map(Some(2))?;
+                map.serialize_entry(stringify!($name), &text.en)?;
+                map.serialize_entry(concat!(stringify!($name), "_zh"), &text.zh)?;
+                map.end()
+            }
+        )*};
+    }
+
+    pairs!(
+        message,
+        notes,
+        calibration,
+        label,
+        what,
+        columns,
+        reading,
+        measured,
+        all_utility,
+    );
 }
 
 /// Names as a choice: `a, b or c` / `a、b 或 c`.
@@ -250,6 +289,26 @@ mod tests {
         assert_eq!(off.en, "off or a number from 1 to 2");
         assert_eq!(off.zh, "off 或1 到 2 之间的数");
         assert!(off.contains("之间"));
+    }
+
+    #[test]
+    fn a_pair_serialises_as_two_keys() {
+        #[derive(Serialize)]
+        struct Row {
+            id: u8,
+            #[serde(flatten, serialize_with = "pair::notes")]
+            notes: Filled<Vec<String>>,
+            after: u8,
+        }
+        let row = Row {
+            id: 1,
+            notes: Filled::each(|l| vec![l.code().to_string()]),
+            after: 2,
+        };
+        assert_eq!(
+            serde_json::to_string(&row).unwrap(),
+            r#"{"id":1,"notes":["en"],"notes_zh":["zh"],"after":2}"#
+        );
     }
 
     #[test]

@@ -122,8 +122,8 @@ fn refusal(edit: impl Fn(&mut Value)) -> String {
     edit(&mut v);
     match parse_measure_text(&v.to_string(), &Limits::WEB) {
         Err(e) => {
-            assert!(!e.message_zh.is_empty());
-            e.message
+            assert!(!e.message.zh.is_empty());
+            e.message.en
         }
         Ok(_) => panic!("accepted: {v}"),
     }

@@ -198,7 +198,7 @@ fn m1_compress_background_stays_on_e_cores_and_is_several_times_slower() {
         assert_eq!(j.efficiency_core_share, 1.0);
         assert!(j.seconds > 1.8 * bg.seconds);
     }
-    assert!(r.calibration.contains("0.30") && r.calibration.contains("305 ms"));
+    assert!(r.calibration.en.contains("0.30") && r.calibration.en.contains("305 ms"));
 }
 
 #[test]

@@ -108,8 +108,8 @@ fn jobs_that_do_not_finish_are_marked_and_noted() {
         .filter(|j| j.unfinished)
         .collect();
     assert!(!unfinished.is_empty());
-    assert!(r.notes[0].contains("did not finish"), "{:?}", r.notes);
-    assert!(r.notes_zh[0].contains("没有完成"));
+    assert!(r.notes.en[0].contains("did not finish"), "{:?}", r.notes.en);
+    assert!(r.notes.zh[0].contains("没有完成"));
     let json = serde_json::to_string(&r).unwrap();
     assert!(json.contains("\"unfinished\":true"));
     let text = ScenarioResult::M1Compress(r).to_text(tailslice::text::Lang::En);

@@ -236,7 +236,7 @@ fn feishu_demo_on_m1_without_the_band_limit_describes_that_run() {
     let ScenarioResult::FeishuDemo(r) = scenario::run("feishu-demo", &knobs).unwrap() else {
         unreachable!()
     };
-    let notes = r.notes.join("\n");
+    let notes = r.notes.en.join("\n");
     assert!(
         notes.contains("8 cores") && notes.contains("band limit off"),
         "{notes}"

@@ -265,9 +265,8 @@ pub struct FeishuDemoResult {
     pub system_work: bool,
     pub groups: Vec<GroupResult>,
     pub pri_series: Vec<GroupPri>,
-    pub notes: Vec<String>,
-    /// `notes` in Simplified Chinese (same figures).
-    pub notes_zh: Vec<String>,
+    #[serde(flatten, serialize_with = "crate::text::pair::notes")]
+    pub notes: Filled<Vec<String>>,
     /// Per-core segments and thread states, one run per group (only with
     /// the timeline knob on).
     pub runs: Vec<RunView>,
@@ -319,8 +318,7 @@ pub fn run(knobs: &Knobs) -> FeishuDemoResult {
         seconds: knobs.seconds,
         system_work: knobs.system_work.unwrap_or(true),
         pri_series,
-        notes: Vec::new(),
-        notes_zh: Vec::new(),
+        notes: Filled::default(),
         groups,
         runs,
         policy: knobs.policy,
@@ -328,8 +326,7 @@ pub fn run(knobs: &Knobs) -> FeishuDemoResult {
         cores: machine.cores.len(),
         mechanisms,
     };
-    r.notes = notes(&r, Lang::En);
-    r.notes_zh = notes(&r, Lang::Zh);
+    r.notes = Filled::each(|lang| notes(&r, lang));
     r
 }
 
@@ -435,24 +432,17 @@ fn mechanism_table(
         })
         .collect();
     let names: Vec<&str> = groups.iter().map(|g| g.qos).collect();
-    let [reading, reading_zh] =
-        Lang::ALL.map(|l| mechanism_reading(main.band_limit, groups, &rows, l));
     MechanismTable {
-        what: format!(
+        what: Text::new(
             "Which kernel explains the main thread's waiting on {} (% of the time)",
-            machine.name
-        ),
-        what_zh: format!(
             "哪种内核能解释 {} 上主线程的等待（占时间的 %）",
-            machine.name
-        ),
-        columns: names.iter().map(|n| n.to_string()).collect(),
-        columns_zh: names.iter().map(|n| n.to_string()).collect(),
+        )
+        .both(&[&machine.name]),
+        columns: Filled::each(|_| names.iter().map(|n| n.to_string()).collect()),
         measured,
         tolerance_pct: super::mechanism::TOLERANCE_PCT,
+        reading: Filled::each(|l| mechanism_reading(main.band_limit, groups, &rows, l)),
         rows,
-        reading,
-        reading_zh,
     }
 }
 
@@ -839,7 +829,7 @@ impl Outcome for FeishuDemoResult {
             s.push('\n');
             s.push_str(&m.to_text(lang, 1));
         }
-        super::push_notes(&mut s, &self.notes, &self.notes_zh, lang);
+        super::push_notes(&mut s, self.notes.get(lang));
         s
     }
 

@@ -353,10 +353,9 @@ pub struct ConfigResult {
 pub struct Measured {
     pub first_screen_gain_ms: f64,
     pub first_refresh_gain_ms: f64,
-    pub all_utility: &'static str,
-    /// `all_utility` in Simplified Chinese (page only).
-    #[serde(skip)]
-    pub all_utility_zh: &'static str,
+    /// What the study says of all-utility (the JSON has the English).
+    #[serde(serialize_with = "crate::text::english")]
+    pub all_utility: Filled<&'static str>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -373,9 +372,8 @@ pub struct FeishuStartupResult {
     pub model_first_screen_gain_ms: f64,
     pub model_first_refresh_gain_ms: f64,
     pub measured: Measured,
-    pub notes: Vec<String>,
-    /// `notes` in Simplified Chinese (same figures).
-    pub notes_zh: Vec<String>,
+    #[serde(flatten, serialize_with = "crate::text::pair::notes")]
+    pub notes: Filled<Vec<String>>,
     pub runs: Vec<RunView>,
 }
 
@@ -448,14 +446,15 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
         clutch_rules: knobs.clutch_rules.name(),
         model_first_screen_gain_ms: gain(|c| c.first_screen_ms),
         model_first_refresh_gain_ms: gain(|c| c.first_refresh_ms),
-        notes: notes(&configs, &setting, Lang::En),
-        notes_zh: notes(&configs, &setting, Lang::Zh),
+        notes: Filled::each(|lang| notes(&configs, &setting, lang)),
         configs,
         measured: Measured {
             first_screen_gain_ms: -MEASURED_FIRST_SCREEN_GAIN_MS,
             first_refresh_gain_ms: -MEASURED_FIRST_REFRESH_GAIN_MS,
-            all_utility: ALL_UTILITY_MEASURED.en,
-            all_utility_zh: ALL_UTILITY_MEASURED.zh,
+            all_utility: Filled {
+                en: ALL_UTILITY_MEASURED.en,
+                zh: ALL_UTILITY_MEASURED.zh,
+            },
         },
         runs,
     }
@@ -574,7 +573,7 @@ impl Outcome for FeishuStartupResult {
             self.model_first_refresh_gain_ms,
             MEASURED_FIRST_REFRESH_GAIN_MS,
         ));
-        super::push_notes(&mut s, &self.notes, &self.notes_zh, lang);
+        super::push_notes(&mut s, self.notes.get(lang));
         s
     }
 
@@ -594,10 +593,7 @@ impl Outcome for FeishuStartupResult {
              （实测 {} ms）。全部 utility：{}。",
         );
         let reading = Filled::each(|lang| {
-            let all_utility = match lang {
-                Lang::En => self.measured.all_utility,
-                Lang::Zh => self.measured.all_utility_zh,
-            };
+            let all_utility = self.measured.all_utility.get(lang);
             READING.fill(lang, &[&fs, &m_fs, &fr, &m_fr, all_utility])
         });
         PageText {

@@ -162,11 +162,10 @@ pub struct JobResult {
     pub qos: u8,
     pub seconds: f64,
     pub measured_seconds: Option<f64>,
-    /// The measured range or remark, when the study gives one.
-    pub measured: Option<&'static str>,
-    /// `measured` in Simplified Chinese (page only).
-    #[serde(skip)]
-    pub measured_zh: Option<&'static str>,
+    /// The measured range or remark, when the study gives one (the JSON
+    /// has the English).
+    #[serde(serialize_with = "english_or_null")]
+    pub measured: Option<Text>,
     /// Share of its CPU time spent on efficiency cores.
     pub efficiency_core_share: f64,
     /// Distinct cores its workers ran on.
@@ -176,6 +175,14 @@ pub struct JobResult {
     /// so finished runs keep their JSON.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unfinished: bool,
+}
+
+/// A study's remark as its English text, or `null`.
+fn english_or_null<S: serde::Serializer>(text: &Option<Text>, s: S) -> Result<S::Ok, S::Error> {
+    match text {
+        Some(t) => s.serialize_some(t.en),
+        None => s.serialize_none(),
+    }
 }
 
 /// A run's name in the run picker: machine, case and the jobs' QoS.
@@ -204,11 +211,11 @@ pub struct CaseResult {
 pub struct M1CompressResult {
     pub scenario: &'static str,
     pub cases: Vec<CaseResult>,
-    pub calibration: &'static str,
-    pub notes: Vec<String>,
-    /// `calibration` and `notes` in Simplified Chinese (same figures).
-    pub calibration_zh: &'static str,
-    pub notes_zh: Vec<String>,
+    /// The constants tuned, and to what.
+    #[serde(flatten, serialize_with = "crate::text::pair::calibration")]
+    pub calibration: Filled<&'static str>,
+    #[serde(flatten, serialize_with = "crate::text::pair::notes")]
+    pub notes: Filled<Vec<String>>,
     pub runs: Vec<RunView>,
     /// The class every run of the table used.
     pub policy: PolicyKind,
@@ -362,8 +369,7 @@ fn job_results(m: &Machine, case: &'static str, jobs: &[Qos], r: &RunResult) -> 
                 seconds: r.pools_done[j].unwrap_or(r.end) / 1000.0,
                 unfinished: r.pools_done[j].is_none(),
                 measured_seconds: ms,
-                measured: text.map(|t| t.en),
-                measured_zh: text.map(|t| t.zh),
+                measured: text,
                 efficiency_core_share: if total > 0.0 { on_e / total } else { 0.0 },
                 cores_used: mask.count_ones(),
             }
@@ -417,18 +423,18 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
     let mut result = M1CompressResult {
         scenario: M1Compress.name(),
         cases,
-        calibration: CALIBRATION,
-        notes: Vec::new(),
-        calibration_zh: CALIBRATION_ZH,
-        notes_zh: Vec::new(),
+        calibration: Filled {
+            en: CALIBRATION,
+            zh: CALIBRATION_ZH,
+        },
+        notes: Filled::default(),
         runs,
         policy: knobs.policy,
         clutch_rules: knobs.clutch_rules.name(),
         gcd_cap: knobs.gcd_cap.unwrap_or(DEFAULT_GCD_CAP).name(),
         mechanisms,
     };
-    result.notes = notes(&result, &machines, Lang::En);
-    result.notes_zh = notes(&result, &machines, Lang::Zh);
+    result.notes = Filled::each(|lang| notes(&result, &machines, lang));
     result
 }
 
@@ -536,20 +542,20 @@ fn mechanism_table(m: &Machine, knobs: &Knobs, cases: &[CaseResult]) -> Mechanis
             MechanismRow::new(mech, figures, &measured)
         })
         .collect();
-    let [reading, reading_zh] = Lang::ALL.map(|l| mechanism_reading(m, knobs, &rows, l));
     MechanismTable {
-        what: format!(
+        what: Text::new(
             "Which mechanism explains the two background jobs on {} (s)",
-            m.name
-        ),
-        what_zh: format!("哪种机制能解释 {} 上的两个后台任务（秒）", m.name),
-        columns: vec!["job 0".into(), "job 1".into()],
-        columns_zh: vec!["任务 0".into(), "任务 1".into()],
+            "哪种机制能解释 {} 上的两个后台任务（秒）",
+        )
+        .both(&[&m.name]),
+        columns: Filled::each(|l| {
+            let job = Text::new("job {}", "任务 {}");
+            vec![job.fill(l, &["0"]), job.fill(l, &["1"])]
+        }),
         measured: measured.to_vec(),
         tolerance_pct: super::mechanism::TOLERANCE_PCT,
+        reading: Filled::each(|l| mechanism_reading(m, knobs, &rows, l)),
         rows,
-        reading,
-        reading_zh,
     }
 }
 
@@ -774,7 +780,7 @@ impl Outcome for M1CompressResult {
             .cases
             .iter()
             .flat_map(|c| &c.jobs)
-            .map(|j| j.measured.unwrap_or("-").chars().count())
+            .map(|j| j.measured.map_or("-", |t| t.en).chars().count())
             .fold(20, usize::max);
         let mut s = format!(
             "m1-compress: chunks on an operation queue, concurrency = core count\n\n\
@@ -794,7 +800,7 @@ impl Outcome for M1CompressResult {
                     c.case,
                     j.qos,
                     secs,
-                    j.measured.unwrap_or("-"),
+                    j.measured.map_or("-", |t| t.en),
                     100.0 * j.efficiency_core_share,
                     j.cores_used,
                 ));
@@ -805,12 +811,9 @@ impl Outcome for M1CompressResult {
             s.push('\n');
             s.push_str(&m.to_text(lang, 1));
         }
-        let (label, calibration) = match lang {
-            Lang::En => ("calibration: ", self.calibration),
-            Lang::Zh => ("校准：", self.calibration_zh),
-        };
-        s.push_str(&format!("\n{label}{calibration}\n"));
-        super::push_notes(&mut s, &self.notes, &self.notes_zh, lang);
+        let label = Text::new("calibration: ", "校准：").get(lang);
+        s.push_str(&format!("\n{label}{}\n", self.calibration.get(lang)));
+        super::push_notes(&mut s, self.notes.get(lang));
         s
     }
 
@@ -876,10 +879,7 @@ impl Outcome for M1CompressResult {
                 if n > 1 {
                     key = format!("{key}#{n}");
                 }
-                let measured = match (j.measured, j.measured_zh) {
-                    (Some(en), Some(zh)) => Filled::from(Text::new(en, zh)),
-                    _ => Filled::from(NO_FIGURE),
-                };
+                let measured = Filled::from(j.measured.unwrap_or(NO_FIGURE));
                 rows.push(PageRow {
                     key,
                     cells: vec![

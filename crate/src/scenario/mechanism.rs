@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::policy::{ClutchRules, PolicyKind};
 use crate::sim::GroupKind;
-use crate::text::{Lang, Text};
+use crate::text::{Filled, Lang, Text};
 use crate::workload::programs::WorkerCap;
 
 /// How close (in % of the measured value) a figure must be to count as
@@ -45,8 +45,8 @@ pub struct MechanismRow {
     /// `gcd-cap-per-item`.
     pub mechanism: &'static str,
     /// What it is, in English and Chinese.
-    pub label: &'static str,
-    pub label_zh: &'static str,
+    #[serde(flatten, serialize_with = "crate::text::pair::label")]
+    pub label: Filled<&'static str>,
     /// The class it runs under.
     pub policy: PolicyKind,
     /// The xnu release whose Clutch rules it follows (`null` for other
@@ -69,19 +69,19 @@ pub struct MechanismRow {
 /// `mechanisms`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MechanismTable {
-    /// What the figures are, in English and Chinese.
-    pub what: String,
-    pub what_zh: String,
-    /// The columns (English, Chinese).
-    pub columns: Vec<String>,
-    pub columns_zh: Vec<String>,
+    /// What the figures are.
+    #[serde(flatten, serialize_with = "crate::text::pair::what")]
+    pub what: Filled,
+    /// The columns.
+    #[serde(flatten, serialize_with = "crate::text::pair::columns")]
+    pub columns: Filled<Vec<String>>,
     /// The study's figure per column.
     pub measured: Vec<Option<f64>>,
     pub tolerance_pct: f64,
     pub rows: Vec<MechanismRow>,
     /// Which reproduce it and which do not, and why, in plain words.
-    pub reading: String,
-    pub reading_zh: String,
+    #[serde(flatten, serialize_with = "crate::text::pair::reading")]
+    pub reading: Filled,
 }
 
 /// Whether `figure` is within the tolerance of `measured`.
@@ -100,8 +100,10 @@ impl MechanismRow {
             within.iter().any(Option::is_some) && within.iter().all(|w| *w != Some(false));
         MechanismRow {
             mechanism: m.id,
-            label: m.label.en,
-            label_zh: m.label.zh,
+            label: Filled {
+                en: m.label.en,
+                zh: m.label.zh,
+            },
             policy: m.policy,
             clutch_rules: (m.policy == PolicyKind::Clutch).then(|| m.rules.name()),
             apps: match m.apps {
@@ -116,34 +118,17 @@ impl MechanismRow {
     }
 
     pub fn label(&self, lang: Lang) -> &'static str {
-        Text::new(self.label, self.label_zh).get(lang)
+        self.label.get(lang)
     }
 }
 
 impl MechanismTable {
-    pub fn reading(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.reading,
-            Lang::Zh => &self.reading_zh,
-        }
-    }
-
-    pub fn what(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.what,
-            Lang::Zh => &self.what_zh,
-        }
-    }
-
     /// The table as text for the terminal: one line per mechanism.
     pub fn to_text(&self, lang: Lang, digits: usize) -> String {
         let yes_no = Text::new("yes", "是");
         let no = Text::new("no", "否");
-        let mut s = format!("{}\n", self.what(lang));
-        let columns = match lang {
-            Lang::En => &self.columns,
-            Lang::Zh => &self.columns_zh,
-        };
+        let mut s = format!("{}\n", self.what.get(lang));
+        let columns = self.columns.get(lang);
         let width = self
             .rows
             .iter()
@@ -185,7 +170,7 @@ impl MechanismTable {
                 if r.reproduces { yes_no } else { no }.get(lang),
             ));
         }
-        s.push_str(&format!("{}\n", self.reading(lang)));
+        s.push_str(&format!("{}\n", self.reading.get(lang)));
         s
     }
 }

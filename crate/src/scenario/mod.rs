@@ -20,7 +20,6 @@ use serde::Serialize;
 
 use crate::error::ParamError;
 use crate::sim::Machine;
-use crate::text::Lang;
 use simulation::RunResult;
 
 pub use feishu_demo::FeishuDemoResult;
@@ -36,11 +35,7 @@ pub use registry::{
 };
 
 /// Ends a scenario's text report: its notes in `lang` as a bulleted list.
-fn push_notes(out: &mut String, notes: &[String], notes_zh: &[String], lang: Lang) {
-    let notes = match lang {
-        Lang::En => notes,
-        Lang::Zh => notes_zh,
-    };
+fn push_notes(out: &mut String, notes: &[String]) {
     for n in notes {
         out.push_str(&format!("\n- {n}"));
     }

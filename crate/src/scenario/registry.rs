@@ -193,7 +193,7 @@ impl PageTable {
             Text::new("mechanism", "机制"),
             Some("wl"),
         )];
-        for (i, (en, zh)) in t.columns.iter().zip(&t.columns_zh).enumerate() {
+        for (i, (en, zh)) in t.columns.en.iter().zip(&t.columns.zh).enumerate() {
             columns.push(PageColumn {
                 key: format!("figure_{i}"),
                 label: Filled {
@@ -219,9 +219,10 @@ impl PageTable {
             .chain(t.rows.iter().map(|r| {
                 PageRow {
                     key: r.mechanism.into(),
-                    cells: std::iter::once(PageCell::new(Filled::from(Text::new(
-                        r.label, r.label_zh,
-                    ))))
+                    cells: std::iter::once(PageCell::new(Filled {
+                        en: r.label.en.to_string(),
+                        zh: r.label.zh.to_string(),
+                    }))
                     .chain(r.figures.iter().map(|f| PageCell::number(Some(*f), digits)))
                     .chain(std::iter::once(PageCell::new(Filled::from(
                         if r.reproduces {
@@ -236,16 +237,10 @@ impl PageTable {
             .collect();
         PageTable {
             id: "mechanisms",
-            title: Filled {
-                en: t.what.clone(),
-                zh: t.what_zh.clone(),
-            },
+            title: t.what.clone(),
             columns,
             rows,
-            reading: Filled {
-                en: t.reading.clone(),
-                zh: t.reading_zh.clone(),
-            },
+            reading: t.reading.clone(),
         }
     }
 }

@@ -25,7 +25,7 @@ use super::result::{set, to_js};
 use crate::experiment::export;
 use crate::experiment::reading::explain;
 use crate::experiment::{Experiment, Limits, Outcome};
-use crate::text::Lang;
+use crate::text::{Filled, Lang};
 use crate::workload::task_list;
 use crate::workload::Workload;
 
@@ -115,7 +115,6 @@ impl TaskList {
                 ok: false,
                 line: e.line,
                 message: e.message.clone(),
-                message_zh: e.message_zh.clone(),
                 tasks: 0,
                 classes: &[],
                 total_work_ms: 0.0,
@@ -129,8 +128,7 @@ impl TaskList {
                 to_js(&TasksCheck {
                     ok,
                     line: None,
-                    message: message.en,
-                    message_zh: message.zh,
+                    message,
                     tasks: w.len(),
                     classes: &w.class_labels,
                     total_work_ms: w.total_work(),
@@ -221,8 +219,8 @@ struct TasksCheck<'a> {
     /// 1-based line of the first problem (absent when the whole list is wrong).
     line: Option<usize>,
     /// What is wrong, in English and in Chinese.
-    message: String,
-    message_zh: String,
+    #[serde(flatten, serialize_with = "crate::text::pair::message")]
+    message: Filled,
     tasks: usize,
     classes: &'a [String],
     total_work_ms: f64,

@@ -45,19 +45,16 @@ pub const DEFAULT_CLASS: &str = "imported";
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ImportError {
     pub line: Option<usize>,
-    /// What is wrong, in English (`Display` and the CLI).
-    pub message: String,
-    /// The same in Chinese.
-    pub message_zh: String,
+    /// What is wrong (`Display` says it in English).
+    #[serde(flatten, serialize_with = "crate::text::pair::message")]
+    pub message: Filled,
 }
 
 impl ImportError {
     pub fn new(line: Option<usize>, message: impl Into<Filled>) -> Self {
-        let Filled { en, zh } = message.into();
         ImportError {
             line,
-            message: en,
-            message_zh: zh,
+            message: message.into(),
         }
     }
 
@@ -71,10 +68,7 @@ impl ImportError {
 
     /// The message in `lang` (without the line).
     pub fn message_in(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.message,
-            Lang::Zh => &self.message_zh,
-        }
+        self.message.get(lang)
     }
 
     /// The whole refusal in `lang`: the line, then the message.
@@ -415,8 +409,8 @@ mod tests {
     fn labels_with_bidi_controls_are_refused_and_shown_escaped() {
         let e = parse_task_list("0,5,\u{202E}evil\n", CLI_MAX).unwrap_err();
         assert_eq!(e.line, Some(1));
-        assert!(e.message.contains("\\u{202e}"), "{}", e.message);
-        assert!(!e.message.contains('\u{202E}'));
+        assert!(e.message.en.contains("\\u{202e}"), "{}", e.message.en);
+        assert!(!e.message.contains("\u{202E}"));
     }
 
     #[test]

@@ -81,7 +81,7 @@ fn check_error_text(e: &ParamError) {
 }
 
 fn check_import_error(e: &ImportError, lines: usize) {
-    assert_one_line(&e.message);
+    assert_one_line(&e.message.en);
     for lang in Lang::ALL {
         assert_one_line(&e.said(lang));
         assert!(!e.message_in(lang).is_empty(), "{lang:?}: {e}");

@@ -34,3 +34,6 @@ TAILSLICE_WASM_BINDGEN_VERSION=0.2.130
 TAILSLICE_BINARYEN_VERSION=132.0.0
 TAILSLICE_TERSER_VERSION=5.51.4
 TAILSLICE_ESBUILD_VERSION=0.28.2
+# Lighthouse: only its INP audit, run by scripts/lighthouse-inp.mjs in the
+# tests (12.x: the last major that runs on Node 20).
+TAILSLICE_LIGHTHOUSE_VERSION=12.8.2

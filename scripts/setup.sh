@@ -7,7 +7,8 @@
 #   trunk 0.21.14                                    (cargo install --locked, ~8 min)
 #   wasm-bindgen-cli 0.2.130                         (cargo install, ~2 min)
 #   binaryen 132 (wasm-opt), terser 5 (JS minifier),
-#   esbuild 0.28 (JS bundler)                        (npm, into .tools/)
+#   esbuild 0.28 (JS bundler),
+#   lighthouse 12.8 (its INP audit checks tailslice's) (npm, into .tools/)
 #
 # Only package registries are needed (crates.io, apt, npm).
 # Afterwards: `source scripts/env.sh` puts the tools on PATH.
@@ -106,6 +107,15 @@ if [ "$(node -e "try{console.log(require('$TAILSLICE_ROOT/.tools/node_modules/es
   say "installing esbuild@$TAILSLICE_ESBUILD_VERSION (npm) into .tools/"
   npm install --prefix "$TAILSLICE_ROOT/.tools" --no-audit --no-fund --silent \
     "esbuild@$TAILSLICE_ESBUILD_VERSION"
+fi
+
+# --- Lighthouse from npm (scripts/lighthouse-inp.mjs runs its INP audit; the
+# test crate/tests/lighthouse_inp.rs compares tailslice's INP with it) ------
+if [ "$(node -e "try{console.log(require('$TAILSLICE_ROOT/.tools/node_modules/lighthouse/package.json').version)}catch(e){}" 2>/dev/null)" != "$TAILSLICE_LIGHTHOUSE_VERSION" ]; then
+  command -v npm >/dev/null || die "npm not found: install Node.js 18+ (Debian: apt-get install nodejs npm)"
+  say "installing lighthouse@$TAILSLICE_LIGHTHOUSE_VERSION (npm) into .tools/"
+  npm install --prefix "$TAILSLICE_ROOT/.tools" --no-audit --no-fund --silent \
+    "lighthouse@$TAILSLICE_LIGHTHOUSE_VERSION"
 fi
 
 # --- final check -----------------------------------------------------------

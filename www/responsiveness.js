@@ -62,6 +62,9 @@ function build(section) {
         el('figure', { id: 'resp-bars-fig', className: 'wide' },
           el('canvas', { id: 'resp-bars', role: 'img' }),
           el('figcaption', { id: 'resp-bars-caption' })),
+        el('figure', { id: 'resp-tasks-fig', className: 'wide' },
+          el('canvas', { id: 'resp-tasks', role: 'img' }),
+          el('figcaption', { id: 'resp-tasks-caption' })),
         el('div', { className: 'table-wrap' },
           el('table', { id: 'interactions' }, el('caption'), el('thead'), el('tbody'))),
         el('div', { id: 'resp-inter-reading', className: 'reading' })),
@@ -178,13 +181,20 @@ function drawCharts(done = () => {}) {
   const job = ++chartsJob;
   const mine = view;
   const h = document.body.classList.contains('embed') ? 220 : 280;
-  const charts = [['#resp-cdf', 'drawCdf'], ['#resp-tradeoff', 'drawTradeoff']];
-  if (view.hasBars()) charts.unshift(['#resp-bars', 'drawBars']);
+  const charts = [['#resp-cdf', 'drawCdf', h], ['#resp-tradeoff', 'drawTradeoff', h]];
+  // The bars, then the tasks' Gantt under them on the same time axis.
+  if (view.hasBars()) charts.unshift(['#resp-bars', 'drawBars', h], ['#resp-tasks', 'drawTasks', 150]);
   const next = () => {
     if (job !== chartsJob || mine !== view) return;
-    const [id, draw] = charts.shift();
+    const [id, draw, height] = charts.shift();
     const canvas = $(id);
-    view[draw](canvas, sizeCanvas(canvas, h), ctx.dark(), lang());
+    const got = view[draw](canvas, sizeCanvas(canvas, height), ctx.dark(), lang());
+    // Test hooks: the time axis [from, to] (ms) and the plot's [left, right] (CSS px).
+    if (got && got.length >= 4) {
+      canvas.dataset.timeRange = `${got[0]},${got[1]}`;
+      canvas.dataset.plotX = `${got[2]},${got[3]}`;
+    }
+    if (got && got.length >= 5) canvas.dataset.handlerSlices = String(got[4]);
     if (charts.length) setTimeout(next, 0);
     else finish();
   };
@@ -202,11 +212,14 @@ function renderInteractions(sec) {
   $('#resp-inter-found').replaceChildren(...words(part.found).map((s) => el('p', { text: s })));
   const has = part.rows.length > 0;
   $('#resp-bars-fig').hidden = !has;
+  $('#resp-tasks-fig').hidden = !has;
   $('#interactions').hidden = !has;
   $('#resp-inter-reading').replaceChildren(...words(part.reading).map((s) => el('p', { text: s })));
   if (!has) { $('#interactions tbody').replaceChildren(); return; }
   $('#resp-bars-caption').textContent = words(part.bars_caption);
   $('#resp-bars').setAttribute('aria-label', words(part.bars_caption));
+  $('#resp-tasks-caption').textContent = words(part.tasks_caption);
+  $('#resp-tasks').setAttribute('aria-label', words(part.tasks_caption));
   const heads = words(part.heads);
   $('#interactions caption').textContent = words(part.caption);
   $('#interactions thead').replaceChildren(el('tr', {}, ...heads.map((h) => el('th', { scope: 'col', text: h }))));

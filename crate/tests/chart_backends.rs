@@ -571,6 +571,46 @@ fn the_responsiveness_charts_draw_alike_and_keep_their_legends_apart() {
         tradeoff::draw(pen, (600.0, 280.0), &t).unwrap();
     });
     assert_eq!(op_counts(&ops), svg_counts(&svg), "trade-off");
+    {
+        use tailslice::chart::interactions::{draw_tasks, TaskBox};
+        let tasks = [
+            TaskBox {
+                start: 0.0,
+                len: 80.0,
+                handler: false,
+            },
+            TaskBox {
+                start: 100.0,
+                len: 120.0,
+                handler: true,
+            },
+            TaskBox {
+                start: 250.0,
+                len: 30.0,
+                handler: false,
+            },
+        ];
+        let words = ["main thread", "task", "an interaction's own handler"];
+        let (ops, svg) = both!(600, 150, |pen| {
+            let (_, n) =
+                draw_tasks(pen, (600.0, 150.0), &tasks, words, (0.0, 300.0), "ms").unwrap();
+            assert_eq!(n, 1);
+        });
+        assert_eq!(op_counts(&ops), svg_counts(&svg), "tasks' Gantt");
+        let mut rec = Recorder {
+            size: (600, 150),
+            ops: Vec::new(),
+        };
+        let mut pen = Pen::new(&mut rec, 1.0, Theme::new(ThemeName::Light), Lang::En);
+        let (plot, _) =
+            draw_tasks(&mut pen, (600.0, 150.0), &tasks, words, (0.0, 300.0), "ms").unwrap();
+        legend_above(
+            &rec.ops,
+            &plot,
+            &[words[1].to_string(), words[2].to_string()],
+            &[],
+        );
+    }
     assert_eq!(
         op_counts(&ops)[3],
         2 * 7 + 2,

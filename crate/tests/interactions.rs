@@ -480,3 +480,79 @@ fn the_interactions_travel_as_json_and_back() {
     let back: tailslice::trace::interactions::Interactions = serde_json::from_str(&text).unwrap();
     assert_eq!(back, imp.interactions);
 }
+
+/// An `EventTiming` entry that names its frame, as Chrome 103+ writes it.
+fn framed(id: u64, kind: &str, at: f64, dur: f64) -> Value {
+    let stamp = PAGE0 + at;
+    json!({"ph": "b", "cat": "devtools.timeline", "name": "EventTiming", "pid": 1, "tid": 1,
+        "ts": T0 + at * 1000.0,
+        "args": {"data": {"type": kind, "interactionId": id, "timeStamp": stamp,
+            "processingStart": stamp + 1.0, "processingEnd": stamp + 2.0, "duration": dur,
+            "frame": "F"}}})
+}
+
+/// Chrome's summary of one interaction.
+fn summary(args: Value) -> Value {
+    json!({"ph": "X", "cat": "devtools.timeline", "name": "Responsiveness.Renderer.UserInteraction",
+        "pid": 1, "tid": 1, "ts": T0 + 390_000.0, "dur": 5, "args": args})
+}
+
+#[test]
+fn inp_is_lighthouses_when_chrome_summarised_the_interactions() {
+    // Interaction 7 (256 ms) names no frame and Chrome did not summarise
+    // it; interaction 9 did: maxDuration 100 for entries of 100.6 and
+    // 99.9 ms. Lighthouse's INP is the entry closest to 100: 99.9.
+    let imp = click_trace()
+        .raw(framed(9, "pointerdown", 300.0, 100.6))
+        .raw(framed(9, "pointerup", 300.0, 99.9))
+        .raw(summary(
+            json!({"data": {"interactionType": "tapOrClick", "maxDuration": 100}, "frame": "F"}),
+        ))
+        .import();
+    let it = &imp.interactions;
+    let inp = it.inp.unwrap();
+    assert_eq!(inp.latency_ms, 99.9);
+    assert_eq!(it.list[inp.interaction].id, 9);
+    // Without the summary: web-vitals' rule, the worst latency.
+    let imp = click_trace()
+        .raw(framed(9, "pointerdown", 300.0, 100.6))
+        .raw(framed(9, "pointerup", 300.0, 99.9))
+        .import();
+    assert_eq!(imp.interactions.inp.unwrap().latency_ms, 256.0);
+}
+
+#[test]
+fn broken_or_flooding_chrome_summaries_fall_back_to_web_vitals() {
+    let mut t = click_trace().raw(framed(9, "pointerdown", 300.0, 100.6));
+    for args in [
+        json!({"data": {"interactionType": "tapOrClick", "maxDuration": "100"}, "frame": "F"}),
+        json!({"data": {"interactionType": "tapOrClick", "maxDuration": -100}, "frame": "F"}),
+        json!({"data": {"interactionType": "tapOrClick", "maxDuration": 1e300}, "frame": "F"}),
+        json!({"data": {"interactionType": "wave", "maxDuration": 100}, "frame": "F"}),
+        json!({"data": {"maxDuration": 100}, "frame": "F"}),
+        json!({"frame": "F"}),
+        json!([1, 2]),
+        json!(null),
+    ] {
+        t = t.raw(summary(args));
+    }
+    // A summary in another process (one with a broken pid is refused by
+    // name, as any complete event with one is).
+    t = t.raw(json!({"ph": "X", "name": "Responsiveness.Renderer.UserInteraction", "pid": 2, "tid": 1,
+        "ts": T0, "dur": 1, "args": {"data": {"interactionType": "tapOrClick", "maxDuration": 100}, "frame": "F"}}));
+    // wave: no such interactionType; Lighthouse would throw, tailslice
+    // falls back. The other broken ones are ignored.
+    let imp = t.import();
+    assert_eq!(imp.interactions.inp.unwrap().latency_ms, 256.0);
+
+    // A flood of summaries nothing matches (1 ms, entries of 100+ ms):
+    // bounded, and web-vitals' rule again.
+    let mut t = click_trace().raw(framed(9, "pointerdown", 300.0, 100.6));
+    for _ in 0..5_000 {
+        t = t.raw(summary(
+            json!({"data": {"interactionType": "tapOrClick", "maxDuration": 1}, "frame": "F"}),
+        ));
+    }
+    let imp = t.import();
+    assert_eq!(imp.interactions.inp.unwrap().latency_ms, 256.0);
+}

@@ -100,15 +100,22 @@ fn inp_is_the_worst_interaction_by_the_rule() {
             .map(|p| f(p, "latency_ms"))
             .collect();
         // Under 50 interactions the rule takes the longest; the trace's
-        // latencies are unrounded, the page's rounded to 8 ms.
+        // latencies are unrounded, the page's rounded to 8 ms. INP is
+        // Lighthouse's: the entry closest to Chrome's whole-ms maximum,
+        // so at most 1 ms under the worst latency (tests/lighthouse_inp.rs
+        // holds it equal to Lighthouse's own number).
         let list = &imp.interactions.list;
         let latencies: Vec<f64> = list.iter().map(|i| i.latency_ms).collect();
         let worst = latencies.iter().copied().fold(0.0, f64::max);
         let inp = imp.interactions.inp.expect(name);
-        assert_eq!(inp.latency_ms, worst, "{name}");
+        assert!(
+            inp.latency_ms <= worst && worst - inp.latency_ms < 1.0,
+            "{name}: INP {} ms, worst {worst} ms",
+            inp.latency_ms
+        );
         assert_eq!(list[inp.interaction].latency_ms, worst, "{name}");
         let page_worst = page.iter().copied().fold(0.0, f64::max);
-        assert_eq!(round8(inp.latency_ms), page_worst, "{name}");
+        assert_eq!(round8(worst), page_worst, "{name}");
         assert_eq!(inp_index(&page).map(|k| page[k]), Some(page_worst));
     }
 }

@@ -245,6 +245,54 @@ impl CdpSocket {
     }
 }
 
+impl CdpSocket {
+    /// Traces this page target with `categories` (comma-separated) from now
+    /// on: the DevTools protocol's `Tracing.start` on the page's own
+    /// session, as DevTools' Performance panel and Lighthouse start it, so
+    /// the trace's `TracingStartedInBrowser` names the page's frame tree;
+    /// then the `clock_sync` marker Lighthouse's trace gatherer records at
+    /// the start of a timespan (`__lighthouseTimespanStart__`, its time
+    /// origin), so Lighthouse reads the trace as one of its timespans.
+    pub fn start_tracing(&self, categories: &str) -> Result<()> {
+        let included: Vec<&str> = categories.split(',').collect();
+        self.call(
+            "Tracing.start",
+            json!({
+                "traceConfig": {"includedCategories": included, "recordMode": "recordUntilFull"},
+                "transferMode": "ReportEvents",
+            }),
+            Duration::from_secs(30),
+        )?;
+        self.call(
+            "Tracing.recordClockSyncMarker",
+            json!({"syncId": "__lighthouseTimespanStart__"}),
+            Duration::from_secs(30),
+        )?;
+        Ok(())
+    }
+
+    /// Ends the trace of [`Self::start_tracing`] and returns its events (the
+    /// `traceEvents` of a trace file), in the order the browser sent them.
+    pub fn end_tracing(&self, timeout: Duration) -> Result<Vec<Value>> {
+        self.call("Tracing.end", json!({}), timeout)?;
+        self.event("Tracing.tracingComplete", timeout)?;
+        let (lock, _) = &*self.inbox;
+        let mut inbox = lock.lock().unwrap();
+        let mut events = Vec::new();
+        inbox.events.retain(|e| {
+            if e["method"] == "Tracing.dataCollected" {
+                if let Some(v) = e["params"]["value"].as_array() {
+                    events.extend(v.iter().cloned());
+                }
+                false
+            } else {
+                true
+            }
+        });
+        Ok(events)
+    }
+}
+
 impl Drop for CdpSocket {
     fn drop(&mut self) {
         if let Ok(w) = self.writer.lock() {

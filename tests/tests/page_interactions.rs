@@ -248,3 +248,97 @@ async fn the_longest_tasks_mark_the_interactions_own_handlers() -> Result<()> {
     }
     b.finish().await
 }
+
+/// Under the interaction bars, the trace's recorded tasks as a Gantt on the
+/// same time axis, an interaction's own handlers marked: the bars' canvas
+/// sits above the Gantt's, both draw the same time range (`data-time-range`,
+/// from Rust) with their plots' edges at the same page x, and the Gantt
+/// drew a handler slice for each handler task (`data-handler-slices`): at
+/// least one per interaction and every one the longest-tasks table marks.
+#[tokio::test]
+async fn the_bars_sit_above_a_gantt_that_marks_the_handlers() -> Result<()> {
+    let path = fixture("interactions-slow-handler");
+    let cli: Value = serde_json::from_str(&run_cli([
+        "responsiveness",
+        "--trace-in",
+        path.to_str().unwrap(),
+        "--json",
+    ])?)?;
+    let interactions = cli["interactions"].as_array().ok_or("interactions")?.len();
+    let tasks = cli["tasks"].as_u64().ok_or("tasks")?;
+    let sim: Value = serde_json::from_str(&run_cli([
+        "simulate",
+        "--trace-in",
+        path.to_str().unwrap(),
+        "--json",
+    ])?)?;
+    let longest_handlers = sim["trace"]["longest"]
+        .as_array()
+        .ok_or("trace.longest")?
+        .iter()
+        .filter(|l| l["handler"] == Value::Bool(true))
+        .count();
+    assert!(interactions >= 2 && longest_handlers >= 2);
+
+    let b = Browser::start().await?;
+    open_ready(&b, "/").await?;
+    open_trace(&b, &path).await?;
+    b.wait_js(
+        "document.querySelector('#resp-tasks')?.dataset.handlerSlices !== undefined \
+         && document.querySelector('#resp-bars')?.dataset.timeRange !== undefined",
+        T,
+    )
+    .await?;
+    let v = b
+        .eval_js(
+            "const box = (id) => { const c = document.querySelector(id); const r = c.getBoundingClientRect(); \
+               const [l, rt] = c.dataset.plotX.split(',').map(Number); \
+               return {top: r.top, bottom: r.bottom, left: r.left + l, right: r.left + rt, \
+                       range: c.dataset.timeRange, hidden: c.closest('figure').hidden}; }; \
+             const t = document.querySelector('#resp-tasks'); \
+             return {bars: box('#resp-bars'), tasks: box('#resp-tasks'), handlers: Number(t.dataset.handlerSlices), \
+                     label: t.getAttribute('aria-label')};",
+        )
+        .await?;
+    let (bars, gantt) = (&v["bars"], &v["tasks"]);
+    let f = |x: &Value, k: &str| x[k].as_f64().unwrap_or(f64::NAN);
+    assert_eq!(bars["hidden"], false, "{v}");
+    assert_eq!(gantt["hidden"], false, "{v}");
+    assert!(
+        f(bars, "bottom") <= f(gantt, "top") + 0.5,
+        "the bars are not above the Gantt: {v}"
+    );
+    assert_eq!(bars["range"], gantt["range"], "different time axes: {v}");
+    assert!(
+        (f(bars, "left") - f(gantt, "left")).abs() < 0.5,
+        "plots start apart: {v}"
+    );
+    assert!(
+        (f(bars, "right") - f(gantt, "right")).abs() < 0.5,
+        "plots end apart: {v}"
+    );
+    let n = v["handlers"].as_u64().ok_or("handler slices")?;
+    assert!(
+        n as usize >= interactions.max(longest_handlers) && n <= tasks,
+        "{n} handler slices for {interactions} interactions, {longest_handlers} marked longest tasks, {tasks} tasks"
+    );
+    assert!(ink(&b, "#resp-tasks").await? > 0.01, "the Gantt is blank");
+    b.screenshot("page-interactions-gantt-en").await?;
+
+    // The words are Rust's, in Chinese too.
+    set_lang(&b, "zh").await?;
+    b.wait_js(
+        "(document.querySelector('#resp-tasks-caption').textContent || '').includes('处理程序')",
+        T,
+    )
+    .await?;
+    set_lang(&b, "en").await?;
+
+    // A trace without interactions has neither bars nor their Gantt.
+    open_trace(&b, &trace_without_interactions()).await?;
+    let hidden = b
+        .eval_js("return [document.querySelector('#resp-bars-fig').hidden, document.querySelector('#resp-tasks-fig').hidden];")
+        .await?;
+    assert_eq!(hidden, json!([true, true]));
+    b.finish().await
+}

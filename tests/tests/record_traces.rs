@@ -1,7 +1,9 @@
 //! Records the trace fixtures with real interactions
 //! (`crate/tests/fixtures/traces/`): headless Chromium traces
-//! `tests/pages/interactions.html` (DevTools' timeline categories, through
-//! chromedriver's performance log) while clicks and key presses arrive
+//! `tests/pages/interactions.html` (DevTools' timeline categories, started
+//! with `Tracing.start` on the page's own DevTools session as DevTools and
+//! Lighthouse start it, so `TracingStartedInBrowser` names the page's frame
+//! tree and Lighthouse reads the trace) while clicks and key presses arrive
 //! through its input path (CDP `Input.dispatch*` on the page's own DevTools
 //! socket). Beside each gzipped trace goes the page's own Event Timing
 //! readings of the same run, per interaction. Ignored by `cargo test`; run
@@ -222,7 +224,7 @@ fn interactions_of(entries: &[Value]) -> Vec<Value> {
 /// Keeps a fixture small: the events of the page's renderer process (the
 /// one whose `EventTiming` events carry interactions), every metadata event
 /// (process and thread names) and the browser's markers of where tracing
-/// started and which frame committed; the other processes' tasks (the
+/// started (with Lighthouse's timespan marker) and which frame committed; the other processes' tasks (the
 /// browser's, the GPU's, the network service's) go.
 fn page_process_only(events: Vec<Value>) -> Vec<Value> {
     let renderer = events
@@ -243,6 +245,7 @@ fn page_process_only(events: Vec<Value>) -> Vec<Value> {
                         "TracingStartedInBrowser"
                             | "FrameCommittedInBrowser"
                             | "ProcessReadyInBrowser"
+                            | "clock_sync"
                     )
                 )
         })
@@ -250,12 +253,13 @@ fn page_process_only(events: Vec<Value>) -> Vec<Value> {
 }
 
 async fn record(scenario: Scenario) -> Result<()> {
-    let b = Browser::start_tracing(test_pages_dir(), TIMELINE_CATEGORIES).await?;
+    let b = Browser::start_serving(test_pages_dir()).await?;
     b.open("/interactions.html").await?;
     b.wait_js("typeof window.interactionsSeen === 'function'", T)
         .await?;
     let version = b.cdp("Browser.getVersion", json!({})).await?;
     let socket = b.devtools_socket(&b.url("/interactions.html")).await?;
+    socket.start_tracing(TIMELINE_CATEGORIES)?;
     let n = play(&b, &socket, scenario).await?;
     // The last interaction's paint has been reported; one more frame so the
     // trace holds its end too.
@@ -263,7 +267,7 @@ async fn record(scenario: Scenario) -> Result<()> {
     let page = b
         .eval_js("return {timeOrigin: performance.timeOrigin, entries: window.readings};")
         .await?;
-    let events = b.trace_events().await?;
+    let events = socket.end_tracing(T)?;
     drop(socket);
     b.finish().await?;
 

@@ -28,6 +28,8 @@ pub const MAX_DURATION_MS: f64 = 60_000.0;
 pub const MAX_PAGE_CLOCK_MS: f64 = 1e11;
 /// Most characters of an event's type kept (`pointerdown` is 11).
 const MAX_TYPE_CHARS: usize = 32;
+/// Most characters of a frame id kept (Chrome's are 32 hex digits).
+const MAX_FRAME_CHARS: usize = 64;
 
 /// One Event Timing entry as kept.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,8 +45,12 @@ pub struct Timing {
     pub time_stamp: f64,
     pub processing_start: f64,
     pub processing_end: f64,
-    /// Input to the next paint, ms (Chrome rounds it to 8 ms).
+    /// Input to the next paint, ms (the page's Event Timing API rounds it
+    /// to 8 ms; the trace does not).
     pub duration: f64,
+    /// The frame it happened in (`args.data.frame`, Chrome 103+); empty
+    /// when the event does not say.
+    pub frame: String,
 }
 
 impl Timing {
@@ -114,6 +120,7 @@ struct Data {
     processing_start: Option<f64>,
     processing_end: Option<f64>,
     duration: Option<f64>,
+    frame: Option<String>,
 }
 
 /// Why an event was not kept.
@@ -175,6 +182,70 @@ pub fn read(pid: i64, ts: f64, args: Option<&str>) -> Result<Timing, Refused> {
         processing_start,
         processing_end,
         duration,
+        frame: d.frame.as_deref().map(clean_frame).unwrap_or_default(),
+    })
+}
+
+fn clean_frame(frame: &str) -> String {
+    frame
+        .chars()
+        .filter(|c| !crate::error::is_hidden_char(*c))
+        .take(MAX_FRAME_CHARS)
+        .collect()
+}
+
+/// Chrome's own summary of one interaction, as its INP code sees it: a
+/// `Responsiveness.Renderer.UserInteraction` event (Blink's
+/// `responsiveness_metrics.cc`), `args.data.maxDuration` the interaction's
+/// latency in whole ms and `args.data.interactionType` its kind
+/// (`keyboard`, `tapOrClick` or `drag`); `args.frame` the frame. Lighthouse
+/// computes INP from these (see `super::interactions::lighthouse_inp`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChromeInteraction {
+    pub pid: i64,
+    /// On the trace's clock, µs.
+    pub ts: f64,
+    pub frame: String,
+    /// `interactionType`.
+    pub kind: String,
+    pub max_duration: f64,
+}
+
+#[derive(serde::Deserialize)]
+struct ChromeArgs {
+    data: Option<ChromeData>,
+    frame: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ChromeData {
+    interaction_type: Option<String>,
+    max_duration: Option<f64>,
+}
+
+/// Reads a `Responsiveness.Renderer.UserInteraction` event's `args`; `None`
+/// when they are missing, malformed or impossible (the event is then
+/// ignored, as Lighthouse ignores what it cannot match).
+pub fn read_chrome_interaction(pid: i64, ts: f64, args: Option<&str>) -> Option<ChromeInteraction> {
+    let a: ChromeArgs = serde_json::from_str(args?).ok()?;
+    let d = a.data?;
+    let max_duration = d.max_duration?;
+    let possible = (0.0..=MAX_DURATION_MS).contains(&max_duration) && ts.is_finite();
+    if !possible {
+        return None;
+    }
+    Some(ChromeInteraction {
+        pid,
+        ts,
+        frame: clean_frame(a.frame.as_deref().unwrap_or_default()),
+        kind: d
+            .interaction_type?
+            .chars()
+            .filter(|c| !crate::error::is_hidden_char(*c))
+            .take(MAX_TYPE_CHARS)
+            .collect(),
+        max_duration,
     })
 }
 
@@ -233,5 +304,33 @@ mod tests {
         );
         assert_eq!(read(1, 0.0, None).unwrap_err(), Refused::Malformed);
         assert_eq!(read(1, 0.0, Some("{}")).unwrap_err(), Refused::Malformed);
+    }
+
+    #[test]
+    fn chrome_interaction_summaries_are_read_or_ignored() {
+        let c = read_chrome_interaction(
+            3,
+            9.0,
+            Some(r#"{"data":{"interactionType":"tapOrClick","maxDuration":131},"frame":"AB"}"#),
+        )
+        .unwrap();
+        assert_eq!(
+            (c.kind.as_str(), c.max_duration, c.frame.as_str()),
+            ("tapOrClick", 131.0, "AB")
+        );
+        for bad in [
+            r#"{"data":{"interactionType":"tapOrClick"}}"#,
+            r#"{"data":{"interactionType":"tapOrClick","maxDuration":-1}}"#,
+            r#"{"data":{"interactionType":"tapOrClick","maxDuration":"x"}}"#,
+            r#"{"data":{"maxDuration":5}}"#,
+            "[]",
+        ] {
+            assert_eq!(read_chrome_interaction(3, 9.0, Some(bad)), None, "{bad}");
+        }
+        assert_eq!(read_chrome_interaction(3, 9.0, None), None);
+        let t = read(1, 0.0, Some(&data(
+            r#""type":"click","interactionId":7,"timeStamp":1,"processingStart":1,"processingEnd":2,"duration":8,"frame":"F1""#,
+        ))).unwrap();
+        assert_eq!(t.frame, "F1");
     }
 }

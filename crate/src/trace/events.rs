@@ -25,7 +25,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::event_timing::{self, Refused, Skipped, Timing, MAX_EVENT_TIMINGS};
+use super::event_timing::{self, ChromeInteraction, Refused, Skipped, Timing, MAX_EVENT_TIMINGS};
 use super::TraceError;
 use crate::text::{Filled, Lang, Text as Words};
 
@@ -92,6 +92,10 @@ pub struct Events {
     pub timings: Vec<Timing>,
     /// `EventTiming` events not kept, by reason.
     pub timings_skipped: Skipped,
+    /// Chrome's per-interaction summaries
+    /// (`Responsiveness.Renderer.UserInteraction`), every process's, in the
+    /// trace's order; malformed ones are left out.
+    pub chrome_interactions: Vec<ChromeInteraction>,
     name_ids: HashMap<String, u32>,
     thread_ids: HashMap<ThreadKey, u32>,
 }
@@ -613,6 +617,21 @@ fn keep(
     }
     if ph == b'b' && name == "EventTiming" {
         keep_timing(out, &raw);
+    }
+    if ph != b'e' && name == "Responsiveness.Renderer.UserInteraction" {
+        if let (Num::Value(pid), Num::Value(ts)) = (raw.pid, raw.ts) {
+            if pid.fract() == 0.0
+                && pid.abs() < 9.0e15
+                && out.chrome_interactions.len() < MAX_EVENT_TIMINGS
+            {
+                out.chrome_interactions
+                    .extend(event_timing::read_chrome_interaction(
+                        pid as i64,
+                        ts,
+                        raw.args.map(RawValue::get),
+                    ));
+            }
+        }
     }
     match ph {
         b'X' | b'B' | b'E' => {

@@ -18,11 +18,24 @@
 //!   (render times `timeStamp + duration` within 8 ms of the first
 //!   entry's, interaction or not); the *presentation delay* is the rest of
 //!   the latency (at least 0: durations are rounded to 8 ms).
-//! - INP is the worst latency ignoring one per 50 interactions: the
-//!   latencies sorted longest first, the one at index
-//!   `min(9, len − 1, floor(len / 50))` (web-vitals `src/onINP.ts` keeps
-//!   the ten longest; Lighthouse's `responsiveness.js` takes the same
-//!   index over Chrome's per-interaction maxima).
+//! - INP is Lighthouse's (its `interaction-to-next-paint` audit, from
+//!   `core/computed/metrics/responsiveness.js`) whenever the trace holds
+//!   what that audit reads: Chrome's own per-interaction summaries
+//!   (`Responsiveness.Renderer.UserInteraction`, `maxDuration` in whole
+//!   ms) sorted longest first, the one at index `min(9, floor(n / 50))`;
+//!   then INP is the `duration` of the `EventTiming` entry of the same
+//!   frame and a matching type (key events for `keyboard`; pointer, mouse
+//!   and click events for `tapOrClick` and `drag`) closest to that
+//!   `maxDuration`, the earliest in the trace on ties, none if none is
+//!   within 5 ms ([`lighthouse_inp`]). As `maxDuration` is truncated to
+//!   whole ms, the entry picked can be a shorter one of the interaction
+//!   than its longest (138.39 rather than 138.664 ms), so INP can be up to
+//!   1 ms below the interaction's latency. Without those summaries (a
+//!   trace cut down to `EventTiming`, or one they do not match), INP is
+//!   web-vitals' rule over the interactions found here: the latencies
+//!   sorted longest first, the one at index
+//!   `min(9, len − 1, floor(len / 50))` (`src/onINP.ts` keeps the ten
+//!   longest).
 //! - The tasks it met, on the main thread: the task running when the
 //!   input arrived (it waited behind it); its *handler tasks*, the
 //!   top-level tasks that hold any of its entries' processing (typically a
@@ -38,7 +51,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::event_timing::{Skipped, Timing};
+use super::event_timing::{ChromeInteraction, Skipped, Timing};
 use super::events::Events;
 use super::tasks::{thread_events, TaskList};
 use crate::text::{Lang, Text};
@@ -218,6 +231,63 @@ pub fn inp_index(latencies: &[f64]) -> Option<usize> {
     Some(order[at])
 }
 
+/// Largest gap between Chrome's `maxDuration` and the `EventTiming` entry
+/// Lighthouse matches to it, ms (beyond it Lighthouse gives up).
+pub const LIGHTHOUSE_MATCH_MS: f64 = 5.0;
+
+/// The `EventTiming` types Lighthouse matches to an `interactionType`.
+fn lighthouse_types(interaction_type: &str) -> Option<&'static [&'static str]> {
+    const KEYBOARD: &[&str] = &["keydown", "keypress", "keyup"];
+    const POINTER: &[&str] = &["mousedown", "mouseup", "pointerdown", "pointerup", "click"];
+    match interaction_type {
+        "keyboard" => Some(KEYBOARD),
+        "tapOrClick" | "drag" => Some(POINTER),
+        _ => None,
+    }
+}
+
+/// INP as Lighthouse's `interaction-to-next-paint` audit computes it
+/// (`core/computed/metrics/responsiveness.js`): over Chrome's summaries of
+/// process `pid` (`summaries`, trace order), the one at index
+/// `min(9, floor(n / 50))` by `maxDuration`, longest first (earliest on
+/// ties); then, among `timings` (trace order, any process), the entries of
+/// its frame and of a matching type, the one whose `duration` is closest
+/// to that `maxDuration` (the first on ties). Returns that entry's
+/// `duration` and `interactionId` (0 when it is not part of one), or
+/// `None` when Lighthouse would find no INP (no summary) or give up (no
+/// entry names its frame, no entry matches, or the closest is over
+/// [`LIGHTHOUSE_MATCH_MS`] away).
+pub fn lighthouse_inp(
+    summaries: &[ChromeInteraction],
+    timings: &[Timing],
+    pid: i64,
+) -> Option<(f64, u64)> {
+    let mut mine: Vec<&ChromeInteraction> = summaries.iter().filter(|c| c.pid == pid).collect();
+    if mine.is_empty() || timings.iter().all(|t| t.frame.is_empty()) {
+        return None;
+    }
+    // Lighthouse's events are in time order, then sorted (stably) by
+    // maxDuration, longest first.
+    mine.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+    mine.sort_by(|a, b| b.max_duration.total_cmp(&a.max_duration));
+    let worst = mine[(mine.len() / 50).min(LONGEST_KEPT - 1)];
+    let types = lighthouse_types(&worst.kind)?;
+    let mut best: Option<&Timing> = None;
+    let mut gap = f64::INFINITY;
+    for t in timings {
+        if t.frame != worst.frame || !types.contains(&t.kind.as_str()) {
+            continue;
+        }
+        let d = (t.duration - worst.max_duration).abs();
+        if d < gap {
+            best = Some(t);
+            gap = d;
+        }
+    }
+    let best = best?;
+    (gap <= LIGHTHOUSE_MATCH_MS).then_some((best.duration, best.interaction_id))
+}
+
 /// The interactions of process `pid`, placed on the tasks of `thread`
 /// (its main thread), and which of those tasks are an interaction's own
 /// handlers.
@@ -289,10 +359,31 @@ pub fn find(ev: &Events, pid: i64, thread: u32, list: &TaskList) -> (Interaction
         out.list.push(one);
     }
     let latencies: Vec<f64> = out.list.iter().map(|i| i.latency_ms).collect();
-    out.inp = inp_index(&latencies).map(|i| Inp {
-        latency_ms: latencies[i],
-        interaction: i,
-    });
+    let lighthouse =
+        lighthouse_inp(&ev.chrome_interactions, &ev.timings, pid).filter(|_| !out.list.is_empty());
+    out.inp = match lighthouse {
+        // The interaction that set it: the one of the matched entry, or
+        // (an entry outside any interaction) the one of closest latency.
+        Some((ms, id)) => {
+            let by_id = out.list.iter().position(|i| id != 0 && i.id == id);
+            let closest = || {
+                (0..latencies.len()).min_by(|&a, &b| {
+                    (latencies[a] - ms)
+                        .abs()
+                        .total_cmp(&(latencies[b] - ms).abs())
+                        .then(a.cmp(&b))
+                })
+            };
+            by_id.or_else(closest).map(|i| Inp {
+                latency_ms: ms,
+                interaction: i,
+            })
+        }
+        None => inp_index(&latencies).map(|i| Inp {
+            latency_ms: latencies[i],
+            interaction: i,
+        }),
+    };
     (out, handler)
 }
 
@@ -477,6 +568,79 @@ impl Interactions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn timing(id: u64, kind: &str, duration: f64, frame: &str) -> Timing {
+        Timing {
+            pid: 1,
+            ts: 0.0,
+            interaction_id: id,
+            kind: kind.into(),
+            time_stamp: 0.0,
+            processing_start: 0.0,
+            processing_end: 0.0,
+            duration,
+            frame: frame.into(),
+        }
+    }
+
+    fn summary(kind: &str, max_duration: f64, ts: f64) -> ChromeInteraction {
+        ChromeInteraction {
+            pid: 1,
+            ts,
+            frame: "F".into(),
+            kind: kind.into(),
+            max_duration,
+        }
+    }
+
+    #[test]
+    fn lighthouse_takes_the_entry_closest_to_chromes_whole_ms_maximum() {
+        // Chrome's maxDuration 131 for an interaction whose longest entry
+        // is 131.734 ms: Lighthouse's INP is the pointerup's 130.785 (0.215
+        // away), not the pointerdown's 131.734 (0.734 away).
+        let timings = [
+            timing(2076, "pointerdown", 131.734, "F"),
+            timing(2076, "pointerup", 130.785, "F"),
+            timing(2076, "click", 130.785, "F"),
+            timing(2083, "pointerdown", 125.449, "F"),
+            // Another frame, and a key event: never matched to a click.
+            timing(9, "pointerup", 131.0, "G"),
+            timing(10, "keydown", 131.0, "F"),
+        ];
+        let summaries = [
+            summary("tapOrClick", 125.0, 2.0),
+            summary("tapOrClick", 131.0, 1.0),
+        ];
+        assert_eq!(
+            lighthouse_inp(&summaries, &timings, 1),
+            Some((130.785, 2076))
+        );
+        // Another process's summaries are not this page's.
+        assert_eq!(lighthouse_inp(&summaries, &timings, 2), None);
+        // Entries that name no frame (Chrome before 103): Lighthouse refuses.
+        let old: Vec<Timing> = timings
+            .iter()
+            .map(|t| Timing {
+                frame: String::new(),
+                ..t.clone()
+            })
+            .collect();
+        assert_eq!(lighthouse_inp(&summaries, &old, 1), None);
+        // Nothing within 5 ms: Lighthouse gives up.
+        assert_eq!(
+            lighthouse_inp(&[summary("tapOrClick", 140.0, 1.0)], &timings, 1),
+            None
+        );
+        // 50 summaries: the second longest.
+        let many: Vec<ChromeInteraction> = (0..50)
+            .map(|k| summary("keyboard", f64::from(k), f64::from(k)))
+            .collect();
+        let keys = [
+            timing(1, "keyup", 48.2, "F"),
+            timing(2, "keydown", 49.0, "F"),
+        ];
+        assert_eq!(lighthouse_inp(&many, &keys, 1), Some((48.2, 1)));
+    }
 
     #[test]
     fn inp_ignores_one_interaction_per_fifty() {

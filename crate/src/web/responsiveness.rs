@@ -11,7 +11,7 @@ use web_sys::HtmlCanvasElement;
 use super::canvas::{err, Canvas};
 use super::result::to_js;
 use crate::chart::delay::{self, Curve};
-use crate::chart::interactions::{self as bars_chart, Bar, Lane};
+use crate::chart::interactions::{self as bars_chart, Bar, Lane, TaskBox};
 use crate::chart::pen::Pen;
 use crate::chart::theme::Theme;
 use crate::chart::tradeoff::{self, Tradeoff};
@@ -51,6 +51,16 @@ const BARS_CAPTION: Text = Text::new(
     "每个交互从输入起的输入延迟、处理与呈现延迟：按记录，以及模型预测的按 q = {} ms 切分后",
 );
 const BARS_RECORDED: Text = Text::new("as recorded", "按记录");
+const TASKS_CAPTION: Text = Text::new(
+    "The trace's main-thread tasks on the same timeline, as recorded; an interaction's own handlers marked",
+    "同一时间轴上 trace 的主线程任务（按记录）；标出交互自身的处理程序",
+);
+/// The tasks' Gantt: its lane, then its legend (task, handler).
+const TASKS_WORDS: [Text; 3] = [
+    Text::new("main thread, as recorded", "主线程，按记录"),
+    Text::new("task", "任务"),
+    Text::new("an interaction's own handler", "交互自身的处理程序"),
+];
 const BARS_PHASES: [Text; 3] = [
     Text::new("input delay", "输入延迟"),
     Text::new("processing", "处理"),
@@ -102,8 +112,12 @@ struct ChartData {
     /// presentation]`, recorded and sliced at the page's quantum.
     bars: Vec<Vec<[f64; 4]>>,
     bar_names: Filled<Vec<String>>,
-    /// The tasks' timeline, ms.
+    /// The tasks' timeline, ms, through the end of the last bar: the bars
+    /// and the tasks' Gantt share it.
     span: (f64, f64),
+    /// The recorded tasks for their Gantt under the bars: `[start, length,
+    /// 1 if an interaction's own handler else 0]`, ms.
+    tasks: Vec<[f64; 3]>,
 }
 
 /// One row of the interactions table (`tr[data-interaction]`).
@@ -131,6 +145,8 @@ struct InteractionsPart {
     reading: Filled<Vec<String>>,
     /// The bars chart's caption (also its accessible name).
     bars_caption: Filled<String>,
+    /// The caption of the tasks' Gantt under the bars.
+    tasks_caption: Filled<String>,
 }
 
 /// The section's object.
@@ -298,7 +314,23 @@ pub(crate) fn section(
                 SLICED_ROW.fill(lang, &[&q(exp.quantum)]),
             ]
         });
-        chart.span = (r.window.start, r.window.end);
+        let last_bar = chart
+            .bars
+            .iter()
+            .flatten()
+            .map(|b| b[0] + b[1] + b[2] + b[3])
+            .fold(r.window.end, f64::max);
+        chart.span = (r.window.start, last_bar);
+        if let Some(c) = interactions {
+            chart.tasks = tasks
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let handler = c.handler.get(i).copied().unwrap_or(false);
+                    [t.start, t.duration, if handler { 1.0 } else { 0.0 }]
+                })
+                .collect();
+        }
     }
     let span = text::span_word(r);
     to_js(&Section {
@@ -378,6 +410,7 @@ fn interactions_part(
         rows,
         reading: Filled::each(|lang| itext::reading(answer, lang)),
         bars_caption: Filled::each(|lang| BARS_CAPTION.fill(lang, &[&q(quantum)])),
+        tasks_caption: Filled::each(|lang| TASKS_CAPTION.get(lang).to_string()),
     }
 }
 
@@ -443,6 +476,7 @@ impl RespView {
     }
 
     /// The interactions' three-phase bars, recorded and sliced, in `lang`.
+    /// Returns `[x from, x to (ms), plot left, plot right (CSS px)]`.
     #[wasm_bindgen(js_name = drawBars)]
     pub fn draw_bars(
         &self,
@@ -450,7 +484,7 @@ impl RespView {
         dpr: f64,
         dark: bool,
         lang: &str,
-    ) -> Result<(), JsError> {
+    ) -> Result<Vec<f64>, JsError> {
         let lang = Lang::from_tag(lang);
         let d = &self.data;
         let names = d.bar_names.get(lang);
@@ -478,8 +512,47 @@ impl RespView {
         let mut backend = Canvas::clear(canvas)?;
         let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
         let size = pen.size();
-        bars_chart::draw(&mut pen, size, &lanes, phases, d.span, BARS_X.get(lang)).map_err(err)?;
-        Ok(())
+        let plot = bars_chart::draw(&mut pen, size, &lanes, phases, d.span, BARS_X.get(lang))
+            .map_err(err)?;
+        Ok(vec![plot.x.0, plot.x.1, plot.left, plot.right])
+    }
+
+    /// The recorded tasks as a Gantt on the bars' timeline, an
+    /// interaction's own handlers marked, in `lang`. Returns `[x from, x to
+    /// (ms), plot left, plot right (CSS px), handler tasks drawn]`.
+    #[wasm_bindgen(js_name = drawTasks)]
+    pub fn draw_tasks(
+        &self,
+        canvas: &HtmlCanvasElement,
+        dpr: f64,
+        dark: bool,
+        lang: &str,
+    ) -> Result<Vec<f64>, JsError> {
+        let lang = Lang::from_tag(lang);
+        let d = &self.data;
+        let tasks: Vec<TaskBox> = d
+            .tasks
+            .iter()
+            .map(|t| TaskBox {
+                start: t[0],
+                len: t[1],
+                handler: t[2] != 0.0,
+            })
+            .collect();
+        let words = TASKS_WORDS.map(|t| t.get(lang));
+        let mut backend = Canvas::clear(canvas)?;
+        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
+        let size = pen.size();
+        let (plot, handlers) =
+            bars_chart::draw_tasks(&mut pen, size, &tasks, words, d.span, BARS_X.get(lang))
+                .map_err(err)?;
+        Ok(vec![
+            plot.x.0,
+            plot.x.1,
+            plot.left,
+            plot.right,
+            handlers as f64,
+        ])
     }
 
     /// The trade-off over the quantum, in `lang`.

@@ -14,6 +14,7 @@ import { limits, words } from './catalog.js';
 import { request, lane } from './client.js';
 import { $, el } from './dom.js';
 import { setMeasured } from './measured.js';
+import { app } from './state.js';
 
 let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
 let tasks = null;     // {text, source, count, starts}: starts (Float64Array) for a trace's tasks
@@ -27,6 +28,8 @@ export function importedTasks() { return tasks ? tasks.text : null; }
 export function importedCount() { return tasks ? tasks.count : 0; }
 /** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
 export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
+/** Where the imported tasks came from: a file's name, '' when pasted. */
+export function importedSource() { return tasks ? tasks.source : null; }
 /** Identity of the imported list: measured rows belong to the list they were measured on. */
 export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length ?? tasks.text.size}` : ''; }
 /** A trace's interactions and handler flags as its reader gave them (opaque here), or null. */
@@ -66,15 +69,40 @@ function stamp() {
 
 function status(text) { $('#export-status').textContent = text; }
 
-async function exportText(kind, name, type, extra = {}) {
+async function exportText(kind, name, type, extra = {}, convert = null) {
   status(t('export.working', { name }));
   try {
     const ui = JSON.stringify({ lang: lang(), ...extra });
     const msg = await job('exportFile', { kind, query: ctx.query(), tasks: importedTasks(), ui });
-    download(new Blob([msg.text], { type }), name);
+    const blob = new Blob([msg.text], { type });
+    download(convert ? await convert(blob) : blob, name);
     status(t('export.done', { name }));
   } catch (err) {
     status(t('export.failed', { message: err.message }));
+  }
+}
+
+/** The figure's options: the page's colours, everything, and the shown
+ * Responsiveness section's charts (Rust draws them above the study). */
+function figureUi() {
+  const sec = app.result && app.result.responsiveness;
+  return { theme: ctx.dark() ? 'dark' : 'light', view: 'all', answer: sec && !sec.error ? sec.chart : null };
+}
+
+/** An SVG figure drawn into a canvas at `scale` times its size: a PNG. */
+async function svgToPng(svg, scale) {
+  const url = URL.createObjectURL(svg);
+  try {
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const canvas = el('canvas', { width: img.naturalWidth * scale, height: img.naturalHeight * scale });
+    const g = canvas.getContext('2d');
+    g.scale(scale, scale);
+    g.drawImage(img, 0, 0, img.naturalWidth, img.naturalHeight);
+    return await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('empty canvas'))), 'image/png'));
+  } finally {
+    URL.revokeObjectURL(url);
   }
 }
 
@@ -226,7 +254,9 @@ export function initIo(context) {
   $('#export-experiment').addEventListener('click', () => exportText('experiment', `tailslice-experiment-${stamp()}.json`, 'application/json'));
   // The figure of the result as SVG: the charts' own drawing code, in the
   // page's colour scheme and language.
-  $('#export-svg').addEventListener('click', () => exportText('svg', `tailslice-figure-${stamp()}.svg`, 'image/svg+xml', { theme: ctx.dark() ? 'dark' : 'light', view: 'all' }));
+  $('#export-svg').addEventListener('click', () => exportText('svg', `tailslice-figure-${stamp()}.svg`, 'image/svg+xml', figureUi()));
+  // The same figure at twice its pixel density.
+  $('#export-png-figure').addEventListener('click', () => exportText('svg', `tailslice-figure-${stamp()}.png`, 'image/svg+xml', figureUi(), (svg) => svgToPng(svg, 2)));
   for (const id of ['gantt', 'cdf', 'hist']) {
     $(`#export-png-${id}`).addEventListener('click', () => exportPng($(`#${id}`), `tailslice-${id}-${stamp()}.png`));
   }

@@ -488,6 +488,7 @@ pub fn check_embed_query(query: &str) {
             lang: Lang::En,
             url_lang: None,
             svg: SVG,
+            trace: None,
         };
         let html = snippet(query)
             .html()

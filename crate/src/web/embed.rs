@@ -122,8 +122,8 @@ pub fn embed_answer_figure(
     dark: bool,
     lang: &str,
 ) -> Result<String, JsError> {
-    let charts: AnswerCharts = serde_wasm_bindgen::from_value(chart)
-        .map_err(|e| JsError::new(&format!("chart: {e}")))?;
+    let charts: AnswerCharts =
+        serde_wasm_bindgen::from_value(chart).map_err(|e| JsError::new(&format!("chart: {e}")))?;
     let mut options = figure_options(view_query, dark, lang, false)?;
     if options.figure == Figure::Gantt {
         options.figure = Figure::All;

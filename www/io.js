@@ -129,6 +129,7 @@ function showTasksError(e) {
 
 function renderNote() {
   const note = $('#tasks-note');
+  $('#share-tasks').hidden = !(tasks && tasks.starts && typeof tasks.text === 'string');
   $('#tasks-clear').hidden = !tasks;
   document.body.dataset.tasks = tasks ? String(tasks.count) : '';
   // Seed, task count, mix and arrivals do not apply to imported tasks: dimmed.
@@ -213,6 +214,43 @@ export async function openExperimentText(text) {
   return true;
 }
 
+// ------------------------------------------------------------ share these tasks
+
+/** "Share these tasks": the trace's tasks in the address's fragment (Rust
+ * encodes them, or says why not), written into #share-link and copied. */
+async function shareTasks() {
+  const status = $('#copy-status');
+  const m = await fullWasm();
+  if (!tasks || !tasks.starts) return;
+  const out = m.shareTasksLink(tasks.text, tasks.starts);
+  const box = $('#share-link');
+  if (out.error) {
+    status.textContent = words(out.error);
+    status.dataset.state = 'refused';
+    return;
+  }
+  box.value = `${location.href.split('#')[0]}#${out.fragment}`;
+  box.hidden = false;
+  status.dataset.state = 'ready';
+  try {
+    await navigator.clipboard.writeText(box.value);
+    status.textContent = t('share.tasks.copied');
+  } catch {
+    status.textContent = t('copy.this');
+    box.select();
+  }
+}
+
+/** A link opened with tasks in its fragment: Rust reads them back (or
+ * refuses them by name) and they are used as a trace's tasks. */
+async function openTaskLink() {
+  const m = await fullWasm();
+  const out = m.openTasksLink(location.hash);
+  if (!out) return;
+  if (out.error) { showTasksError({ line: null, message: words(out.error) }); return; }
+  await useTasks(out.tasks, t('share.tasks.source'), out.starts, out.count);
+}
+
 export function initIo(context) {
   ctx = context;
   // A pasted list larger than limits().paste_max_chars is kept out of the text box
@@ -260,6 +298,8 @@ export function initIo(context) {
   for (const id of ['gantt', 'cdf', 'hist']) {
     $(`#export-png-${id}`).addEventListener('click', () => exportPng($(`#${id}`), `tailslice-${id}-${stamp()}.png`));
   }
+  $('#share-tasks').addEventListener('click', shareTasks);
+  if (location.hash.length > 1) openTaskLink();
   onLangChange(() => { renderNote(); });
   // Test hooks.
   Object.assign(window.tailslice, { useTasks, useTasksFile: (file) => useTasks(null, file.name, null, null, file), clearTasks, openExperimentText, importedTasks });

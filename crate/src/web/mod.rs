@@ -52,6 +52,8 @@ mod shown;
 // module, which the page loads with the first sweep (www/sweep.js).
 #[cfg(not(feature = "page"))]
 mod sweep;
+#[cfg(not(feature = "page"))]
+mod task_link;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod trace_run;
 mod view;

@@ -247,7 +247,11 @@ async function openTaskLink() {
   const m = await fullWasm();
   const out = m.openTasksLink(location.hash);
   if (!out) return;
-  if (out.error) { showTasksError({ line: null, message: words(out.error) }); return; }
+  if (out.error) {
+    $('#tasks-panel').open = true;
+    showTasksError({ line: null, message: words(out.error) });
+    return;
+  }
   await useTasks(out.tasks, t('share.tasks.source'), out.starts, out.count);
 }
 

@@ -35,7 +35,9 @@ pub fn share_tasks_link(tasks: &str, starts: Vec<f64>) -> JsValue {
         Err(_) => return refused(&LinkError::NoTasks),
     };
     match task_link::encode(&starts, &w.work) {
-        Ok(value) => to_js(&serde_json::json!({ "fragment": format!("{}={value}", task_link::KEY) })),
+        Ok(value) => {
+            to_js(&serde_json::json!({ "fragment": format!("{}={value}", task_link::KEY) }))
+        }
         Err(e) => refused(&e),
     }
 }

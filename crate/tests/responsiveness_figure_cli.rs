@@ -288,3 +288,60 @@ fn help_names_the_figure_flags() {
         assert!(help.contains(flag), "no {flag}");
     }
 }
+
+/// The page's path: the section's `chart` object goes to JSON and back
+/// (the export's `ui.answer`) and draws the same answer, above the study's
+/// own figure of the same tasks; the document is well-formed SVG.
+#[test]
+fn the_pages_figure_is_the_answer_above_the_study() {
+    use tailslice::chart::answer::AnswerCharts;
+    use tailslice::chart::figure::{self, Options, Study};
+    use tailslice::experiment::{Experiment, Limits};
+    use tailslice::responsiveness::{Answer, Settings, Source, Task};
+    use tailslice::workload::Workload;
+
+    let starts = [0.0, 130.0, 170.0, 460.0, 520.0];
+    let work = [120.0, 30.0, 275.0, 8.0, 61.3];
+    let tasks = Task::from_columns(&starts, &work);
+    let answer = Answer::new(&tasks, &Settings::default(), Source::Trace, 1_000_000).unwrap();
+    let charts = AnswerCharts::new(&answer, 16.0);
+    let json = serde_json::to_string(&charts).unwrap();
+    let back: AnswerCharts = serde_json::from_str(&json).unwrap();
+    let w = Workload {
+        arrival: starts.to_vec(),
+        work: work.to_vec(),
+        class: vec![0; 5],
+        class_labels: vec!["imported".into()],
+    };
+    let exp = Experiment::default().for_workload(&w);
+    let outcome = exp.run_on(w, &Limits::CLI, true).unwrap();
+    let study = Study {
+        exp: &exp,
+        outcome: &outcome,
+        recorded: None,
+        generated: false,
+    };
+    let o = Options::default();
+    let svg = figure::answer(&back, Some(&study), &o);
+    assert_eq!(svg, figure::answer(&charts, Some(&study), &o));
+    roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("not XML: {e}"));
+    let answer_at = svg
+        .find(">Responsiveness: input delay, blocking and cost<")
+        .unwrap();
+    let study_at = svg.find(">Latency per policy (ms)<").unwrap();
+    assert!(answer_at < study_at, "the answer first");
+    for part in [">Input delay CDF<", ">Schedule<", ">Latency CDF<"] {
+        assert!(svg.contains(part), "no {part}");
+    }
+    let title = between(&svg, "<title>", "</title>");
+    assert!(
+        title.starts_with("tailslice: 5 tasks, p98 input delay"),
+        "{title}"
+    );
+    // The study's own words follow the answer's in the description.
+    let desc = between(&svg, "<desc>", "</desc>");
+    assert!(
+        desc.contains("Total blocking time") && desc.contains("5 tasks, FIFO"),
+        "{desc}"
+    );
+}

@@ -176,10 +176,8 @@ fn a_share_tasks_link_round_trips_and_refuses_by_name() {
     let fragment = out["fragment"].as_str().expect("a fragment").to_string();
     assert!(fragment.starts_with("main-thread=1."), "{fragment}");
     let back = web::open_tasks_link(&format!("#{fragment}"));
-    let starts: Vec<f64> = js_sys::Float64Array::from(
-        js_sys::Reflect::get(&back, &"starts".into()).unwrap(),
-    )
-    .to_vec();
+    let starts: Vec<f64> =
+        js_sys::Float64Array::from(js_sys::Reflect::get(&back, &"starts".into()).unwrap()).to_vec();
     assert_eq!(starts, vec![0.0, 130.0, 170.001]);
     let text = js_sys::Reflect::get(&back, &"tasks".into())
         .unwrap()
@@ -189,8 +187,17 @@ fn a_share_tasks_link_round_trips_and_refuses_by_name() {
     assert!(web::open_tasks_link("#other=1").is_null());
     assert!(web::open_tasks_link("").is_null());
     let bad = json(&web::open_tasks_link("#main-thread=1.A*"));
-    assert!(bad["error"]["en"].as_str().unwrap().starts_with("#main-thread: "), "{bad}");
-    assert!(bad["error"]["zh"].as_str().unwrap().contains("第 4 个位置"), "{bad}");
+    assert!(
+        bad["error"]["en"]
+            .as_str()
+            .unwrap()
+            .starts_with("#main-thread: "),
+        "{bad}"
+    );
+    assert!(
+        bad["error"]["zh"].as_str().unwrap().contains("第 4 个位置"),
+        "{bad}"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -244,8 +244,10 @@ async function shareTasks() {
 /** A link opened with tasks in its fragment: Rust reads them back (or
  * refuses them by name) and they are used as a trace's tasks. */
 async function openTaskLink() {
+  // Read now: the page may rewrite its address while the module loads.
+  const hash = location.hash;
   const m = await fullWasm();
-  const out = m.openTasksLink(location.hash);
+  const out = m.openTasksLink(hash);
   if (!out) return;
   if (out.error) {
     $('#tasks-panel').open = true;

@@ -10,6 +10,7 @@ import { words } from './catalog.js';
 import { fullPageUrl, shownQuery, deploymentBase } from './url.js';
 import { request } from './client.js';
 import { fullWasm } from './full-wasm.js';
+import { importedTrace, importedSource } from './io.js';
 
 // The dialog's Rust (its pickers and words, the snippets) is in the
 // worker's module, loaded on the dialog's first use: the first view of the
@@ -57,7 +58,15 @@ function viewQuery({ figure = false } = {}) {
 // (or scenario run) for the dialog's part and colours, made in the worker
 // (it runs the experiment). Kept per query, part, colours and language.
 const figures = new Map();
+/** The shown trace's answer, `{chart, file}`, when a trace is open and its
+ * Responsiveness section answered: the snippets show that figure. */
+function traceAnswer() {
+  const sec = app.result && app.result.responsiveness;
+  return importedTrace() && sec && !sec.error ? { chart: sec.chart, file: importedSource() } : null;
+}
 function figureSvg() {
+  const answer = traceAnswer();
+  if (answer) return Promise.resolve(wasm.embedAnswerFigure(answer.chart, viewQuery({ figure: true }), app.dark.matches, lang()));
   const args = { query: shownQuery(), view: viewQuery({ figure: true }), dark: app.dark.matches, lang: lang() };
   const key = JSON.stringify(args);
   if (!figures.has(key)) {
@@ -86,7 +95,8 @@ async function writeSnippet() {
   try {
     const svg = await figureSvg();
     if (n !== writes) return;
-    text = wasm.embedSnippet(kind(), deploymentBase(), shownQuery(), viewQuery(), lang(), svg);
+    const answer = traceAnswer();
+    text = wasm.embedSnippet(kind(), deploymentBase(), shownQuery(), viewQuery(), lang(), svg, answer ? answer.file : undefined);
   } catch (err) {
     if (n !== writes) return;
     text = String(err && err.message ? err.message : err);

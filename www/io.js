@@ -14,6 +14,7 @@ import { limits, words } from './catalog.js';
 import { request, lane } from './client.js';
 import { $, el } from './dom.js';
 import { setMeasured } from './measured.js';
+import { app } from './state.js';
 
 let ctx = null;       // {query(): experiment query, rerun(), setQuery(q), dark()}
 let tasks = null;     // {text, source, count, starts}: starts (Float64Array) for a trace's tasks
@@ -27,6 +28,8 @@ export function importedTasks() { return tasks ? tasks.text : null; }
 export function importedCount() { return tasks ? tasks.count : 0; }
 /** The recorded starts of a trace's tasks (for the "as recorded" row), or null. */
 export function importedTrace() { return tasks && tasks.starts ? tasks.starts : null; }
+/** Where the imported tasks came from: a file's name, '' when pasted. */
+export function importedSource() { return tasks ? tasks.source : null; }
 /** Identity of the imported list: measured rows belong to the list they were measured on. */
 export function tasksKey() { return tasks ? `${tasks.source}:${tasks.count}:${tasks.text.length ?? tasks.text.size}` : ''; }
 /** A trace's interactions and handler flags as its reader gave them (opaque here), or null. */
@@ -66,15 +69,40 @@ function stamp() {
 
 function status(text) { $('#export-status').textContent = text; }
 
-async function exportText(kind, name, type, extra = {}) {
+async function exportText(kind, name, type, extra = {}, convert = null) {
   status(t('export.working', { name }));
   try {
     const ui = JSON.stringify({ lang: lang(), ...extra });
     const msg = await job('exportFile', { kind, query: ctx.query(), tasks: importedTasks(), ui });
-    download(new Blob([msg.text], { type }), name);
+    const blob = new Blob([msg.text], { type });
+    download(convert ? await convert(blob) : blob, name);
     status(t('export.done', { name }));
   } catch (err) {
     status(t('export.failed', { message: err.message }));
+  }
+}
+
+/** The figure's options: the page's colours, everything, and the shown
+ * Responsiveness section's charts (Rust draws them above the study). */
+function figureUi() {
+  const sec = app.result && app.result.responsiveness;
+  return { theme: ctx.dark() ? 'dark' : 'light', view: 'all', answer: sec && !sec.error ? sec.chart : null };
+}
+
+/** An SVG figure drawn into a canvas at `scale` times its size: a PNG. */
+async function svgToPng(svg, scale) {
+  const url = URL.createObjectURL(svg);
+  try {
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const canvas = el('canvas', { width: img.naturalWidth * scale, height: img.naturalHeight * scale });
+    const g = canvas.getContext('2d');
+    g.scale(scale, scale);
+    g.drawImage(img, 0, 0, img.naturalWidth, img.naturalHeight);
+    return await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('empty canvas'))), 'image/png'));
+  } finally {
+    URL.revokeObjectURL(url);
   }
 }
 
@@ -101,6 +129,7 @@ function showTasksError(e) {
 
 function renderNote() {
   const note = $('#tasks-note');
+  $('#share-tasks').hidden = !(tasks && tasks.starts && typeof tasks.text === 'string');
   $('#tasks-clear').hidden = !tasks;
   document.body.dataset.tasks = tasks ? String(tasks.count) : '';
   // Seed, task count, mix and arrivals do not apply to imported tasks: dimmed.
@@ -185,6 +214,49 @@ export async function openExperimentText(text) {
   return true;
 }
 
+// ------------------------------------------------------------ share these tasks
+
+/** "Share these tasks": the trace's tasks in the address's fragment (Rust
+ * encodes them, or says why not), written into #share-link and copied. */
+async function shareTasks() {
+  const status = $('#copy-status');
+  const m = await fullWasm();
+  if (!tasks || !tasks.starts) return;
+  const out = m.shareTasksLink(tasks.text, tasks.starts);
+  const box = $('#share-link');
+  if (out.error) {
+    status.textContent = words(out.error);
+    status.dataset.state = 'refused';
+    return;
+  }
+  box.value = `${location.href.split('#')[0]}#${out.fragment}`;
+  box.hidden = false;
+  status.dataset.state = 'ready';
+  try {
+    await navigator.clipboard.writeText(box.value);
+    status.textContent = t('share.tasks.copied');
+  } catch {
+    status.textContent = t('copy.this');
+    box.select();
+  }
+}
+
+/** A link opened with tasks in its fragment: Rust reads them back (or
+ * refuses them by name) and they are used as a trace's tasks. */
+async function openTaskLink() {
+  // Read now: the page may rewrite its address while the module loads.
+  const hash = location.hash;
+  const m = await fullWasm();
+  const out = m.openTasksLink(hash);
+  if (!out) return;
+  if (out.error) {
+    $('#tasks-panel').open = true;
+    showTasksError({ line: null, message: words(out.error) });
+    return;
+  }
+  await useTasks(out.tasks, t('share.tasks.source'), out.starts, out.count);
+}
+
 export function initIo(context) {
   ctx = context;
   // A pasted list larger than limits().paste_max_chars is kept out of the text box
@@ -226,10 +298,14 @@ export function initIo(context) {
   $('#export-experiment').addEventListener('click', () => exportText('experiment', `tailslice-experiment-${stamp()}.json`, 'application/json'));
   // The figure of the result as SVG: the charts' own drawing code, in the
   // page's colour scheme and language.
-  $('#export-svg').addEventListener('click', () => exportText('svg', `tailslice-figure-${stamp()}.svg`, 'image/svg+xml', { theme: ctx.dark() ? 'dark' : 'light', view: 'all' }));
+  $('#export-svg').addEventListener('click', () => exportText('svg', `tailslice-figure-${stamp()}.svg`, 'image/svg+xml', figureUi()));
+  // The same figure at twice its pixel density.
+  $('#export-png-figure').addEventListener('click', () => exportText('svg', `tailslice-figure-${stamp()}.png`, 'image/svg+xml', figureUi(), (svg) => svgToPng(svg, 2)));
   for (const id of ['gantt', 'cdf', 'hist']) {
     $(`#export-png-${id}`).addEventListener('click', () => exportPng($(`#${id}`), `tailslice-${id}-${stamp()}.png`));
   }
+  $('#share-tasks').addEventListener('click', shareTasks);
+  if (location.hash.length > 1) openTaskLink();
   onLangChange(() => { renderNote(); });
   // Test hooks.
   Object.assign(window.tailslice, { useTasks, useTasksFile: (file) => useTasks(null, file.name, null, null, file), clearTasks, openExperimentText, importedTasks });

@@ -17,6 +17,10 @@ pub const SCENARIO_KEY: &str = "s";
 /// The URL key of the run a scenario's charts show (page only; not a CLI
 /// flag).
 pub const RUN_KEY: &str = "run";
+/// The address fragment's keys (after `#`, never sent to a server): the
+/// "Share these tasks" link's main-thread tasks
+/// (`crate::workload::task_link`).
+pub const FRAGMENT_KEYS: [&str; 1] = [crate::workload::task_link::KEY];
 /// The page's own keys: the link format's version and the language.
 const PAGE_KEYS: [&str; 4] = ["v", "lang", SCENARIO_KEY, RUN_KEY];
 

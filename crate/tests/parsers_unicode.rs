@@ -169,6 +169,18 @@ fn parsers() -> Vec<(&'static str, Check, Vec<String>)> {
             ]),
         ),
         (
+            "task link",
+            check_task_link,
+            s(&[
+                &tailslice::workload::task_link::encode(
+                    &[0.0, 275.033, 320.5],
+                    &[275.0, 12.25, 0.001],
+                )
+                .expect("a valid link"),
+                "1.AQAA",
+            ]),
+        ),
+        (
             "task list",
             check_task_list,
             s(&[
@@ -594,6 +606,24 @@ proptest! {
             vec![entry; copies].join(",")
         );
         timed("trace", &trace, SHORT, || check_trace(trace.as_bytes()));
+    }
+
+    #[test]
+    fn task_links_never_panic(text in nasty_text(), data in "[A-Za-z0-9_-]{0,64}") {
+        timed("task link", &text, SHORT, || check_task_link(&text));
+        let link = format!("1.{data}");
+        timed("task link", &link, SHORT, || check_task_link(&link));
+    }
+
+    #[test]
+    fn task_links_round_trip(tasks in prop::collection::vec((0u64..10_000_000_000, 0u64..100_000_000), 1..200)) {
+        use tailslice::workload::task_link::{decode, encode};
+        let starts: Vec<f64> = tasks.iter().map(|t| t.0 as f64 / 1000.0).collect();
+        let durations: Vec<f64> = tasks.iter().map(|t| t.1 as f64 / 1000.0).collect();
+        let text = encode(&starts, &durations).expect("200 tasks fit a link");
+        let back = decode(&text).expect("its own link");
+        prop_assert_eq!(back.starts, starts);
+        prop_assert_eq!(back.durations, durations);
     }
 
     #[test]

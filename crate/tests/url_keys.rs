@@ -87,3 +87,16 @@ fn tasks_is_n_by_another_name() {
     assert_eq!(errors[0].field, "tasks");
     assert_eq!(Param::from_url_key("tasks"), Some(Param::Tasks));
 }
+
+/// The fragment's key ("Share these tasks") is documented as a fragment,
+/// not as a query key: in a query it is named like any unknown key.
+#[test]
+fn the_fragment_key_is_documented_and_no_query_key() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/url.md"))
+        .expect("docs/url.md");
+    for key in url_keys::FRAGMENT_KEYS {
+        assert!(doc.contains(&format!("`#{key}=1.DATA`")), "{key}");
+        assert!(!url_keys::is_known(key), "{key}");
+        assert!(!documented_keys().iter().any(|k| k == key), "{key}");
+    }
+}

@@ -93,6 +93,7 @@ fn the_embed_snippet_and_its_refusals() {
         "view=table&controls=1&theme=auto",
         "zh",
         svg,
+        None,
     )
     .unwrap();
     assert!(
@@ -118,7 +119,7 @@ fn the_embed_snippet_and_its_refusals() {
         ),
     ] {
         assert!(
-            web::embed_snippet(kind, base, "seed=3", view, "en", svg).is_err(),
+            web::embed_snippet(kind, base, "seed=3", view, "en", svg, None).is_err(),
             "{kind} {base} {view} {svg}"
         );
     }
@@ -157,11 +158,46 @@ fn the_embed_figure_is_the_svg_figure_of_the_dialogs_part_and_colours() {
         "seed=3&q=9",
         "view=table",
         "en",
-        &table
+        &table,
+        None
     )
     .is_ok());
     assert!(web::embed_figure("seed=3", "view=histogram", false, "en").is_err());
     assert!(web::embed_figure("seed=-1", "view=all", false, "en").is_err());
+}
+
+/// "Share these tasks": a trace's tasks out to a fragment and back, as the
+/// page hands them over; a fragment of no tasks is null, a bad one refused
+/// in both languages.
+#[wasm_bindgen_test]
+fn a_share_tasks_link_round_trips_and_refuses_by_name() {
+    let tasks = "arrival_ms,duration_ms,class\n0,120,long\n130,30.25,short\n170.001,275,long\n";
+    let out = json(&web::share_tasks_link(tasks, vec![0.0, 130.0, 170.001]));
+    let fragment = out["fragment"].as_str().expect("a fragment").to_string();
+    assert!(fragment.starts_with("main-thread=1."), "{fragment}");
+    let back = web::open_tasks_link(&format!("#{fragment}"));
+    let starts: Vec<f64> =
+        js_sys::Float64Array::from(js_sys::Reflect::get(&back, &"starts".into()).unwrap()).to_vec();
+    assert_eq!(starts, vec![0.0, 130.0, 170.001]);
+    let text = js_sys::Reflect::get(&back, &"tasks".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert!(text.contains("130,30.25,"), "{text}");
+    assert!(web::open_tasks_link("#other=1").is_null());
+    assert!(web::open_tasks_link("").is_null());
+    let bad = json(&web::open_tasks_link("#main-thread=1.A*"));
+    assert!(
+        bad["error"]["en"]
+            .as_str()
+            .unwrap()
+            .starts_with("#main-thread: "),
+        "{bad}"
+    );
+    assert!(
+        bad["error"]["zh"].as_str().unwrap().contains("第 4 个位置"),
+        "{bad}"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -1,7 +1,9 @@
 //! The keys of a link: `tasks` is `n` by another name (accepted and
 //! refused alike, written back as `n`), a key the page does not read is
 //! named in the banner, and a link with every key docs/url.md documents
-//! shows no banner at all.
+//! shows no banner at all; the address fragment's one key (`#main-thread`,
+//! "Share these tasks") is read as tasks or refused by name, never as a
+//! query key.
 
 use std::time::Duration;
 
@@ -137,5 +139,38 @@ async fn a_link_with_every_documented_key_shows_no_banner() -> Result<()> {
     )
     .await?;
     assert_eq!(banner(&b).await?, Vec::<String>::new());
+    b.finish().await
+}
+
+#[tokio::test]
+async fn a_bad_shared_tasks_fragment_is_refused_by_name() -> Result<()> {
+    let b = Browser::start().await?;
+    for (query, want) in [
+        (
+            "/#main-thread=2.AAAA",
+            "#main-thread: this shared-tasks link is not of version 1",
+        ),
+        (
+            "/?lang=zh#main-thread=1.AQ*A",
+            "#main-thread：分享的任务在第 5 个位置有",
+        ),
+        (
+            "/#main-thread=1.AQ",
+            "#main-thread: the shared tasks end in the middle of a number",
+        ),
+    ] {
+        open_ready(&b, query).await?;
+        let v = b
+            .wait_js(
+                "!document.querySelector('#tasks-error').hidden && document.querySelector('#tasks-error').textContent",
+                T,
+            )
+            .await?;
+        let text = v.as_str().unwrap_or_default();
+        assert!(text.contains(want), "{query}: {text}");
+        // The page keeps its own tasks, and the fragment is no unknown key.
+        assert_eq!(b.eval_js("return document.body.dataset.tasks;").await?, "");
+        assert_eq!(banner(&b).await?, Vec::<String>::new(), "{query}");
+    }
     b.finish().await
 }

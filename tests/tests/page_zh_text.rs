@@ -67,6 +67,8 @@ const ALLOWED_NAMES: &[&str] = &[
     "prefetch-images",
     "Event Timing",
     "Web Worker",
+    // the "Share these tasks" link's fragment key, named in its refusals
+    "main-thread",
 ];
 
 /// The Latin words of `text` that are not names: runs of at least three

@@ -1,10 +1,13 @@
 //! Figures: the charts of one experiment or scenario run stacked into one
-//! SVG document, each drawn by the same function that draws it on the page.
+//! SVG document, each drawn by the same function that draws it on the page;
+//! a trace's or a timed task list's Responsiveness answer ([`answer`]) first
+//! when the page shows one.
 
 use plotters_backend::text_anchor::{HPos, VPos};
 
+use super::answer::{self as resp, AnswerCharts};
 use super::lanes::{self, Chart, Index, Lanes, Window};
-use super::pen::{anchor, Pen};
+use super::pen::{anchor, DrawResult, Pen};
 use super::svg::Svg;
 use super::theme::{Theme, ThemeName};
 use super::words;
@@ -26,6 +29,10 @@ pub enum Figure {
     Histogram,
     States,
     Priority,
+    /// The Responsiveness answer's trade-off over the quantum.
+    Tradeoff,
+    /// A trace's interactions as three-phase bars.
+    Interactions,
     All,
 }
 
@@ -47,6 +54,16 @@ impl Figure {
         Figure::All,
     ];
 
+    /// What a Responsiveness answer's figure can show (`table`: the
+    /// section's table, `cdf`: its input-delay CDF).
+    pub const ANSWER: [Figure; 5] = [
+        Figure::Table,
+        Figure::Cdf,
+        Figure::Tradeoff,
+        Figure::Interactions,
+        Figure::All,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Figure::Table => "table",
@@ -55,6 +72,8 @@ impl Figure {
             Figure::Histogram => "histogram",
             Figure::States => "states",
             Figure::Priority => "priority",
+            Figure::Tradeoff => "tradeoff",
+            Figure::Interactions => "interactions",
             Figure::All => "all",
         }
     }
@@ -108,9 +127,12 @@ pub const DEFAULT_WIDTH: f64 = 960.0;
 const MARGIN: f64 = 16.0;
 const HEADING_H: f64 = 26.0;
 const PLOT_H: f64 = 280.0;
+/// The interactions' bars: two lanes.
+const BARS_H: f64 = 200.0;
 const SECTION_GAP: f64 = 12.0;
 
-/// One part of a figure: its heading and height, and where it goes.
+/// One part of a figure: its heading and height, and where it goes;
+/// `answer`: one of the Responsiveness answer's parts.
 struct Part {
     heading: String,
     x: f64,
@@ -118,47 +140,60 @@ struct Part {
     w: f64,
     h: f64,
     what: Figure,
+    answer: bool,
 }
 
-/// Places `parts` (heading, height, what) top to bottom; the CDF and the
-/// histogram side by side when there is room.
-fn place(parts: Vec<(String, f64, Figure)>, width: f64) -> (Vec<Part>, f64) {
+/// A part to place: heading, height, what, whether the answer's.
+type Planned = (String, f64, Figure, bool);
+
+/// Whether part `b` goes beside part `a` when there is room: the study's
+/// CDF and histogram, the answer's CDF and trade-off (as the page has them).
+fn pairs(a: &Planned, b: &Planned) -> bool {
+    a.3 == b.3
+        && a.2 == Figure::Cdf
+        && matches!(
+            (b.2, b.3),
+            (Figure::Histogram, false) | (Figure::Tradeoff, true)
+        )
+}
+
+/// Places `parts` top to bottom; pairs (see [`pairs`]) side by side when
+/// there is room.
+fn place(parts: Vec<Planned>, width: f64) -> (Vec<Part>, f64) {
     let inner = width - 2.0 * MARGIN;
-    let side_by_side = inner >= 700.0
-        && parts.iter().any(|p| p.2 == Figure::Cdf)
-        && parts.iter().any(|p| p.2 == Figure::Histogram);
+    let room = inner >= 700.0;
     let half = (inner - MARGIN) / 2.0;
     let mut out = Vec::new();
     let mut y = MARGIN;
-    for (heading, h, what) in parts {
-        if side_by_side && what == Figure::Histogram {
-            // Beside the CDF placed just before.
-            if let Some(prev) = out.last() {
-                let prev: &Part = prev;
-                out.push(Part {
-                    heading,
-                    x: MARGIN + half + MARGIN,
-                    y: prev.y,
-                    w: half,
-                    h,
-                    what,
-                });
-                continue;
-            }
-        }
-        let w = if side_by_side && what == Figure::Cdf {
-            half
-        } else {
-            inner
+    let mut parts = parts.into_iter().peekable();
+    while let Some(a) = parts.next() {
+        let beside = match parts.peek() {
+            Some(b) if room && pairs(&a, b) => parts.next(),
+            _ => None,
         };
+        let mut h = a.1;
+        let w = if beside.is_some() { half } else { inner };
         out.push(Part {
-            heading,
+            heading: a.0,
             x: MARGIN,
             y,
             w,
-            h,
-            what,
+            h: a.1,
+            what: a.2,
+            answer: a.3,
         });
+        if let Some(b) = beside {
+            h = h.max(b.1);
+            out.push(Part {
+                heading: b.0,
+                x: MARGIN + half + MARGIN,
+                y,
+                w: half,
+                h: b.1,
+                what: b.2,
+                answer: b.3,
+            });
+        }
         y += HEADING_H + h + SECTION_GAP;
     }
     (out, y - SECTION_GAP + MARGIN)
@@ -192,95 +227,183 @@ pub struct Study<'a> {
 /// schedules' segments (`Experiment::run` with `record_segments`); without
 /// them it says the run was too large to draw.
 pub fn study(s: &Study, o: &Options) -> String {
+    compose(None, Some(s), o)
+}
+
+/// The SVG figure of a Responsiveness answer (the section's table, its
+/// input-delay CDF, the trade-off over the quantum and, when the trace has
+/// interactions, their three-phase bars), above the study's figure of the
+/// same tasks when `study` is given (as the page shows them). `<title>` and
+/// `<desc>` carry the answer's headline numbers.
+pub fn answer(a: &AnswerCharts, study: Option<&Study>, o: &Options) -> String {
+    compose(Some(a), study, o)
+}
+
+/// The study's charts, ready to draw.
+struct StudyCharts<'a> {
+    s: &'a Study<'a>,
+    tbl: table::Table,
+    lanes: Lanes,
+    lane_layout: lanes::Layout,
+}
+
+fn compose(a: Option<&AnswerCharts>, s: Option<&Study>, o: &Options) -> String {
     let lang = o.lang;
-    let inner = o.width - 2.0 * MARGIN;
-    let drawn = s
-        .outcome
-        .runs
-        .iter()
-        .any(|r| !r.schedule.segments.is_empty());
-    let tbl = table::study(s.exp, s.outcome, s.recorded, lang);
-    let lanes = gantt::study(s.exp, s.outcome, drawn, s.generated);
-    let lane_layout = lanes::layout(&lanes.meta, inner, lang);
-    let mut parts = Vec::new();
     let title = |t: Text| t.get(lang).to_string();
-    if o.figure.shows(Figure::Table) {
-        parts.push((
-            title(words::TABLE_TITLE),
-            table::size(&tbl).1,
-            Figure::Table,
-        ));
+    let mut parts: Vec<Planned> = Vec::new();
+    let answer_table = a.map(|a| a.table(lang));
+    if let (Some(a), Some(tbl)) = (a, &answer_table) {
+        if o.figure.shows(Figure::Table) {
+            parts.push((
+                title(words::RESP_TABLE),
+                table::size(tbl).1,
+                Figure::Table,
+                true,
+            ));
+        }
+        if o.figure.shows(Figure::Cdf) {
+            parts.push((title(words::RESP_CDF), PLOT_H, Figure::Cdf, true));
+        }
+        if o.figure.shows(Figure::Tradeoff) {
+            parts.push((title(words::RESP_TRADEOFF), PLOT_H, Figure::Tradeoff, true));
+        }
+        if o.figure.shows(Figure::Interactions) && a.has_bars() {
+            parts.push((title(words::RESP_BARS), BARS_H, Figure::Interactions, true));
+        }
     }
-    if o.figure.shows(Figure::Gantt) {
-        parts.push((title(words::SCHEDULE), lane_layout.height, Figure::Gantt));
+    // A table wider than the page widens the figure rather than run off
+    // its edge.
+    let width = answer_table
+        .as_ref()
+        .map_or(o.width, |t| o.width.max(table::size(t).0 + 2.0 * MARGIN));
+    let inner = width - 2.0 * MARGIN;
+    let study = s.map(|s| {
+        let drawn = s
+            .outcome
+            .runs
+            .iter()
+            .any(|r| !r.schedule.segments.is_empty());
+        let lanes = gantt::study(s.exp, s.outcome, drawn, s.generated);
+        let lane_layout = lanes::layout(&lanes.meta, inner, lang);
+        StudyCharts {
+            s,
+            tbl: table::study(s.exp, s.outcome, s.recorded, lang),
+            lanes,
+            lane_layout,
+        }
+    });
+    if let Some(c) = &study {
+        if o.figure.shows(Figure::Table) {
+            parts.push((
+                title(words::TABLE_TITLE),
+                table::size(&c.tbl).1,
+                Figure::Table,
+                false,
+            ));
+        }
+        if o.figure.shows(Figure::Gantt) {
+            parts.push((
+                title(words::SCHEDULE),
+                c.lane_layout.height,
+                Figure::Gantt,
+                false,
+            ));
+        }
+        if o.figure.shows(Figure::Cdf) {
+            parts.push((title(words::CDF_TITLE), PLOT_H, Figure::Cdf, false));
+        }
+        if o.figure.shows(Figure::Histogram) {
+            parts.push((title(words::HIST_TITLE), PLOT_H, Figure::Histogram, false));
+        }
     }
-    if o.figure.shows(Figure::Cdf) {
-        parts.push((title(words::CDF_TITLE), PLOT_H, Figure::Cdf));
-    }
-    if o.figure.shows(Figure::Histogram) {
-        parts.push((title(words::HIST_TITLE), PLOT_H, Figure::Histogram));
-    }
-    let (parts, height) = place(parts, o.width);
+    let (parts, height) = place(parts, width);
     let theme = Theme::new(o.theme);
-    let mut svg = Svg::new(o.width.round() as u32, height.ceil() as u32, Some(theme.bg));
+    let mut svg = Svg::new(width.round() as u32, height.ceil() as u32, Some(theme.bg));
     let mut pen = Pen::new(&mut svg, 1.0, theme, lang);
     for part in &parts {
         heading(&mut pen, part);
+        let size = (part.w, part.h);
         // Drawing into a string cannot fail.
-        let _ = match part.what {
-            Figure::Table => table::draw(&mut pen, &tbl),
-            Figure::Gantt => {
-                let index = Index::build(&lanes);
-                let chart = Chart {
-                    lanes: &lanes,
-                    index: &index,
-                    window: Window::new(lanes.meta.horizon),
-                    ready: true,
-                    highlight: None,
-                };
-                lanes::draw(&mut pen, &chart, &lane_layout)
-            }
-            Figure::Cdf => {
-                let w = &s.outcome.workload;
-                let points: Vec<(Vec<f64>, Vec<f64>)> = s
-                    .outcome
-                    .runs
-                    .iter()
-                    .map(|r| {
-                        let lat = summary::latencies(w, &r.schedule);
-                        cdf::points_unsorted(&lat, cdf::MAX_POINTS)
-                    })
-                    .collect();
-                let series: Vec<cdf::Series> = s
-                    .outcome
-                    .runs
-                    .iter()
-                    .zip(&points)
-                    .map(|(r, (x, y))| cdf::Series {
-                        name: r.policy.name(),
-                        x,
-                        y,
-                        p50: r.summary.p50,
-                        p95: r.summary.p95,
-                    })
-                    .collect();
-                cdf::draw(&mut pen, (part.w, part.h), &series).map(|_| ())
-            }
-            Figure::Histogram => {
-                let w = &s.outcome.workload;
-                let bins = histogram::bins(&w.work, &w.class, w.class_labels.len());
-                let names: Vec<String> = gantt::class_names(w, s.generated)
-                    .into_iter()
-                    .map(|n| n.get(lang).to_string())
-                    .collect();
-                histogram::draw(&mut pen, (part.w, part.h), &bins, &names).map(|_| ())
-            }
+        let _ = match (part.answer, a, &study) {
+            (true, Some(a), _) => match part.what {
+                Figure::Table => answer_table
+                    .as_ref()
+                    .map_or(Ok(()), |t| table::draw(&mut pen, t)),
+                Figure::Cdf => resp::draw_cdf(&mut pen, size, a).map(|_| ()),
+                Figure::Tradeoff => resp::draw_tradeoff(&mut pen, size, a).map(|_| ()),
+                _ => resp::draw_bars(&mut pen, size, a).map(|_| ()),
+            },
+            (false, _, Some(c)) => draw_study_part(&mut pen, part, c),
             _ => Ok(()),
         };
     }
     let spots = std::mem::take(&mut pen.spots);
-    let (title, desc) = study_words(s, lang);
+    let (title, desc) = match (a, s) {
+        (Some(a), None) => (a.title.get(lang).clone(), a.desc.get(lang).clone()),
+        (Some(a), Some(s)) => {
+            let (st, sd) = study_words(s, lang);
+            let rest = [a.desc.get(lang).clone(), format!("{st}: {sd}")];
+            (a.title.get(lang).clone(), lang.join(&rest))
+        }
+        (None, Some(s)) => study_words(s, lang),
+        (None, None) => (String::new(), String::new()),
+    };
     svg.finish_described(&title, &desc, &spots)
+}
+
+fn draw_study_part(pen: &mut Pen<Svg>, part: &Part, c: &StudyCharts) -> DrawResult<(), Svg> {
+    let s = c.s;
+    let lang = pen.lang;
+    match part.what {
+        Figure::Table => table::draw(pen, &c.tbl),
+        Figure::Gantt => {
+            let index = Index::build(&c.lanes);
+            let chart = Chart {
+                lanes: &c.lanes,
+                index: &index,
+                window: Window::new(c.lanes.meta.horizon),
+                ready: true,
+                highlight: None,
+            };
+            lanes::draw(pen, &chart, &c.lane_layout)
+        }
+        Figure::Cdf => {
+            let w = &s.outcome.workload;
+            let points: Vec<(Vec<f64>, Vec<f64>)> = s
+                .outcome
+                .runs
+                .iter()
+                .map(|r| {
+                    let lat = summary::latencies(w, &r.schedule);
+                    cdf::points_unsorted(&lat, cdf::MAX_POINTS)
+                })
+                .collect();
+            let series: Vec<cdf::Series> = s
+                .outcome
+                .runs
+                .iter()
+                .zip(&points)
+                .map(|(r, (x, y))| cdf::Series {
+                    name: r.policy.name(),
+                    x,
+                    y,
+                    p50: r.summary.p50,
+                    p95: r.summary.p95,
+                })
+                .collect();
+            cdf::draw(pen, (part.w, part.h), &series).map(|_| ())
+        }
+        Figure::Histogram => {
+            let w = &s.outcome.workload;
+            let bins = histogram::bins(&w.work, &w.class, w.class_labels.len());
+            let names: Vec<String> = gantt::class_names(w, s.generated)
+                .into_iter()
+                .map(|n| n.get(lang).to_string())
+                .collect();
+            histogram::draw(pen, (part.w, part.h), &bins, &names).map(|_| ())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A study figure's `<title>` (the tasks and the policies) and `<desc>`
@@ -373,7 +496,7 @@ pub fn scenario(
     let states: Option<Lanes> = view.map(|v| timeline::states(scenario, v));
     let mut parts = Vec::new();
     for (title, t) in &tables {
-        parts.push((title.clone(), table::size(t).1, Figure::Table));
+        parts.push((title.clone(), table::size(t).1, Figure::Table, false));
     }
     for (what, lanes, title) in [
         (Figure::Gantt, &cores, words::SCENARIO_GANTT),
@@ -385,6 +508,7 @@ pub fn scenario(
                     title.get(lang).to_string(),
                     lanes::layout(&l.meta, inner, lang).height,
                     what,
+                    false,
                 ));
             }
         }
@@ -394,6 +518,7 @@ pub fn scenario(
             words::SCENARIO_PRI.get(lang).to_string(),
             240.0,
             Figure::Priority,
+            false,
         ));
     }
     if parts.is_empty() {

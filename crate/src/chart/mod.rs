@@ -14,7 +14,8 @@
 //! - the plots: [`cdf`], [`histogram`], [`sweep`] (seeds, quanta),
 //!   [`priority`] (`sched_pri` over time), the Responsiveness section's
 //!   [`delay`] (input-delay CDF) and [`tradeoff`] (p98 and cost over the
-//!   quantum), and the table as a figure ([`table`]);
+//!   quantum), and the table as a figure ([`table`]); [`answer`]: the
+//!   Responsiveness section's charts as data, and their drawing functions;
 //! - [`fingerprint`]: what a chart draws as one number, so that the page
 //!   draws again only what changed;
 //! - [`figure`]: several charts in one SVG document (`--svg`, the page's
@@ -23,6 +24,7 @@
 //! A new chart is a new file here with one `draw` function taking a
 //! [`pen::Pen`]; the page calls it with its canvas, [`figure`] with SVG.
 
+pub mod answer;
 pub mod axis;
 pub mod cdf;
 pub mod delay;

@@ -79,3 +79,16 @@ pub const POLICY: Text = Text::new("policy", "策略");
 pub const SCENARIO_GANTT: Text = Text::new("Cores, coloured by QoS", "各核心，按 QoS 着色");
 pub const SCENARIO_STATES: Text = Text::new("Thread states", "线程状态");
 pub const SCENARIO_PRI: Text = Text::new("sched_pri over time", "sched_pri 随时间变化");
+pub const RESP_TABLE: Text = Text::new(
+    "Responsiveness: input delay, blocking and cost",
+    "响应性：输入延迟、阻塞与开销",
+);
+pub const RESP_CDF: Text = Text::new("Input delay CDF", "输入延迟累积分布");
+pub const RESP_TRADEOFF: Text = Text::new(
+    "p98 input delay and cost over the quantum",
+    "p98 输入延迟与开销随时间片的变化",
+);
+pub const RESP_BARS: Text = Text::new(
+    "Interactions: input delay, processing, presentation",
+    "交互：输入延迟、处理、呈现",
+);

@@ -4,11 +4,14 @@
 //! every task yielded every q ms — for a trace's main thread
 //! (`--trace-in`), a task list (`--tasks-file`) or the study's workloads
 //! (`--seed`, `--tasks`, `--mix`, `--arrivals`); `tailslice::responsiveness`
-//! does the work.
+//! does the work. `--svg FILE` writes the page's figure of the answer
+//! (`tailslice::chart::figure::answer`).
 
 use std::ffi::OsString;
 use std::fmt::Write;
 
+use tailslice::chart::answer::AnswerCharts;
+use tailslice::chart::figure::{self, Figure};
 use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::responsiveness::budget::Budget;
 use tailslice::responsiveness::interactions_text as itext;
@@ -22,6 +25,7 @@ use tailslice::text::Lang;
 use tailslice::trace::TraceArrivals;
 use tailslice::workload::Workload;
 
+use super::figure_flags::{self, FigureFlags};
 use super::tasks_in::{self, Loaded, TaskSource};
 use super::{fail, flag_value, set_experiment_flag, wrap};
 
@@ -76,6 +80,15 @@ Flags (defaults in brackets):
                       (errors stay English)
 ";
 
+/// What `--svg` draws, after the figure flags.
+const SVG_HELP: &str = "\
+                      The figure is the page's: the table (recorded, and
+                      sliced at 16 ms, or the favoured quantum when 16 is
+                      not tried), the input-delay CDF, the trade-off over
+                      the quantum and a trace's interactions; its title and
+                      description carry p98, TBT and INP, in --lang.
+";
+
 /// The experiment flags that describe the study's workload.
 const WORKLOAD_FLAGS: [Param; 5] = [
     Param::Seed,
@@ -94,6 +107,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut json = false;
     let mut budget = Budget::default();
     let mut lang = Lang::En;
+    let mut figure_flags = FigureFlags::default();
     let mut parser = lexopt::Parser::from_args(args);
     loop {
         let arg = match parser.next() {
@@ -104,8 +118,22 @@ pub fn run(args: Vec<OsString>) -> i32 {
         match arg {
             lexopt::Arg::Long("json") => json = true,
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
-                print!("{HELP}{}", tasks_in::TRACE_HELP);
+                print!(
+                    "{HELP}{}{SVG_HELP}{}",
+                    figure_flags::help(&Figure::ANSWER, 22),
+                    tasks_in::TRACE_HELP
+                );
                 return 0;
+            }
+            lexopt::Arg::Long(name) if FigureFlags::takes(name) => {
+                let name = name.to_string();
+                let value = match flag_value(&mut parser, &format!("--{name}")) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if let Err(code) = figure_flags.set(&name, value, &Figure::ANSWER) {
+                    return code;
+                }
             }
             lexopt::Arg::Long(name) if TaskSource::is_flag(name) => {
                 let name = name.to_string();
@@ -172,6 +200,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
             other => return fail(&format!("unexpected argument {}", other.unexpected())),
         }
     }
+    let figure_options = match figure_flags.options(lang) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let mut interactions = None;
     source.set_lang(lang);
     let (workload, source_kind, found) = match source.load(&mut exp, &given, &limits) {
@@ -214,6 +246,17 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Ok(a) => a,
         Err(e) => return fail(&e.error("--quanta").to_string()),
     };
+    if let Some(o) = &figure_options {
+        let charts = AnswerCharts::new(&answer, shown_quantum(&answer));
+        if o.figure == Figure::Interactions && !charts.has_bars() {
+            return fail(
+                "invalid --figure 'interactions': these tasks have no interactions (a trace's EventTiming events give them)",
+            );
+        }
+        if let Err(code) = figure_flags.write(&figure::answer(&charts, None, o)) {
+            return code;
+        }
+    }
     let over = budget.check(&answer);
     let code = if over.is_empty() { 0 } else { 1 };
     let report_budget = || {
@@ -290,6 +333,28 @@ pub fn run(args: Vec<OsString>) -> i32 {
     print!("{out}");
     report_budget();
     code
+}
+
+/// The quantum a figure shows beside the recorded row: the page's default
+/// (16 ms) when it is among the quanta tried, else the favoured one, else
+/// the first.
+fn shown_quantum(answer: &Answer) -> f64 {
+    let quanta: Vec<f64> = answer
+        .report
+        .rows
+        .iter()
+        .filter_map(|r| r.quantum_ms)
+        .collect();
+    let page = Experiment::default().quantum;
+    if quanta.contains(&page) {
+        return page;
+    }
+    answer
+        .favoured
+        .and_then(|f| answer.report.rows.get(f.row))
+        .and_then(|r| r.quantum_ms)
+        .or_else(|| quanta.first().copied())
+        .unwrap_or(page)
 }
 
 /// The interactions as a text table, then INP per row.

@@ -68,6 +68,11 @@ impl SnippetKind {
 pub const TITLE: Text = Text::new("tailslice: scheduler playground", "tailslice：调度器演练场");
 pub const MAKE_LIVE: Text = Text::new("Make it live", "切换为可交互");
 pub const OPEN_FULL: Text = Text::new("open in tailslice", "在 tailslice 中打开");
+/// Under a trace's figure: where the live page needs the file.
+pub const TRACE_NOTE: Text = Text::new(
+    "Drawn from the trace {0}. A link cannot carry a trace: to explore it live, open tailslice and load {0} with “Open a trace…”.",
+    "根据 trace {0} 绘制。链接无法携带 trace：如需交互查看，请打开 tailslice，用“打开 trace…”载入 {0}。",
+);
 
 /// Keys a snippet writes itself (the rest of the query is the experiment's
 /// or the scenario's).
@@ -111,6 +116,10 @@ pub struct Snippet<'a> {
     pub url_lang: Option<Lang>,
     /// The figure: one `<svg>` element.
     pub svg: &'a str,
+    /// The trace's file name when the figure is a trace's answer: the live
+    /// page cannot be given the trace, so the Live snippet is the figure,
+    /// its link and a line on where the live page needs the file.
+    pub trace: Option<&'a str>,
 }
 
 /// Whether `base` is an absolute http(s) address of a folder, with no
@@ -199,6 +208,18 @@ impl Snippet<'_> {
         let svg = fitted_svg(self.svg)?;
         let full = markup::html(&self.full_url());
         let title = markup::html(TITLE.get(self.lang));
+        if let Some(file) = self.trace {
+            let open = markup::html(OPEN_FULL.get(self.lang));
+            let note = markup::html(&TRACE_NOTE.fill(self.lang, &[file]));
+            return Ok(format!(
+                "<figure class=\"tailslice-figure\" style=\"margin:1em 0;max-width:100%\">\n\
+                 <a href=\"{full}\" aria-label=\"{title}\" style=\"display:inline-block;max-width:100%;color:inherit;text-decoration:none\">\n\
+                 {svg}\n\
+                 </a>\n\
+                 <figcaption style=\"font:13px/1.4 system-ui,sans-serif\">{note} <a href=\"{full}\">{open} \u{2197}</a></figcaption>\n\
+                 </figure>\n"
+            ));
+        }
         Ok(match self.kind {
             SnippetKind::Live => {
                 let live = markup::html(MAKE_LIVE.get(self.lang));
@@ -252,6 +273,7 @@ mod tests {
             lang: Lang::En,
             url_lang: None,
             svg: SVG,
+            trace: None,
         }
     }
 
@@ -347,5 +369,26 @@ mod tests {
         let with_prolog = format!("<?xml version=\"1.0\"?>\n{SVG}");
         s.svg = &with_prolog;
         assert!(s.html().unwrap().contains("<svg style="));
+    }
+
+    #[test]
+    fn a_traces_snippets_embed_its_figure_and_say_where_the_file_is_needed() {
+        for lang in Lang::ALL {
+            for kind in SnippetKind::ALL {
+                let mut s = snippet(kind);
+                s.lang = lang;
+                s.trace = Some("<b>Trace \"1\".json");
+                let html = s.html().unwrap();
+                assert!(html.contains("<text x=\"4\" y=\"20\">p95</text>"), "{html}");
+                // No facade: a click would open the page without the trace.
+                assert!(!html.contains("data-tailslice-facade"), "{html}");
+                assert!(!html.contains("<script"), "{html}");
+                assert!(html.contains("&lt;b&gt;Trace &quot;1&quot;.json"), "{html}");
+                assert!(!html.contains("<b>"), "{html}");
+                let note = TRACE_NOTE.fill(lang, &["X"]);
+                let head = note.split('X').next().unwrap();
+                assert!(html.contains(head), "{lang:?}: {html}");
+            }
+        }
     }
 }

@@ -4,7 +4,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::chart::figure::{Figure, Options};
+use crate::chart::answer::AnswerCharts;
+use crate::chart::figure::{self, Figure, Options};
 use crate::chart::theme::ThemeName;
 use crate::embed::snippet::{Snippet, SnippetKind};
 use crate::embed::{EmbedView, Part, Theme};
@@ -27,7 +28,10 @@ fn view_of(view_query: &str) -> Result<EmbedView, JsError> {
 /// scenario's query, with `lang=` when the visitor chose a language (the
 /// links keep it); `view_query`: the dialog's `view=…&controls=…&theme=…`
 /// (read by the one parser of those keys); `lang`: the words' language;
-/// `svg`: the figure.
+/// `svg`: the figure; `trace`: the trace's file name when the figure is a
+/// trace's answer (see [`embed_answer_figure`]): the live page cannot carry
+/// it, so both snippets are the figure with a line on where the file is
+/// needed.
 #[wasm_bindgen(js_name = embedSnippet)]
 pub fn embed_snippet(
     kind: &str,
@@ -36,6 +40,7 @@ pub fn embed_snippet(
     view_query: &str,
     lang: &str,
     svg: &str,
+    trace: Option<String>,
 ) -> Result<String, JsError> {
     let kind = SnippetKind::parse(kind).ok_or_else(|| JsError::new("kind: live or static"))?;
     let view = view_of(view_query)?;
@@ -50,6 +55,7 @@ pub fn embed_snippet(
             .find(|(k, _)| k == "lang")
             .and_then(|(_, l)| Lang::parse("lang", l).ok()),
         svg,
+        trace: trace.as_deref(),
     }
     .html()
     .map_err(|e| JsError::new(&e.to_string()))
@@ -101,5 +107,26 @@ pub fn embed_figure(
     lang: &str,
 ) -> Result<String, JsError> {
     let options = figure_options(view_query, dark, lang, false)?;
-    super::figure::svg(&super::io::experiment(query)?, None, &options)
+    super::figure::svg(&super::io::experiment(query)?, None, None, &options)
+}
+
+/// `embedAnswerFigure(chart, view_query, dark, lang) -> string`: the figure
+/// a snippet shows for a trace's answer: `chart` is the shown
+/// Responsiveness section's `chart` object, drawn as `tailslice
+/// responsiveness --svg` draws it (the dialog's `table` and `cdf` are the
+/// section's; `gantt` and `all` draw all of it). Draws only: no run.
+#[wasm_bindgen(js_name = embedAnswerFigure)]
+pub fn embed_answer_figure(
+    chart: JsValue,
+    view_query: &str,
+    dark: bool,
+    lang: &str,
+) -> Result<String, JsError> {
+    let charts: AnswerCharts =
+        serde_wasm_bindgen::from_value(chart).map_err(|e| JsError::new(&format!("chart: {e}")))?;
+    let mut options = figure_options(view_query, dark, lang, false)?;
+    if options.figure == Figure::Gantt {
+        options.figure = Figure::All;
+    }
+    Ok(figure::answer(&charts, None, &options))
 }

@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::io::{experiment, tasks_for};
 use crate::catalog::BROWSER_LIMITS;
+use crate::chart::answer::AnswerCharts;
 use crate::chart::figure::{self, Figure, Options};
 use crate::chart::theme::ThemeName;
 use crate::experiment::{Experiment, Limits};
@@ -13,10 +14,13 @@ use crate::text::Lang;
 use crate::workload::Workload;
 
 /// The figure of `exp` on `workload` (its own tasks when `None`): the
-/// Gantt chart when the run is small enough for the page to draw it.
+/// Gantt chart when the run is small enough for the page to draw it;
+/// `answer`, the Responsiveness section the page shows for these tasks,
+/// above it.
 pub(crate) fn svg(
     exp: &Experiment,
     workload: Option<Workload>,
+    answer: Option<&AnswerCharts>,
     options: &Options,
 ) -> Result<String, JsError> {
     let generated = workload.is_none();
@@ -25,15 +29,16 @@ pub(crate) fn svg(
     let outcome = exp
         .run_on(w, &Limits::WEB, record)
         .map_err(|e| JsError::new(&e.to_string()))?;
-    Ok(figure::study(
-        &figure::Study {
-            exp,
-            outcome: &outcome,
-            recorded: None,
-            generated,
-        },
-        options,
-    ))
+    let study = figure::Study {
+        exp,
+        outcome: &outcome,
+        recorded: None,
+        generated,
+    };
+    Ok(match answer {
+        Some(a) => figure::answer(a, Some(&study), options),
+        None => figure::study(&study, options),
+    })
 }
 
 /// Reads a figure's options: `view` (`table`, `gantt`, `cdf`, `histogram`
@@ -69,8 +74,8 @@ pub fn svg_figure(
     match tasks.as_deref() {
         Some(t) => {
             let (exp, w) = tasks_for(&base, t, options.lang)?;
-            svg(&exp, Some(w), &options)
+            svg(&exp, Some(w), None, &options)
         }
-        None => svg(&base, None, &options),
+        None => svg(&base, None, None, &options),
     }
 }

@@ -236,8 +236,9 @@ pub fn check_tasks(query: &str, text: &str) -> Result<JsValue, JsError> {
 
 /// One export as text: `kind` is `trace` (Chrome Trace Event JSON of every
 /// policy), `csv` (one row per task and policy), `svg` (the figure of the
-/// result: `ui` is `{lang, theme, view}` as JSON text, see
-/// `figure::svg_figure`) or `experiment` (the file "open experiment" reads;
+/// result: `ui` is `{lang, theme, view, answer?}` as JSON text, see
+/// `figure::svg_figure`; `answer` is the shown Responsiveness section's
+/// `chart` object, drawn above the study) or `experiment` (the file "open experiment" reads;
 /// `ui` is the page's own state as JSON text). `tasks` is the imported task
 /// list, if any.
 #[cfg(not(feature = "page"))]
@@ -277,7 +278,14 @@ pub fn export_file(
             &text("theme", "light"),
             &text("lang", "en"),
         )?;
-        return super::figure::svg(&exp, workload, &options);
+        let answer: Option<crate::chart::answer::AnswerCharts> = match ui.get("answer") {
+            Some(a) if !a.is_null() => Some(
+                serde_json::from_value(a.clone())
+                    .map_err(|e| JsError::new(&format!("answer: {e}")))?,
+            ),
+            _ => None,
+        };
+        return super::figure::svg(&exp, workload, answer.as_ref(), &options);
     }
     let w = workload.unwrap_or_else(|| Workload::generate(&exp.workload_spec()));
     let outcome = exp

@@ -52,6 +52,8 @@ mod shown;
 // module, which the page loads with the first sweep (www/sweep.js).
 #[cfg(not(feature = "page"))]
 mod sweep;
+#[cfg(not(feature = "page"))]
+mod task_link;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod trace_run;
 mod view;
@@ -64,7 +66,7 @@ use crate::experiment::Limits;
 pub use catalog::{catalog, file_too_large};
 pub use chart_lang::set_chart_lang;
 #[cfg(not(feature = "page"))]
-pub use embed::{embed_figure, embed_snippet};
+pub use embed::{embed_answer_figure, embed_figure, embed_snippet};
 #[cfg(not(feature = "page"))]
 pub use figure::svg_figure;
 pub use gantt::Gantt;
@@ -85,6 +87,8 @@ pub use scenario_catalog::{scenario_catalog, ScenarioCatalog};
 pub use scenario_view::ScenarioView;
 #[cfg(not(feature = "page"))]
 pub use sweep::{QuantumSweep, SeedSweep};
+#[cfg(not(feature = "page"))]
+pub use task_link::{open_tasks_link, share_tasks_link};
 pub use view::View;
 
 /// The page's thresholds are [`crate::catalog::BrowserLimits`].

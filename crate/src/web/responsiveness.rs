@@ -4,21 +4,18 @@
 //! input-delay CDF and the trade-off chart), and the "use my measured
 //! yield cost" conversion ([`measured_yield_cost`]).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use super::canvas::{err, Canvas};
 use super::result::to_js;
-use crate::chart::delay::{self, Curve};
-use crate::chart::interactions::{self as bars_chart, Bar, Lane, TaskBox};
+use crate::chart::answer::{self as charts, AnswerCharts, SLICED_ROW};
 use crate::chart::pen::Pen;
 use crate::chart::theme::Theme;
-use crate::chart::tradeoff::{self, Tradeoff};
 use crate::experiment::{Experiment, Limits};
 use crate::responsiveness::interactions::InteractionModel;
 use crate::responsiveness::interactions_text as itext;
-use crate::responsiveness::reading::P98_TARGET_MS;
 use crate::responsiveness::text::{self, column, row_name, PAGE_COLUMNS};
 use crate::responsiveness::yielding::{self, YieldKind};
 use crate::responsiveness::{Answer, Row, Settings, Source, Task};
@@ -26,46 +23,22 @@ use crate::text::{Filled, Lang, Text};
 use crate::trace::interactions::Carried;
 use crate::workload::Workload;
 
-const SLICED_ROW: Text = Text::new("sliced, q = {} ms", "切分，q = {} ms");
 const TBT_BEFORE_AFTER: Text = Text::new(
     "Total blocking time: {} ms {}, {} ms sliced at q = {} ms.",
     "总阻塞时间：{} ms（{}），切分后 {} ms（q = {} ms）。",
 );
-const CDF_X: Text = Text::new("input delay (ms)", "输入延迟（ms）");
-const CDF_Y: Text = Text::new(
-    "share of inputs waiting at most",
-    "等待不超过该时长的输入比例",
-);
-const TRADE_X: Text = Text::new("quantum q (ms)", "时间片 q（ms）");
-const TRADE_P98: Text = Text::new("p98 input delay (ms)", "p98 输入延迟（ms）");
-const TRADE_COST: Text = Text::new("tasks finish later, mean (ms)", "任务平均晚完成（ms）");
-const TRADE_RECORDED: Text = Text::new("{}: p98 {} ms", "{}：p98 {} ms");
-const TRADE_TARGET: Text = Text::new("target: p98 ≤ {} ms", "目标：p98 ≤ {} ms");
 const INP_HEADLINE: Text = Text::new(
     "INP {} ms as recorded → sliced at q = {} ms: {} ms",
     "INP：按记录 {} ms → 按 q = {} ms 切分后 {} ms",
 );
-const BARS_X: Text = Text::new("time in the trace (ms)", "trace 中的时间（ms）");
 const BARS_CAPTION: Text = Text::new(
     "Each interaction's input delay, processing and presentation delay from its input, as recorded and as the model predicts them sliced at q = {} ms",
     "每个交互从输入起的输入延迟、处理与呈现延迟：按记录，以及模型预测的按 q = {} ms 切分后",
 );
-const BARS_RECORDED: Text = Text::new("as recorded", "按记录");
 const TASKS_CAPTION: Text = Text::new(
     "The trace's main-thread tasks on the same timeline, as recorded; an interaction's own handlers marked",
     "同一时间轴上 trace 的主线程任务（按记录）；标出交互自身的处理程序",
 );
-/// The tasks' Gantt: its lane, then its legend (task, handler).
-const TASKS_WORDS: [Text; 3] = [
-    Text::new("main thread, as recorded", "主线程，按记录"),
-    Text::new("task", "任务"),
-    Text::new("an interaction's own handler", "交互自身的处理程序"),
-];
-const BARS_PHASES: [Text; 3] = [
-    Text::new("input delay", "输入延迟"),
-    Text::new("processing", "处理"),
-    Text::new("presentation delay", "呈现延迟"),
-];
 /// The interactions table's cells after the id and kind, by
 /// `td[data-metric]` key (the sliced latency at the page's quantum last).
 const INTERACTION_KEYS: [&str; 7] = [
@@ -77,10 +50,6 @@ const INTERACTION_KEYS: [&str; 7] = [
     "model_input_delay",
     "sliced_latency",
 ];
-const KNEE: Text = Text::new("knee", "拐点");
-const FAVOURED: Text = Text::new("favoured", "推荐");
-const KNEE_AND_FAVOURED: Text = Text::new("knee, favoured", "拐点，推荐");
-
 /// One row of the section's table.
 #[derive(Serialize)]
 struct TableRow {
@@ -91,33 +60,6 @@ struct TableRow {
     cells: std::collections::BTreeMap<&'static str, String>,
     favoured: bool,
     knee: bool,
-}
-
-/// What the charts draw (also what [`RespView`] reads back).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-struct ChartData {
-    /// Recorded first, then sliced at the page's quantum.
-    cdf_names: Filled<Vec<String>>,
-    cdf_x: Vec<Vec<f64>>,
-    cdf_y: Vec<Vec<f64>>,
-    quanta: Vec<f64>,
-    p98: Vec<f64>,
-    cost: Vec<f64>,
-    recorded_p98: f64,
-    knee: Option<usize>,
-    favoured: Option<usize>,
-    page_q: f64,
-    recorded_name: Filled<String>,
-    /// The interactions' bars: `[start, input delay, processing,
-    /// presentation]`, recorded and sliced at the page's quantum.
-    bars: Vec<Vec<[f64; 4]>>,
-    bar_names: Filled<Vec<String>>,
-    /// The tasks' timeline, ms, through the end of the last bar: the bars
-    /// and the tasks' Gantt share it.
-    span: (f64, f64),
-    /// The recorded tasks for their Gantt under the bars: `[start, length,
-    /// 1 if an interaction's own handler else 0]`, ms.
-    tasks: Vec<[f64; 3]>,
 }
 
 /// One row of the interactions table (`tr[data-interaction]`).
@@ -158,7 +100,7 @@ struct Section<'a> {
     tbt: Filled<String>,
     reading: Filled<Vec<String>>,
     assumptions: Filled<String>,
-    chart: ChartData,
+    chart: AnswerCharts,
     /// The CLI's `--json` object (English reading), for scripts and tests.
     answer: crate::responsiveness::answer::Json<'a>,
 }
@@ -233,41 +175,17 @@ pub(crate) fn section(
         favoured: favoured.is_some() && index(row) == favoured,
         knee: knee.is_some() && index(row) == knee,
     };
-    let sliced_rows = &r.rows[1..];
-    let chart = ChartData {
-        cdf_names: Filled::each(|lang| {
-            vec![
-                row_name(rec, source, lang),
-                SLICED_ROW.fill(lang, &[&q(exp.quantum)]),
-            ]
-        }),
-        cdf_x: [rec, sliced]
+    let mut chart = AnswerCharts::new(&answer, exp.quantum);
+    if let (Some(c), true) = (interactions, chart.has_bars()) {
+        chart.tasks = tasks
             .iter()
-            .map(|row| row.cdf.iter().map(|p| p.0).collect())
-            .collect(),
-        cdf_y: [rec, sliced]
-            .iter()
-            .map(|row| row.cdf.iter().map(|p| p.1).collect())
-            .collect(),
-        quanta: sliced_rows
-            .iter()
-            .filter_map(|row| row.quantum_ms)
-            .collect(),
-        p98: sliced_rows
-            .iter()
-            .map(|row| row.input_delay_ms.p98)
-            .collect(),
-        cost: sliced_rows
-            .iter()
-            .map(|row| row.finish_later_ms.mean)
-            .collect(),
-        recorded_p98: rec.input_delay_ms.p98,
-        knee: knee.and_then(|k| k.checked_sub(1)),
-        favoured: favoured.and_then(|f| f.checked_sub(1)),
-        page_q: exp.quantum,
-        recorded_name: Filled::each(|lang| row_name(rec, source, lang)),
-        ..ChartData::default()
-    };
+            .enumerate()
+            .map(|(i, t)| {
+                let handler = c.handler.get(i).copied().unwrap_or(false);
+                [t.start, t.duration, if handler { 1.0 } else { 0.0 }]
+            })
+            .collect();
+    }
     let page_row = r
         .rows
         .iter()
@@ -277,61 +195,6 @@ pub(crate) fn section(
         .interactions
         .as_ref()
         .map(|m| interactions_part(&answer, m, page_row, exp.quantum));
-    let mut chart = chart;
-    if let Some(m) = &answer.interactions {
-        let at = page_row.saturating_sub(1);
-        chart.bars = vec![
-            m.recorded
-                .list
-                .iter()
-                .map(|i| {
-                    [
-                        i.start_ms,
-                        i.input_delay_ms,
-                        i.processing_ms,
-                        i.presentation_ms,
-                    ]
-                })
-                .collect(),
-            m.recorded
-                .list
-                .iter()
-                .zip(&m.modelled)
-                .filter_map(|(i, x)| {
-                    let s = x.sliced.get(at)?;
-                    Some([
-                        i.start_ms,
-                        s.input_delay_ms,
-                        i.processing_ms,
-                        s.presentation_ms,
-                    ])
-                })
-                .collect(),
-        ];
-        chart.bar_names = Filled::each(|lang| {
-            vec![
-                BARS_RECORDED.get(lang).to_string(),
-                SLICED_ROW.fill(lang, &[&q(exp.quantum)]),
-            ]
-        });
-        let last_bar = chart
-            .bars
-            .iter()
-            .flatten()
-            .map(|b| b[0] + b[1] + b[2] + b[3])
-            .fold(r.window.end, f64::max);
-        chart.span = (r.window.start, last_bar);
-        if let Some(c) = interactions {
-            chart.tasks = tasks
-                .iter()
-                .enumerate()
-                .map(|(i, t)| {
-                    let handler = c.handler.get(i).copied().unwrap_or(false);
-                    [t.start, t.duration, if handler { 1.0 } else { 0.0 }]
-                })
-                .collect();
-        }
-    }
     let span = text::span_word(r);
     to_js(&Section {
         interactions: part,
@@ -419,7 +282,7 @@ fn interactions_part(
 #[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 pub struct RespView {
-    data: ChartData,
+    data: AnswerCharts,
 }
 
 #[cfg(not(feature = "page"))]
@@ -430,7 +293,7 @@ impl RespView {
     pub fn new(section: JsValue) -> Result<RespView, JsError> {
         let chart = js_sys::Reflect::get(&section, &JsValue::from_str("chart"))
             .map_err(|_| JsError::new("the section has no chart"))?;
-        let data: ChartData = serde_wasm_bindgen::from_value(chart)
+        let data: AnswerCharts = serde_wasm_bindgen::from_value(chart)
             .map_err(|e| JsError::new(&format!("chart: {e}")))?;
         Ok(RespView { data })
     }
@@ -444,35 +307,17 @@ impl RespView {
         dark: bool,
         lang: &str,
     ) -> Result<(), JsError> {
-        let lang = Lang::from_tag(lang);
-        let d = &self.data;
-        let names = d.cdf_names.get(lang);
-        let points: Vec<Vec<(f64, f64)>> = d
-            .cdf_x
-            .iter()
-            .zip(&d.cdf_y)
-            .map(|(x, y)| x.iter().copied().zip(y.iter().copied()).collect())
-            .collect();
-        let curves: Vec<Curve> = points
-            .iter()
-            .enumerate()
-            .map(|(i, p)| Curve {
-                name: names.get(i).map_or("", String::as_str),
-                points: p,
-                recorded: i == 0,
-            })
-            .collect();
         let mut backend = Canvas::clear(canvas)?;
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
+        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), Lang::from_tag(lang));
         let size = pen.size();
-        delay::draw(&mut pen, size, &curves, CDF_X.get(lang), CDF_Y.get(lang)).map_err(err)?;
+        charts::draw_cdf(&mut pen, size, &self.data).map_err(err)?;
         Ok(())
     }
 
     /// Whether there are interaction bars to draw.
     #[wasm_bindgen(js_name = hasBars)]
     pub fn has_bars(&self) -> bool {
-        self.data.bars.first().is_some_and(|b| !b.is_empty())
+        self.data.has_bars()
     }
 
     /// The interactions' three-phase bars, recorded and sliced, in `lang`.
@@ -485,35 +330,10 @@ impl RespView {
         dark: bool,
         lang: &str,
     ) -> Result<Vec<f64>, JsError> {
-        let lang = Lang::from_tag(lang);
-        let d = &self.data;
-        let names = d.bar_names.get(lang);
-        let bars: Vec<Vec<Bar>> = d
-            .bars
-            .iter()
-            .map(|lane| {
-                lane.iter()
-                    .map(|b| Bar {
-                        start: b[0],
-                        phases: [b[1], b[2], b[3]],
-                    })
-                    .collect()
-            })
-            .collect();
-        let lanes: Vec<Lane> = bars
-            .iter()
-            .enumerate()
-            .map(|(i, b)| Lane {
-                name: names.get(i).map_or("", String::as_str),
-                bars: b,
-            })
-            .collect();
-        let phases = BARS_PHASES.map(|t| t.get(lang));
         let mut backend = Canvas::clear(canvas)?;
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
+        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), Lang::from_tag(lang));
         let size = pen.size();
-        let plot = bars_chart::draw(&mut pen, size, &lanes, phases, d.span, BARS_X.get(lang))
-            .map_err(err)?;
+        let plot = charts::draw_bars(&mut pen, size, &self.data).map_err(err)?;
         Ok(vec![plot.x.0, plot.x.1, plot.left, plot.right])
     }
 
@@ -528,24 +348,10 @@ impl RespView {
         dark: bool,
         lang: &str,
     ) -> Result<Vec<f64>, JsError> {
-        let lang = Lang::from_tag(lang);
-        let d = &self.data;
-        let tasks: Vec<TaskBox> = d
-            .tasks
-            .iter()
-            .map(|t| TaskBox {
-                start: t[0],
-                len: t[1],
-                handler: t[2] != 0.0,
-            })
-            .collect();
-        let words = TASKS_WORDS.map(|t| t.get(lang));
         let mut backend = Canvas::clear(canvas)?;
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
+        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), Lang::from_tag(lang));
         let size = pen.size();
-        let (plot, handlers) =
-            bars_chart::draw_tasks(&mut pen, size, &tasks, words, d.span, BARS_X.get(lang))
-                .map_err(err)?;
+        let (plot, handlers) = charts::draw_tasks(&mut pen, size, &self.data).map_err(err)?;
         Ok(vec![
             plot.x.0,
             plot.x.1,
@@ -564,35 +370,10 @@ impl RespView {
         dark: bool,
         lang: &str,
     ) -> Result<(), JsError> {
-        let lang = Lang::from_tag(lang);
-        let d = &self.data;
-        let same = d.knee.is_some() && d.knee == d.favoured;
-        let chart = Tradeoff {
-            quanta: d.quanta.clone(),
-            p98: d.p98.clone(),
-            cost: d.cost.clone(),
-            recorded_p98: d.recorded_p98,
-            target_ms: P98_TARGET_MS,
-            knee: d.knee,
-            favoured: if same { None } else { d.favoured },
-            page_q: d.page_q,
-            x_label: TRADE_X.get(lang).to_string(),
-            p98_label: TRADE_P98.get(lang).to_string(),
-            cost_label: TRADE_COST.get(lang).to_string(),
-            recorded_label: TRADE_RECORDED.fill(
-                lang,
-                &[d.recorded_name.get(lang), &format!("{:.1}", d.recorded_p98)],
-            ),
-            target_label: TRADE_TARGET.fill(lang, &[&q(P98_TARGET_MS)]),
-            knee_label: if same { KNEE_AND_FAVOURED } else { KNEE }
-                .get(lang)
-                .to_string(),
-            favoured_label: FAVOURED.get(lang).to_string(),
-        };
         let mut backend = Canvas::clear(canvas)?;
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
+        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), Lang::from_tag(lang));
         let size = pen.size();
-        tradeoff::draw(&mut pen, size, &chart).map_err(err)?;
+        charts::draw_tradeoff(&mut pen, size, &self.data).map_err(err)?;
         Ok(())
     }
 }

@@ -3,11 +3,13 @@
 //! [`task_list`]), and the scenarios' threads ([`programs`]: serial queues,
 //! chunk pools, spinning and periodic threads, with QoS and priorities).
 //! Both are threads to the loop (`crate::sim::Threads`); a browser trace
-//! (`crate::trace`) becomes a [`Workload`] too.
+//! (`crate::trace`) becomes a [`Workload`] too; [`task_link`] puts a main
+//! thread's tasks in a link's fragment and reads them back.
 
 pub mod mix;
 pub mod program_threads;
 pub mod programs;
+pub mod task_link;
 pub mod task_list;
 
 use crate::error::ParamError;

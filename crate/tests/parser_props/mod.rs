@@ -488,6 +488,7 @@ pub fn check_embed_query(query: &str) {
             lang: Lang::En,
             url_lang: None,
             svg: SVG,
+            trace: None,
         };
         let html = snippet(query)
             .html()
@@ -507,6 +508,40 @@ pub fn check_embed_query(query: &str) {
 /// `task_list::parse_task_list` (pasted or uploaded lists, `--tasks-file`),
 /// with the CLI's and the browser's limits. An accepted list keeps its
 /// tasks through an experiment file.
+/// The "share these tasks" link's text (`#main-thread=`): read back or
+/// refused by name with a message in both languages; what it reads
+/// encodes again to the same text when that text is canonical, and always
+/// to tasks equal to it.
+pub fn check_task_link(text: &str) {
+    use tailslice::workload::task_link::{decode, encode, LinkError, MAX_TASKS, MAX_TIME_MS};
+    match decode(text) {
+        Ok(t) => {
+            assert!(
+                !t.starts.is_empty() && t.starts.len() <= MAX_TASKS,
+                "{text:?}"
+            );
+            assert_eq!(t.starts.len(), t.durations.len(), "{text:?}");
+            for (s, d) in t.starts.iter().zip(&t.durations) {
+                assert!(
+                    *s >= 0.0 && *d >= 0.0 && s + d <= MAX_TIME_MS * (1.0 + 1e-12),
+                    "{text:?}"
+                );
+            }
+            match encode(&t.starts, &t.durations) {
+                Ok(again) => assert_eq!(decode(&again).as_ref(), Ok(&t), "{text:?}"),
+                Err(e) => assert!(matches!(e, LinkError::TooLong { .. }), "{text:?}: {e}"),
+            }
+        }
+        Err(e) => {
+            let m = e.messages();
+            assert!(m.en.starts_with("#main-thread: "), "{text:?}: {m:?}");
+            assert!(m.zh.starts_with("#main-thread："), "{text:?}: {m:?}");
+            assert!(!m.en.contains('\n') && !m.zh.contains('\n'), "{text:?}");
+            assert_eq!(m.en.lines().count(), 1);
+        }
+    }
+}
+
 pub fn check_task_list(text: &str) {
     // serde_json counts a last line after a final newline; so does this.
     let lines = text.split('\n').count();

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &[
         "error",
+        "param_spec",
         "text",
         "stats",
         "rng",
@@ -21,7 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["policy"],
     &["workload", "trace"],
     &["experiment", "responsiveness", "scenario", "embed"],
-    &["realrun", "catalog", "chart", "kernel", "url_keys"],
+    &["realrun", "catalog", "chart", "kernel", "params"],
     &["web", "cli"],
 ];
 

@@ -4,6 +4,7 @@
 //! back as `n`.
 
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::param_spec::Params;
 use tailslice::url_keys;
 
 /// The first column's key of every table row of docs/url.md.

@@ -10,6 +10,7 @@ use std::ffi::OsString;
 use std::fmt::Write;
 
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::param_spec::Params;
 use tailslice::responsiveness::budget::Budget;
 use tailslice::responsiveness::interactions_text as itext;
 use tailslice::responsiveness::report::MAX_CHUNKS;

@@ -368,7 +368,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
             .map(|k| KnobEntry {
                 key: k.url_key(),
                 flag: k.flag(),
-                help: k.help(),
+                help: k.spec().help.en,
             })
             .collect(),
         presets: PRESETS

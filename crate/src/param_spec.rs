@@ -208,7 +208,7 @@ impl Entry {
         let Some(flag) = self.flag else {
             return String::new();
         };
-        let head = format!("  {flag} {arg}");
+        let head = format!("  {flag} {arg}").trim_end().to_string();
         let default = if self.default.is_empty() {
             String::new()
         } else {
@@ -216,7 +216,7 @@ impl Entry {
         };
         let text = format!("{} Allowed: {}.{default}", self.help.en, self.allowed.en);
         let mut out = String::new();
-        let mut line = if head.chars().count() + 1 > width {
+        let mut line = if head.chars().count() + 2 > width {
             out.push_str(&head);
             out.push('\n');
             " ".repeat(width)
@@ -248,11 +248,12 @@ impl Entry {
         } else {
             code(&self.default)
         };
+        let text = |s: &str| s.replace('|', "\\|").replace('<', "&lt;");
         format!(
             "| `{}` | {flag} | {default} | {} | {} |",
             self.key,
-            self.allowed.en.replace('|', "\\|"),
-            self.help.en.replace('|', "\\|")
+            text(&self.allowed.en),
+            text(&self.help.en)
         )
     }
 }

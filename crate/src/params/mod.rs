@@ -5,6 +5,7 @@
 //! [`scenario_query`] (`s`, the knobs and `run`). `web` only converts
 //! their results to JavaScript values.
 
+pub mod docs;
 pub mod query;
 pub mod scenario_query;
 pub mod url_keys;

@@ -6,6 +6,7 @@
 
 use super::query::{decode_pairs, percent_encode, BadParam};
 use crate::error::{Instead, ParamError};
+use crate::param_spec::Params;
 use crate::scenario::{self, Knob, Knobs, Listed};
 use crate::text::Text;
 

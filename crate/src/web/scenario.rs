@@ -23,6 +23,7 @@ use wasm_bindgen::JsCast;
 use super::query::BadParam;
 use super::result::{set, to_js};
 use crate::chart;
+use crate::param_spec::Params;
 pub use crate::params::scenario_query::{
     page_defaults, parse, ScenarioQuery, RUN_KEY, SCENARIO_KEY,
 };

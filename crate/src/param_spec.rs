@@ -253,7 +253,7 @@ impl Entry {
             "| `{}` | {flag} | {default} | {} | {} |",
             self.key,
             text(&self.allowed.en),
-            text(&self.help.en)
+            text(self.help.en)
         )
     }
 }

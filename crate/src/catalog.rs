@@ -14,45 +14,23 @@ use serde::Serialize;
 
 use crate::embed::snippet::SnippetKind;
 use crate::embed::{EmbedParam, EmbedView};
-use crate::error::NumberRange;
 use crate::experiment::metric::Metric;
 use crate::experiment::preset::PRESETS;
 use crate::experiment::reading::{policy_title, RECORDED_TITLE, SAME_PCT};
 use crate::experiment::sweep::{SweepLimits, DEFAULT_RANGE_STEPS, MIN_RANGE_STEPS};
-use crate::experiment::{
-    Experiment, Limits, Param, MAX_CORES, MAX_MLFQ_LEVELS, MLFQ_BOOST_RANGE, QUANTUM_RANGE,
-    SWITCH_COST_RANGE, WITHIN_RANGE,
-};
+use crate::experiment::{Experiment, Limits, Param};
+use crate::param_spec::{self, Params, Spec};
+use crate::params::PageParam;
 use crate::policy::PolicyKind;
 use crate::realrun::settings::{RealYield, MAX_REPEATS, MIN_REPEATS};
-use crate::rng::MAX_SEED;
 use crate::scenario::{self, Knob};
 use crate::sim::machine::{CoreKind, Machine, M1_EP_RATIO};
 use crate::sim::Qos;
-use crate::text::{Filled, Lang, Text};
+use crate::text::{Lang, Text};
 use crate::workload::mix::MAX_CLASSES;
 
-/// One experiment parameter.
-#[derive(Clone, Debug, Serialize)]
-pub struct ParamEntry {
-    /// The URL key (`q`), a public contract.
-    pub key: &'static str,
-    /// The CLI flag (`--quantum`), `None` for page-only keys (`lang` has
-    /// one, `embed` does not).
-    pub flag: Option<&'static str>,
-    /// The default as text, in the syntax the parser reads.
-    pub default: String,
-    /// What the parser accepts, in the words of its own refusal, in
-    /// English and Chinese.
-    pub allowed: Filled,
-    /// Numeric bounds where the value is one number (inputs' `min`/`max`).
-    pub min: Option<f64>,
-    pub max: Option<f64>,
-    /// Whole numbers only (`step="1"`).
-    pub integer: bool,
-    pub label: Text,
-    pub help: Text,
-}
+/// One parameter (its spec row with its default and refusal words).
+pub use crate::param_spec::Entry as ParamEntry;
 
 /// One policy.
 #[derive(Clone, Debug, Serialize)]
@@ -252,197 +230,30 @@ pub struct Catalog {
     pub embed: EmbedCatalog,
 }
 
-/// Numeric bounds and whole-number-ness of a parameter, where it is one
-/// number.
-fn bounds(p: Param, limits: &Limits) -> (Option<f64>, Option<f64>, bool) {
-    let range = |r: NumberRange| (Some(if r.zero { 0.0 } else { r.min }), Some(r.max), false);
-    let count = |lo: u64, hi: u64| (Some(lo as f64), Some(hi as f64), true);
-    match p {
-        Param::Seed => count(0, MAX_SEED),
-        Param::Tasks => count(1, limits.max_tasks),
-        Param::Quantum => range(QUANTUM_RANGE),
-        Param::Cores => count(1, MAX_CORES),
-        Param::SwitchCost => range(SWITCH_COST_RANGE),
-        Param::Within => range(WITHIN_RANGE),
-        Param::MlfqLevels => count(1, MAX_MLFQ_LEVELS),
-        Param::MlfqBoost => range(MLFQ_BOOST_RANGE),
-        Param::Mix
-        | Param::Policies
-        | Param::Rng
-        | Param::Arrivals
-        | Param::Machine
-        | Param::EevdfSliceEnd => (None, None, false),
-    }
-}
-
-/// A parameter's label (a control's name) and one line of help.
-fn texts(p: Param) -> (Text, Text) {
-    match p {
-        Param::Seed => (
-            Text::new("Seed", "随机种子"),
-            Text::new(
-                "Workload seed: the same seed draws the same tasks.",
-                "工作负载的种子：同一种子抽出同样的任务。",
-            ),
-        ),
-        Param::Tasks => (
-            Text::new("Tasks", "任务数"),
-            Text::new("Number of tasks to draw.", "要抽取的任务数量。"),
-        ),
-        Param::Mix => (
-            Text::new("Task mix", "任务构成"),
-            Text::new(
-                "WEIGHT:DIST[@QOS][@nice=N][~APP] classes joined by commas; DIST is LO-HI, fixed(MS), exp(MEAN), lognormal(MU,SIGMA) or pareto(XM,ALPHA); QOS (for xnu and clutch) e.g. userInitiated, utility, background; N (for eevdf) a nice value from -20 to 19; APP (for clutch) names the class's app, optionally with :ui or :efficient.",
-                "以逗号分隔的 权重:分布[@QOS][@nice=N][~APP] 类；分布为 LO-HI、fixed(MS)、exp(MEAN)、lognormal(MU,SIGMA) 或 pareto(XM,ALPHA)；QOS（xnu 与 clutch 使用）如 userInitiated、utility、background；N（eevdf 使用）为 -20 到 19 的 nice 值；APP（clutch 使用）为该类所属应用的名字，可加 :ui 或 :efficient。",
-            ),
-        ),
-        Param::Quantum => (
-            Text::new("Quantum (ms)", "时间片（ms）"),
-            Text::new(
-                "Time slice of round-robin and MLFQ's top level, in ms.",
-                "轮转调度与 MLFQ 最高级的时间片（ms）。",
-            ),
-        ),
-        Param::Policies => (
-            Text::new("Policies", "策略"),
-            Text::new(
-                "Policies to compare, comma-separated; the first is the baseline.",
-                "要比较的策略，以逗号分隔；第一个为基准。",
-            ),
-        ),
-        Param::Cores => (
-            Text::new("Cores", "核数"),
-            Text::new("Identical cores sharing the tasks.", "共同执行任务的相同核心数。"),
-        ),
-        Param::Machine => (
-            Text::new("Machine", "机器"),
-            Text::new(
-                "a10, m1, xeon-w or <P>p+<E>e (E cores at 0.30× a P core) instead of identical cores; empty: identical cores.",
-                "a10、m1、xeon-w 或 <P>p+<E>e（E 核速度为 P 核的 0.30 倍），代替相同核心；留空则为相同核心。",
-            ),
-        ),
-        Param::SwitchCost => (
-            Text::new("Switch cost (ms)", "切换开销（ms）"),
-            Text::new(
-                "Charged each time a core changes task, in ms.",
-                "核心每次切换任务时付出的开销（ms）。",
-            ),
-        ),
-        Param::Rng => (
-            Text::new("Random numbers", "随机数"),
-            Text::new(
-                "python is bit-exact with the study's CPython random; fast is quicker.",
-                "python 与研究所用的 CPython 随机数生成器逐位一致；fast 更快。",
-            ),
-        ),
-        Param::Within => (
-            Text::new("Done within (ms)", "完成时限（ms）"),
-            Text::new(
-                "The \"done within\" column counts latencies below this, in ms.",
-                "“限时内完成”一列统计延迟低于此值（ms）的任务。",
-            ),
-        ),
-        Param::Arrivals => (
-            Text::new("Arrivals", "到达方式"),
-            Text::new(
-                "t0 (all at once), poisson:LOAD or burst:COUNT@PERIOD.",
-                "t0（同时到达）、poisson:负载 或 burst:数量@周期。",
-            ),
-        ),
-        Param::MlfqLevels => (
-            Text::new("MLFQ levels", "MLFQ 级数"),
-            Text::new("Priority levels of the multi-level feedback queue.", "多级反馈队列的优先级数。"),
-        ),
-        Param::EevdfSliceEnd => (
-            Text::new("EEVDF slice end", "EEVDF 时间片结束方式"),
-            Text::new(
-                "When eevdf ends a used-up slice: tick (at the next 4 ms scheduler tick, the kernel's default) or exact (the moment it is used up, as with HRTICK, or as for a thread that reads its own CPU-time clock).",
-                "eevdf 何时结束用完的时间片：tick（在下一个 4 ms 调度时钟节拍，内核默认）或 exact（用完即结束，如 HRTICK，或线程读取自己的 CPU 时间时钟时）。",
-            ),
-        ),
-        Param::MlfqBoost => (
-            Text::new("MLFQ boost (ms)", "MLFQ 提升周期（ms）"),
-            Text::new(
-                "Period of MLFQ's priority boost in ms, or off.",
-                "MLFQ 优先级提升的周期（ms），或 off。",
-            ),
-        ),
-    }
-}
-
-/// What `set` refuses with: the parser's own words, never a copy.
-fn allowed(p: Param, limits: &Limits) -> Filled {
-    Experiment::default()
-        .set(p, p.url_key(), "\u{1}", limits)
-        .err()
-        .map(|e| e.allowed)
-        .unwrap_or_default()
-}
-
 fn param_entry(p: Param, limits: &Limits) -> ParamEntry {
-    let (min, max, integer) = bounds(p, limits);
-    let (label, help) = texts(p);
-    ParamEntry {
-        key: p.url_key(),
-        flag: Some(p.flag()),
-        default: Experiment::default().get(p),
-        allowed: allowed(p, limits),
-        min,
-        max,
-        integer,
-        label,
-        help,
+    let allowed = param_spec::allowed(|v| Experiment::default().set(p, p.url_key(), v, limits));
+    let mut entry = p.spec().entry(Experiment::default().get(p), allowed);
+    if p == Param::Tasks {
+        // The front end's own limit (the spec's range is the CLI's).
+        entry.max = Some(limits.max_tasks as f64);
     }
+    entry
 }
 
-/// The page's own keys, parsed in `web::query` (`lang` also by the CLI).
+/// The page's own keys (`v`, the embed view's, `lang`), parsed in
+/// [`crate::params::query`] (`lang` also by the CLI).
 fn page_params() -> Vec<ParamEntry> {
-    let plain = |key, flag, default: &str, allowed: Filled, label, help| ParamEntry {
-        key,
-        flag,
-        default: default.to_string(),
-        allowed,
-        min: None,
-        max: None,
-        integer: false,
-        label,
-        help,
-    };
-    vec![plain(
-        "v",
-        None,
-        crate::query_string::URL_VERSION,
-        crate::query_string::URL_VERSIONS.both(&[crate::query_string::URL_VERSION]),
-        Text::new("URL version", "链接格式版本"),
-        Text::new("The link format's version.", "链接格式的版本。"),
-    )]
-    .into_iter()
-    .chain(EmbedParam::ALL.into_iter().map(|p| {
-        let (label, help) = p.texts();
-        plain(
-            p.url_key(),
-            None,
-            EmbedView::default().get(p),
-            p.allowed().into(),
-            label,
-            help,
-        )
-    }))
-    .chain([plain(
-        "lang",
-        Some("--lang"),
-        Lang::En.code(),
-        Lang::parse("lang", "\u{1}")
-            .err()
-            .map(|e| e.allowed)
-            .unwrap_or_default(),
-        Text::new("Language", "语言"),
-        Text::new(
-            "Language of the page and its generated text (default: the browser's).",
-            "页面及生成文字的语言（默认：浏览器的语言）。",
-        ),
-    )])
-    .collect()
+    let page = |p: PageParam| p.spec().entry(p.default().to_string(), p.allowed());
+    let embed = EmbedParam::ALL.into_iter().map(|p| {
+        let allowed = param_spec::allowed(|v| EmbedView::default().set(p, p.url_key(), v));
+        p.spec()
+            .entry(EmbedView::default().get(p).to_string(), allowed)
+    });
+    [page(PageParam::Version)]
+        .into_iter()
+        .chain(embed)
+        .chain([page(PageParam::Lang)])
+        .collect()
 }
 
 /// The Embed dialog's pickers, snippets and words.
@@ -452,7 +263,7 @@ fn embed_catalog() -> EmbedCatalog {
         params: [EmbedParam::View, EmbedParam::Controls, EmbedParam::Theme]
             .into_iter()
             .map(|p| {
-                let (label, help) = p.texts();
+                let Spec { label, help, .. } = *p.spec();
                 EmbedParamEntry {
                     key: p.url_key(),
                     default: EmbedView::default().get(p),
@@ -557,7 +368,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
             .map(|k| KnobEntry {
                 key: k.url_key(),
                 flag: k.flag(),
-                help: k.help(),
+                help: k.spec().help.en,
             })
             .collect(),
         presets: PRESETS

@@ -4,9 +4,10 @@
 //! (checked by `tests/module_layers.rs`):
 //!
 //! 1. foundation, used everywhere: [`error`] (parameter errors and number
-//!    syntax), [`text`] (the language and bilingual text), [`markup`] (escaping
-//!    for SVG and HTML), [`stats`], [`rng`]
-//!    (bit-exact with the study's Python), [`query_string`];
+//!    syntax), [`param_spec`] (the one parameter spec every table is
+//!    written in), [`text`] (the language and bilingual text), [`markup`]
+//!    (escaping for SVG and HTML), [`stats`], [`rng`] (bit-exact with the
+//!    study's Python), [`query_string`];
 //! 2. [`sim`]: the one loop and the class interface beside it, machines,
 //!    QoS, what a run leaves behind;
 //! 3. [`policy`]: the scheduling classes, one per file, and the one way into
@@ -22,7 +23,8 @@
 //! 6. [`realrun`] (Run for real's plan and report), [`catalog`] (every
 //!    parameter, policy, figure and limit, for the page), [`chart`]
 //!    (every chart, drawn once for any plotters backend: canvas or SVG),
-//!    [`url_keys`] (every key a link to the page may hold) and, on Linux,
+//!    [`params`] (the page's query string, read and written natively, and
+//!    [`url_keys`], every key a link to the page may hold) and, on Linux,
 //!    `kernel` (the tasks as real threads under the kernel's policies,
 //!    measured beside the model);
 //! 7. front ends: `web` (the page's wasm bindings) and the CLI (the bin).
@@ -32,6 +34,7 @@
 
 pub mod error;
 pub mod markup;
+pub mod param_spec;
 pub mod query_string;
 pub mod rng;
 pub mod stats;
@@ -51,11 +54,12 @@ pub mod scenario;
 
 pub mod catalog;
 pub mod chart;
+pub mod params;
+pub use params::url_keys;
 pub mod realrun;
 // Real threads under Linux's own policies (`tailslice measure`).
 #[cfg(target_os = "linux")]
 pub mod kernel;
-pub mod url_keys;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod huge_pages;

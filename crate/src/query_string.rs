@@ -1,6 +1,6 @@
 //! Query-string coding (`a=1&b=x%20y`), with no browser types, so that the
 //! page's URL handling can be tested and fuzzed natively. The page
-//! (`web::query`) reads its address bar through [`decode_pairs`] and writes
+//! ([`crate::params::query`]) reads its address bar through [`decode_pairs`] and writes
 //! it back through [`percent_encode`].
 
 use crate::text::Text;

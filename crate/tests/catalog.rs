@@ -6,6 +6,7 @@ use tailslice::catalog::{catalog, Catalog, BROWSER_LIMITS};
 use tailslice::experiment::metric::Metric;
 use tailslice::experiment::sweep::SweepLimits;
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::param_spec::Params;
 use tailslice::policy::PolicyKind;
 use tailslice::sim::Qos;
 

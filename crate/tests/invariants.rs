@@ -6,6 +6,7 @@ use proptest::prelude::*;
 
 use tailslice::experiment::summary::summarize;
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::param_spec::Params;
 use tailslice::policy::{ClassParams, ClutchParams, ClutchRules};
 use tailslice::policy::{MlfqParams, PolicyKind};
 use tailslice::sim::{

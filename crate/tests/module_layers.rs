@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &[
         "error",
+        "param_spec",
         "text",
         "markup",
         "stats",
@@ -22,7 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["policy"],
     &["workload", "trace"],
     &["experiment", "responsiveness", "scenario", "embed"],
-    &["realrun", "catalog", "chart", "kernel", "url_keys"],
+    &["realrun", "catalog", "chart", "kernel", "params"],
     &["web", "cli"],
 ];
 

@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
+use tailslice::param_spec::Params;
 use tailslice::scenario::{self, Knob, Knobs, ScenarioResult, WEB_WORK_BUDGET};
 use tailslice::sim::budget::{metered, Progress};
 

@@ -7,6 +7,7 @@
 //! what the constants were tuned against, is not a reading of the run. The
 //! CLI's text and the page's come from these same strings.
 
+use tailslice::param_spec::Params;
 use tailslice::scenario::{self, Knob, Knobs, Outcome, ScenarioResult, REGISTRY};
 use tailslice::sim::{CoreKind, Machine, Qos};
 use tailslice::text::Lang;

@@ -6,6 +6,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use tailslice::param_spec::Params;
 use tailslice::scenario::{self, find, names, Knob, KnobRange, Knobs, REGISTRY, WEB_WORK_BUDGET};
 use tailslice::sim::machine::Machine;
 use tailslice::text::Lang;
@@ -58,7 +59,7 @@ fn the_allowed_names_list_every_scenario() {
 
 /// A knob's default as text, checked against the knob's range.
 fn check_default_in_range(knob: Knob, text: &str) {
-    match knob.spec().range {
+    match knob.control().range {
         KnobRange::Switch { unset, .. } => {
             assert!(
                 text == "on" || text == "off" || (text.is_empty() && unset.is_some()),
@@ -107,7 +108,7 @@ fn check_default_in_range(knob: Knob, text: &str) {
 /// The policy control offers every policy the CLI knows, once.
 #[test]
 fn the_policy_knob_offers_every_policy() {
-    let KnobRange::Choice { options, .. } = Knob::Policy.spec().range else {
+    let KnobRange::Choice { options, .. } = Knob::Policy.control().range else {
         panic!("the policy knob is a choice");
     };
     let mut offered: Vec<&str> = options.iter().map(|o| o.value).collect();
@@ -124,7 +125,7 @@ fn the_policy_knob_offers_every_policy() {
 fn every_knob_default_is_in_its_range_and_read_back_by_set() {
     let defaults = Knobs::default();
     for knob in Knob::ALL {
-        let spec = knob.spec();
+        let spec = knob.control();
         assert!(!spec.label.en.is_empty() && !spec.label.zh.is_empty());
         match defaults.text(knob) {
             Some(text) => {

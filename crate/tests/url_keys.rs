@@ -4,6 +4,7 @@
 //! back as `n`.
 
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::param_spec::Params;
 use tailslice::url_keys;
 
 /// The first column's key of every table row of docs/url.md.
@@ -99,4 +100,27 @@ fn the_fragment_key_is_documented_and_no_query_key() {
         assert!(!url_keys::is_known(key), "{key}");
         assert!(!documented_keys().iter().any(|k| k == key), "{key}");
     }
+}
+
+/// docs/url.md's tables are the ones the parameters' spec generates;
+/// `UPDATE_DOCS=1` rewrites them.
+#[test]
+fn docs_url_tables_are_generated_from_the_spec() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/url.md");
+    let doc = std::fs::read_to_string(path).expect("docs/url.md");
+    for (name, _) in tailslice::params::docs::tables() {
+        assert!(
+            doc.contains(&format!("<!-- spec:{name} -->")),
+            "docs/url.md has no {name} table"
+        );
+    }
+    let want = tailslice::params::docs::update(&doc);
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(path, &want).expect("docs/url.md written");
+        return;
+    }
+    assert!(
+        doc == want,
+        "docs/url.md's tables differ from the spec: run UPDATE_DOCS=1 cargo test -p tailslice --test url_keys"
+    );
 }

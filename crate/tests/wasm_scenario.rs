@@ -4,6 +4,7 @@
 
 use js_sys::Reflect;
 use serde_json::Value;
+use tailslice::param_spec::Params;
 use tailslice::web::{self, Gantt, ScenarioView};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;

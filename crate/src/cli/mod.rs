@@ -23,6 +23,7 @@ mod tasks_in;
 use std::ffi::OsString;
 
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::param_spec::Params;
 
 /// Exit status for bad input (as most Unix tools and clap use).
 pub const EXIT_USAGE: i32 = 2;

@@ -13,6 +13,7 @@ use std::fmt::Write;
 use tailslice::chart::answer::AnswerCharts;
 use tailslice::chart::figure::{self, Figure};
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::param_spec::Params;
 use tailslice::responsiveness::budget::Budget;
 use tailslice::responsiveness::interactions_text as itext;
 use tailslice::responsiveness::report::MAX_CHUNKS;

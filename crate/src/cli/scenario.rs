@@ -11,6 +11,7 @@ use std::io::Write;
 use tailslice::chart::figure::{self, Figure};
 use tailslice::chart::timeline::MAX_RECORDS;
 use tailslice::error::ParamError;
+use tailslice::param_spec::{self, Params};
 use tailslice::scenario::{self, Knob, Knobs};
 use tailslice::text::Lang;
 
@@ -24,7 +25,9 @@ fn usage() -> String {
         scenario::names().join(", ")
     );
     for k in Knob::ALL {
-        s.push_str(&format!("  {:<14} {}\n", k.flag(), k.help()));
+        let default = Knobs::default().text(k).unwrap_or_default();
+        let allowed = param_spec::allowed(|v| Knobs::default().set(k, k.flag(), v));
+        s.push_str(&k.spec().entry(default, allowed).help_line("", 17));
     }
     s.push_str("  --json         print the result as JSON (notes in both languages)\n");
     s.push_str("  --lang en|zh   language of the notes and calibration [en]\n");

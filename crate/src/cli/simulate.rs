@@ -13,6 +13,7 @@ use tailslice::experiment::reading::{explain, policy_title};
 use tailslice::experiment::recorded;
 use tailslice::experiment::summary::Summary;
 use tailslice::experiment::{Experiment, Limits, Outcome, Param};
+use tailslice::param_spec::{self, Params};
 use tailslice::policy::PolicyKind;
 use tailslice::stats::change_pct;
 use tailslice::text::Lang;
@@ -29,30 +30,10 @@ tailslice simulate — compare scheduling policies on one workload
 With no flags: the 400-task study (seed 42, 16 ms round-robin against FIFO).
 
 Flags (defaults in brackets):
-  --seed N            workload seed, 0 to 2^53-1 [42]
-  --tasks N           number of tasks, 1 to 5000000 [400]
-  --mix SPEC          WEIGHT:DIST[@QOS][@nice=N][~APP] classes joined by commas [85:1-8,12:10-40,3:80-200]
-                      DIST: LO-HI | fixed(MS) | exp(MEAN) | lognormal(MU,SIGMA) | pareto(XM,ALPHA)
-                      QOS (for xnu and clutch): userInteractive | userInitiated | default |
-                      utility | background | maintenance [default]
-                      N (for eevdf): nice value, -20 to 19 [0]
-                      APP (for clutch): the app's name, optionally :ui | :normal | :efficient
-                      (its thread group's kind) [app]
-  --arrivals SPEC     t0 | poisson:LOAD | burst:COUNT@PERIOD [t0]
-  --rng KIND          python (bit-exact CPython random) | fast [python]
-  --policies LIST     from fifo, rr, sjf, srpt, mlfq, xnu, clutch, eevdf [fifo,rr]
-  --quantum MS        rr quantum and mlfq top-level quantum, > 0 [16]
-  --cores N           identical cores, 1 to 256 [1]
-  --machine M         a10 | m1 | xeon-w | <P>p+<E>e (E at 0.30x a P core) instead
-                      of identical cores; any policy runs on any machine
-  --switch-cost MS    charged when a core changes task, 0 to 1000 [0]
-  --within MS         threshold for the \"done within\" count (strictly less) [100]
-  --mlfq-levels N     mlfq levels, 1 to 8 [3]
-  --mlfq-boost MS     mlfq priority boost period, or off [1000]
-  --eevdf-slice-end tick|exact
-                      eevdf ends a used-up slice at the next 4 ms tick, or
-                      exactly (HRTICK; threads reading their CPU clock) [tick]
-  --json              print one JSON object instead of the table
+";
+
+/// The flags after the experiment's parameters.
+const HELP_TAIL: &str = "  --json              print one JSON object instead of the table
   --tasks-file PATH   run on your own tasks: one duration in ms per line, or CSV
                       arrival_ms,duration_ms[,class] (header optional, # comments;
                       a class NAME@nice=N gives its tasks nice N for eevdf);
@@ -66,6 +47,21 @@ Flags (defaults in brackets):
   --lang en|zh        language of the explanation and of what is wrong with a
                       --trace-in file [en] (other errors stay English)
 ";
+
+/// The experiment's parameters as `--help` lines, read off their spec
+/// rows: help, what the parser accepts and the default.
+fn param_lines() -> String {
+    Param::ALL
+        .into_iter()
+        .map(|p| {
+            let limits = &Limits::CLI;
+            let allowed =
+                param_spec::allowed(|v| Experiment::default().set(p, p.flag(), v, limits));
+            let entry = p.spec().entry(Experiment::default().get(p), allowed);
+            entry.help_line(p.spec().arg, 22)
+        })
+        .collect()
+}
 
 /// Writes an output file, or reports why not (exit code 1: not bad input).
 fn write_file(flag: &str, path: &str, text: &str) -> Result<(), i32> {
@@ -97,7 +93,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
             lexopt::Arg::Long("explain") => with_explanation = true,
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
                 print!(
-                    "{HELP}{}{}",
+                    "{HELP}{}{HELP_TAIL}{}{}",
+                    param_lines(),
                     figure_flags::help(&Figure::STUDY, 22),
                     tasks_in::TRACE_HELP
                 );

@@ -11,6 +11,7 @@ use tailslice::error::parse_count;
 use tailslice::experiment::export::policy_label;
 use tailslice::experiment::sweep::{self, Distribution, QuantumRun, SeedRun, Sweep, SweepLimits};
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::param_spec::Params;
 use tailslice::sim::EngineError;
 use tailslice::workload::Workload;
 

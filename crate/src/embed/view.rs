@@ -8,6 +8,7 @@
 //! only written back there; `theme` applies to the full page too.
 
 use crate::error::ParamError;
+use crate::param_spec::{self, Params, Range, Spec};
 use crate::text::Text;
 
 /// Which part of the result an embed shows (`view=`).
@@ -95,7 +96,8 @@ impl Default for EmbedView {
     }
 }
 
-/// One URL key of the embed view (a public contract, like every key).
+/// One URL key of the embed view (its row in [`EmbedParam::SPECS`]; a
+/// public contract, like every key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EmbedParam {
     Embed,
@@ -103,6 +105,65 @@ pub enum EmbedParam {
     Controls,
     Theme,
 }
+
+impl Params for EmbedParam {
+    const SPECS: &'static [Spec<EmbedParam>] = &SPECS;
+}
+
+const SPECS: [Spec<EmbedParam>; 4] = [
+    Spec {
+        id: EmbedParam::Embed,
+        key: "embed",
+        aliases: &[],
+        flag: None,
+        arg: "",
+        range: Range::Other,
+        label: Text::new("Embed view", "嵌入视图"),
+        help: Text::new(
+                    "1: the compact view for blog posts.",
+                    "1：用于博客文章的紧凑视图。",
+                ),
+    },
+    Spec {
+        id: EmbedParam::View,
+        key: "view",
+        aliases: &[],
+        flag: None,
+        arg: "",
+        range: Range::Other,
+        label: Text::new("Shows", "显示"),
+        help: Text::new(
+                    "What the embed shows: the latency table, the schedule (gantt), the latency CDF or all of them. A scenario has no CDF: cdf shows all of it.",
+                    "嵌入显示的内容：延迟表、调度（gantt）、延迟 CDF 或全部。场景没有 CDF：cdf 显示全部。",
+                ),
+    },
+    Spec {
+        id: EmbedParam::Controls,
+        key: "controls",
+        aliases: &[],
+        flag: None,
+        arg: "",
+        range: Range::Other,
+        label: Text::new("Settings in the embed", "嵌入中的设置"),
+        help: Text::new(
+                    "1: the embed's few settings (seed, quantum, policies); 0: none, the result only.",
+                    "1：嵌入的几项设置（种子、时间片、策略）；0：不显示设置，只显示结果。",
+                ),
+    },
+    Spec {
+        id: EmbedParam::Theme,
+        key: "theme",
+        aliases: &[],
+        flag: None,
+        arg: "",
+        range: Range::Other,
+        label: Text::new("Colours", "配色"),
+        help: Text::new(
+                    "light, dark, or auto: the reader's system setting.",
+                    "light（浅色）、dark（深色）或 auto：跟随读者的系统设置。",
+                ),
+    },
+];
 
 /// One value a key can take, with its name in a picker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,25 +176,7 @@ const ON_OFF: Text = Text::new("1 or 0", "1 或 0");
 
 impl EmbedParam {
     /// In the order they are written into a link.
-    pub const ALL: [EmbedParam; 4] = [
-        EmbedParam::Embed,
-        EmbedParam::View,
-        EmbedParam::Controls,
-        EmbedParam::Theme,
-    ];
-
-    pub fn url_key(self) -> &'static str {
-        match self {
-            EmbedParam::Embed => "embed",
-            EmbedParam::View => "view",
-            EmbedParam::Controls => "controls",
-            EmbedParam::Theme => "theme",
-        }
-    }
-
-    pub fn from_url_key(key: &str) -> Option<EmbedParam> {
-        EmbedParam::ALL.into_iter().find(|p| p.url_key() == key)
-    }
+    pub const ALL: [EmbedParam; 4] = param_spec::ids(&SPECS);
 
     /// What the parser accepts, in the words of its refusal.
     pub fn allowed(self) -> Text {
@@ -181,40 +224,6 @@ impl EmbedParam {
                     label: t.label(),
                 })
                 .collect(),
-        }
-    }
-
-    /// A control's name and one line of help.
-    pub fn texts(self) -> (Text, Text) {
-        match self {
-            EmbedParam::Embed => (
-                Text::new("Embed view", "嵌入视图"),
-                Text::new(
-                    "1: the compact view for blog posts.",
-                    "1：用于博客文章的紧凑视图。",
-                ),
-            ),
-            EmbedParam::View => (
-                Text::new("Shows", "显示"),
-                Text::new(
-                    "What the embed shows: the latency table, the schedule (gantt), the latency CDF or all of them. A scenario has no CDF: cdf shows all of it.",
-                    "嵌入显示的内容：延迟表、调度（gantt）、延迟 CDF 或全部。场景没有 CDF：cdf 显示全部。",
-                ),
-            ),
-            EmbedParam::Controls => (
-                Text::new("Settings in the embed", "嵌入中的设置"),
-                Text::new(
-                    "1: the embed's few settings (seed, quantum, policies); 0: none, the result only.",
-                    "1：嵌入的几项设置（种子、时间片、策略）；0：不显示设置，只显示结果。",
-                ),
-            ),
-            EmbedParam::Theme => (
-                Text::new("Colours", "配色"),
-                Text::new(
-                    "light, dark, or auto: the reader's system setting.",
-                    "light（浅色）、dark（深色）或 auto：跟随读者的系统设置。",
-                ),
-            ),
         }
     }
 }
@@ -274,21 +283,7 @@ impl EmbedView {
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> (EmbedView, Vec<ParamError>) {
         let mut view = EmbedView::default();
-        let mut errors = Vec::new();
-        let mut seen: Vec<(EmbedParam, &str)> = Vec::new();
-        for (key, value) in pairs {
-            let Some(p) = EmbedParam::from_url_key(key) else {
-                continue;
-            };
-            if let Some(&(_, first)) = seen.iter().find(|(q, _)| *q == p) {
-                errors.push(crate::experiment::repeated(key, value, first));
-                continue;
-            }
-            seen.push((p, value));
-            if let Err(e) = view.set(p, key, value) {
-                errors.push(e);
-            }
-        }
+        let errors = param_spec::read_query(pairs, |p, k, v| view.set(p, k, v));
         (view, errors)
     }
 

@@ -6,6 +6,7 @@
 
 use super::{Experiment, Limits, Param};
 use crate::error::{fmt_number, ParamError};
+use crate::param_spec::Params;
 use crate::policy::{clutch, xnu, PolicyKind};
 use crate::text::{Filled, Lang, Text};
 use crate::workload::{Arrivals, Workload};

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ParamError;
 use crate::experiment::{Experiment, Limits, Outcome, Param, PolicyRun};
+use crate::param_spec::Params;
 use crate::policy::PolicyKind;
 use crate::text::{Filled, Lang, Text};
 use crate::workload::mix::{MAX_CLASSES, MAX_TASK_MS};

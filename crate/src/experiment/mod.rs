@@ -23,6 +23,7 @@ pub mod summary;
 pub mod sweep;
 
 use crate::error::{fmt_number, parse_count, unit, NumberRange, ParamError};
+use crate::param_spec::{self, Params, Range, Spec};
 use crate::policy::eevdf::{SLICE_END_EXACT, SLICE_END_TICK};
 use crate::policy::{EevdfParams, MlfqParams, PolicyKind};
 use crate::rng::{RngKind, MAX_SEED};
@@ -78,8 +79,9 @@ impl Limits {
     };
 }
 
-/// Every parameter of an experiment, with its CLI flag and URL key. These
-/// names are a public contract: shared links and scripts depend on them.
+/// Every parameter of an experiment (its row in [`Param::SPECS`]: URL key,
+/// CLI flag, range, label and help). These names are a public contract:
+/// shared links and scripts depend on them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Param {
     Seed,
@@ -98,87 +100,204 @@ pub enum Param {
     EevdfSliceEnd,
 }
 
-impl Param {
-    pub const ALL: [Param; 14] = [
-        Param::Seed,
-        Param::Tasks,
-        Param::Mix,
-        Param::Quantum,
-        Param::Policies,
-        Param::Cores,
-        Param::SwitchCost,
-        Param::Rng,
-        Param::Within,
-        Param::Arrivals,
-        Param::MlfqLevels,
-        Param::MlfqBoost,
-        Param::Machine,
-        Param::EevdfSliceEnd,
-    ];
-
-    /// The CLI flag, e.g. `--switch-cost`.
-    pub fn flag(self) -> &'static str {
-        match self {
-            Param::Seed => "--seed",
-            Param::Tasks => "--tasks",
-            Param::Mix => "--mix",
-            Param::Quantum => "--quantum",
-            Param::Policies => "--policies",
-            Param::Cores => "--cores",
-            Param::SwitchCost => "--switch-cost",
-            Param::Rng => "--rng",
-            Param::Within => "--within",
-            Param::Arrivals => "--arrivals",
-            Param::MlfqLevels => "--mlfq-levels",
-            Param::MlfqBoost => "--mlfq-boost",
-            Param::Machine => "--machine",
-            Param::EevdfSliceEnd => "--eevdf-slice-end",
-        }
-    }
-
-    /// The URL query key, e.g. `cs`.
-    pub fn url_key(self) -> &'static str {
-        match self {
-            Param::Seed => "seed",
-            Param::Tasks => "n",
-            Param::Mix => "mix",
-            Param::Quantum => "q",
-            Param::Policies => "p",
-            Param::Cores => "cores",
-            Param::SwitchCost => "cs",
-            Param::Rng => "rng",
-            Param::Within => "within",
-            Param::Arrivals => "arrivals",
-            Param::MlfqLevels => "mlfq_levels",
-            Param::MlfqBoost => "mlfq_boost",
-            Param::Machine => "machine",
-            Param::EevdfSliceEnd => "eevdf_slice_end",
-        }
-    }
-
-    pub fn from_flag(flag: &str) -> Option<Param> {
-        Param::ALL.into_iter().find(|p| p.flag() == flag)
-    }
-
-    /// The parameter a link's `key` names: its URL key, or an alias
-    /// ([`Param::URL_ALIASES`]).
-    pub fn from_url_key(key: &str) -> Option<Param> {
-        Param::ALL
-            .into_iter()
-            .find(|p| p.url_key() == key)
-            .or_else(|| {
-                Param::URL_ALIASES
-                    .iter()
-                    .find(|(alias, _)| *alias == key)
-                    .map(|&(_, p)| p)
-            })
-    }
-
-    /// Other keys a link may use for a parameter: `tasks` for `n`, as the
-    /// CLI's flag and the form's label say it. A link is written back with
-    /// the parameter's own key.
-    pub const URL_ALIASES: [(&'static str, Param); 1] = [("tasks", Param::Tasks)];
+impl Params for Param {
+    const SPECS: &'static [Spec<Param>] = &SPECS;
 }
+
+impl Param {
+    /// In the order a link writes them.
+    pub const ALL: [Param; 14] = param_spec::ids(&SPECS);
+
+    /// The CLI flag (every parameter of an experiment has one).
+    pub fn flag(self) -> &'static str {
+        self.spec().flag.unwrap_or_default()
+    }
+}
+
+const SPECS: [Spec<Param>; 14] = [
+    Spec {
+        id: Param::Seed,
+        key: "seed",
+        aliases: &[],
+        flag: Some("--seed"),
+        arg: "N",
+        range: Range::Count { min: 0, max: MAX_SEED },
+        label: Text::new("Seed", "随机种子"),
+        help: Text::new(
+                "Workload seed: the same seed draws the same tasks.",
+                "工作负载的种子：同一种子抽出同样的任务。",
+            ),
+    },
+    Spec {
+        id: Param::Tasks,
+        key: "n",
+        aliases: &["tasks"],
+        flag: Some("--tasks"),
+        arg: "N",
+        range: Range::Count {
+            min: 1,
+            max: Limits::CLI.max_tasks,
+        },
+        label: Text::new("Tasks", "任务数"),
+        help: Text::new("Number of tasks to draw.", "要抽取的任务数量。"),
+    },
+    Spec {
+        id: Param::Mix,
+        key: "mix",
+        aliases: &[],
+        flag: Some("--mix"),
+        arg: "SPEC",
+        range: Range::Other,
+        label: Text::new("Task mix", "任务构成"),
+        help: Text::new(
+                "WEIGHT:DIST[@QOS][@nice=N][~APP] classes joined by commas; DIST is LO-HI, fixed(MS), exp(MEAN), lognormal(MU,SIGMA) or pareto(XM,ALPHA); QOS (for xnu and clutch) e.g. userInitiated, utility, background; N (for eevdf) a nice value from -20 to 19; APP (for clutch) names the class's app, optionally with :ui or :efficient.",
+                "以逗号分隔的 权重:分布[@QOS][@nice=N][~APP] 类；分布为 LO-HI、fixed(MS)、exp(MEAN)、lognormal(MU,SIGMA) 或 pareto(XM,ALPHA)；QOS（xnu 与 clutch 使用）如 userInitiated、utility、background；N（eevdf 使用）为 -20 到 19 的 nice 值；APP（clutch 使用）为该类所属应用的名字，可加 :ui 或 :efficient。",
+            ),
+    },
+    Spec {
+        id: Param::Quantum,
+        key: "q",
+        aliases: &[],
+        flag: Some("--quantum"),
+        arg: "MS",
+        range: Range::Number(QUANTUM_RANGE),
+        label: Text::new("Quantum (ms)", "时间片（ms）"),
+        help: Text::new(
+                "Time slice of round-robin and MLFQ's top level, in ms.",
+                "轮转调度与 MLFQ 最高级的时间片（ms）。",
+            ),
+    },
+    Spec {
+        id: Param::Policies,
+        key: "p",
+        aliases: &[],
+        flag: Some("--policies"),
+        arg: "LIST",
+        range: Range::Other,
+        label: Text::new("Policies", "策略"),
+        help: Text::new(
+                "Policies to compare, comma-separated; the first is the baseline.",
+                "要比较的策略，以逗号分隔；第一个为基准。",
+            ),
+    },
+    Spec {
+        id: Param::Cores,
+        key: "cores",
+        aliases: &[],
+        flag: Some("--cores"),
+        arg: "N",
+        range: Range::Count {
+            min: 1,
+            max: MAX_CORES,
+        },
+        label: Text::new("Cores", "核数"),
+        help: Text::new("Identical cores sharing the tasks.", "共同执行任务的相同核心数。"),
+    },
+    Spec {
+        id: Param::SwitchCost,
+        key: "cs",
+        aliases: &[],
+        flag: Some("--switch-cost"),
+        arg: "MS",
+        range: Range::Number(SWITCH_COST_RANGE),
+        label: Text::new("Switch cost (ms)", "切换开销（ms）"),
+        help: Text::new(
+                "Charged each time a core changes task, in ms.",
+                "核心每次切换任务时付出的开销（ms）。",
+            ),
+    },
+    Spec {
+        id: Param::Rng,
+        key: "rng",
+        aliases: &[],
+        flag: Some("--rng"),
+        arg: "KIND",
+        range: Range::Other,
+        label: Text::new("Random numbers", "随机数"),
+        help: Text::new(
+                "python is bit-exact with the study's CPython random; fast is quicker.",
+                "python 与研究所用的 CPython 随机数生成器逐位一致；fast 更快。",
+            ),
+    },
+    Spec {
+        id: Param::Within,
+        key: "within",
+        aliases: &[],
+        flag: Some("--within"),
+        arg: "MS",
+        range: Range::Number(WITHIN_RANGE),
+        label: Text::new("Done within (ms)", "完成时限（ms）"),
+        help: Text::new(
+                "The \"done within\" column counts latencies below this, in ms.",
+                "“限时内完成”一列统计延迟低于此值（ms）的任务。",
+            ),
+    },
+    Spec {
+        id: Param::Arrivals,
+        key: "arrivals",
+        aliases: &[],
+        flag: Some("--arrivals"),
+        arg: "SPEC",
+        range: Range::Other,
+        label: Text::new("Arrivals", "到达方式"),
+        help: Text::new(
+                "t0 (all at once), poisson:LOAD or burst:COUNT@PERIOD.",
+                "t0（同时到达）、poisson:负载 或 burst:数量@周期。",
+            ),
+    },
+    Spec {
+        id: Param::MlfqLevels,
+        key: "mlfq_levels",
+        aliases: &[],
+        flag: Some("--mlfq-levels"),
+        arg: "N",
+        range: Range::Count {
+            min: 1,
+            max: MAX_MLFQ_LEVELS,
+        },
+        label: Text::new("MLFQ levels", "MLFQ 级数"),
+        help: Text::new("Priority levels of the multi-level feedback queue.", "多级反馈队列的优先级数。"),
+    },
+    Spec {
+        id: Param::MlfqBoost,
+        key: "mlfq_boost",
+        aliases: &[],
+        flag: Some("--mlfq-boost"),
+        arg: "MS",
+        range: Range::Number(MLFQ_BOOST_RANGE),
+        label: Text::new("MLFQ boost (ms)", "MLFQ 提升周期（ms）"),
+        help: Text::new(
+                "Period of MLFQ's priority boost in ms, or off.",
+                "MLFQ 优先级提升的周期（ms），或 off。",
+            ),
+    },
+    Spec {
+        id: Param::Machine,
+        key: "machine",
+        aliases: &[],
+        flag: Some("--machine"),
+        arg: "M",
+        range: Range::Other,
+        label: Text::new("Machine", "机器"),
+        help: Text::new(
+                "a10, m1, xeon-w or <P>p+<E>e (E cores at 0.30× a P core) instead of identical cores; empty: identical cores.",
+                "a10、m1、xeon-w 或 <P>p+<E>e（E 核速度为 P 核的 0.30 倍），代替相同核心；留空则为相同核心。",
+            ),
+    },
+    Spec {
+        id: Param::EevdfSliceEnd,
+        key: "eevdf_slice_end",
+        aliases: &[],
+        flag: Some("--eevdf-slice-end"),
+        arg: "END",
+        range: Range::Other,
+        label: Text::new("EEVDF slice end", "EEVDF 时间片结束方式"),
+        help: Text::new(
+                "When eevdf ends a used-up slice: tick (at the next 4 ms scheduler tick, the kernel's default) or exact (the moment it is used up, as with HRTICK, or as for a thread that reads its own CPU-time clock).",
+                "eevdf 何时结束用完的时间片：tick（在下一个 4 ms 调度时钟节拍，内核默认）或 exact（用完即结束，如 HRTICK，或线程读取自己的 CPU 时间时钟时）。",
+            ),
+    },
+];
 
 /// One experiment, fully specified.
 #[derive(Clone, Debug, PartialEq)]
@@ -236,34 +355,30 @@ impl Experiment {
         limits: &Limits,
     ) -> Result<(), ParamError> {
         match param {
-            Param::Seed => self.seed = parse_count(name, value, 0, MAX_SEED)?,
+            Param::Seed => self.seed = param.spec().count(name, value)?,
             Param::Tasks => self.tasks = parse_count(name, value, 1, limits.max_tasks)? as usize,
             Param::Mix => self.mix = Mix::parse(name, value)?,
-            Param::Quantum => self.quantum = QUANTUM_RANGE.parse(name, value)?,
+            Param::Quantum => self.quantum = param.spec().number(name, value)?,
             Param::Policies => self.policies = PolicyKind::parse_list(name, value)?,
-            Param::Cores => self.cores = parse_count(name, value, 1, MAX_CORES)? as usize,
+            Param::Cores => self.cores = param.spec().count(name, value)? as usize,
             // Empty: no machine, `cores` identical cores (what an
             // experiment file without a machine writes).
             Param::Machine if value.trim().is_empty() => self.machine = None,
             Param::Machine => self.machine = Some(Machine::parse(name, value, M1_EP_RATIO)?),
-            Param::SwitchCost => self.switch_cost = SWITCH_COST_RANGE.parse(name, value)?,
+            Param::SwitchCost => self.switch_cost = param.spec().number(name, value)?,
             Param::Rng => self.rng = RngKind::parse_named(name, value)?,
-            Param::Within => self.within = WITHIN_RANGE.parse(name, value)?,
+            Param::Within => self.within = param.spec().number(name, value)?,
             Param::Arrivals => self.arrivals = Arrivals::parse(name, value)?,
-            Param::MlfqLevels => {
-                self.mlfq.levels = parse_count(name, value, 1, MAX_MLFQ_LEVELS)? as u8
-            }
+            Param::MlfqLevels => self.mlfq.levels = param.spec().count(name, value)? as u8,
             Param::EevdfSliceEnd => self.eevdf.hrtick = parse_slice_end(name, value)?,
             Param::MlfqBoost => {
                 self.mlfq.boost = if value.trim() == "off" {
                     f64::INFINITY
                 } else {
-                    MLFQ_BOOST_RANGE
-                        .parse(name, value)
-                        .map_err(|e| ParamError {
-                            allowed: e.allowed.within(OR_OFF, &[]),
-                            ..e
-                        })?
+                    param.spec().number(name, value).map_err(|e| ParamError {
+                        allowed: e.allowed.within(OR_OFF, &[]),
+                        ..e
+                    })?
                 }
             }
         }
@@ -304,12 +419,10 @@ impl Experiment {
         }
     }
 
-    /// Reads URL query pairs (already percent-decoded). Unknown keys are
-    /// ignored (other tools may add their own); a bad value is reported and
-    /// that parameter keeps its default, so the rest of a link still opens.
-    /// A key given twice keeps its first value and each repeat is reported
-    /// (a link that says `q=8&q=9` is ambiguous: say so, never pick one
-    /// silently). A run too large for `limits` is reported under the key
+    /// Reads URL query pairs (already percent-decoded) as
+    /// [`param_spec::read_query`] does: unknown keys are ignored (other
+    /// tools may add their own), a bad value is reported and that parameter
+    /// keeps its default, so the rest of a link still opens. A run too large for `limits` is reported under the key
     /// that is put back to its default: the quantum first, then the task
     /// count.
     pub fn from_query<'a>(
@@ -317,21 +430,8 @@ impl Experiment {
         limits: &Limits,
     ) -> (Experiment, Vec<ParamError>) {
         let mut exp = Experiment::default();
-        let mut errors = Vec::new();
-        let mut seen: Vec<(Param, &str)> = Vec::new();
-        for (key, value) in pairs {
-            let Some(p) = Param::from_url_key(key) else {
-                continue;
-            };
-            if let Some(&(_, first)) = seen.iter().find(|(q, _)| *q == p) {
-                errors.push(repeated(key, value, first));
-                continue;
-            }
-            seen.push((p, value));
-            if let Err(e) = exp.set(p, key, value, limits) {
-                errors.push(e);
-            }
-        }
+        let mut errors =
+            param_spec::read_query(pairs, |p, key, value| exp.set(p, key, value, limits));
         if exp.check_size(limits).is_err() {
             let default = Experiment::default();
             let with_quantum = Experiment {
@@ -438,19 +538,8 @@ fn parse_slice_end(name: &str, value: &str) -> Result<bool, ParamError> {
 }
 
 const OR_OFF: Text = Text::new("off or {}", "off 或 {}");
-const REPEATED: Text = Text::new(
-    "{} only once; the link gives it again after its first value '{}'",
-    "{} 只能给一次；链接在第一个值“{}”之后又给了一次",
-);
 
-/// The refusal of a key a link gives twice (`value` is the repeat's).
-pub fn repeated(key: &str, value: &str, first: &str) -> ParamError {
-    ParamError::new(
-        key,
-        value,
-        REPEATED.both(&[key, &crate::error::shown(first)]),
-    )
-}
+pub use crate::param_spec::repeated;
 
 /// The default mix, re-exported for help texts.
 pub const DEFAULT_MIX_TEXT: &str = DEFAULT_MIX;

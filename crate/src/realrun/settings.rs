@@ -3,7 +3,8 @@
 //! Absent keys are the defaults and are never written back, so links made
 //! before the panel existed open unchanged.
 
-use crate::error::{parse_count, unit, NumberRange, ParamError};
+use crate::error::{unit, NumberRange, ParamError};
+use crate::param_spec::{self, Params, Range, Spec};
 use crate::responsiveness::yielding::{YieldKind, FRAME_MS, TIMEOUT_CLAMP_MS};
 use crate::text::Text;
 
@@ -132,7 +133,8 @@ impl Default for RealSettings {
     }
 }
 
-/// One URL key of the panel.
+/// One URL key of the panel (its row in [`RealParam::SPECS`]; a public
+/// contract, like the experiment's keys).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RealParam {
     Scale,
@@ -140,22 +142,58 @@ pub enum RealParam {
     Yield,
 }
 
-impl RealParam {
-    pub const ALL: [RealParam; 3] = [RealParam::Scale, RealParam::Repeats, RealParam::Yield];
-
-    /// The URL key (a public contract, like the experiment's keys).
-    pub fn url_key(self) -> &'static str {
-        match self {
-            RealParam::Scale => "real_scale",
-            RealParam::Repeats => "real_repeats",
-            RealParam::Yield => "real_yield",
-        }
-    }
-
-    pub fn from_url_key(key: &str) -> Option<RealParam> {
-        RealParam::ALL.into_iter().find(|p| p.url_key() == key)
-    }
+impl Params for RealParam {
+    const SPECS: &'static [Spec<RealParam>] = &SPECS;
 }
+
+impl RealParam {
+    pub const ALL: [RealParam; 3] = param_spec::ids(&SPECS);
+}
+
+const SPECS: [Spec<RealParam>; 3] = [
+    Spec {
+        id: RealParam::Scale,
+        key: "real_scale",
+        aliases: &[],
+        flag: None,
+        arg: "",
+        range: Range::Number(SCALE_RANGE),
+        label: Text::new("Scale", "比例"),
+        help: Text::new(
+            "\"Run for real\": a factor applied to every task and the quantum; auto: one pass is about 1 s of busy work, never above 1×.",
+            "“真实运行”：乘到每个任务和时间片上的倍数；auto：一轮约 1 秒的忙碌工作，不超过 1×。",
+        ),
+    },
+    Spec {
+        id: RealParam::Repeats,
+        key: "real_repeats",
+        aliases: &[],
+        flag: None,
+        arg: "",
+        range: Range::Count {
+            min: MIN_REPEATS,
+            max: MAX_REPEATS,
+        },
+        label: Text::new("Repeats", "重复次数"),
+        help: Text::new(
+            "\"Run for real\": repeats of FIFO and sliced.",
+            "“真实运行”：FIFO 与切片各重复的次数。",
+        ),
+    },
+    Spec {
+        id: RealParam::Yield,
+        key: "real_yield",
+        aliases: &[],
+        flag: None,
+        arg: "",
+        range: Range::Other,
+        label: Text::new("Yield with", "让出方式"),
+        help: Text::new(
+            "\"Run for real\": how the sliced run yields; auto: scheduler.yield() where it exists, else a MessageChannel message.",
+            "“真实运行”：切片运行如何让出；auto：有 scheduler.yield() 时用它，否则用 MessageChannel 消息。",
+        ),
+    },
+];
 
 impl RealSettings {
     /// Sets one key from URL text (`field` is the key as written).
@@ -165,16 +203,14 @@ impl RealSettings {
                 self.scale = if value.trim() == "auto" {
                     Scale::Auto
                 } else {
-                    let s = SCALE_RANGE.parse(field, value).map_err(|e| ParamError {
+                    let s = param.spec().number(field, value).map_err(|e| ParamError {
                         allowed: e.allowed.within(Text::new("auto or {}", "auto 或 {}"), &[]),
                         ..e
                     })?;
                     Scale::Fixed(s)
                 }
             }
-            RealParam::Repeats => {
-                self.repeats = parse_count(field, value, MIN_REPEATS, MAX_REPEATS)? as u32
-            }
+            RealParam::Repeats => self.repeats = param.spec().count(field, value)? as u32,
             RealParam::Yield => self.yield_kind = RealYield::parse(field, value)?,
         }
         Ok(())
@@ -189,29 +225,13 @@ impl RealSettings {
         }
     }
 
-    /// Reads the panel's keys from decoded query pairs; other keys are
-    /// ignored, a bad value is reported and keeps its default.
+    /// Reads the panel's keys from decoded query pairs
+    /// ([`param_spec::read_query`]).
     pub fn from_query<'a>(
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> (RealSettings, Vec<ParamError>) {
         let mut s = RealSettings::default();
-        let mut errors = Vec::new();
-        let mut seen: Vec<(RealParam, &str)> = Vec::new();
-        for (k, v) in pairs {
-            let Some(p) = RealParam::from_url_key(k) else {
-                continue;
-            };
-            // A repeat keeps the first value and is reported, as for the
-            // experiment's keys.
-            if let Some(&(_, first)) = seen.iter().find(|(q, _)| *q == p) {
-                errors.push(crate::experiment::repeated(k, v, first));
-                continue;
-            }
-            seen.push((p, v));
-            if let Err(e) = s.set(p, k, v) {
-                errors.push(e);
-            }
-        }
+        let errors = param_spec::read_query(pairs, |p, k, v| s.set(p, k, v));
         (s, errors)
     }
 

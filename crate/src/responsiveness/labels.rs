@@ -3,6 +3,7 @@
 //! names. Sent once with the catalog; the sentences made from numbers are
 //! [`super::text`]'s.
 
+use crate::param_spec::Params;
 use serde::Serialize;
 
 use super::settings::{RespParam, Settings, DEFAULT_QUANTA_MS, MAX_QUANTA};
@@ -102,16 +103,16 @@ pub fn labels() -> Labels {
                 label,
             })
             .collect(),
-        yield_label: Text::new("Yield with", "让出方式"),
-        cost_label: Text::new("Cost per yield (ms)", "每次让出的开销（ms）"),
+        yield_label: RespParam::Yield.spec().label,
+        cost_label: RespParam::YieldCost.spec().label,
         cost_hint: Text::new(
             "empty: 0.1 ms, a typical event-loop turn",
             "留空：0.1 ms，一次事件循环的典型开销",
         ),
         use_measured: Text::new("Use my measured yield cost", "使用我测得的让出开销"),
-        quanta_label: Text::new("Quanta for the trade-off (ms)", "权衡图的时间片（ms）"),
+        quanta_label: RespParam::Quanta.spec().label,
         quanta_hint: Text::new("joined by commas", "用逗号分隔"),
-        window_label: Text::new("Input window (ms)", "输入时间窗口（ms）"),
+        window_label: RespParam::Window.spec().label,
         window_hint: Text::new(
             "START-END; empty: the tasks' span",
             "START-END；留空：任务的时间跨度",

@@ -8,6 +8,7 @@ use super::yielding::{CostFrom, YieldKind, Yielding, DEFAULT_YIELD_COST_MS, YIEL
 use crate::error::{fmt_number, unit, NumberRange, ParamError};
 use crate::experiment::sweep::quantum_list;
 use crate::experiment::QUANTUM_RANGE;
+use crate::param_spec::{self, Params, Range, Spec};
 use crate::text::{either, Text};
 
 /// The quanta tried when none are given, ms: a frame and its multiples and
@@ -66,7 +67,8 @@ impl Default for Settings {
     }
 }
 
-/// One setting, with its CLI flag and URL key (public contracts).
+/// One setting (its row in [`RespParam::SPECS`]: URL key, CLI flag,
+/// label and help; public contracts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RespParam {
     Yield,
@@ -80,48 +82,88 @@ pub enum RespParam {
     Transit,
 }
 
-impl RespParam {
-    pub const ALL: [RespParam; 6] = [
-        RespParam::Yield,
-        RespParam::YieldCost,
-        RespParam::CostFrom,
-        RespParam::Quanta,
-        RespParam::Window,
-        RespParam::Transit,
-    ];
-
-    /// The CLI flag (`None`: the page's only).
-    pub fn flag(self) -> Option<&'static str> {
-        match self {
-            RespParam::Yield => Some("--yield"),
-            RespParam::YieldCost => Some("--yield-cost"),
-            RespParam::CostFrom => None,
-            RespParam::Quanta => Some("--quanta"),
-            RespParam::Window => Some("--window"),
-            RespParam::Transit => Some("--transit"),
-        }
-    }
-
-    /// The URL key.
-    pub fn url_key(self) -> &'static str {
-        match self {
-            RespParam::Yield => "resp_yield",
-            RespParam::YieldCost => "resp_cost",
-            RespParam::CostFrom => "resp_cost_from",
-            RespParam::Quanta => "resp_quanta",
-            RespParam::Window => "resp_window",
-            RespParam::Transit => "transit",
-        }
-    }
-
-    pub fn from_flag(flag: &str) -> Option<RespParam> {
-        RespParam::ALL.into_iter().find(|p| p.flag() == Some(flag))
-    }
-
-    pub fn from_url_key(key: &str) -> Option<RespParam> {
-        RespParam::ALL.into_iter().find(|p| p.url_key() == key)
-    }
+impl Params for RespParam {
+    const SPECS: &'static [Spec<RespParam>] = &SPECS;
 }
+
+impl RespParam {
+    pub const ALL: [RespParam; 6] = param_spec::ids(&SPECS);
+}
+
+const SPECS: [Spec<RespParam>; 6] = [
+    Spec {
+        id: RespParam::Yield,
+        key: "resp_yield",
+        aliases: &[],
+        flag: Some("--yield"),
+        arg: "KIND",
+        range: Range::Other,
+        label: Text::new("Yield with", "让出方式"),
+        help: Text::new(
+            "How a sliced task hands the main thread back.",
+            "切片后的任务如何把主线程交还。",
+        ),
+    },
+    Spec {
+        id: RespParam::YieldCost,
+        key: "resp_cost",
+        aliases: &[],
+        flag: Some("--yield-cost"),
+        arg: "MS",
+        range: Range::Number(YIELD_COST_RANGE),
+        label: Text::new("Cost per yield (ms)", "每次让出的开销（ms）"),
+        help: Text::new("What one yield costs, in ms.", "每次让出的开销（ms）。"),
+    },
+    Spec {
+        id: RespParam::CostFrom,
+        key: "resp_cost_from",
+        aliases: &[],
+        flag: None,
+        arg: "",
+        range: Range::Other,
+        label: Text::new("Yield cost from", "让出开销的来源"),
+        help: Text::new(
+            "measured: resp_cost is the cost this browser measured (written by \"Use my measured yield cost\"); ignored without resp_cost.",
+            "measured：resp_cost 为本浏览器测得的开销（由“使用我测得的让出开销”写入）；没有 resp_cost 时忽略。",
+        ),
+    },
+    Spec {
+        id: RespParam::Quanta,
+        key: "resp_quanta",
+        aliases: &[],
+        flag: Some("--quanta"),
+        arg: "LIST",
+        range: Range::Other,
+        label: Text::new("Quanta for the trade-off (ms)", "权衡图的时间片（ms）"),
+        help: Text::new("The trade-off chart's quanta.", "权衡图所用的时间片。"),
+    },
+    Spec {
+        id: RespParam::Window,
+        key: "resp_window",
+        aliases: &[],
+        flag: Some("--window"),
+        arg: "START-END",
+        range: Range::Other,
+        label: Text::new("Input window (ms)", "输入时间窗口（ms）"),
+        help: Text::new(
+            "When inputs arrive; default: the tasks' span.",
+            "输入到达的时间段；默认为任务的时间跨度。",
+        ),
+    },
+    Spec {
+        id: RespParam::Transit,
+        key: "transit",
+        aliases: &[],
+        flag: Some("--transit"),
+        arg: "MS",
+        range: Range::Number(TRANSIT_RANGE),
+        label: Text::new("Input transit (ms)", "输入传递时间（ms）"),
+        help: Text::new(
+            "An input's way from the browser process to the page's main thread, added to every input delay.",
+            "输入从浏览器进程到页面主线程所用的时间，加到每个输入延迟上。",
+        ),
+    },
+];
 
 /// A list of quanta: ms joined by commas, each one `--quantum` accepts, at
 /// most [`MAX_QUANTA`], no repeats. Returned ascending.
@@ -167,7 +209,7 @@ impl Settings {
         match param {
             RespParam::Yield => self.yielding.kind = YieldKind::parse(field, value)?,
             RespParam::YieldCost => {
-                self.yielding.cost_ms = YIELD_COST_RANGE.parse(field, value)?;
+                self.yielding.cost_ms = param.spec().number(field, value)?;
                 if self.cost_from == CostFrom::Default {
                     self.cost_from = CostFrom::Given;
                 }
@@ -187,7 +229,7 @@ impl Settings {
             }
             RespParam::Quanta => self.quanta = parse_quanta(field, value)?,
             RespParam::Window => self.window = Some(parse_window(field, value)?),
-            RespParam::Transit => self.transit_ms = TRANSIT_RANGE.parse(field, value)?,
+            RespParam::Transit => self.transit_ms = param.spec().number(field, value)?,
         }
         Ok(())
     }
@@ -213,23 +255,20 @@ impl Settings {
         }
     }
 
-    /// Reads the settings from decoded query pairs; other keys are ignored,
-    /// a bad value is reported and keeps its default. A cost with no
+    /// Reads the settings from decoded query pairs
+    /// ([`param_spec::read_query`]: other keys are ignored, a bad value is
+    /// reported and keeps its default, a repeat is reported). A cost with no
     /// `resp_cost` is the default whatever `resp_cost_from` says.
     pub fn from_query<'a>(
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> (Settings, Vec<ParamError>) {
         let mut s = Settings::default();
-        let mut errors = Vec::new();
         let mut cost_given = false;
-        for (k, v) in pairs {
-            if let Some(p) = RespParam::from_url_key(k) {
-                match s.set(p, k, v) {
-                    Ok(()) => cost_given |= p == RespParam::YieldCost,
-                    Err(e) => errors.push(e),
-                }
-            }
-        }
+        let errors = param_spec::read_query(pairs, |p, k, v| {
+            s.set(p, k, v)?;
+            cost_given |= p == RespParam::YieldCost;
+            Ok(())
+        });
         if !cost_given {
             s.cost_from = CostFrom::Default;
         }

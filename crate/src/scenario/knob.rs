@@ -11,7 +11,8 @@
 
 use serde::Serialize;
 
-use crate::error::{parse_count, unit, NumberRange, ParamError};
+use crate::error::{unit, NumberRange, ParamError};
+use crate::param_spec::{self, Params, Range, Spec};
 use crate::policy::{ClutchRules, PolicyKind};
 use crate::sim::machine::{Machine, M1_EP_RATIO};
 use crate::sim::Qos;
@@ -20,8 +21,8 @@ use crate::workload::programs::WorkerCap;
 
 use super::feishu_demo;
 
-/// Every knob, with its CLI flag and URL key (a public contract, like
-/// `crate::experiment::Param`).
+/// Every knob (its row in [`Knob::SPECS`]: CLI flag, URL key, range,
+/// label and help; a public contract, like `crate::experiment::Param`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Knob {
     BandLimit,
@@ -208,79 +209,178 @@ pub struct KnobSpec {
 const ON: Text = Text::new("on", "开");
 const OFF: Text = Text::new("off", "关");
 
+impl Params for Knob {
+    const SPECS: &'static [Spec<Knob>] = &SPECS;
+}
+
+const SPECS: [Spec<Knob>; 11] = [
+    Spec {
+        id: Knob::BandLimit,
+        key: "bl",
+        aliases: &[],
+        flag: Some("--band-limit"),
+        arg: "SWITCH",
+        range: Range::Other,
+        label: Text::new("Band limit (priority floor)", "优先级下限"),
+        help: Text::new(
+            "on|off: the priority decay floor; default: the machine's kernel.",
+            "on|off：优先级衰减的下限；默认取决于机器的内核。",
+        ),
+    },
+    Spec {
+        id: Knob::Queues,
+        key: "nq",
+        aliases: &[],
+        flag: Some("--queues"),
+        arg: "N",
+        range: Range::Count {
+            min: 1,
+            max: MAX_QUEUES,
+        },
+        label: Text::new("Spinning queues", "空转队列数"),
+        help: Text::new(
+            "Spinning queues in feishu-demo.",
+            "feishu-demo 中空转的队列数。",
+        ),
+    },
+    Spec {
+        id: Knob::Groups,
+        key: "groups",
+        aliases: &[],
+        flag: Some("--groups"),
+        arg: "LIST",
+        range: Range::Other,
+        label: Text::new("QoS per group", "各组的 QoS"),
+        help: Text::new(
+            "The QoS of each feishu-demo group, e.g. userInitiated,utility.",
+            "feishu-demo 各组的 QoS，例如 userInitiated,utility。",
+        ),
+    },
+    Spec {
+        id: Knob::Machine,
+        key: "m",
+        aliases: &[],
+        flag: Some("--machine"),
+        arg: "M",
+        range: Range::Other,
+        label: Text::new("Machine", "机器"),
+        help: Text::new(
+            "The machine: a10, m1, xeon-w or <P>p+<E>e; default per scenario.",
+            "机器：a10、m1、xeon-w 或 <P>p+<E>e；默认取决于场景。",
+        ),
+    },
+    Spec {
+        id: Knob::EpRatio,
+        key: "ep",
+        aliases: &[],
+        flag: Some("--ep-ratio"),
+        arg: "F",
+        range: Range::Number(EP_RATIO_RANGE),
+        label: Text::new("E/P core speed ratio", "能效核/性能核速度比"),
+        help: Text::new(
+            "E-core speed relative to a P core (0.30 is the M1 calibration).",
+            "能效核相对性能核的速度（0.30 为 M1 的校准值）。",
+        ),
+    },
+    Spec {
+        id: Knob::SystemWork,
+        key: "sys",
+        aliases: &[],
+        flag: Some("--system-work"),
+        arg: "SWITCH",
+        range: Range::Other,
+        label: Text::new(
+            "Other system work (~1.3 % per core)",
+            "其他系统负载（每核约 1.3 %）",
+        ),
+        help: Text::new(
+            "on|off: ~1.3 % other system work on every core.",
+            "on|off：每个核上约 1.3 % 的其他系统负载。",
+        ),
+    },
+    Spec {
+        id: Knob::Seconds,
+        key: "secs",
+        aliases: &[],
+        flag: Some("--seconds"),
+        arg: "S",
+        range: Range::Number(SECONDS_RANGE),
+        label: Text::new("Simulated seconds", "模拟时长（秒）"),
+        help: Text::new(
+            "Simulated seconds of feishu-demo.",
+            "feishu-demo 模拟的秒数。",
+        ),
+    },
+    Spec {
+        id: Knob::Timeline,
+        key: "tl",
+        aliases: &[],
+        flag: Some("--timeline"),
+        arg: "SWITCH",
+        range: Range::Other,
+        label: Text::new(
+            "Timelines (Gantt and thread states)",
+            "时间线（甘特图与线程状态）",
+        ),
+        help: Text::new(
+            "on|off: keep per-core segments and thread states.",
+            "on|off：保留每核的调度片段与线程状态。",
+        ),
+    },
+    Spec {
+        id: Knob::Policy,
+        key: "pol",
+        aliases: &[],
+        flag: Some("--policy"),
+        arg: "P",
+        range: Range::Other,
+        label: Text::new("Scheduling policy", "调度策略"),
+        help: Text::new(
+            "The scheduling class of every run.",
+            "每次运行使用的调度类。",
+        ),
+    },
+    Spec {
+        id: Knob::ClutchRules,
+        key: "cr",
+        aliases: &[],
+        flag: Some("--clutch-rules"),
+        arg: "REL",
+        range: Range::Other,
+        label: Text::new("Clutch rules (xnu release)", "Clutch 规则（xnu 版本）"),
+        help: Text::new(
+            "The xnu release whose Clutch rules clutch follows.",
+            "clutch 遵循哪个 xnu 版本的 Clutch 规则。",
+        ),
+    },
+    Spec {
+        id: Knob::GcdCap,
+        key: "gcd",
+        aliases: &[],
+        flag: Some("--gcd-cap"),
+        arg: "CAP",
+        range: Range::Other,
+        label: Text::new("GCD worker cap", "GCD 工作线程上限"),
+        help: Text::new(
+            "GCD's cap on a process's workers (m1-compress).",
+            "GCD 对一个进程的工作线程数的上限（m1-compress）。",
+        ),
+    },
+];
+
 impl Knob {
-    pub const ALL: [Knob; 11] = [
-        Knob::BandLimit,
-        Knob::Queues,
-        Knob::Groups,
-        Knob::Machine,
-        Knob::EpRatio,
-        Knob::SystemWork,
-        Knob::Seconds,
-        Knob::Timeline,
-        Knob::Policy,
-        Knob::ClutchRules,
-        Knob::GcdCap,
-    ];
+    pub const ALL: [Knob; 11] = param_spec::ids(&SPECS);
 
+    /// The CLI flag (every knob has one).
     pub fn flag(self) -> &'static str {
-        match self {
-            Knob::BandLimit => "--band-limit",
-            Knob::Queues => "--queues",
-            Knob::Groups => "--groups",
-            Knob::Machine => "--machine",
-            Knob::EpRatio => "--ep-ratio",
-            Knob::SystemWork => "--system-work",
-            Knob::Seconds => "--seconds",
-            Knob::Timeline => "--timeline",
-            Knob::Policy => "--policy",
-            Knob::ClutchRules => "--clutch-rules",
-            Knob::GcdCap => "--gcd-cap",
-        }
+        self.spec().flag.unwrap_or_default()
     }
 
-    pub fn url_key(self) -> &'static str {
-        match self {
-            Knob::BandLimit => "bl",
-            Knob::Queues => "nq",
-            Knob::Groups => "groups",
-            Knob::Machine => "m",
-            Knob::EpRatio => "ep",
-            Knob::SystemWork => "sys",
-            Knob::Seconds => "secs",
-            Knob::Timeline => "tl",
-            Knob::Policy => "pol",
-            Knob::ClutchRules => "cr",
-            Knob::GcdCap => "gcd",
-        }
-    }
-
-    /// One line of help, for `--help`.
-    pub fn help(self) -> &'static str {
-        match self {
-            Knob::BandLimit => "on|off: the priority decay floor (default: the machine's kernel)",
-            Knob::Queues => "N: spinning queues in feishu-demo (1..=1000, default 100)",
-            Knob::Groups => "LIST: QoS of each feishu-demo group, e.g. userInitiated,utility",
-            Knob::Machine => "a10|m1|xeon-w|<P>p+<E>e: the machine (default per scenario)",
-            Knob::EpRatio => "F: E-core speed relative to a P core (default 0.30, calibrated)",
-            Knob::SystemWork => "on|off: ~1.3 % other system work on every core",
-            Knob::Seconds => "S: simulated seconds for feishu-demo (0.5..=60, default 10)",
-            Knob::Timeline => "on|off: keep per-core segments and thread states",
-            Knob::Policy => "P: the scheduling class of every run, one of the policies [xnu]",
-            Knob::ClutchRules => {
-                "7195|8796|11215: the xnu release whose Clutch rules clutch follows [7195]"
-            }
-            Knob::GcdCap => {
-                "per-item|held|off: GCD's cap on a process's workers (m1-compress) [per-item]"
-            }
-        }
-    }
-
-    /// The knob as the page's control shows it.
-    pub fn spec(self) -> KnobSpec {
-        let (label, help, range) = match self {
+    /// The knob as the page's control shows it (its label is the spec
+    /// row's).
+    pub fn control(self) -> KnobSpec {
+        let (help, range) = match self {
             Knob::BandLimit => (
-                Text::new("Band limit (priority floor)", "优先级下限"),
                 None,
                 KnobRange::Switch {
                     unset: Some(Text::new("machine's default", "机器默认")),
@@ -292,7 +392,6 @@ impl Knob {
                 },
             ),
             Knob::Queues => (
-                Text::new("Spinning queues", "空转队列数"),
                 None,
                 KnobRange::Number {
                     min: 1.0,
@@ -302,7 +401,6 @@ impl Knob {
                 },
             ),
             Knob::Groups => (
-                Text::new("QoS per group", "各组的 QoS"),
                 Some(Text::new(
                     "one run per group, comma-separated: userInteractive, userInitiated, \
                      default, utility, background, maintenance (or 33, 25, 21, 17, 9, 5)",
@@ -315,7 +413,6 @@ impl Knob {
                 },
             ),
             Knob::Machine => (
-                Text::new("Machine", "机器"),
                 Some(Text::new(
                     "a10, m1, xeon-w or P+E cores like 2p+4e",
                     "a10、m1、xeon-w 或如 2p+4e 的性能核+能效核",
@@ -326,7 +423,6 @@ impl Knob {
                 },
             ),
             Knob::EpRatio => (
-                Text::new("E/P core speed ratio", "能效核/性能核速度比"),
                 Some(Text::new("calibrated 0.30 for M1", "M1 校准值为 0.30")),
                 KnobRange::Number {
                     min: EP_RATIO_RANGE.min,
@@ -336,10 +432,6 @@ impl Knob {
                 },
             ),
             Knob::SystemWork => (
-                Text::new(
-                    "Other system work (~1.3 % per core)",
-                    "其他系统负载（每核约 1.3 %）",
-                ),
                 None,
                 KnobRange::Switch {
                     unset: Some(Text::new("default", "默认")),
@@ -348,7 +440,6 @@ impl Knob {
                 },
             ),
             Knob::Seconds => (
-                Text::new("Simulated seconds", "模拟时长（秒）"),
                 None,
                 KnobRange::Number {
                     min: SECONDS_MIN,
@@ -358,10 +449,6 @@ impl Knob {
                 },
             ),
             Knob::Timeline => (
-                Text::new(
-                    "Timelines (Gantt and thread states)",
-                    "时间线（甘特图与线程状态）",
-                ),
                 None,
                 KnobRange::Switch {
                     unset: None,
@@ -370,7 +457,6 @@ impl Knob {
                 },
             ),
             Knob::Policy => (
-                Text::new("Scheduling policy", "调度策略"),
                 Some(Text::new(
                     "the class every run uses: xnu is the kernel the studies measured",
                     "每次运行使用的调度类：xnu 是研究所测的内核",
@@ -381,7 +467,6 @@ impl Knob {
                 },
             ),
             Knob::ClutchRules => (
-                Text::new("Clutch rules (xnu release)", "Clutch 规则（xnu 版本）"),
                 Some(Text::new(
                     "read by clutch: thread-group boost, starvation window, ageout",
                     "clutch 使用：线程组提升、防饥饿窗口、老化",
@@ -392,7 +477,6 @@ impl Knob {
                 },
             ),
             Knob::GcdCap => (
-                Text::new("GCD worker cap", "GCD 工作线程上限"),
                 Some(Text::new(
                     "at most the machine's parallelism for a QoS (the E cores for background) per process",
                     "每个进程同一 QoS 至多为机器的并行度（background 为能效核数）",
@@ -403,15 +487,11 @@ impl Knob {
                 },
             ),
         };
-        KnobSpec { label, help, range }
-    }
-
-    pub fn from_flag(flag: &str) -> Option<Knob> {
-        Knob::ALL.into_iter().find(|k| k.flag() == flag)
-    }
-
-    pub fn from_url_key(key: &str) -> Option<Knob> {
-        Knob::ALL.into_iter().find(|k| k.url_key() == key)
+        KnobSpec {
+            label: self.spec().label,
+            help,
+            range,
+        }
     }
 }
 
@@ -483,9 +563,9 @@ impl Knobs {
             Knob::BandLimit => self.band_limit = Some(parse_switch(field, text)?),
             Knob::SystemWork => self.system_work = Some(parse_switch(field, text)?),
             Knob::Timeline => self.timeline = parse_switch(field, text)?,
-            Knob::Queues => self.queues = parse_count(field, text, 1, MAX_QUEUES)? as u32,
-            Knob::EpRatio => self.ep_ratio = EP_RATIO_RANGE.parse(field, text)?,
-            Knob::Seconds => self.seconds = SECONDS_RANGE.parse(field, text)?,
+            Knob::Queues => self.queues = knob.spec().count(field, text)? as u32,
+            Knob::EpRatio => self.ep_ratio = knob.spec().number(field, text)?,
+            Knob::Seconds => self.seconds = knob.spec().number(field, text)?,
             Knob::Machine => {
                 Machine::parse(field, text, self.ep_ratio)?;
                 self.machine = Some(Machine::spec(text));

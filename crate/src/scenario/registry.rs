@@ -32,7 +32,7 @@ pub trait Scenario: Sync + std::fmt::Debug {
     fn table_title(&self) -> Text;
 
     /// The knobs it reads, in the order the page shows them. Their ranges
-    /// and defaults are the knobs' own ([`Knob::spec`], [`Knobs::default`]).
+    /// and defaults are the knobs' own ([`Knob::control`], [`Knobs::default`]).
     fn knobs(&self) -> &'static [Knob];
 
     /// Runs it (all its simulations) with these knobs.

@@ -36,7 +36,7 @@ mod measured;
 mod panic;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod part;
-mod query;
+use crate::params::query;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod realrun;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]

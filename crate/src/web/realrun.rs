@@ -18,6 +18,7 @@ use wasm_bindgen::prelude::*;
 use super::query;
 use super::result::set;
 use crate::experiment::Limits;
+use crate::param_spec::Params;
 use crate::realrun::measure::{Sample, Spread};
 use crate::realrun::report::{Compare, Row, YieldCost, METRICS};
 use crate::realrun::text::PanelText;

@@ -10,7 +10,8 @@
 //!   runs) and, per run, its charts' data: the cores and the key threads'
 //!   states as lane charts in the one wire format (typed arrays, transferred
 //!   not copied) and `sched_pri` over time, and the Embed dialog's SVG
-//!   figure of a run. Recording is capped by [`PAGE_MAX_RECORDS`].
+//!   figure of a run. Recording is capped by
+//!   [`crate::params::scenario_query::PAGE_MAX_RECORDS`].
 
 use std::collections::HashMap;
 
@@ -19,152 +20,15 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::query::{decode_pairs, percent_encode, BadParam};
+use super::query::BadParam;
 use super::result::{set, to_js};
 use crate::chart;
-use crate::error::{Instead, ParamError};
-use crate::scenario::{self, Knob, Knobs, Listed, RunView, Scenario, ScenarioResult};
-use crate::text::{Filled, Text};
-
-/// Segments and state intervals kept per run (each). Enough for the Feishu demo's
-/// 10 s on two cores; longer runs are cut and say so on the page.
-pub const PAGE_MAX_RECORDS: usize = crate::chart::timeline::MAX_RECORDS;
-
-pub use crate::url_keys::{RUN_KEY, SCENARIO_KEY};
-
-/// A parsed scenario query.
-#[derive(Clone, Debug)]
-pub struct ScenarioQuery {
-    pub name: Option<&'static str>,
-    /// The scenario `name` names, from the registry.
-    pub scenario: Option<Listed>,
-    pub knobs: Knobs,
-    /// Which run the Gantt chart and the timelines show.
-    pub run: usize,
-    pub errors: Vec<BadParam>,
-}
-
-/// The page's knob defaults: the CLI's, except that timelines are on.
-pub fn page_defaults() -> Knobs {
-    Knobs {
-        timeline: true,
-        max_records: PAGE_MAX_RECORDS,
-        ..Knobs::default()
-    }
-}
-
-/// Parses the scenario keys of a page query (untrusted). Bad values are
-/// reported and keep their defaults; an unknown `s` means "no scenario".
-pub fn parse(query: &str) -> ScenarioQuery {
-    let mut q = ScenarioQuery {
-        name: None,
-        scenario: None,
-        knobs: page_defaults(),
-        run: 0,
-        errors: Vec::new(),
-    };
-    let mut run = None;
-    let mut refused: Vec<ParamError> = Vec::new();
-    for (k, v) in decode_pairs(query) {
-        if k == SCENARIO_KEY {
-            match Listed::find(v.trim()) {
-                Some(s) => {
-                    q.name = Some(s.name());
-                    q.scenario = Some(s);
-                }
-                None => refused.push(ParamError::new(SCENARIO_KEY, &v, scenario::allowed_names())),
-            }
-        } else if k == RUN_KEY {
-            match v.trim().parse::<usize>() {
-                Ok(r) if r < 64 => run = Some(r),
-                _ => refused.push(ParamError::new(RUN_KEY, &v, RUNS)),
-            }
-        } else if let Some(knob) = Knob::from_url_key(&k) {
-            if let Err(e) = q.knobs.set(knob, &k, &v) {
-                refused.push(e);
-            }
-        }
-    }
-    q.run = run.unwrap_or_else(|| q.default_run());
-    // What each refusal leaves in effect, read off the parsed state.
-    let run_text = q.run.to_string();
-    q.errors = refused
-        .into_iter()
-        .map(|e| {
-            let knob_text = Knob::from_url_key(&e.field).map(|k| q.knobs.text(k));
-            let instead = match (e.field.as_str(), &knob_text) {
-                (SCENARIO_KEY, _) if q.name.is_none() => Instead::Said(NO_SCENARIO),
-                (SCENARIO_KEY, _) => Instead::Value(q.name.unwrap_or_default()),
-                (RUN_KEY, _) => Instead::Value(&run_text),
-                (_, Some(Some(text))) => Instead::Value(text),
-                _ => Instead::Said(SCENARIO_DEFAULT),
-            };
-            BadParam::new(e, instead)
-        })
-        .collect();
-    q
-}
-
-const RUNS: Text = Text::new(
-    "a whole number from 0 to 63 (which run the charts show)",
-    "0 到 63 之间的整数（图表显示哪一次运行）",
-);
-const NO_SCENARIO: Text = Text::new(
-    "no scenario: the experiment page is shown",
-    "不打开场景，显示实验页面",
-);
-const SCENARIO_DEFAULT: Text = Text::new("the scenario's default is used", "使用场景的默认值");
-
-impl ScenarioQuery {
-    /// The run the charts show by default (the scenario's choice).
-    fn default_run(&self) -> usize {
-        self.scenario.map_or(0, |s| s.default_run(&self.knobs))
-    }
-
-    /// The canonical scenario part of the URL (no `v`, no `embed`): `s`,
-    /// then every knob that differs from the page's default in
-    /// [`Knob::ALL`] order, then `run`. Empty without a scenario.
-    pub fn canonical(&self) -> String {
-        let Some(name) = self.name else {
-            return String::new();
-        };
-        let defaults = page_defaults();
-        let mut parts = vec![format!("{SCENARIO_KEY}={name}")];
-        for knob in Knob::ALL {
-            let v = self.knobs.text(knob);
-            if v.is_some() && v != defaults.text(knob) {
-                let v = v.unwrap_or_default();
-                parts.push(format!("{}={}", knob.url_key(), percent_encode(&v)));
-            }
-        }
-        if self.run != self.default_run() {
-            parts.push(format!("{RUN_KEY}={}", self.run));
-        }
-        parts.join("&")
-    }
-
-    /// The same query without `run` (what the worker's cached result is
-    /// keyed by).
-    pub fn run_key(&self) -> String {
-        ScenarioQuery {
-            run: self.default_run(),
-            ..self.clone()
-        }
-        .canonical()
-    }
-
-    /// The runs the charts can pick from with these knobs, one line each:
-    /// two queries with the same runs keep the chosen `run` across an edit.
-    pub fn runs(&self) -> String {
-        self.scenario.map_or(String::new(), |s| {
-            s.run_labels(&self.knobs)
-                .into_iter()
-                .map(|l| l.en)
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-    }
-}
+use crate::param_spec::Params;
+pub use crate::params::scenario_query::{
+    page_defaults, parse, ScenarioQuery, RUN_KEY, SCENARIO_KEY,
+};
+use crate::scenario::{self, Knob, RunView, Scenario, ScenarioResult};
+use crate::text::Filled;
 
 #[derive(Serialize)]
 struct ParsedScenario<'a> {

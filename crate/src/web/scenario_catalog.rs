@@ -12,6 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use super::result::to_js;
 use super::scenario::{page_defaults, RUN_KEY, SCENARIO_KEY};
+use crate::param_spec::Params;
 use crate::scenario::{Knob, KnobSpec, Listed, Text};
 use crate::sim::Qos;
 
@@ -76,7 +77,7 @@ impl ScenarioCatalog {
                     key: k.url_key(),
                     flag: k.flag(),
                     default: defaults.text(k).unwrap_or_default(),
-                    spec: k.spec(),
+                    spec: k.control(),
                 })
                 .collect(),
             qos: Qos::ALL

@@ -15,19 +15,21 @@
 use tailslice::chart::figure::Figure;
 use tailslice::chart::theme::ThemeName;
 use tailslice::embed::{EmbedView, Snippet, SnippetKind};
-use tailslice::error::{is_hidden_char, parse_count, Instead, ParamError};
+use tailslice::error::{is_hidden_char, parse_count, shown, Instead, ParamError};
 use tailslice::experiment::export::{experiment_json, parse_experiment_json};
 use tailslice::experiment::measured::{environment_line, parse_measure_text};
 use tailslice::experiment::sweep::{
     parse_quanta, parse_quanta_spec, parse_seed_range, SweepLimits,
 };
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::param_spec::Params;
+use tailslice::params::{self, BadParam};
 use tailslice::policy::PolicyKind;
-use tailslice::query_string::{decode_pairs, percent_encode};
+use tailslice::query_string::decode_pairs;
 use tailslice::responsiveness::budget::Budget;
 use tailslice::responsiveness::settings::{parse_quanta as parse_resp_quanta, MAX_QUANTA};
 use tailslice::responsiveness::{Answer, RespParam, Settings, Source, Task};
-use tailslice::scenario::{find, Knob, Knobs};
+use tailslice::scenario::{Knob, Knobs};
 use tailslice::sim::machine::{Machine, M1_EP_RATIO};
 use tailslice::text::Lang;
 use tailslice::trace::{import_trace, TraceOptions};
@@ -393,64 +395,122 @@ pub fn check_quanta_field(steps: u32, text: &str) {
     }
 }
 
-/// The page's query string: percent-decoding, then `Experiment::from_query`
-/// with the browser's limits. Whatever it accepts is within those limits,
-/// and its canonical query (what the address bar shows) opens the same
-/// experiment without a complaint.
+/// A refusal as the page's banner shows it: one line in each language,
+/// naming a key the link gives (or `also`, a key a refusal may reset), the
+/// banner's line starting with the form's.
+fn check_bad_param(b: &BadParam, pairs: &[(String, String)], also: &[&str]) {
+    assert!(
+        pairs.iter().any(|(k, _)| shown(k) == b.field) || also.contains(&b.field.as_str()),
+        "unexpected field: {}",
+        b.message
+    );
+    assert_one_line(&b.message);
+    assert_eq!(b.message, b.refusal.en);
+    for lang in Lang::ALL {
+        assert_one_line(b.refusal.get(lang));
+        assert_one_line(b.banner.get(lang));
+        assert!(
+            b.banner.get(lang).starts_with(b.refusal.get(lang)),
+            "{:?}",
+            b.banner
+        );
+    }
+}
+
+/// The page's query string as the page reads it (`params::parse` with the
+/// browser's limits, then the unknown keys): every refusal names a key the
+/// link gives, except the size refusal, which names the key it resets (`q`,
+/// then `n`); whatever it accepts is within those limits; its canonical
+/// query (what the address bar shows) opens the same page without a
+/// complaint and is written back unchanged.
 pub fn check_query(query: &str) {
     let pairs = decode_pairs(query);
-    let (exp, errors) = Experiment::from_query(
-        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-        &Limits::WEB,
-    );
-    for e in &errors {
-        // Every error names a key the link gives, except the size refusal,
-        // which names the key it resets (`q`, then `n`).
-        let given = pairs.iter().any(|(k, _)| *k == e.field);
-        assert!(
-            given || e.field == "q" || e.field == "n",
-            "unexpected field: {e}"
-        );
-        check_error_text(e);
+    let (exp, page) = params::parse(query, &Limits::WEB);
+    for e in &page.errors {
+        check_bad_param(e, &pairs, &["q", "n"]);
+    }
+    for e in params::query::unknown_keys(query) {
+        assert!(!tailslice::url_keys::is_known(&e.field), "{}", e.message);
+        check_bad_param(&e, &pairs, &[]);
     }
     let est = exp.estimated_slices();
     assert!(
         est.is_finite() && est <= Limits::WEB.max_slices as f64,
         "{query:?}: accepted with an estimate of {est} slices"
     );
-    let canonical = exp
-        .to_query()
-        .into_iter()
-        .map(|(k, v)| format!("{k}={}", percent_encode(&v)))
-        .collect::<Vec<_>>()
-        .join("&");
-    let pairs = decode_pairs(&canonical);
-    let (again, errors) = Experiment::from_query(
-        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-        &Limits::WEB,
-    );
+    let (again, back) = params::parse(&page.query, &Limits::WEB);
     assert!(
-        errors.is_empty(),
-        "{query:?}: its canonical query {canonical:?} is refused: {}",
-        errors[0]
+        back.errors.is_empty(),
+        "{query:?}: its canonical query {:?} is refused: {}",
+        page.query,
+        back.errors[0].message
     );
-    assert_eq!(again, exp, "{query:?}: canonical query {canonical:?}");
+    assert!(params::query::unknown_keys(&page.query).is_empty());
+    // The link leaves out what changes nothing (`cores` beside a machine).
+    assert_eq!(
+        again.link_query(),
+        exp.link_query(),
+        "{query:?}: canonical query {:?}",
+        page.query
+    );
+    assert_eq!(back.query, page.query, "{query:?}: not a fixed point");
+    assert_eq!(
+        (&back.real_values, &back.resp_values, back.lang),
+        (&page.real_values, &page.resp_values, page.lang),
+        "{query:?}: canonical query {:?}",
+        page.query
+    );
+    // `view` and `controls` mean something (and are written) only in the
+    // embed view.
+    assert_eq!(
+        (back.embed, back.theme),
+        (page.embed, page.theme),
+        "{query:?}"
+    );
+    if page.embed {
+        assert_eq!(
+            (back.view, back.controls),
+            (page.view, page.controls),
+            "{query:?}"
+        );
+    }
     run_if_small(&exp, None);
 }
 
-/// The scenario part of a page query (`s` and the knobs' URL keys), read
-/// with `Knobs::set` as the page does.
+/// The scenario part of a page query (`s`, the knobs' URL keys and `run`)
+/// as the page reads it (`params::scenario_query::parse`): refusals name a
+/// key the link gives; the canonical scenario query opens the same
+/// scenario, knobs and run without a complaint; the machine it runs on has
+/// 1 to 64 cores.
 pub fn check_scenario_query(query: &str) {
-    let mut knobs = Knobs::default();
-    for (k, v) in decode_pairs(query) {
-        if k == "s" {
-            let _ = find(v.trim());
-        } else if let Some(knob) = Knob::from_url_key(&k) {
-            check_knob(&mut knobs, knob, &k, &v);
-        }
+    let pairs = decode_pairs(query);
+    let q = params::scenario_query::parse(query);
+    for e in &q.errors {
+        check_bad_param(e, &pairs, &[]);
     }
-    let m = knobs.machine_or(Machine::m1);
+    if let Some(m) = &q.knobs.machine {
+        Machine::parse("m", m, q.knobs.ep_ratio)
+            .unwrap_or_else(|e| panic!("stored machine {m:?} is refused: {e}"));
+    }
+    let m = q.knobs.machine_or(Machine::m1);
     assert!((1..=64).contains(&m.cores.len()));
+    let canonical = q.canonical();
+    let back = params::scenario_query::parse(&canonical);
+    assert!(
+        back.errors.is_empty(),
+        "{query:?}: its canonical query {canonical:?} is refused: {}",
+        back.errors[0].message
+    );
+    if q.name.is_some() {
+        assert_eq!(
+            (back.name, &back.knobs, back.run),
+            (q.name, &q.knobs, q.run),
+            "{query:?}: canonical query {canonical:?}"
+        );
+        assert_eq!(back.canonical(), canonical, "{query:?}: not a fixed point");
+    } else {
+        assert!(canonical.is_empty());
+    }
 }
 
 /// The embed view's keys of a page query (`embed`, `view`, `controls`,

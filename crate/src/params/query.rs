@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::embed::{EmbedParam, EmbedView};
 use crate::error::{Instead, ParamError};
 use crate::experiment::{repeated, Experiment, Limits, Param};
+use crate::param_spec::Params;
 pub use crate::query_string::{decode_pairs, percent_encode};
 use crate::realrun::{RealParam, RealSettings};
 use crate::responsiveness::{CostFrom, RespParam, Settings as RespSettings};
@@ -52,14 +53,14 @@ impl BadParam {
 }
 
 /// The keys of a link that no part of the page reads
-/// ([`crate::url_keys`]), each as a banner line saying it is ignored.
+/// ([`crate::params::url_keys`]), each as a banner line saying it is ignored.
 pub fn unknown_keys(query: &str) -> Vec<BadParam> {
     let pairs = decode_pairs(query);
-    crate::url_keys::unknown(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+    crate::params::url_keys::unknown(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .into_iter()
         .map(|key| {
             let key = crate::error::shown(key);
-            let line = crate::url_keys::unknown_line(&key);
+            let line = crate::params::url_keys::unknown_line(&key);
             BadParam {
                 field: key,
                 value: String::new(),
@@ -286,8 +287,6 @@ fn with_real(page: &mut PageQuery, real: RealSettings) {
 }
 
 /// The page's view of a valid experiment, the full page or the embed view.
-// Only `openExperiment` calls it, which the page's own module (`page`) leaves out.
-#[cfg_attr(feature = "page", allow(dead_code))]
 pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQuery {
     describe_view(
         exp,

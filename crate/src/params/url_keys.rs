@@ -7,26 +7,23 @@
 
 use crate::embed::EmbedParam;
 use crate::experiment::Param;
+use crate::param_spec::Params;
+use crate::params::PageParam;
 use crate::realrun::RealParam;
 use crate::responsiveness::RespParam;
 use crate::scenario::Knob;
 use crate::text::{Filled, Text};
 
-/// The URL key of the scenario name.
-pub const SCENARIO_KEY: &str = "s";
-/// The URL key of the run a scenario's charts show (page only; not a CLI
-/// flag).
-pub const RUN_KEY: &str = "run";
+pub use crate::params::scenario_query::{RUN_KEY, SCENARIO_KEY};
 /// The address fragment's keys (after `#`, never sent to a server): the
 /// "Share these tasks" link's main-thread tasks
 /// (`crate::workload::task_link`).
 pub const FRAGMENT_KEYS: [&str; 1] = [crate::workload::task_link::KEY];
-/// The page's own keys: the link format's version and the language.
-const PAGE_KEYS: [&str; 4] = ["v", "lang", SCENARIO_KEY, RUN_KEY];
 
-/// Whether a link's `key` is read by any part of the page.
+/// Whether a link's `key` is read by any part of the page: a key or alias
+/// of one of the spec tables.
 pub fn is_known(key: &str) -> bool {
-    PAGE_KEYS.contains(&key)
+    PageParam::from_url_key(key).is_some()
         || Param::from_url_key(key).is_some()
         || EmbedParam::from_url_key(key).is_some()
         || RealParam::from_url_key(key).is_some()

@@ -91,19 +91,22 @@ function figureUi() {
 
 /** An SVG figure drawn into a canvas at `scale` times its size: a PNG. */
 async function svgToPng(svg, scale) {
-  const url = URL.createObjectURL(svg);
-  try {
-    const img = new Image();
-    img.src = url;
-    await img.decode();
-    const canvas = el('canvas', { width: img.naturalWidth * scale, height: img.naturalHeight * scale });
-    const g = canvas.getContext('2d');
-    g.scale(scale, scale);
-    g.drawImage(img, 0, 0, img.naturalWidth, img.naturalHeight);
-    return await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('empty canvas'))), 'image/png'));
-  } finally {
-    URL.revokeObjectURL(url);
-  }
+  // A data: URL, not a blob: one: the page's Content-Security-Policy lets
+  // images come from 'self' and data: only.
+  const url = await new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+    r.readAsDataURL(svg);
+  });
+  const img = new Image();
+  img.src = url;
+  await img.decode();
+  const canvas = el('canvas', { width: img.naturalWidth * scale, height: img.naturalHeight * scale });
+  const g = canvas.getContext('2d');
+  g.scale(scale, scale);
+  g.drawImage(img, 0, 0, img.naturalWidth, img.naturalHeight);
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('empty canvas'))), 'image/png'));
 }
 
 /** A PNG of `canvas` (what is on screen, at device resolution). */
@@ -129,7 +132,7 @@ function showTasksError(e) {
 
 function renderNote() {
   const note = $('#tasks-note');
-  $('#share-tasks').hidden = !(tasks && tasks.starts && typeof tasks.text === 'string');
+  $('#share-tasks').hidden = !(tasks && tasks.starts);
   $('#tasks-clear').hidden = !tasks;
   document.body.dataset.tasks = tasks ? String(tasks.count) : '';
   // Seed, task count, mix and arrivals do not apply to imported tasks: dimmed.
@@ -222,7 +225,9 @@ async function shareTasks() {
   const status = $('#copy-status');
   const m = await fullWasm();
   if (!tasks || !tasks.starts) return;
-  const out = m.shareTasksLink(tasks.text, tasks.starts);
+  // A trace's task list is held as a File (see trace-jobs.js).
+  const text = typeof tasks.text === 'string' ? tasks.text : await tasks.text.text();
+  const out = m.shareTasksLink(text, tasks.starts);
   const box = $('#share-link');
   if (out.error) {
     status.textContent = words(out.error);

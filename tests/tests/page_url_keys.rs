@@ -100,6 +100,7 @@ const VALUES: &[(&str, &str)] = &[
     ("resp_cost_from", "given"),
     ("resp_quanta", "4,8,16"),
     ("resp_window", "0-100"),
+    ("transit", "0.9"),
     ("s", "feishu-demo"),
     ("bl", "on"),
     ("nq", "2"),
@@ -169,7 +170,7 @@ async fn a_bad_shared_tasks_fragment_is_refused_by_name() -> Result<()> {
         let text = v.as_str().unwrap_or_default();
         assert!(text.contains(want), "{query}: {text}");
         // The page keeps its own tasks, and the fragment is no unknown key.
-        assert_eq!(b.eval_js("return document.body.dataset.tasks;").await?, "");
+        assert_eq!(b.eval_js("return document.body.dataset.tasks || '';").await?, "");
         assert_eq!(banner(&b).await?, Vec::<String>::new(), "{query}");
     }
     b.finish().await

@@ -170,7 +170,11 @@ async fn a_bad_shared_tasks_fragment_is_refused_by_name() -> Result<()> {
         let text = v.as_str().unwrap_or_default();
         assert!(text.contains(want), "{query}: {text}");
         // The page keeps its own tasks, and the fragment is no unknown key.
-        assert_eq!(b.eval_js("return document.body.dataset.tasks || '';").await?, "");
+        assert_eq!(
+            b.eval_js("return document.body.dataset.tasks || '';")
+                .await?,
+            ""
+        );
         assert_eq!(banner(&b).await?, Vec::<String>::new(), "{query}");
     }
     b.finish().await

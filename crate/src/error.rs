@@ -137,6 +137,12 @@ pub fn shown(value: &str) -> String {
     out
 }
 
+/// A size in bytes as `--help` and the refusals say it: `20 MiB` (whole
+/// MiB, as every limit is).
+pub fn fmt_mib(bytes: usize) -> String {
+    format!("{} MiB", bytes / (1024 * 1024))
+}
+
 /// A number as the shortest text that reads back as the same value: `16`,
 /// `0.5`, `1e-7`, never `0.0000…1` or `-0`. Used wherever a value is
 /// written back (URLs, messages), so a link shows what the visitor typed.

@@ -200,6 +200,32 @@ impl<P> Spec<P> {
     }
 }
 
+/// A `--help` entry: `head` (`  --flag ARG`) in a column of `width`, then
+/// `text` wrapped under that column at 80 characters.
+pub fn help_block(head: &str, text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = if head.chars().count() + 2 > width {
+        out.push_str(head);
+        out.push('\n');
+        " ".repeat(width)
+    } else {
+        format!("{head:<width$}")
+    };
+    for word in text.split(' ') {
+        if line.chars().count() > width && line.chars().count() + 1 + word.chars().count() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line = " ".repeat(width);
+        } else if line.chars().count() > width {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
 impl Entry {
     /// The `--help` line: the flag and its argument in a column of `width`,
     /// then the help, what is allowed and the default in brackets, wrapped
@@ -215,28 +241,7 @@ impl Entry {
             format!(" [{}]", self.default)
         };
         let text = format!("{} Allowed: {}.{default}", self.help.en, self.allowed.en);
-        let mut out = String::new();
-        let mut line = if head.chars().count() + 2 > width {
-            out.push_str(&head);
-            out.push('\n');
-            " ".repeat(width)
-        } else {
-            format!("{head:<width$}")
-        };
-        for word in text.split(' ') {
-            if line.chars().count() > width && line.chars().count() + 1 + word.chars().count() > 80
-            {
-                out.push_str(&line);
-                out.push('\n');
-                line = " ".repeat(width);
-            } else if line.chars().count() > width {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-        out.push_str(&line);
-        out.push('\n');
-        out
+        help_block(&head, &text, width)
     }
 
     /// The docs' table row: key, flag, default, allowed, help.

@@ -6,6 +6,7 @@ use std::ffi::OsString;
 
 use tailslice::experiment::{export, Experiment, Limits, Param};
 use tailslice::kernel::environment;
+use tailslice::kernel::pass::MAX_THREADS;
 use tailslice::kernel::report::{self, EevdfModel, EnvironmentJson, JsonTail, MeasuredRow};
 use tailslice::kernel::run::{self, Progress, Refusal, Request};
 use tailslice::kernel::text::{self as kernel_text, NoteInputs};
@@ -18,8 +19,12 @@ use super::simulate::table;
 use super::tasks_in::{Loaded, TaskSource};
 use super::{fail, flag_value, set_experiment_flag, wrap, EXIT_USAGE};
 
-const HELP: &str = "\
-tailslice measure — the experiment's tasks as real Linux threads, beside the model
+/// `--help`, its limits and defaults read off the kernel's plan and the
+/// experiment's defaults.
+fn help() -> String {
+    let d = Experiment::default();
+    format!(
+        "tailslice measure — the experiment's tasks as real Linux threads, beside the model
 
 One thread per task, pinned to --cores CPUs (the highest numbered; CPU 0 is
 left to the system when there are more CPUs), each spinning on its own
@@ -37,19 +42,19 @@ With no flags: the 400-task study (seed 42), fifo and rr, 3 repeats.
 
 Flags (defaults in brackets):
   --policies LIST     from fifo, rr, eevdf [fifo,rr]
-  --repeats K         passes per policy, 1 to 100 [3]; each figure is the
+  --repeats K         passes per policy, 1 to {max_repeats} [{repeats}]; each figure is the
                       middle of the repeats, with min and max
-  --seed N            workload seed, 0 to 2^53-1 [42]
-  --tasks N           number of tasks, 1 to 5000 (one thread each) [400]
-  --mix SPEC          task classes, as for simulate [85:1-8,12:10-40,3:80-200]
+  --seed N            workload seed, 0 to 2^53-1 [{seed}]
+  --tasks N           number of tasks, 1 to {max_threads} (one thread each) [{tasks}]
+  --mix SPEC          task classes, as for simulate [{mix}]
   --arrivals SPEC     t0 | poisson:LOAD | burst:COUNT@PERIOD [t0]
   --rng KIND          python | fast [python]
-  --quantum MS        rr's slice, a whole number of ms from 1 to 100000 [16]
+  --quantum MS        rr's slice, a whole number of ms from 1 to {max_rr} [{quantum}]
   --eevdf-slice-end tick|exact
                       when the eevdf model ends a used-up slice [exact]
   --cores N           CPUs the tasks run on, 1 to the CPUs this process may
                       use [1]
-  --within MS         threshold for the \"done within\" count [100]
+  --within MS         threshold for the \"done within\" count [{within}]
   --tasks-file PATH   your own tasks, as for simulate
   --rt-unthrottled    switch RT throttling off for the run (sched_rt_runtime_us
                       -1, put back afterwards, also on Ctrl-C); refused when no
@@ -58,10 +63,27 @@ Flags (defaults in brackets):
   --csv PATH          also write one row per task, policy and repeat
   --lang en|zh        language of the notes [en] (errors stay English)
 
-A run is refused above 600 s (passes × their work over the cores), and a
-pass that runs past 3 times its expected length plus 5 s is stopped. The
+A run is refused above {max_run} s (passes × their work over the cores), and a
+pass that runs past {factor} times its expected length plus {slack} s is stopped. The
 model's own --switch-cost and --machine are refused.
-";
+",
+        max_repeats = plan::MAX_REPEATS,
+        repeats = DEFAULT_REPEATS,
+        seed = d.get(Param::Seed),
+        max_threads = MAX_THREADS,
+        tasks = d.get(Param::Tasks),
+        mix = d.get(Param::Mix),
+        max_rr = plan::MAX_RR_TIMESLICE_MS,
+        quantum = d.get(Param::Quantum),
+        within = d.get(Param::Within),
+        max_run = plan::MAX_RUN_S,
+        factor = plan::DEADLINE_FACTOR,
+        slack = plan::DEADLINE_SLACK_S,
+    )
+}
+
+/// Passes per policy without `--repeats`.
+const DEFAULT_REPEATS: u32 = 3;
 
 const MEASURED_MIN: Text = Text::new("min", "最小");
 const MEASURED_MAX: Text = Text::new("max", "最大");
@@ -84,7 +106,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     let mut source = TaskSource::default();
     let mut given: Vec<Param> = Vec::new();
     let mut flags = MeasureFlags {
-        repeats: 3,
+        repeats: DEFAULT_REPEATS,
         rt_unthrottled: false,
         json: false,
         csv: None,
@@ -100,7 +122,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         };
         match arg {
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
-                print!("{HELP}");
+                print!("{}", help());
                 return 0;
             }
             lexopt::Arg::Long("json") => flags.json = true,

@@ -33,16 +33,20 @@ Flags (defaults in brackets):
 ";
 
 /// The flags after the experiment's parameters.
-const HELP_TAIL: &str = "  --json              print one JSON object instead of the table
-  --tasks-file PATH   run on your own tasks: one duration in ms per line, or CSV
-                      arrival_ms,duration_ms[,class] (header optional, # comments;
-                      a class NAME@nice=N gives its tasks nice N for eevdf);
-                      at most 1000000 tasks and 20 MiB; replaces --seed, --tasks,
-                      --mix, --rng and --arrivals
-  --trace PATH        also write a Chrome Trace Event file (Perfetto,
-                      chrome://tracing): one process per policy, one thread per
-                      core; at most 1000000 slices
-  --csv PATH          also write one CSV row per task and policy
+const JSON_HELP: &str = "  --json              print one JSON object instead of the table
+";
+
+/// The `--trace` help line, its limit read off the exporter's.
+fn trace_out_help() -> String {
+    param_spec::help_block(
+        "  --trace PATH",
+        &format!("also write a Chrome Trace Event file (Perfetto, chrome://tracing): one process per policy, one thread per core; at most {MAX_TRACE_SLICES} slices"),
+        22,
+    )
+}
+
+/// The flags after `--trace`.
+const HELP_TAIL: &str = "  --csv PATH          also write one CSV row per task and policy
   --explain           add an \"explanation\" text to the JSON (the table always has it)
   --lang en|zh        language of the explanation and of what is wrong with a
                       --trace-in file [en] (other errors stay English)
@@ -93,10 +97,12 @@ pub fn run(args: Vec<OsString>) -> i32 {
             lexopt::Arg::Long("explain") => with_explanation = true,
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
                 print!(
-                    "{HELP}{}{HELP_TAIL}{}{}",
+                    "{HELP}{}{JSON_HELP}{}{}{HELP_TAIL}{}{}",
                     param_lines(),
+                    tasks_in::tasks_file_help(),
+                    trace_out_help(),
                     figure_flags::help(&Figure::STUDY, 22),
-                    tasks_in::TRACE_HELP
+                    tasks_in::trace_help()
                 );
                 return 0;
             }

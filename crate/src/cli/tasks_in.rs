@@ -6,8 +6,9 @@
 //! cannot go with an import, the file's size before it is read, then its
 //! parser's one-line message.
 
-use tailslice::error::shown;
+use tailslice::error::{fmt_mib, shown};
 use tailslice::experiment::{Experiment, Limits, Param};
+use tailslice::param_spec::help_block;
 use tailslice::text::{Lang, Text};
 use tailslice::trace::{self, ParsedTrace, ThreadKey, TraceArrivals, TraceImport, TraceOptions};
 use tailslice::workload::task_list::{self, MAX_IMPORT_TASKS};
@@ -15,18 +16,37 @@ use tailslice::workload::{Arrivals, Workload};
 
 use super::fail;
 
-/// Help lines for `--trace-in` and `--thread`, shared by the subcommands.
-pub(super) const TRACE_HELP: &str =
-    "  --trace-in FILE     run on a browser performance trace's main-thread tasks:
-                      a Trace Event file (.json, or .json.gz, detected by its
-                      bytes) as DevTools \"Save profile…\", Lighthouse,
-                      Puppeteer/Playwright or chrome://tracing save it; at most
-                      256 MiB uncompressed and 1000000 tasks. Each task arrives
-                      at its recorded start (--arrivals t0: all at t = 0);
-                      replaces --seed, --tasks, --mix and --rng
-  --thread PID:TID    with --trace-in: the thread to import (default: the
-                      inspected page's main thread; the others are listed)
-";
+/// The `--tasks-file` help line, its limits read off the task list's.
+pub(super) fn tasks_file_help() -> String {
+    help_block(
+        "  --tasks-file PATH",
+        &format!(
+            "run on your own tasks: one duration in ms per line, or CSV arrival_ms,duration_ms[,class] (header optional, # comments; a class NAME@nice=N gives its tasks nice N for eevdf); at most {MAX_IMPORT_TASKS} tasks and {}; replaces --seed, --tasks, --mix, --rng and --arrivals",
+            fmt_mib(task_list::MAX_IMPORT_BYTES)
+        ),
+        22,
+    )
+}
+
+/// Help lines for `--trace-in` and `--thread`, shared by the subcommands,
+/// their limits read off the trace importer's.
+pub(super) fn trace_help() -> String {
+    let trace_in = help_block(
+        "  --trace-in FILE",
+        &format!(
+            "run on a browser performance trace's main-thread tasks: a Trace Event file (.json, or .json.gz, detected by its bytes) as DevTools \"Save profile…\", Lighthouse, Puppeteer/Playwright or chrome://tracing save it; at most {} uncompressed and {} tasks. Each task arrives at its recorded start (--arrivals t0: all at t = 0); replaces --seed, --tasks, --mix and --rng",
+            fmt_mib(trace::MAX_TRACE_BYTES),
+            trace::MAX_TRACE_TASKS
+        ),
+        22,
+    );
+    let thread = help_block(
+        "  --thread PID:TID",
+        "with --trace-in: the thread to import (default: the inspected page's main thread; the others are listed)",
+        22,
+    );
+    trace_in + &thread
+}
 
 /// Flags that describe a generated workload, so they make no sense with
 /// `--tasks-file`.
@@ -183,7 +203,8 @@ fn check_file(flag: &str, path: &str, max: usize, what: &str) -> Result<(), i32>
 
 /// Reads and parses a task list.
 fn read_tasks_file(path: &str, max_tasks: usize) -> Result<Workload, i32> {
-    check_file("--tasks-file", path, task_list::MAX_IMPORT_BYTES, "20 MiB")?;
+    let size = fmt_mib(task_list::MAX_IMPORT_BYTES);
+    check_file("--tasks-file", path, task_list::MAX_IMPORT_BYTES, &size)?;
     let bad = |why: String| fail(&format!("invalid --tasks-file '{}': {why}", shown(path)));
     let text = std::fs::read_to_string(path)
         .map_err(|e| bad(format!("cannot read it as UTF-8 text: {e}")))?;
@@ -197,7 +218,7 @@ fn read_trace(path: &str, opts: &TraceOptions, lang: Lang) -> Result<TraceImport
         "--trace-in",
         path,
         trace::MAX_TRACE_BYTES,
-        "256 MiB uncompressed",
+        &format!("{} uncompressed", fmt_mib(trace::MAX_TRACE_BYTES)),
     )?;
     let bad = |why: String| fail(&format!("invalid --trace-in '{}': {why}", shown(path)));
     let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read it: {e}")))?;

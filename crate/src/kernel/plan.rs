@@ -142,12 +142,15 @@ pub fn check_length(pass_s: f64, passes: usize, repeats: u32) -> Result<(), Stri
     Ok(())
 }
 
+/// The longest quantum `sched_rr_timeslice_ms` is given (ms).
+pub const MAX_RR_TIMESLICE_MS: f64 = 100_000.0;
+
 /// Refuses a round-robin quantum the kernel cannot be given:
 /// `sched_rr_timeslice_ms` takes whole ms.
 pub fn rr_timeslice(quantum: f64) -> Result<u32, String> {
-    if quantum.fract() != 0.0 || !(1.0..=100_000.0).contains(&quantum) {
+    if quantum.fract() != 0.0 || !(1.0..=MAX_RR_TIMESLICE_MS).contains(&quantum) {
         return Err(format!(
-            "invalid --quantum '{quantum}': measure writes rr's quantum to sched_rr_timeslice_ms, which takes a whole number of ms from 1 to 100000"
+            "invalid --quantum '{quantum}': measure writes rr's quantum to sched_rr_timeslice_ms, which takes a whole number of ms from 1 to {MAX_RR_TIMESLICE_MS}"
         ));
     }
     Ok(quantum as u32)

@@ -152,13 +152,26 @@ fn is_header(fields: &[&str]) -> bool {
     }
 }
 
+/// What a task list is and how large it may be, for the page's import
+/// panel: at most `max_tasks` tasks (the front end's limit, if smaller).
+pub fn import_help(max_tasks: usize) -> Filled {
+    const HELP: Text = Text::new(
+        "One duration in ms per line, or CSV arrival_ms,duration_ms[,class] (header optional). Up to {} tasks, {}.",
+        "每行一个时长（ms），或 CSV：arrival_ms,duration_ms[,class]（表头可选）。最多 {} 个任务、{}。",
+    );
+    HELP.both(&[
+        &max_tasks.min(MAX_IMPORT_TASKS).to_string(),
+        &crate::error::fmt_mib(MAX_IMPORT_BYTES),
+    ])
+}
+
 /// Refuses a list (or a file, `what`) of more than [`MAX_IMPORT_BYTES`]
 /// before anything reads it.
 pub fn check_bytes(what: Text, bytes: usize) -> Result<(), ImportError> {
     if bytes > MAX_IMPORT_BYTES {
         const TOO_LARGE: Text = Text::new(
-            "{} is {} bytes; at most {} bytes (20 MiB) are accepted",
-            "{}有 {} 字节；最多接受 {} 字节（20 MiB）",
+            "{} is {} bytes; at most {} bytes ({}) are accepted",
+            "{}有 {} 字节；最多接受 {} 字节（{}）",
         );
         return Err(ImportError::whole(Filled::each(|lang| {
             TOO_LARGE.fill(
@@ -167,6 +180,7 @@ pub fn check_bytes(what: Text, bytes: usize) -> Result<(), ImportError> {
                     what.get(lang),
                     &bytes.to_string(),
                     &MAX_IMPORT_BYTES.to_string(),
+                    &crate::error::fmt_mib(MAX_IMPORT_BYTES),
                 ],
             )
         })));

@@ -8,7 +8,7 @@
 import { fullWasm } from './full-wasm.js';
 import { t, lang, fmtNumber, onLangChange } from './i18n.js';
 import { exportPng } from './io.js';
-import { catalog, limits, metricTitle, policyTitle as title } from './catalog.js';
+import { catalog, limits, metricTitle, policyTitle as title, words } from './catalog.js';
 import { request, warm } from './client.js';
 import { $, el, sizeCanvas } from './dom.js';
 
@@ -117,43 +117,27 @@ function renderSeeds() {
   const select = $('#sweep-metric');
   fillMetricSelect(select, catalog().seed_sweep_metrics, sum);
   const m = select.value;
-  const mi = sum.metrics.indexOf(m);
-  const change = sum.summary.changes[0];
-  let dist, current, policy;
-  if (change) {
-    dist = change.changes_pct.find((d) => d.metric === m).distribution;
-    current = sum.current_changes[0][mi];
-    policy = change.policy;
-  } else {
-    const p = sum.summary.policies[0];
-    dist = p.metrics.find((d) => d.metric === m).distribution;
-    current = sum.current_values[0][mi];
-    policy = p.policy;
-  }
+  // Rust's reading of the figure: the distribution, this seed's figure
+  // and the sentence (sweep_reading::read_seeds).
+  const r = sum.readings[m];
   const canvas = $('#sweep-hist');
   const dpr = sizeCanvas(canvas, 260);
   wasm.drawSeedHistogram(canvas, dpr, ctx.dark(), {
-    edges: dist.histogram.edges,
-    counts: dist.histogram.counts,
-    p5: dist.p5, p50: dist.p50, p95: dist.p95,
-    current: current ?? null,
-    x_desc: change ? t('sweep.axis.change', { metric: metricTitle(m) }) : t('sweep.axis.value', { metric: metricTitle(m) }),
+    edges: r.histogram.edges,
+    counts: r.histogram.counts,
+    p5: r.p5, p50: r.p50, p95: r.p95,
+    current: r.current,
+    x_desc: t(r.kind === 'change' ? 'sweep.axis.change' : 'sweep.axis.value', { metric: metricTitle(m) }),
     y_desc: t('sweep.axis.seeds'),
     current_label: t('sweep.current', { seed: sum.seed }),
   });
   const stats = $('#seed-stats');
-  const vars = {
-    n: sum.summary.seeds, from: sum.from, to: sum.to, policy: title(policy), metric: metricTitle(m),
-    p5: fmtNumber(dist.p5, 1), p50: fmtNumber(dist.p50, 1), p95: fmtNumber(dist.p95, 1),
-    seed: sum.seed, current: fmtNumber(current, 1),
-    better: change ? change.p95_better : 0, worse: change ? change.p95_worse : 0,
-  };
-  stats.textContent = t(change ? 'sweep.stats.change' : 'sweep.stats.value', vars);
+  stats.textContent = words(r.text);
   // Exact figures for scripts and tests.
   Object.assign(stats.dataset, {
-    metric: m, kind: change ? 'change' : 'value', policy,
-    p5: String(dist.p5), p50: String(dist.p50), p95: String(dist.p95),
-    seeds: String(sum.summary.seeds), current: String(current),
+    metric: m, kind: r.kind, policy: r.policy,
+    p5: String(r.p5), p50: String(r.p50), p95: String(r.p95),
+    seeds: String(r.seeds), current: String(r.current),
   });
   $('#sweep-status-text').textContent = t('sweep.done.seeds', { n: sum.summary.seeds, ms: fmtNumber(s.ms, 0) });
 }
@@ -168,13 +152,11 @@ function renderQuanta() {
   const m = select.value;
   const canvas = $('#sweep-quanta-chart');
   const dpr = sizeCanvas(canvas, 280);
-  // Rust's sweep::best_quanta names each figure's best `best_<metric>`.
-  const best = sum.best.map((b) => (b.depends_on_quantum ? b[`best_${m}`].quantum : null));
   wasm.drawQuantumChart(canvas, dpr, ctx.dark(), {
     quanta: sum.quanta,
     policies: sum.policies,
     values: sum.series.map((se) => se[m]),
-    best,
+    best: sum.best_quantum[m],
     quantum: sum.quantum,
     x_desc: t('sweep.axis.quantum'),
     y_desc: t('sweep.axis.latency', { metric: metricTitle(m) }),
@@ -183,22 +165,11 @@ function renderQuanta() {
   ul.replaceChildren();
   ul.dataset.quanta = sum.quanta.join(',');
   for (const b of sum.best) {
-    const li = el('li', { dataset: { policy: b.policy } });
-    if (b.depends_on_quantum) {
-      li.dataset.quantum = String(b.best_p95.quantum);
-      li.dataset.value = String(b.best_p95.value);
-      li.textContent = t('sweep.best', {
-        policy: title(b.policy), q: b.best_p95.quantum, v: fmtNumber(b.best_p95.value, 1),
-        q99: b.best_p99.quantum, qm: b.best_mean.quantum,
-      }) + (b.p95_interior ? '' : t('sweep.best.edge'));
-    } else {
-      li.textContent = t('sweep.best.none', { policy: title(b.policy) });
-    }
+    const li = el('li', { dataset: { policy: b.policy }, text: words(b.text) });
+    if (b.p95) Object.assign(li.dataset, { quantum: String(b.p95.quantum), value: String(b.p95.value) });
     ul.append(li);
   }
-  if (sum.switch_cost > 0) {
-    ul.append(el('li', { text: t('sweep.cs', { cs: sum.switch_cost }) }));
-  }
+  if (sum.note) ul.append(el('li', { text: words(sum.note) }));
   $('#sweep-status-text').textContent = t('sweep.done.quanta', { n: sum.quanta.length, ms: fmtNumber(s.ms, 0) });
 }
 

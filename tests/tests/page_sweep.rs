@@ -211,9 +211,30 @@ async fn quantum_sweep_best_quantum_matches_the_cli() -> Result<()> {
             "{li}"
         );
     }
+    // One sentence: each policy's best-quantum line is the CLI's, the
+    // policy named by its title.
+    let summary = run_cli([
+        "sweep",
+        "--quanta",
+        &quanta,
+        "--switch-cost",
+        "0.5",
+        "--policies",
+        "fifo,rr,mlfq",
+    ])?;
+    for policy in ["fifo", "rr", "mlfq"] {
+        let cli = summary
+            .lines()
+            .find(|l| l.starts_with(&format!("{policy}: ")))
+            .ok_or("a best-quantum line")?;
+        let page = b
+            .text(&format!("#best-quantum li[data-policy={policy}]"))
+            .await?;
+        assert_eq!(page, cli.replacen(policy, &policy.to_uppercase(), 1));
+    }
     // fifo ignores the quantum.
     let fifo = b.text("#best-quantum li[data-policy=fifo]").await?;
-    assert!(fifo.contains("does not use the quantum"), "{fifo}");
+    assert!(fifo.contains("the quantum makes no difference"), "{fifo}");
     let share = ink(&b, "#sweep-quanta-chart").await?;
     assert!(share > 0.01, "the quantum chart looks blank ({share})");
     // The pickers are the catalog's figures; p50's best quantum is Rust's

@@ -10,38 +10,73 @@ use std::fmt::Write;
 use tailslice::error::parse_count;
 use tailslice::experiment::export::policy_label;
 use tailslice::experiment::sweep::{self, Distribution, QuantumRun, SeedRun, Sweep, SweepLimits};
+use tailslice::experiment::sweep_reading;
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::param_spec::Params;
+use tailslice::param_spec::{help_block, Params};
 use tailslice::sim::EngineError;
 use tailslice::workload::Workload;
 
 use super::tasks_in::{Loaded, TaskSource};
-use super::{fail, flag_value, set_experiment_flag, EXIT_USAGE};
+use super::{fail, flag_value, set_experiment_flag, wrap, EXIT_USAGE};
 
-const HELP: &str = "\
-tailslice sweep — run one experiment over many seeds or many quanta
-
-  --seeds A-B         seeds to run, inclusive, at most 100000 (e.g. 1-1000):
-                      the spread of every figure and of each policy's change
-                      against the first
-  --quanta LIST       quanta in ms joined by commas, at most 200 (e.g.
-                      0.5,1,2,4,8,16,32,64,128,256,500), or LO-HI for --steps
-                      log-spaced values (e.g. 0.5-500, as on the page): one
-                      workload, every quantum, the best quantum per policy
-                      (switch cost included)
-  --steps N           with --quanta LO-HI: how many quanta, 2 to 200 (25)
-  --tasks-file PATH   with --quanta: sweep your own tasks (see simulate --help)
-  --trace-in FILE     with --quanta: sweep a browser trace's main-thread tasks
-  --thread PID:TID    with --trace-in: the thread (see simulate --help)
-  --json              {\"runs\": [{\"seed\" or \"quantum\": .., \"results\": [..]}]}
-                      with results exactly as simulate --json prints them
-  --csv               one CSV row per run and policy
-  any simulate flag (--tasks, --mix, --policies, --switch-cost, ...) except
-  --seed with --seeds and --quantum with --quanta
-
-Give exactly one of --seeds and --quanta. Sweeps are checked up front: at
-most 2000000000 estimated slices in all.
-";
+/// `--help`, its ranges read off the sweep's limits.
+fn help() -> String {
+    let l = SweepLimits::CLI;
+    let flag = |head: &str, text: &str| help_block(head, text, 22);
+    [
+        "tailslice sweep — run one experiment over many seeds or many quanta\n\n".to_string(),
+        flag(
+            "  --seeds A-B",
+            &format!(
+                "seeds to run, inclusive, at most {} (e.g. 1-1000): the spread of every figure and of each policy's change against the first",
+                l.max_seeds
+            ),
+        ),
+        flag(
+            "  --quanta LIST",
+            &format!(
+                "quanta in ms joined by commas, at most {} (e.g. 0.5,1,2,4,8,16,32,64,128,256,500), or LO-HI for --steps log-spaced values (e.g. 0.5-500, as on the page): one workload, every quantum, the best quantum per policy (switch cost included)",
+                l.max_quanta
+            ),
+        ),
+        flag(
+            "  --steps N",
+            &format!(
+                "with --quanta LO-HI: how many quanta, {} to {} ({})",
+                sweep::MIN_RANGE_STEPS,
+                l.max_quanta,
+                sweep::DEFAULT_RANGE_STEPS
+            ),
+        ),
+        flag(
+            "  --tasks-file PATH",
+            "with --quanta: sweep your own tasks (see simulate --help)",
+        ),
+        flag(
+            "  --trace-in FILE",
+            "with --quanta: sweep a browser trace's main-thread tasks",
+        ),
+        flag(
+            "  --thread PID:TID",
+            "with --trace-in: the thread (see simulate --help)",
+        ),
+        flag(
+            "  --json",
+            "{\"runs\": [{\"seed\" or \"quantum\": .., \"results\": [..]}]} with results exactly as simulate --json prints them",
+        ),
+        flag("  --csv", "one CSV row per run and policy"),
+        "  any simulate flag (--tasks, --mix, --policies, --switch-cost, ...) except\n  --seed with --seeds and --quantum with --quanta\n\n".to_string(),
+        wrap(
+            &format!(
+                "Give exactly one of --seeds and --quanta. Sweeps are checked up front: at most {} estimated slices in all.",
+                l.max_total_slices
+            ),
+            78,
+        ),
+        "\n".to_string(),
+    ]
+    .concat()
+}
 
 enum Mode {
     Seeds(std::ops::RangeInclusive<u64>, String),
@@ -75,13 +110,18 @@ pub fn run(args: Vec<OsString>) -> i32 {
                     Ok(v) => v,
                     Err(code) => return code,
                 };
-                match parse_count("--steps", &value, 2, sweep_limits.max_quanta as u64) {
+                match parse_count(
+                    "--steps",
+                    &value,
+                    sweep::MIN_RANGE_STEPS as u64,
+                    sweep_limits.max_quanta as u64,
+                ) {
                     Ok(n) => steps = Some(n as u32),
                     Err(e) => return fail(&e.to_string()),
                 }
             }
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
-                print!("{HELP}");
+                print!("{}", help());
                 return 0;
             }
             lexopt::Arg::Long(name) if TaskSource::is_flag(name) => {
@@ -348,25 +388,8 @@ fn seed_summary(exp: &Experiment, text: &str, runs: &[SeedRun]) -> String {
             .position(|r| r.policy == c.policy)
             .unwrap_or(1);
         if let Some(own) = runs.iter().find(|r| r.seed == exp.seed) {
-            if let Some(v) =
-                tailslice::stats::change_pct(own.results[0].summary.p95, own.results[k].summary.p95)
-            {
-                let all: Vec<f64> = runs
-                    .iter()
-                    .filter_map(|r| {
-                        tailslice::stats::change_pct(
-                            r.results[0].summary.p95,
-                            r.results[k].summary.p95,
-                        )
-                    })
-                    .collect();
-                let rank = all.iter().filter(|&&x| x <= v).count() as f64 / all.len() as f64;
-                let _ = writeln!(
-                    s,
-                    "seed {}: p95 change {v:+.1} % ({:.0} % of the seeds are at or below it)",
-                    exp.seed,
-                    rank * 100.0
-                );
+            if let Some(rank) = sweep_reading::p95_rank(runs, own, k) {
+                let _ = writeln!(s, "{}", rank.en);
             }
         }
         if let Some(p95) = c.changes_pct.iter().find(|m| m.metric == "p95") {
@@ -421,33 +444,11 @@ fn quantum_summary(exp: &Experiment, tasks_file: Option<&str>, runs: &[QuantumRu
     }
     s.push('\n');
     for b in sweep::best_quanta(runs) {
-        if !b.depends_on_quantum {
-            let _ = writeln!(s, "{}: the quantum makes no difference", b.policy);
-            continue;
-        }
-        let _ = writeln!(
-            s,
-            "{}: best p95 {:.1} ms at quantum {} ms{}; best mean {:.1} ms at {} ms; best p99 {:.1} ms at {} ms",
-            b.policy,
-            b.best_p95.value,
-            b.best_p95.quantum,
-            if b.p95_interior {
-                ""
-            } else {
-                " (at the edge of the range swept)"
-            },
-            b.best_mean.value,
-            b.best_mean.quantum,
-            b.best_p99.value,
-            b.best_p99.quantum
-        );
+        let line = sweep_reading::best_quantum_text(&b, |_| b.policy.to_string());
+        let _ = writeln!(s, "{}", line.en);
     }
-    if exp.switch_cost > 0.0 {
-        let _ = writeln!(
-            s,
-            "(every switch costs {} ms, so small quanta pay for their switches)",
-            exp.switch_cost
-        );
+    if let Some(note) = sweep_reading::switch_cost_note(exp.switch_cost) {
+        let _ = writeln!(s, "{}", note.en);
     }
     s
 }

@@ -21,6 +21,7 @@ pub mod recorded;
 pub mod run;
 pub mod summary;
 pub mod sweep;
+pub mod sweep_reading;
 
 use crate::error::{fmt_number, parse_count, unit, NumberRange, ParamError};
 use crate::param_spec::{self, Params, Range, Spec};

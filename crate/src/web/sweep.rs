@@ -6,6 +6,7 @@
 //! The work is `crate::experiment::sweep`'s, exactly as `tailslice sweep` does it, so
 //! the page's figures equal the CLI's for the same settings.
 
+use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
@@ -19,10 +20,11 @@ use super::result::to_js;
 use crate::chart::{self, pen::Pen, theme::Theme};
 use crate::error::ParamError;
 use crate::experiment::metric::Metric;
+use crate::experiment::reading::policy_title;
 use crate::experiment::sweep::{self as core, QuantumRun, SeedRun, SweepLimits};
+use crate::experiment::sweep_reading;
 use crate::experiment::{Experiment, Limits};
-use crate::stats::change_pct;
-use crate::text::Lang;
+use crate::text::{Filled, Lang};
 use crate::workload::task_list;
 use crate::workload::Workload;
 
@@ -95,9 +97,9 @@ impl SeedSweep {
         Ok(self.next <= end)
     }
 
-    /// `{seeds, from, to, seed, policies, summary, current}`: the
-    /// summary of `sweep::summarize_seeds` and the experiment's own seed's
-    /// figures (`current.values[policy][metric]`, `current.changes[policy][metric]`).
+    /// `{seed, summary, readings}`: the summary of `sweep::summarize_seeds`
+    /// and, per figure, what it says with the experiment's own seed placed
+    /// in it (`sweep_reading::read_seeds`).
     pub fn summary(&self) -> Result<JsValue, JsError> {
         let summary = core::summarize_seeds(&self.runs, BINS);
         let own = match self.runs.iter().find(|r| r.seed == self.exp.seed) {
@@ -105,41 +107,22 @@ impl SeedSweep {
             None => core::run_seed(&self.exp, self.exp.seed, &Limits::WEB)
                 .map_err(|e| JsError::new(&e.to_string()))?,
         };
-        let metric = |r: &crate::experiment::PolicyReport, m: &str| -> f64 {
-            Metric::from_name(m).map_or(f64::NAN, |m| m.of(&r.summary))
-        };
-        let values: Vec<Vec<f64>> = own
-            .results
-            .iter()
-            .map(|r| core::METRICS.iter().map(|m| metric(r, m)).collect())
-            .collect();
-        let changes: Vec<Vec<Option<f64>>> = own.results[1..]
-            .iter()
-            .map(|r| {
-                core::METRICS
-                    .iter()
-                    .map(|m| change_pct(metric(&own.results[0], m), metric(r, m)))
-                    .collect()
-            })
-            .collect();
+        let own = sweep_reading::own_seed(&own);
         #[derive(Serialize)]
         struct Out<'a> {
-            from: u64,
-            to: u64,
             seed: u64,
-            metrics: [&'static str; 5],
             summary: &'a core::SeedSummary,
-            current_values: Vec<Vec<f64>>,
-            current_changes: Vec<Vec<Option<f64>>>,
+            /// One reading per figure, by the figure's name.
+            readings: BTreeMap<&'static str, sweep_reading::SeedReading>,
         }
+        let (from, to) = (*self.seeds.start(), *self.seeds.end());
         Ok(to_js(&Out {
-            from: *self.seeds.start(),
-            to: *self.seeds.end(),
             seed: self.exp.seed,
-            metrics: core::METRICS,
             summary: &summary,
-            current_values: values,
-            current_changes: changes,
+            readings: sweep_reading::read_seeds(&summary, &own, from, to)
+                .into_iter()
+                .map(|r| (r.metric, r))
+                .collect(),
         }))
     }
 }
@@ -225,9 +208,10 @@ impl QuantumSweep {
         Ok(self.runs.len() < self.quanta.len())
     }
 
-    /// `{quanta, policies, series, best, switch_cost, quantum}`:
+    /// `{quanta, policies, series, best, best_quantum, note, quantum}`:
     /// `series[k][metric]` is policy k's figure per quantum (`mean`, `p50`,
-    /// `p95`, `p99`); `best` is `sweep::best_quanta`.
+    /// `p95`, `p99`); `best` is each policy's best quantum as a sentence,
+    /// `best_quantum[metric]` each policy's best quantum for the chart.
     pub fn summary(&self) -> JsValue {
         let policies: Vec<&str> = self.exp.policies.iter().map(|p| p.name()).collect();
         let series: Vec<Series> = (0..policies.len())
@@ -243,21 +227,52 @@ impl QuantumSweep {
                 }
             })
             .collect();
+        let best = core::best_quanta(&self.runs);
+        // Per figure, each policy's best quantum (none when the quantum
+        // makes no difference), for the chart's marks.
+        let best_quantum: BTreeMap<&str, Vec<Option<f64>>> = Metric::QUANTUM_PICK
+            .iter()
+            .map(|&m| {
+                let per: Vec<Option<f64>> = best
+                    .iter()
+                    .map(|b| sweep_reading::best_quantum_of(b, m))
+                    .collect();
+                (m.name(), per)
+            })
+            .collect();
+        #[derive(Serialize)]
+        struct Line {
+            policy: &'static str,
+            /// The best p95's quantum and value (test hooks), when the
+            /// quantum makes a difference.
+            p95: Option<core::Best>,
+            text: Filled,
+        }
+        let lines: Vec<Line> = best
+            .iter()
+            .map(|b| Line {
+                policy: b.policy,
+                p95: b.depends_on_quantum.then(|| b.best_p95.clone()),
+                text: sweep_reading::best_quantum_text(b, |lang| policy_title(b.policy, lang)),
+            })
+            .collect();
         #[derive(Serialize)]
         struct Out<'a> {
             quanta: Vec<f64>,
             policies: Vec<&'a str>,
             series: Vec<Series>,
-            best: Vec<core::BestQuantum>,
-            switch_cost: f64,
+            best: Vec<Line>,
+            best_quantum: BTreeMap<&'a str, Vec<Option<f64>>>,
+            note: Option<Filled>,
             quantum: f64,
         }
         to_js(&Out {
             quanta: self.runs.iter().map(|r| r.quantum).collect(),
             policies,
             series,
-            best: core::best_quanta(&self.runs),
-            switch_cost: self.exp.switch_cost,
+            best: lines,
+            best_quantum,
+            note: sweep_reading::switch_cost_note(self.exp.switch_cost),
             quantum: self.exp.quantum,
         })
     }

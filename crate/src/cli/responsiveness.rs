@@ -12,14 +12,21 @@ use std::fmt::Write;
 
 use tailslice::chart::answer::AnswerCharts;
 use tailslice::chart::figure::{self, Figure};
+use tailslice::error::fmt_number;
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::param_spec::Params;
+use tailslice::param_spec::{help_block, Params};
 use tailslice::responsiveness::budget::Budget;
 use tailslice::responsiveness::interactions_text as itext;
 use tailslice::responsiveness::report::MAX_CHUNKS;
+use tailslice::responsiveness::settings::{
+    DEFAULT_QUANTA_MS, DEFAULT_TRANSIT_MS, MAX_QUANTA, TRANSIT_RANGE,
+};
 use tailslice::responsiveness::text::{
     self, about, row_name, COLUMNS, FAVOURED_MARK, GROUP_BLOCKING, GROUP_DELAY, GROUP_LATER,
     GROUP_OVER, KNEE_MARK, QUANTUM_HEAD,
+};
+use tailslice::responsiveness::yielding::{
+    CHROMIUM_CLAMP_FROM, DEFAULT_YIELD_COST_MS, FRAME_MS, TIMEOUT_CLAMP_MS, YIELD_COST_RANGE,
 };
 use tailslice::responsiveness::{Answer, RespParam, Settings, Source, Task};
 use tailslice::text::Lang;
@@ -52,20 +59,61 @@ Tasks (one of; default: the study's 400 tasks, all at t = 0):
                       --arrivals poisson:LOAD or burst:COUNT@PERIOD spreads it
 
 Flags (defaults in brackets):
-  --quanta LIST       quanta in ms joined by commas, at most 16
-                      [4,8,16,24,32,48,64,100]
-  --yield KIND        how a task yields: scheduler (scheduler.yield(), the
-                      continuation runs first), message (MessageChannel),
-                      timeout (setTimeout(0), 4 ms from a task's 5th yield) or
-                      raf (the next 60 Hz frame) [scheduler]
-  --yield-cost MS     event-loop time per yield, 0 to 1000 [0.1: a typical
-                      event-loop turn without rendering]
-  --window START-END  inputs arrive between these ms (from the first task's
-                      start) instead of over the tasks' span
-  --transit MS        an input's time from the browser process to the main
-                      thread, added to every input delay, 0 to 100 [0.9:
-                      measured in headless Chromium]
-  --budget LIST       inp=MS,p98=MS,tbt=MS (any of them): exit 1 with one line
+";
+
+/// The model's flags, their ranges and defaults read off the settings.
+fn model_help() -> String {
+    let flag = |head: &str, text: String| help_block(head, &text, 22);
+    let list = |v: &[f64]| {
+        v.iter()
+            .map(|&q| fmt_number(q))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    [
+        flag(
+            "  --quanta LIST",
+            format!(
+                "quanta in ms joined by commas, at most {MAX_QUANTA} [{}]",
+                list(&DEFAULT_QUANTA_MS)
+            ),
+        ),
+        flag(
+            "  --yield KIND",
+            format!(
+                "how a task yields: scheduler (scheduler.yield(), the continuation runs first), message (MessageChannel), timeout (setTimeout(0), {} ms from a task's {}th yield) or raf (the next {} Hz frame) [scheduler]",
+                fmt_number(TIMEOUT_CLAMP_MS),
+                CHROMIUM_CLAMP_FROM,
+                fmt_number((1000.0 / FRAME_MS).round())
+            ),
+        ),
+        flag(
+            "  --yield-cost MS",
+            format!(
+                "event-loop time per yield, 0 to {} [{}: a typical event-loop turn without rendering]",
+                fmt_number(YIELD_COST_RANGE.max),
+                fmt_number(DEFAULT_YIELD_COST_MS)
+            ),
+        ),
+        flag(
+            "  --window START-END",
+            "inputs arrive between these ms (from the first task's start) instead of over the tasks' span".to_string(),
+        ),
+        flag(
+            "  --transit MS",
+            format!(
+                "an input's time from the browser process to the main thread, added to every input delay, 0 to {} [{}: measured in headless Chromium]",
+                fmt_number(TRANSIT_RANGE.max),
+                fmt_number(DEFAULT_TRANSIT_MS)
+            ),
+        ),
+    ]
+    .concat()
+}
+
+/// The flags after the model's.
+const HELP_TAIL: &str =
+    "  --budget LIST       inp=MS,p98=MS,tbt=MS (any of them): exit 1 with one line
                       on stderr per budget the recorded row exceeds, 0 when
                       all hold (a CI gate)
   --json              one JSON object: span_ms, span, tasks, busy_ms, yield,
@@ -120,9 +168,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
             lexopt::Arg::Long("json") => json = true,
             lexopt::Arg::Long("help") | lexopt::Arg::Short('h') => {
                 print!(
-                    "{HELP}{}{SVG_HELP}{}",
+                    "{HELP}{}{HELP_TAIL}{}{SVG_HELP}{}",
+                    model_help(),
                     figure_flags::help(&Figure::ANSWER, 22),
-                    tasks_in::TRACE_HELP
+                    tasks_in::trace_help()
                 );
                 return 0;
             }

@@ -55,3 +55,10 @@ pub use report::{Report, Row};
 pub use settings::{RespParam, Settings};
 pub use text::Source;
 pub use yielding::{CostFrom, YieldKind, Yielding};
+
+/// Whether the question applies to tasks: a trace's, or tasks with arrival
+/// times (durations alone, all at t = 0, are no timeline to be responsive
+/// on).
+pub fn applies(arrival: &[f64], trace: bool) -> bool {
+    trace || arrival.iter().any(|&a| a > 0.0)
+}

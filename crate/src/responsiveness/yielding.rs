@@ -15,7 +15,7 @@
 
 use crate::error::{NumberRange, ParamError};
 use crate::experiment::SWITCH_COST_RANGE;
-use crate::text::either;
+use crate::text::{either, Text};
 
 /// A yield primitive. Named like Run for real's (`real_yield`), without its
 /// `auto`: the model needs one behaviour.
@@ -143,6 +143,46 @@ pub fn measured_cost(kind: YieldKind, median_gap_ms: f64) -> Option<f64> {
         YieldKind::Raf => return None,
     };
     Some(c.min(YIELD_COST_RANGE.max))
+}
+
+/// A measured yield cost as the page offers it and the URL writes it
+/// (`cs=`, `resp_yield_cost=`): to 0.1 µs, finer than any clock times a
+/// yield.
+pub fn rounded_cost(ms: f64) -> f64 {
+    (ms * 1e4).round() / 1e4
+}
+
+const NO_RUN: Text = Text::new(
+    "Run for real first: its measured gap between slices becomes the cost per yield.",
+    "请先进行真机运行：它测得的切片间隔会成为每次让出的开销。",
+);
+const RAF_GAP: Text = Text::new(
+    "Run for real used requestAnimationFrame: its gap is mostly the wait for the next frame, which the model adds itself, plus rendering, which it leaves out; pick another primitive in Run for real.",
+    "真机运行用的是 requestAnimationFrame：它的间隔主要是等待下一帧（模型自己会加上）和渲染（模型不计），请在真机运行中换一种让出方式。",
+);
+const UNTIMED: Text = Text::new(
+    "Run for real could not time a yield on this clock (see its yield cost line); type a cost instead.",
+    "真机运行在这个时钟上测不出一次让出的耗时（见其让出开销一行），请直接输入开销。",
+);
+
+/// "Use my measured yield cost": Run for real's primitive (`yield_used`,
+/// absent before a run) and its measured cost of one yield (`yield_ms`,
+/// absent when none could be timed) as the model's primitive and cost
+/// ([`measured_cost`], [`rounded_cost`]), or why there is none.
+pub fn measured_choice(
+    yield_used: Option<&str>,
+    yield_ms: Option<f64>,
+) -> Result<(YieldKind, f64), Text> {
+    let kind = yield_used
+        .and_then(|u| YieldKind::parse("yield", u).ok())
+        .ok_or(NO_RUN)?;
+    if kind == YieldKind::Raf {
+        return Err(RAF_GAP);
+    }
+    yield_ms
+        .and_then(|ms| measured_cost(kind, ms))
+        .map(|c| (kind, rounded_cost(c)))
+        .ok_or(UNTIMED)
 }
 
 /// A yield primitive and what each yield costs.

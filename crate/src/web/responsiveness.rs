@@ -17,28 +17,12 @@ use crate::experiment::{Experiment, Limits};
 use crate::responsiveness::interactions::InteractionModel;
 use crate::responsiveness::interactions_text as itext;
 use crate::responsiveness::text::{self, column, row_name, PAGE_COLUMNS};
-use crate::responsiveness::yielding::{self, YieldKind};
+use crate::responsiveness::yielding;
 use crate::responsiveness::{Answer, Row, Settings, Source, Task};
-use crate::text::{Filled, Lang, Text};
+use crate::text::{Filled, Lang};
 use crate::trace::interactions::Carried;
 use crate::workload::Workload;
 
-const TBT_BEFORE_AFTER: Text = Text::new(
-    "Total blocking time: {} ms {}, {} ms sliced at q = {} ms.",
-    "总阻塞时间：{} ms（{}），切分后 {} ms（q = {} ms）。",
-);
-const INP_HEADLINE: Text = Text::new(
-    "INP {} ms as recorded → sliced at q = {} ms: {} ms",
-    "INP：按记录 {} ms → 按 q = {} ms 切分后 {} ms",
-);
-const BARS_CAPTION: Text = Text::new(
-    "Each interaction's input delay, processing and presentation delay from its input, as recorded and as the model predicts them sliced at q = {} ms",
-    "每个交互从输入起的输入延迟、处理与呈现延迟：按记录，以及模型预测的按 q = {} ms 切分后",
-);
-const TASKS_CAPTION: Text = Text::new(
-    "The trace's main-thread tasks on the same timeline, as recorded; an interaction's own handlers marked",
-    "同一时间轴上 trace 的主线程任务（按记录）；标出交互自身的处理程序",
-);
 /// The interactions table's cells after the id and kind, by
 /// `td[data-metric]` key (the sliced latency at the page's quantum last).
 const INTERACTION_KEYS: [&str; 7] = [
@@ -105,12 +89,11 @@ struct Section<'a> {
     answer: crate::responsiveness::answer::Json<'a>,
 }
 
-/// Whether the section applies: a trace's tasks, or an imported list with
-/// arrival times (a list of durations alone, all at t = 0, is not a
-/// timeline). Never in the page's own module (`page`): it runs no imported
-/// tasks, and saying so here leaves the section's code out of it.
+/// Whether the section applies ([`crate::responsiveness::applies`]).
+/// Never in the page's own module (`page`): it runs no imported tasks, and
+/// saying so here leaves the section's code out of it.
 pub(crate) fn applies(workload: &Workload, trace: bool) -> bool {
-    !cfg!(feature = "page") && (trace || workload.arrival.iter().any(|&a| a > 0.0))
+    !cfg!(feature = "page") && crate::responsiveness::applies(&workload.arrival, trace)
 }
 
 fn q(v: f64) -> String {
@@ -141,7 +124,7 @@ pub(crate) fn section(
         s.quanta.push(exp.quantum);
         s.quanta.sort_unstable_by(f64::total_cmp);
     }
-    let source = if trace { Source::Trace } else { Source::Tasks };
+    let source = Source::of(trace);
     // The browser's slice budget, shared by every row.
     let per_plan = Limits::WEB.max_slices / (s.quanta.len() as u64 + 1);
     let answer = Answer::new(&tasks, &s, source, per_plan).and_then(|a| match interactions {
@@ -201,7 +184,7 @@ pub(crate) fn section(
         about: Filled::each(|lang| text::about(&answer, lang)),
         rows: vec![table_row(rec), table_row(sliced)],
         tbt: Filled::each(|lang| {
-            TBT_BEFORE_AFTER.fill(
+            text::TBT_BEFORE_AFTER.fill(
                 lang,
                 &[
                     &format!("{:.1}", rec.tbt_ms),
@@ -253,7 +236,7 @@ fn interactions_part(
         .collect();
     let inp = match (answer.inp(0), answer.inp(page_row)) {
         (Some(rec), Some(sliced)) => Some(Filled::each(|lang| {
-            INP_HEADLINE.fill(lang, &[&ms(rec), &q(quantum), &ms(sliced)])
+            text::INP_HEADLINE.fill(lang, &[&ms(rec), &q(quantum), &ms(sliced)])
         })),
         _ => None,
     };
@@ -272,8 +255,8 @@ fn interactions_part(
         keys: INTERACTION_KEYS,
         rows,
         reading: Filled::each(|lang| itext::reading(answer, lang)),
-        bars_caption: Filled::each(|lang| BARS_CAPTION.fill(lang, &[&q(quantum)])),
-        tasks_caption: Filled::each(|lang| TASKS_CAPTION.get(lang).to_string()),
+        bars_caption: Filled::each(|lang| text::BARS_CAPTION.fill(lang, &[&q(quantum)])),
+        tasks_caption: Filled::each(|lang| text::TASKS_CAPTION.get(lang).to_string()),
     }
 }
 
@@ -387,30 +370,11 @@ impl RespView {
 #[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = measuredYieldCost)]
 pub fn measured_yield_cost(yield_used: Option<String>, yield_ms: Option<f64>) -> JsValue {
-    const NO_RUN: Text = Text::new(
-        "Run for real first: its measured gap between slices becomes the cost per yield.",
-        "请先进行真机运行：它测得的切片间隔会成为每次让出的开销。",
-    );
-    const RAF: Text = Text::new(
-        "Run for real used requestAnimationFrame: its gap is mostly the wait for the next frame, which the model adds itself, plus rendering, which it leaves out; pick another primitive in Run for real.",
-        "真机运行用的是 requestAnimationFrame：它的间隔主要是等待下一帧（模型自己会加上）和渲染（模型不计），请在真机运行中换一种让出方式。",
-    );
-    const UNTIMED: Text = Text::new(
-        "Run for real could not time a yield on this clock (see its yield cost line); type a cost instead.",
-        "真机运行在这个时钟上测不出一次让出的耗时（见其让出开销一行），请直接输入开销。",
-    );
-    let message = |t: Text| to_js(&serde_json::json!({ "message": { "en": t.en, "zh": t.zh } }));
-    let Some(kind) = yield_used.and_then(|u| YieldKind::parse("yield", &u).ok()) else {
-        return message(NO_RUN);
-    };
-    if kind == YieldKind::Raf {
-        return message(RAF);
-    }
-    match yield_ms.and_then(|ms| yielding::measured_cost(kind, ms)) {
-        Some(c) => to_js(&serde_json::json!({
+    match yielding::measured_choice(yield_used.as_deref(), yield_ms) {
+        Ok((kind, cost)) => to_js(&serde_json::json!({
             "yield": kind.name(),
-            "cost": crate::error::fmt_number((c * 1e4).round() / 1e4),
+            "cost": crate::error::fmt_number(cost),
         })),
-        None => message(UNTIMED),
+        Err(why) => to_js(&serde_json::json!({ "message": why })),
     }
 }

@@ -75,19 +75,19 @@ export function createControl() {
   return c;
 }
 
-/** Frames, the probe timer and the PerformanceObservers, for the whole run. */
-function createMonitor(avail) {
+/** Frames, the probe timer and the PerformanceObservers (their period and threshold the plan's `info`), for the whole run. */
+function createMonitor(avail, { probe_ms: period, event_threshold_ms: threshold }) {
   const m = { current: null, probes: [], longtask: [], loaf: [], event: [], observers: [] };
   let on = true;
   const frame = () => { if (!on) return; if (m.current) m.current.frames++; requestAnimationFrame(frame); };
   if (avail.raf) requestAnimationFrame(frame);
-  let due = performance.now() + 50;
+  let due = performance.now() + period;
   let timer = setTimeout(function probe() {
     const now = performance.now();
     m.probes.push([due, now - due]);
-    due = now + 50;
-    timer = setTimeout(probe, 50);
-  }, 50);
+    due = now + period;
+    timer = setTimeout(probe, period);
+  }, period);
   const observe = (type, into, extra = {}) => {
     try {
       const o = new PerformanceObserver((list) => { into.push(...list.getEntries()); });
@@ -97,7 +97,7 @@ function createMonitor(avail) {
   };
   if (avail.longtask) observe('longtask', m.longtask);
   if (avail.loaf) observe('long-animation-frame', m.loaf);
-  if (avail.event_timing) observe('event', m.event, { durationThreshold: 16 });
+  if (avail.event_timing) observe('event', m.event, { durationThreshold: threshold });
   m.begin = () => { m.current = { start: performance.now(), end: NaN, frames: 0 }; return m.current; };
   m.end = (p) => { p.end = performance.now(); m.current = null; };
   m.stop = () => {
@@ -249,7 +249,7 @@ export async function runPlan(plan, { yieldName, control, onPass }) {
   const onHidden = () => { if (document.visibilityState === 'hidden') control.halt('hidden'); };
   document.addEventListener('visibilitychange', onHidden);
   if (document.visibilityState === 'hidden') control.halt('hidden');
-  const monitor = createMonitor(avail);
+  const monitor = createMonitor(avail, info);
   const results = [];
   let batches = [];
   try {

@@ -43,9 +43,9 @@ const na = () => pick(panel.text && panel.text.na);
 function build(section) {
   const avail = available();
   const yieldSel = el('select', { id: 'real-yield' });
-  for (const y of catalog().real_yields) {
-    const ok = y === 'auto' || avail[y];
-    yieldSel.append(el('option', { value: y, disabled: !ok, dataset: { available: String(ok) } }));
+  for (const y of catalog().real_yield_menu) {
+    const ok = y.always || Boolean(avail[y.name]);
+    yieldSel.append(el('option', { value: y.name, disabled: !ok, dataset: { available: String(ok) } }));
   }
   const [minRepeats, maxRepeats] = limits().real_repeats;
   section.append(
@@ -78,7 +78,8 @@ function build(section) {
 
 function labelYields() {
   for (const o of $('#real-yield').options) {
-    o.textContent = t(`real.yield.${o.value}`) + (o.dataset.available === 'false' ? ` (${na()})` : '');
+    const label = words(catalog().real_yield_menu.find((y) => y.name === o.value).label);
+    o.textContent = label + (o.dataset.available === 'false' ? ` (${na()})` : '');
   }
 }
 

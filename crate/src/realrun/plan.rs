@@ -29,6 +29,12 @@ pub const POLICIES: [PolicyKind; 2] = [PolicyKind::Fifo, PolicyKind::Rr];
 /// The page waits this long (ms) before each pass, so it paints the
 /// progress and late probe timers fire outside the pass.
 pub const PAUSE_MS: f64 = 120.0;
+/// The page's probe timer fires every this many ms through the run; how
+/// late it fires stands in for input delay.
+pub const PROBE_MS: f64 = 50.0;
+/// The Event Timing observer's `durationThreshold` (ms): the smallest it
+/// accepts, so every input the run delays long enough to matter is seen.
+pub const EVENT_THRESHOLD_MS: f64 = 16.0;
 /// And this long after the last pass, for the observers' late entries.
 pub const SETTLE_MS: f64 = 150.0;
 
@@ -61,6 +67,29 @@ pub enum PlanError {
     /// Nothing to run.
     NoTasks,
     Engine(EngineError),
+}
+
+/// Every task is at least one slice: more tasks than [`MAX_REAL_SLICES`]
+/// can never be planned, so they are refused before they are drawn or
+/// parsed on the page's main thread.
+pub fn check_task_count(tasks: usize) -> Result<(), PlanError> {
+    if tasks > MAX_REAL_SLICES {
+        Err(PlanError::TooManySlices { slices: tasks })
+    } else {
+        Ok(())
+    }
+}
+
+/// [`check_task_count`] for a task list's text, its tasks counted without
+/// parsing them: blank lines and `#` comments are not tasks, and the first
+/// line may be a header (a list one task over is then refused by
+/// [`Plan::build`]).
+pub fn check_task_list(text: &str) -> Result<(), PlanError> {
+    let lines = text
+        .lines()
+        .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
+        .count();
+    check_task_count(lines.saturating_sub(1))
 }
 
 /// One policy's part of the plan.
@@ -263,6 +292,22 @@ mod tests {
     use super::*;
     use crate::experiment::Limits;
     use crate::realrun::settings::Scale;
+
+    #[test]
+    fn a_task_list_is_refused_by_its_task_lines_alone() {
+        let lines = |n: usize| "5\n".repeat(n);
+        assert_eq!(check_task_count(MAX_REAL_SLICES), Ok(()));
+        assert_eq!(
+            check_task_count(MAX_REAL_SLICES + 1),
+            Err(PlanError::TooManySlices {
+                slices: MAX_REAL_SLICES + 1
+            })
+        );
+        // A header, comments and blank lines are no tasks.
+        let listed = format!("duration_ms\n# a comment\n\n{}", lines(MAX_REAL_SLICES));
+        assert_eq!(check_task_list(&listed), Ok(()));
+        assert!(check_task_list(&lines(MAX_REAL_SLICES + 2)).is_err());
+    }
 
     fn study_plan(settings: RealSettings) -> (Experiment, Workload, Plan) {
         let exp = Experiment::default();

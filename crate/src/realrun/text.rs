@@ -7,12 +7,14 @@
 //! Each sentence is one [`Text`]: a pair of templates (English, Chinese)
 //! whose `{}` are filled in order with figures formatted once.
 
+use crate::error::fmt_number;
 use crate::experiment::metric::Metric;
 use crate::experiment::reading::policy_title;
-use crate::text::{Lang, Text};
+use crate::responsiveness::yielding::TIMEOUT_CLAMP_MS;
+use crate::text::{Filled, Lang, Text};
 
 use super::measure::{Sample, Spread};
-use super::plan::{Plan, PlanError, PlanPass, MAX_PASS_MS, MAX_REAL_SLICES};
+use super::plan::{Plan, PlanError, PlanPass, MAX_PASS_MS, MAX_REAL_SLICES, PROBE_MS};
 use super::report::{Compare, Report, Row, RunState};
 use super::settings::RealYield;
 use crate::responsiveness::YieldKind;
@@ -128,6 +130,28 @@ pub fn yield_code(name: &str) -> &'static str {
     RealYield::parse("real_yield", name)
         .unwrap_or(RealYield::Auto)
         .code()
+}
+
+const MENU_AUTO: Text = Text::new("auto ({} where it exists)", "自动（有 {} 时用它）");
+const MENU_MESSAGE: Text = Text::new("{} message", "{} 消息");
+const MENU_TIMEOUT: Text = Text::new(
+    "{} (clamped to {} ms when nested)",
+    "{}（嵌套时被限制为 {} ms）",
+);
+const MENU_RAF: Text = Text::new("{} (a frame each time)", "{}（每次一帧）");
+
+/// The yield primitive as the page's menu offers it: how it is written and
+/// what it costs beyond the event loop's turn.
+pub fn yield_menu_label(y: RealYield) -> Filled {
+    match y {
+        RealYield::Auto => MENU_AUTO.both(&[YieldKind::Scheduler.written()]),
+        RealYield::Primitive(YieldKind::Scheduler) => Filled::each(|_| y.code().to_string()),
+        RealYield::Primitive(YieldKind::Message) => MENU_MESSAGE.both(&[y.code()]),
+        RealYield::Primitive(YieldKind::Timeout) => {
+            MENU_TIMEOUT.both(&[y.code(), &fmt_number(TIMEOUT_CLAMP_MS)])
+        }
+        RealYield::Primitive(YieldKind::Raf) => MENU_RAF.both(&[y.code()]),
+    }
 }
 
 const TOO_LONG: Text = Text::new(
@@ -317,8 +341,8 @@ const FRAMES: Text = Text::new(
     "绘制的帧数：分片时 {}，FIFO 时 {}。",
 );
 const PROBE: Text = Text::new(
-    "The 50 ms probe timer (a stand-in for input delay) ran up to {} ms late sliced against {} ms under FIFO.",
-    "每 50 ms 一次的探测定时器（代替输入延迟的估计）分片时最多晚 {} ms，FIFO 时晚 {} ms。",
+    "The {} ms probe timer (a stand-in for input delay) ran up to {} ms late sliced against {} ms under FIFO.",
+    "每 {} ms 一次的探测定时器（代替输入延迟的估计）分片时最多晚 {} ms，FIFO 时晚 {} ms。",
 );
 const INPUT: Text = Text::new(
     "Your own input waited up to {} ms sliced and {} ms under FIFO (Event Timing, {} events).",
@@ -374,7 +398,7 @@ fn reading(report: &Report, lang: Lang) -> String {
             ));
         }
         if let (Some(pf), Some(pr)) = (cf.probe, cr.probe) {
-            out.push(PROBE.fill(lang, &[&ms(pr.max), &ms(pf.max)]));
+            out.push(PROBE.fill(lang, &[&fmt_number(PROBE_MS), &ms(pr.max), &ms(pf.max)]));
         }
         let worst =
             |i: &super::report::InputDelay| i.sample.map_or("–".to_string(), |s| ms(s.max));
@@ -520,8 +544,8 @@ const ROW_FRAMES: Text = Text::new(
 );
 const ROW_WALL: Text = Text::new("pass wall time (ms)", "每轮实际耗时（ms）");
 const ROW_PROBE: Text = Text::new(
-    "50 ms probe timer lateness (a stand-in for input delay)",
-    "50 ms 探测定时器的延迟（代替输入延迟的估计）",
+    "{} ms probe timer lateness (a stand-in for input delay)",
+    "{} ms 探测定时器的延迟（代替输入延迟的估计）",
 );
 const ROW_LONGTASKS: Text = Text::new("long tasks (count · total)", "长任务（次数 · 总时长）");
 const ROW_LOAFS: Text = Text::new(
@@ -535,8 +559,8 @@ const ROW_INPUT: Text = Text::new(
 const SAMPLE: Text = Text::new("p50 {} ms, max {} ms", "p50 {} ms，最大 {} ms");
 const NO_INPUT_CELL: Text = Text::new("no clicks or keys during the run", "运行期间没有点击或按键");
 const NO_PROBE: Text = Text::new(
-    "no probe was due during a pass (passes under 50 ms)",
-    "运行期间没有到期的探测（每轮不足 50 ms）",
+    "no probe was due during a pass (passes under {} ms)",
+    "运行期间没有到期的探测（每轮不足 {} ms）",
 );
 const NO_PASS: Text = Text::new(
     "no complete pass: stopped before one ended",
@@ -574,7 +598,7 @@ fn compare_rows(report: &Report, lang: Lang) -> Vec<CompareRow> {
             if c.probe.is_some() {
                 sample(c.probe, l)
             } else {
-                NO_PROBE.fill(l, &[])
+                NO_PROBE.fill(l, &[&fmt_number(PROBE_MS)])
             }
         }),
         ("longtasks", ROW_LONGTASKS, |c, l| match c.longtasks {
@@ -602,7 +626,7 @@ fn compare_rows(report: &Report, lang: Lang) -> Vec<CompareRow> {
     rows.iter()
         .map(|(key, label, f)| CompareRow {
             key,
-            label: label.fill(lang, &[]),
+            label: label.fill(lang, &[&fmt_number(PROBE_MS)]),
             cells: report
                 .compare
                 .iter()

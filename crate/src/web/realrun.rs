@@ -26,6 +26,7 @@ use crate::realrun::{
     plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealParam, RealSettings, Report,
     YieldBatch,
 };
+use crate::responsiveness::yielding;
 use crate::text::Lang;
 use crate::workload::task_list;
 use crate::workload::Workload;
@@ -138,8 +139,8 @@ fn yield_cost(y: &YieldCost) -> JsValue {
     let num = |v: Option<f64>| v.map_or(JsValue::NULL, JsValue::from_f64);
     set(&o, "ms", &num(y.ms));
     set(&o, "p95", &num(y.p95));
-    // The model's switch cost as the URL writes it (`cs=`), to 0.1 µs.
-    set(&o, "cs", &num(y.ms.map(|ms| (ms * 1e4).round() / 1e4)));
+    // The model's switch cost as the URL writes it (`cs=`).
+    set(&o, "cs", &num(y.ms.map(yielding::rounded_cost)));
     o.into()
 }
 
@@ -195,8 +196,9 @@ fn report_js(r: &Report) -> JsValue {
     set(&o, "within", &r.within.into());
     set(&o, "yield_used", &r.yield_used.as_str().into());
     let complete = Object::new();
-    set(&complete, "fifo", &(r.complete[0] as u32).into());
-    set(&complete, "rr", &(r.complete[1] as u32).into());
+    for (policy, &n) in plan::POLICIES.iter().zip(&r.complete) {
+        set(&complete, policy.name(), &(n as u32).into());
+    }
     set(&o, "complete", &complete.into());
     set(&o, "columns", &array(&METRICS, |m| JsValue::from_str(m)));
     set(
@@ -216,10 +218,6 @@ fn report_js(r: &Report) -> JsValue {
     set(&t, "zh", &text_js(&r.text.zh));
     set(&o, "text", &t.into());
     o.into()
-}
-
-fn lines(text: &str) -> usize {
-    text.bytes().filter(|&b| b == b'\n').count() + 1
 }
 
 fn environment_js(e: &Environment) -> JsValue {
@@ -291,13 +289,9 @@ impl RealRunPlan {
     /// read and parsed on the main thread; `undefined` when they may be.
     #[wasm_bindgen(js_name = tooManyTasks)]
     pub fn too_many_tasks(count: f64) -> JsValue {
-        if count > (2 * plan::MAX_REAL_SLICES) as f64 {
-            let e = PlanError::TooManySlices {
-                slices: count as usize,
-            };
-            both(|lang| text::plan_error(&e, lang))
-        } else {
-            JsValue::UNDEFINED
+        match plan::check_task_count(count as usize) {
+            Err(e) => both(|lang| text::plan_error(&e, lang)),
+            Ok(()) => JsValue::UNDEFINED,
         }
     }
 
@@ -313,29 +307,19 @@ impl RealRunPlan {
         let pairs = query::decode_pairs(page_query);
         let (settings, _) =
             RealSettings::from_query(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        let refused = |e: PlanError| both(|lang| text::plan_error(&e, lang));
         let workload = match tasks {
-            // A list of more lines than a run's slices is refused before it
-            // is parsed on the main thread (a task is at least one slice).
-            Some(list) if lines(&list) > 2 * plan::MAX_REAL_SLICES => {
-                let e = PlanError::TooManySlices {
-                    slices: lines(&list),
-                };
-                return Err(both(|lang| text::plan_error(&e, lang)));
+            Some(list) => {
+                plan::check_task_list(&list).map_err(refused)?;
+                task_list::parse_task_list(&list, Limits::WEB.max_tasks)
+                    .map_err(|e| both(|lang| e.said(lang)))?
             }
-            Some(list) => task_list::parse_task_list(&list, Limits::WEB.max_tasks)
-                .map_err(|e| both(|lang| e.said(lang)))?,
             None => {
-                // Every task is at least one slice: refuse before drawing a
-                // million tasks on the main thread.
-                if exp.tasks > plan::MAX_REAL_SLICES {
-                    let e = PlanError::TooManySlices { slices: exp.tasks };
-                    return Err(both(|lang| text::plan_error(&e, lang)));
-                }
+                plan::check_task_count(exp.tasks).map_err(refused)?;
                 Workload::generate(&exp.workload_spec())
             }
         };
-        let plan = Plan::build(&exp, &workload, settings)
-            .map_err(|e| both(|lang| text::plan_error(&e, lang)))?;
+        let plan = Plan::build(&exp, &workload, settings).map_err(refused)?;
         Ok(RealRunPlan {
             plan,
             passes: Vec::new(),
@@ -345,11 +329,14 @@ impl RealRunPlan {
     }
 
     /// `{scale, quantum, within, switch_cost, pass_ms, tasks, repeats,
-    /// yield, cores, estimate_ms, pause_ms, settle_ms, batches: {count,
+    /// yield, cores, estimate_ms, pause_ms, settle_ms, probe_ms,
+    /// event_threshold_ms, batches: {count,
     /// clock_steps, max_yields}, notes: {en: [...], zh: [...]}}`: pause
     /// `pause_ms` before each pass and `settle_ms` after the last; time the
     /// yield in `count` batches, each of at least `clock_steps` steps of
-    /// the clock and at most `max_yields` yields.
+    /// the clock and at most `max_yields` yields; the probe timer fires
+    /// every `probe_ms`; Event Timing reports inputs from
+    /// `event_threshold_ms`.
     pub fn info(&self) -> JsValue {
         let p = &self.plan;
         let o = Object::new();
@@ -365,6 +352,8 @@ impl RealRunPlan {
         set(&o, "estimate_ms", &p.estimate_ms().into());
         set(&o, "pause_ms", &plan::PAUSE_MS.into());
         set(&o, "settle_ms", &plan::SETTLE_MS.into());
+        set(&o, "probe_ms", &plan::PROBE_MS.into());
+        set(&o, "event_threshold_ms", &plan::EVENT_THRESHOLD_MS.into());
         let b = Object::new();
         set(&b, "count", &plan::YIELD_BATCHES.into());
         set(&b, "clock_steps", &plan::BATCH_CLOCK_STEPS.into());

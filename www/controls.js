@@ -4,7 +4,7 @@
 // step come from the catalog, and the policy checkboxes are the catalog's
 // policies. This file serialises the controls into a query; Rust parses
 // and validates it (parseQuery), exactly as it does a link.
-import { parseQuery, policyColor } from './tailslice.js';
+import { parseQuery, policyColor, mixText as rustMixText } from './tailslice.js';
 import { t } from './i18n.js';
 import { $, el } from './dom.js';
 import { catalog, limits, param, words } from './catalog.js';
@@ -39,6 +39,8 @@ function buildMissingFields() {
 
 /** Labels, help and ranges of every control from the catalog (again after a language switch). */
 export function labelControls() {
+  // The static markup's texts that Rust writes (data-text: a key of catalog().texts).
+  for (const e of document.querySelectorAll('[data-text]')) e.textContent = words(catalog().texts[e.dataset.text]);
   for (const label of document.querySelectorAll('[data-param-label]')) {
     label.textContent = words(param(label.dataset.paramLabel).label);
   }
@@ -109,13 +111,12 @@ function renderMix(rows) {
   $('#mix-add').disabled = rows.length >= limits().max_classes;
 }
 
+/** The rows as typed, joined into `mix=` text by Rust (its mix syntax). */
 function mixText() {
-  return [...document.querySelectorAll('#mix-rows .mix-row')].map((div) => {
-    const w = div.querySelector('.mix-w').value.trim();
-    const d = div.querySelector('.mix-d');
-    if (d) return `${w}:${d.value.trim()}`;
-    return `${w}:${div.querySelector('.mix-lo').value.trim()}-${div.querySelector('.mix-hi').value.trim()}`;
-  }).join(',');
+  return rustMixText([...document.querySelectorAll('#mix-rows .mix-row')].map((div) => {
+    const value = (sel) => { const input = div.querySelector(sel); return input ? input.value : undefined; };
+    return { weight: value('.mix-w'), dist: value('.mix-d'), lo: value('.mix-lo'), hi: value('.mix-hi') };
+  }));
 }
 
 function sliderValue(q) {
@@ -255,7 +256,7 @@ export function initControls(context) {
   $('#mix-add').addEventListener('click', () => {
     const rows = document.querySelectorAll('#mix-rows .mix-row').length;
     if (rows >= maxClasses) return;
-    $('#mix-rows').append(mixRow({ weight: 1, lo: 10, hi: 20, dist: '10-20' }, rows, rows + 1));
+    $('#mix-rows').append(mixRow(catalog().new_mix_row, rows, rows + 1));
     document.querySelectorAll('#mix-rows .mix-rm').forEach((b) => { b.disabled = false; });
     $('#mix-add').disabled = rows + 1 >= maxClasses;
     onEdit();

@@ -13,8 +13,8 @@
 //                      the document's title (key `title`) for the document
 //   fmtNumber(x, d)    Intl.NumberFormat of the current locale, d decimals
 //
-// The language comes from `lang=zh|en` in the URL, else navigator.language
-// (zh* → zh, anything else → en). A bad `lang=` is refused by Rust's
+// The language comes from `lang=zh|en` in the URL, else navigator.language,
+// both read by Rust (startLang). A bad `lang=` is refused by Rust's
 // parseQuery (Lang::parse, as the CLI's --lang) and shown in the banner. Test hooks (td[data-metric]) never go
 // through fmtNumber: they stay plain one-decimal numbers.
 import page from './strings/page.js';
@@ -30,18 +30,24 @@ for (const table of [page, sweep, scenario, trace, realrun]) {
   for (const l of LANGS) Object.assign(TABLES[l], (table && table[l]) || {});
 }
 
-/** `en`/`zh` for a tag like `zh-CN`, `en-US`; null if neither. */
-export function normalize(tag) {
-  const base = String(tag || '').trim().toLowerCase().split(/[-_]/)[0];
-  return LANGS.includes(base) ? base : null;
-}
-
-const urlValue = new URLSearchParams(location.search).get('lang');
-let explicit = urlValue === null ? null : normalize(urlValue);
-let current = explicit || normalize(navigator.language) || 'en';
+// Until the wasm has read the URL and the browser's language (startLang),
+// the page speaks English.
+let explicit = null;
+let current = 'en';
 const listeners = [];
 
 export function lang() { return current; }
+
+/**
+ * Sets the starting language, both read by Rust: `fromUrl` is parseQuery's
+ * `lang` (null when the link names none or a bad one), `fromBrowser` the
+ * browser's language as Rust reads it (langOf(navigator.language)).
+ */
+export function startLang(fromUrl, fromBrowser) {
+  explicit = fromUrl;
+  current = fromUrl || fromBrowser;
+  document.documentElement.lang = LOCALES[current];
+}
 
 /** `query` (canonical, no `?`) with `lang=` added when the language was chosen explicitly. */
 export function withLang(query) {
@@ -78,13 +84,13 @@ export function applyI18n(root = document) {
   }
 }
 
-export function setLang(l) {
-  const n = normalize(l);
-  if (!n) return;
+/** Switches to `n`, a language Rust named (the picker's, a file's). */
+export function setLang(n) {
+  if (!LANGS.includes(n)) return;
   explicit = n;
   const changed = n !== current;
   current = n;
-  document.documentElement.lang = n === 'zh' ? 'zh-CN' : 'en';
+  document.documentElement.lang = LOCALES[n];
   if (!changed) return;
   applyI18n(document);
   for (const cb of listeners) {
@@ -105,6 +111,3 @@ export function fmtNumber(x, digits = 1) {
   }
   return f.format(Number(x));
 }
-
-// The document's language from the start (before any string is drawn).
-document.documentElement.lang = current === 'zh' ? 'zh-CN' : 'en';

@@ -5,8 +5,8 @@
 // from the catalog, routes a query to the controls, the URL and a run,
 // and publishes the test hooks (window.tailslice). The other files each
 // have one job: see docs/page-internals.md.
-import init, { parseQuery, scenarioCatalog } from './tailslice.js';
-import { t, lang, setLang, onLangChange, applyI18n } from './i18n.js';
+import init, { parseQuery, scenarioCatalog, langOf } from './tailslice.js';
+import { t, lang, setLang, startLang, onLangChange, applyI18n } from './i18n.js';
 import { $ } from './dom.js';
 import { loadCatalog, catalog, limits } from './catalog.js';
 import { app, setState, firstResult, whileLoading } from './state.js';
@@ -91,12 +91,13 @@ async function main() {
   onFailure(onWorkerFailure);
   await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
   loadCatalog();
+  const page = parseQuery(location.search);
+  startLang(page.lang, langOf(navigator.language));
   applyI18n(document);
   pushChartLang();
   $('#lang').value = lang();
   $('#lang').addEventListener('change', () => setLang($('#lang').value));
   onLangChange(relabel);
-  const page = parseQuery(location.search);
   renderHead(page.values.within);
   initControls({ setPage });
   initPanel();

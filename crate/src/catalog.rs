@@ -14,20 +14,23 @@ use serde::Serialize;
 
 use crate::embed::snippet::SnippetKind;
 use crate::embed::{EmbedParam, EmbedView};
+use crate::error::fmt_number;
 use crate::experiment::metric::Metric;
 use crate::experiment::preset::PRESETS;
 use crate::experiment::reading::{policy_title, RECORDED_TITLE, SAME_PCT};
 use crate::experiment::sweep::{SweepLimits, DEFAULT_RANGE_STEPS, MIN_RANGE_STEPS};
 use crate::experiment::{Experiment, Limits, Param};
 use crate::param_spec::{self, Params, Spec};
+use crate::params::query::MixRow;
 use crate::params::PageParam;
 use crate::policy::PolicyKind;
 use crate::realrun::settings::{RealYield, MAX_REPEATS, MIN_REPEATS};
 use crate::scenario::{self, Knob};
 use crate::sim::machine::{CoreKind, Machine, M1_EP_RATIO};
 use crate::sim::Qos;
-use crate::text::{Lang, Text};
-use crate::workload::mix::MAX_CLASSES;
+use crate::text::{Filled, Lang, Text};
+use crate::workload::mix::{MAX_CLASSES, NEW_CLASS};
+use crate::workload::{task_list, Arrivals};
 
 /// One parameter (its spec row with its default and refusal words).
 pub use crate::param_spec::Entry as ParamEntry;
@@ -45,6 +48,16 @@ pub struct PolicyEntry {
 }
 
 /// One reported figure.
+/// A yield primitive of "Run for real"'s menu.
+#[derive(Clone, Debug, Serialize)]
+pub struct RealYieldEntry {
+    pub name: &'static str,
+    pub label: Filled,
+    /// Whether every browser has it (`auto` falls back), so the page need
+    /// not check for it.
+    pub always: bool,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct MetricEntry {
     pub name: &'static str,
@@ -213,6 +226,13 @@ pub struct Catalog {
     pub langs: Vec<&'static str>,
     /// "Run for real"'s yield primitives (`real_yield=`), in menu order.
     pub real_yields: Vec<&'static str>,
+    /// The same primitives with their menu labels.
+    pub real_yield_menu: Vec<RealYieldEntry>,
+    /// Texts of the page's static markup, by its `data-text` key: the
+    /// arrivals' examples and what a task list is.
+    pub texts: std::collections::BTreeMap<&'static str, Filled>,
+    /// The row the mix editor adds (as `parseQuery`'s `mix` rows).
+    pub new_mix_row: MixRow,
     pub qos: Vec<QosEntry>,
     pub machines: Vec<MachineEntry>,
     pub scenarios: Vec<&'static str>,
@@ -338,6 +358,35 @@ pub fn catalog(limits: &Limits) -> Catalog {
         same_pct: SAME_PCT,
         langs: vec![Lang::En.code(), Lang::Zh.code()],
         real_yields: RealYield::ALL.into_iter().map(RealYield::name).collect(),
+        new_mix_row: {
+            let (weight, lo, hi) = NEW_CLASS;
+            MixRow {
+                weight,
+                lo: Some(lo),
+                hi: Some(hi),
+                dist: format!("{}-{}", fmt_number(lo), fmt_number(hi)),
+            }
+        },
+        texts: [
+            (
+                "arrivals_hint",
+                Filled::each(|lang| Arrivals::EXAMPLES.get(lang).to_string()),
+            ),
+            (
+                "import_help",
+                task_list::import_help(limits.max_tasks as usize),
+            ),
+        ]
+        .into_iter()
+        .collect(),
+        real_yield_menu: RealYield::ALL
+            .into_iter()
+            .map(|y| RealYieldEntry {
+                name: y.name(),
+                label: crate::realrun::text::yield_menu_label(y),
+                always: y == RealYield::Auto,
+            })
+            .collect(),
         qos: Qos::ALL
             .into_iter()
             .map(|q| QosEntry {

@@ -88,6 +88,37 @@ pub struct MixRow {
     pub dist: String,
 }
 
+/// A class of the mix as the page's inputs hold it (typed text, checked
+/// only when the mix is parsed): a weight and either a distribution or a
+/// `LO`–`HI` range.
+#[derive(Clone, Debug, Default, serde::Deserialize, PartialEq)]
+pub struct TypedMixRow {
+    pub weight: String,
+    #[serde(default)]
+    pub dist: Option<String>,
+    #[serde(default)]
+    pub lo: Option<String>,
+    #[serde(default)]
+    pub hi: Option<String>,
+}
+
+/// The `mix=` text of the page's rows, in the `--mix` syntax: `W:LO-HI` or
+/// `W:DIST` per class, joined by commas.
+pub fn mix_text(rows: &[TypedMixRow]) -> String {
+    let class = |r: &TypedMixRow| {
+        let w = r.weight.trim();
+        match &r.dist {
+            Some(d) => format!("{w}:{}", d.trim()),
+            None => {
+                let lo = r.lo.as_deref().unwrap_or("").trim();
+                let hi = r.hi.as_deref().unwrap_or("").trim();
+                format!("{w}:{lo}-{hi}")
+            }
+        }
+    };
+    rows.iter().map(class).collect::<Vec<_>>().join(",")
+}
+
 /// Everything the page needs from a query string.
 #[derive(Clone, Debug, Serialize)]
 pub struct PageQuery {
@@ -367,5 +398,33 @@ pub fn describe_view(exp: &Experiment, view: EmbedView, errors: Vec<BadParam>) -
         resp_values: Default::default(),
         resp_query: String::new(),
         lang: None,
+    }
+}
+
+#[cfg(test)]
+mod mix_text_tests {
+    use super::*;
+
+    #[test]
+    fn the_rows_read_back_as_the_mix_they_came_from() {
+        let (_, page) = parse("mix=3:1-8,1:exp(5)@utility", &Limits::WEB);
+        let typed: Vec<TypedMixRow> = page
+            .mix
+            .iter()
+            .map(|r| match (r.lo, r.hi) {
+                (Some(lo), Some(hi)) => TypedMixRow {
+                    weight: r.weight.to_string(),
+                    lo: Some(format!(" {lo}")),
+                    hi: Some(hi.to_string()),
+                    dist: None,
+                },
+                _ => TypedMixRow {
+                    weight: r.weight.to_string(),
+                    dist: Some(r.dist.clone()),
+                    ..TypedMixRow::default()
+                },
+            })
+            .collect();
+        assert_eq!(mix_text(&typed), "3:1-8,1:exp(5)@utility");
     }
 }

@@ -114,6 +114,22 @@ pub fn parse_query(query: &str) -> JsValue {
     result::to_js(&page)
 }
 
+/// The page's language for a browser language tag (`navigator.language`):
+/// `zh` for any Chinese, else `en` ([`crate::text::Lang::from_tag`]).
+#[wasm_bindgen(js_name = langOf)]
+pub fn lang_of(tag: &str) -> String {
+    crate::text::Lang::from_tag(tag).code().to_string()
+}
+
+/// The `mix=` text of the page's mix rows (`[{weight, dist}|{weight, lo,
+/// hi}]`, as typed): see [`query::mix_text`].
+#[wasm_bindgen(js_name = mixText)]
+pub fn mix_text(rows: JsValue) -> Result<String, JsError> {
+    let rows: Vec<query::TypedMixRow> = serde_wasm_bindgen::from_value(rows)
+        .map_err(|e| JsError::new(&format!("mix rows: {e}")))?;
+    Ok(query::mix_text(&rows))
+}
+
 /// Colour of the `i`-th compared policy (CSS colour text), for the
 /// table's swatches.
 #[wasm_bindgen(js_name = policyColor)]

@@ -47,6 +47,9 @@ use crate::text::Text;
 pub const MAX_TASK_MS: f64 = 3_600_000.0;
 /// At most this many classes in a mix.
 pub const MAX_CLASSES: usize = 16;
+/// The class the page's mix editor adds: weight 1, uniform from 10 to
+/// 20 ms (between the default mix's short and medium tasks).
+pub const NEW_CLASS: (f64, f64, f64) = (1.0, 10.0, 20.0);
 /// The study's mix.
 pub const DEFAULT_MIX: &str = "85:1-8,12:10-40,3:80-200";
 

@@ -37,6 +37,12 @@ impl Arrivals {
         "t0、poisson:负载（0 < 负载 ≤ 2，如 poisson:0.9）或 burst:数量@周期（如 burst:50@100）",
     );
 
+    /// One example of each form, for a control's hint.
+    pub const EXAMPLES: Text = Text::new(
+        "t0, poisson:0.9 or burst:50@100",
+        "t0、poisson:0.9 或 burst:50@100",
+    );
+
     pub fn parse(field: &str, text: &str) -> Result<Arrivals, ParamError> {
         let bad = || ParamError::new(field, text, Self::ALLOWED);
         let t = text.trim();

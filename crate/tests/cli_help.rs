@@ -3,15 +3,10 @@
 //! line under that column (a help text glued from parts once lost the
 //! indent of its first line).
 
-use std::process::Command;
+mod cli_run;
 
 fn help(command: &str) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args([command, "--help"])
-        .output()
-        .expect("tailslice runs");
-    assert!(o.status.success(), "{command} --help");
-    String::from_utf8(o.stdout).expect("UTF-8 help")
+    cli_run::tailslice_ok(&[command, "--help"])
 }
 
 /// Lines of `text` out of line with its flag table, as `line: why`.

@@ -22,6 +22,8 @@
 //! with `TAILSLICE_LIGHTHOUSE_REQUIRED=1` (CI: `.ci/run`) a skip is a
 //! failure.
 
+mod cli_run;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -79,18 +81,9 @@ fn lighthouse(trace: &Path) -> Value {
 }
 
 fn tailslice_inp(trace: &Path) -> Option<f64> {
-    let out = Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(["responsiveness", "--json", "--trace-in"])
-        .arg(trace)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "tailslice {}: {}",
-        trace.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let path = trace.to_str().expect("a UTF-8 path");
+    let out = cli_run::tailslice_ok(&["responsiveness", "--json", "--trace-in", path]);
+    let v: Value = serde_json::from_str(&out).unwrap();
     v["rows"][0]["inp_ms"].as_f64()
 }
 

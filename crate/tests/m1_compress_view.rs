@@ -4,7 +4,7 @@
 //! where they stop and why, and the CLI's table keeps its columns aligned
 //! whatever the length of a "measured" cell.
 
-use std::process::Command;
+mod cli_run;
 
 use tailslice::chart::timeline::{self, MAX_RECORDS};
 use tailslice::scenario::{self, Knob, Knobs};
@@ -75,11 +75,7 @@ fn the_cli_table_keeps_its_columns() {
         &["scenario", "m1-compress"][..],
         &["scenario", "m1-compress", "--lang", "zh"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_tailslice"))
-            .args(args)
-            .output()
-            .unwrap();
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = cli_run::tailslice_ok(args);
         let table: Vec<&str> = text.lines().skip(2).take_while(|l| !l.is_empty()).collect();
         assert!(table.len() > 10, "{text}");
         let width = |l: &str| l.chars().count();

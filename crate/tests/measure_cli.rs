@@ -11,9 +11,13 @@
 
 #![cfg(target_os = "linux")]
 
+mod cli_run;
+
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
+
+use cli_run::tailslice;
 use std::time::{Duration, Instant};
 
 const RR_TIMESLICE: &str = "/proc/sys/kernel/sched_rr_timeslice_ms";
@@ -21,13 +25,6 @@ const RT_RUNTIME: &str = "/proc/sys/kernel/sched_rt_runtime_us";
 
 /// The runs change machine-wide settings and time threads: one at a time.
 static ONE_RUN: Mutex<()> = Mutex::new(());
-
-fn tailslice(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("tailslice runs")
-}
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap().trim().to_string()

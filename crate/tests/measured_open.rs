@@ -6,6 +6,8 @@
 //! (fifo and rr need it), and — where this test runs as root — a fresh
 //! output of the CLI itself.
 
+mod cli_run;
+
 use serde_json::Value;
 use tailslice::experiment::measured::{environment_line, parse_measure_text, MeasureFile};
 use tailslice::experiment::metric::Metric;
@@ -86,25 +88,17 @@ fn a_fresh_output_of_the_cli_reads_back() {
         );
         return;
     }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args([
-            "measure",
-            "--json",
-            "--tasks",
-            "12",
-            "--mix",
-            "1:1-3",
-            "--repeats",
-            "2",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    check_against_json(&String::from_utf8(out.stdout).unwrap(), "12", "1:1-3");
+    let out = cli_run::tailslice_ok(&[
+        "measure",
+        "--json",
+        "--tasks",
+        "12",
+        "--mix",
+        "1:1-3",
+        "--repeats",
+        "2",
+    ]);
+    check_against_json(&out, "12", "1:1-3");
 }
 
 #[test]

@@ -3,22 +3,10 @@
 //! language: every policy's mean, p50, p95, p99 and max as `--json`
 //! reports them, and the reading.
 
-use std::process::Command;
+mod cli_run;
 
+use cli_run::tailslice_ok as tailslice;
 use serde_json::Value;
-
-fn tailslice(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_tailslice"))
-        .args(args)
-        .output()
-        .expect("tailslice runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// The text of the first `<tag>…</tag>`.
 fn element<'a>(svg: &'a str, tag: &str) -> &'a str {

@@ -19,6 +19,14 @@ pub fn tailslice_status(args: &[&str]) -> (i32, String, String) {
     (o.status.code().unwrap_or(-1), stdout(&o), stderr(&o))
 }
 
+/// Standard output of `tailslice` run with `args`, which must succeed (its
+/// standard error is the failure's message).
+pub fn tailslice_ok(args: &[&str]) -> String {
+    let o = tailslice(args);
+    assert!(o.status.success(), "tailslice {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

@@ -302,6 +302,17 @@ fn sweeps_step_to_the_end_and_summarise() {
     let sum = json(&s.summary().unwrap());
     assert_eq!(sum["summary"]["seeds"], 30);
     assert_eq!(sum["seed"], 42);
+    // One reading per figure, the own seed (42, outside 1-30) placed in it.
+    let p95 = &sum["readings"]["p95"];
+    assert_eq!(p95["seeds"], 30);
+    assert!(p95["current"].is_f64(), "{p95}");
+    assert!(
+        p95["text"]["en"]
+            .as_str()
+            .unwrap()
+            .starts_with("Over 30 seeds (1–30)"),
+        "{p95}"
+    );
     assert!(SeedSweep::new("", "5-1").is_err());
     assert!(SeedSweep::new("", "0-200000").is_err());
 
@@ -317,7 +328,13 @@ fn sweeps_step_to_the_end_and_summarise() {
     assert_eq!(quanta.len(), 16);
     assert!(quanta.contains(&12.6), "{quanta:?}");
     assert_eq!(sum["switch_cost"], 0.5);
-    assert_eq!(sum["best"][0]["depends_on_quantum"], false);
+    // fifo ignores the quantum: no best, no mark, the sentence says so.
+    assert_eq!(sum["best"][0]["p95"], serde_json::Value::Null);
+    assert_eq!(sum["best_quantum"]["p95"][0], serde_json::Value::Null);
+    assert_eq!(
+        sum["best"][0]["text"]["en"],
+        "FIFO: the quantum makes no difference"
+    );
     assert!(QuantumSweep::new("", "500-0.5", 16, None).is_err());
     let listed = QuantumSweep::new("", "1,2,4", 0, Some(LIST.to_string())).unwrap();
     assert_eq!(listed.total(), 3);

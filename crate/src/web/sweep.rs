@@ -208,7 +208,8 @@ impl QuantumSweep {
         Ok(self.runs.len() < self.quanta.len())
     }
 
-    /// `{quanta, policies, series, best, best_quantum, note, quantum}`:
+    /// `{quanta, policies, series, best, best_quantum, note, switch_cost,
+    /// quantum}`:
     /// `series[k][metric]` is policy k's figure per quantum (`mean`, `p50`,
     /// `p95`, `p99`); `best` is each policy's best quantum as a sentence,
     /// `best_quantum[metric]` each policy's best quantum for the chart.
@@ -264,6 +265,7 @@ impl QuantumSweep {
             best: Vec<Line>,
             best_quantum: BTreeMap<&'a str, Vec<Option<f64>>>,
             note: Option<Filled>,
+            switch_cost: f64,
             quantum: f64,
         }
         to_js(&Out {
@@ -273,6 +275,7 @@ impl QuantumSweep {
             best: lines,
             best_quantum,
             note: sweep_reading::switch_cost_note(self.exp.switch_cost),
+            switch_cost: self.exp.switch_cost,
             quantum: self.exp.quantum,
         })
     }

@@ -25,6 +25,8 @@ import realrun from './strings/realrun.js';
 
 export const LANGS = ['en', 'zh'];
 const LOCALES = { en: 'en-US', zh: 'zh-CN' };
+/** `<html lang>` per language. */
+const HTML_LANG = { en: 'en', zh: 'zh-CN' };
 const TABLES = { en: {}, zh: {} };
 for (const table of [page, sweep, scenario, trace, realrun]) {
   for (const l of LANGS) Object.assign(TABLES[l], (table && table[l]) || {});
@@ -46,7 +48,7 @@ export function lang() { return current; }
 export function startLang(fromUrl, fromBrowser) {
   explicit = fromUrl;
   current = fromUrl || fromBrowser;
-  document.documentElement.lang = LOCALES[current];
+  document.documentElement.lang = HTML_LANG[current];
 }
 
 /** `query` (canonical, no `?`) with `lang=` added when the language was chosen explicitly. */
@@ -90,7 +92,7 @@ export function setLang(n) {
   explicit = n;
   const changed = n !== current;
   current = n;
-  document.documentElement.lang = LOCALES[n];
+  document.documentElement.lang = HTML_LANG[n];
   if (!changed) return;
   applyI18n(document);
   for (const cb of listeners) {

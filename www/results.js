@@ -6,7 +6,7 @@ import { limits } from './catalog.js';
 import { app, setState, firstResultDrawn } from './state.js';
 import { clearRunError } from './banner.js';
 import { renderTable, renderStatus } from './table.js';
-import { drawGantt, drawPlots, showResult } from './gantt.js';
+import { drawGantt, drawPlots, readChartWidths, showResult } from './gantt.js';
 import { postHeight } from './embed.js';
 
 export function show(result, query, workerMs, t0, received) {
@@ -39,6 +39,7 @@ export function show(result, query, workerMs, t0, received) {
 }
 
 function finishShow(query, workerMs, t0, start, tTable) {
+  readChartWidths();
   drawGantt();
   const tGantt = performance.now();
   performance.measure('tailslice:render:gantt', { start: tTable, end: tGantt });

@@ -12,8 +12,17 @@
 #   responsiveness  the longest main-thread task while large results are shown
 #                   (goal <= 50 ms), and how soon edits are answered during
 #                   long runs.
-#   ./scripts/bench-page.sh [--no-build] [page|responsiveness]
+#   update_profile  where the first update's main-thread time goes, by the
+#                   browser's own trace events (layout, style, wasm
+#                   compilation, script), median per update.
+# With BENCH_BEFORE=DIR (a previous build's dist/, from
+# scripts/build-before.sh) both builds are measured side by side, in
+# alternating rounds, and every goal shows the previous figure beside.
+# Run it on a quiet machine (load average below 1: no build, test run or
+# other browser meanwhile); the load average is printed with the figures.
+#   ./scripts/bench-page.sh [--no-build] [page|responsiveness|update_profile]
 #   BENCH_LOADS=20 BENCH_DRAG=300 ./scripts/bench-page.sh --no-build page
+#   ./scripts/build-before.sh main && BENCH_BEFORE=target/before/dist ./scripts/bench-page.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=env.sh

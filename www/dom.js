@@ -1,6 +1,7 @@
 // The page's DOM helpers, one copy for every panel: `$` (one element by
-// selector), `el` (build an element with properties and children) and
-// `sizeCanvas` (a canvas's backing store at the device's resolution).
+// selector), `el` (build an element with properties and children),
+// `widthOf` (an element's width without forcing a layout) and `sizeCanvas`
+// (a canvas's backing store at the device's resolution).
 // User-supplied text only ever goes in through `text` (textContent), never
 // as markup.
 import { t } from './i18n.js';
@@ -29,6 +30,50 @@ export function el(tag, props = {}, ...children) {
   return e;
 }
 
+// Widths the browser reported after its last layout. Reading clientWidth
+// right after the DOM changed (a table written, a canvas resized) makes the
+// browser lay the page out there and then, inside the update's task; a
+// ResizeObserver hands over each observed element's new width after the
+// browser's own layout instead, so an update reads a number.
+const widths = new WeakMap();
+const observer = new ResizeObserver((entries) => {
+  for (const e of entries) {
+    const w = e.target.clientWidth;
+    if (w > 0) widths.set(e.target, w); else widths.delete(e.target);
+  }
+});
+
+/**
+ * The CSS width (clientWidth) of `elem`: the one the ResizeObserver last
+ * reported, else read now (a layout, measured as `tailslice:layout`) and
+ * observed from then on. A hidden element (width 0) is read again each time.
+ */
+export function widthOf(elem) {
+  const known = widths.get(elem);
+  if (known !== undefined) return known;
+  const start = performance.now();
+  const w = elem.clientWidth;
+  performance.measure('tailslice:layout', { start, end: performance.now() });
+  if (w > 0) {
+    widths.set(elem, w);
+    observer.observe(elem);
+  }
+  return w;
+}
+
+/**
+ * Runs `f` once the browser has laid out and painted the page as it is now
+ * (after the next frame), or at once in a hidden tab, which paints no
+ * frames. The first run waits for it: the page's controls are painted in
+ * one task and the first result is computed and drawn in the next, so
+ * neither task holds the main thread for both, and the run's task finds
+ * the page already laid out.
+ */
+export function afterPaint(f) {
+  if (document.visibilityState === 'hidden') { f(); return; }
+  requestAnimationFrame(() => setTimeout(f, 0));
+}
+
 /**
  * Gives `canvas` the CSS height `cssHeight` (a number, or a function of
  * the CSS width) and a backing store of its parent's width (its own, else
@@ -37,7 +82,7 @@ export function el(tag, props = {}, ...children) {
  */
 export function sizeCanvas(canvas, cssHeight) {
   const dpr = window.devicePixelRatio || 1;
-  const cssWidth = canvas.parentElement.clientWidth || canvas.clientWidth || 600;
+  const cssWidth = widthOf(canvas.parentElement) || canvas.clientWidth || 600;
   const height = typeof cssHeight === 'function' ? cssHeight(cssWidth) : cssHeight;
   canvas.style.height = `${height}px`;
   const w = Math.max(1, Math.round(cssWidth * dpr));

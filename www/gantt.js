@@ -7,7 +7,7 @@
 // (legends included).
 import { Gantt, View } from './tailslice.js';
 import { t } from './i18n.js';
-import { $, sizeCanvas } from './dom.js';
+import { $, sizeCanvas, widthOf } from './dom.js';
 import { limits } from './catalog.js';
 import { app } from './state.js';
 
@@ -26,7 +26,8 @@ export function ganttCanvas(canvas, tip, dark) {
     if (!g) return;
     const ratio = sizeCanvas(canvas, (w) => g.height(w));
     const desc = document.getElementById(canvas.getAttribute('aria-describedby'));
-    if (desc) desc.textContent = g.legendText();
+    // Written only when it changes: a text write makes the next layout redo the page's.
+    if (desc) { const legend = g.legendText(); if (desc.textContent !== legend) desc.textContent = legend; }
     const job = ++c.job;
     const part = limits().gantt_part_segments;
     // Rust draws only the blocks whose lanes differ from what the canvas shows.
@@ -218,6 +219,13 @@ export function showResult(result, { keep = false, large = false } = {}) {
   app.gantt = study.gantt;
 }
 
+/** Reads the widths the study's charts are drawn at, all in one layout
+ * (before anything is drawn: each canvas sized in between would make the
+ * next read lay the page out again). */
+export function readChartWidths() {
+  for (const id of ['#gantt', '#cdf', '#hist']) widthOf($(id).parentElement);
+}
+
 /** Draws the study's Gantt (in parts). */
 export function drawGantt() { if (study) study.draw(); }
 
@@ -227,9 +235,11 @@ export function drawPlots() {
   if (!app.view) return;
   const cdf = $('#cdf');
   const h = document.body.classList.contains('embed') ? 220 : 280;
-  if (measured('cdf', () => app.view.drawCdf(cdf, sizeCanvas(cdf, h), app.dark.matches))) countDraws(cdf);
   const hist = $('#hist');
-  if (hist.offsetParent !== null && measured('histogram', () => app.view.drawHistogram(hist, sizeCanvas(hist, h), app.dark.matches))) countDraws(hist);
+  // Its figure has no width where it is not shown (an embed of other views).
+  const histShown = widthOf(hist.parentElement) > 0;
+  if (measured('cdf', () => app.view.drawCdf(cdf, sizeCanvas(cdf, h), app.dark.matches))) countDraws(cdf);
+  if (histShown && measured('histogram', () => app.view.drawHistogram(hist, sizeCanvas(hist, h), app.dark.matches))) countDraws(hist);
 }
 
 /** A shortened legend entry shows its full name on hover (the canvas's title). */

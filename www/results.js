@@ -6,7 +6,7 @@ import { limits } from './catalog.js';
 import { app, setState, firstResultDrawn } from './state.js';
 import { clearRunError } from './banner.js';
 import { renderTable, renderStatus } from './table.js';
-import { drawGantt, drawPlots, showResult } from './gantt.js';
+import { drawGantt, drawPlots, readChartWidths, showResult } from './gantt.js';
 import { postHeight } from './embed.js';
 
 export function show(result, query, workerMs, t0, received) {
@@ -29,24 +29,26 @@ export function show(result, query, workerMs, t0, received) {
   // drawn in parts). A small one is drawn at once (slider edits).
   const view = app.view;
   if (large) {
-    setTimeout(() => { if (view === app.view) finishShow(query, workerMs, t0, start, tTable); }, 0);
+    setTimeout(() => { if (view === app.view) finishShow(query, workerMs, t0, start, tTable, true); }, 0);
   } else {
-    finishShow(query, workerMs, t0, start, tTable);
+    finishShow(query, workerMs, t0, start, tTable, false);
   }
   performance.measure('tailslice:render:view', { start, end: tView });
   performance.measure('tailslice:render:table', { start: tView, end: tTable });
   void received;
 }
 
-function finishShow(query, workerMs, t0, start, tTable) {
+function finishShow(query, workerMs, t0, start, tTable, large) {
+  readChartWidths();
   drawGantt();
   const tGantt = performance.now();
   performance.measure('tailslice:render:gantt', { start: tTable, end: tGantt });
   // The first update after a load draws what is above the fold (the table,
   // the Gantt) in this task and the plots below it (CDF, histogram) in the
   // next: the visitor sees the result sooner and no task of the load is
-  // long. `tailslice:update` then ends when the table and Gantt are drawn.
-  const split = app.updates === 0;
+  // long. A large result does the same (its CDF reads ranks of millions of
+  // latencies). `tailslice:update` then ends when the table and Gantt are drawn.
+  const split = app.updates === 0 || large;
   const rest = () => {
     const tPlots = performance.now();
     drawPlots();

@@ -10,7 +10,8 @@
 // calibration) comes from Rust in both languages too. This file only
 // moves data and handles events; text from the URL or the model is only
 // ever set with textContent.
-import { parseScenarioQuery, scenarioCatalog, ScenarioView, qosColor } from './tailslice.js';
+import { parseScenarioQuery, scenarioCatalog, qosColor } from './tailslice.js';
+import { fullWasm } from './full-wasm.js';
 import { t, lang, onLangChange, applyI18n, withLang } from './i18n.js';
 import { lane } from './client.js';
 import { words } from './catalog.js';
@@ -35,6 +36,7 @@ const sc = {
   cores: null,      // ganttCanvas of the cores, coloured by QoS
   states: null,     // ganttCanvas of the key threads' states
   updates: 0,
+  requests: 0,      // runs requested (a result is shown only if it answers the last)
   workerMs: 0,
   drawMs: 0,
   dark,
@@ -285,17 +287,22 @@ const runs = lane();
 
 function request(key, run) {
   const t0 = performance.now();
+  const id = ++sc.requests;
   $('#scenario-results').dataset.state = 'running';
   $('#scenario-status').textContent = t('sc.status.running');
   const job = runs.request('scenario', { key, run }, { onProgress });
-  job.done.then((out) => {
+  job.done.then(async (out) => {
     if (out.status === 'cancelled') return;
     if (!runs.busy) $('#scenario-progress').hidden = true;
     if (!sc.parsed) return;
     if (out.status === 'error') { runError(out.message); return; }
     performance.measure('tailslice:scenario:simulate', { start: t0, end: performance.now() });
+    // The priority chart (ScenarioView) is drawn by the worker's module,
+    // which a scenario has already fetched for its run.
+    const wasm = out.value.timeline ? await fullWasm() : null;
+    if (id !== sc.requests || !sc.parsed) return; // a newer request since
     sc.workerMs = out.ms;
-    show({ ...out.value, ms: out.ms });
+    show({ ...out.value, ms: out.ms }, wasm);
   });
 }
 
@@ -317,13 +324,13 @@ function onProgress(p) {
 
 // ---------------------------------------------------------------- results
 
-function show(msg) {
+function show(msg, wasm) {
   const start = performance.now();
   sc.summary = msg.summary;
   sc.timelineMeta = msg.timeline ? msg.timeline.meta : null;
   if (sc.view) { sc.view.free(); sc.view = null; }
   const tl = msg.timeline;
-  if (tl) sc.view = new ScenarioView(tl);
+  if (tl) sc.view = new wasm.ScenarioView(tl);
   // The same run shown again (a redraw) keeps its zoom.
   const keep = !!(tl && sc.shownRun === `${sc.parsed.key}#${tl.meta.run}`);
   sc.shownRun = tl ? `${sc.parsed.key}#${tl.meta.run}` : null;

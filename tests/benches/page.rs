@@ -23,21 +23,27 @@
 //!   p95) and the main-thread tasks over 50 ms (goal: none).
 //! * **Sweep**: the sweeps panel's 1000-seed × 400-task × 2-policy sweep,
 //!   request to drawn summary (worker included), median of five.
+//! * **Side by side**: `BENCH_BEFORE` names the previous build's `dist/`
+//!   (`scripts/build-before.sh` makes one); both builds are then measured
+//!   in `BENCH_ROUNDS` rounds (default 2), each round a new browser per
+//!   build, the order reversed every other round, and every goal is
+//!   printed with the previous build's figure and the ratio beside it.
 
 use std::time::Duration;
 
 use serde_json::Value;
 use tailslice_e2e::bench_report::{
-    env_usize, load_average, percentile, print_goals, sorted, Figure,
+    builds, env_usize, load_average, percentile, print_side_by_side, round_order, sorted, Build,
+    Figure,
 };
 use tailslice_e2e::page::open_ready;
-use tailslice_e2e::{dist_dir, Browser, Result};
+use tailslice_e2e::{Browser, Result};
 
 const T: Duration = Duration::from_secs(30);
 
 /// The page's User Timing measures, the render's parts included (which one
 /// a slow first update spends its time in).
-const MEASURES: [&str; 12] = [
+const MEASURES: [&str; 13] = [
     "simulate",
     "render",
     "update",
@@ -51,6 +57,8 @@ const MEASURES: [&str; 12] = [
     "draw:gantt",
     "draw:cdf",
     "draw:histogram",
+    // Reading a width that was not known yet (a layout in the update's task).
+    "layout",
 ];
 
 /// Durations of each measure on the page so far: `{name: [ms]}`.
@@ -148,8 +156,7 @@ async fn fetched(b: &Browser) -> Result<(Vec<String>, Vec<String>)> {
 
 /// Every file of `dist/` the page can load (html, css, js — `strings/`
 /// included — and wasm), relative to `dist/`.
-fn dist_files() -> Vec<String> {
-    let dist = dist_dir();
+fn dist_files(dist: &std::path::Path) -> Vec<String> {
     let mut names = Vec::new();
     for dir in ["", "strings"] {
         let Ok(entries) = std::fs::read_dir(dist.join(dir)) else {
@@ -175,12 +182,15 @@ fn dist_files() -> Vec<String> {
 
 /// Prints every file, raw and gzipped, marked first view or on demand;
 /// returns the first view's gzipped bytes and its file count.
-fn transfer(first_view: &[String], after_first: &[String]) -> Result<(u64, usize)> {
-    let dist = dist_dir();
+fn transfer(
+    dist: &std::path::Path,
+    first_view: &[String],
+    after_first: &[String],
+) -> Result<(u64, usize)> {
     println!("\ntransfer (gzip -9): the first view is what the first load fetched up to its first result");
     let (mut total, mut total_gz, mut files) = (0u64, 0u64, 0usize);
     let mut after_gz = 0u64;
-    let mut names = dist_files();
+    let mut names = dist_files(dist);
     for f in first_view {
         if !names.contains(f) {
             names.push(f.clone());
@@ -235,24 +245,33 @@ async fn load(b: &Browser, all: &mut Vec<(String, Vec<f64>)>) -> Result<(f64, f6
     ))
 }
 
-/// Drags the quantum slider 1 → 200 through `drag` values, one per frame;
-/// returns the update measures and (long tasks, the longest task in ms).
-async fn drag_slider(b: &Browser, drag: usize) -> Result<(Vec<(String, Vec<f64>)>, f64, f64)> {
+/// What dragging the slider cost: the page's measures, the long tasks, the
+/// longest task and the longest gap between two animation frames (ms).
+struct Drag {
+    measures: Vec<(String, Vec<f64>)>,
+    long_tasks: f64,
+    longest: f64,
+    frame_gap: f64,
+}
+
+/// Drags the quantum slider 1 → 200 through `drag` values, one per frame.
+async fn drag_slider(b: &Browser, drag: usize) -> Result<Drag> {
     b.eval_js("performance.clearMeasures(); return 1;").await?;
     let v = b
         .eval_js_async(&format!(
             "const done = arguments[arguments.length - 1]; \
              const s = document.querySelector('#quantum-slider'); \
              const lt0 = window.tailslice.longTasks; \
-             let longest = 0; \
+             let longest = 0; let gap = 0; let last = null; \
              const obs = new PerformanceObserver(l => {{ for (const e of l.getEntries()) longest = Math.max(longest, e.duration); }}); \
              obs.observe({{type: 'longtask'}}); \
              let i = 0; const n = {drag}; \
-             const step = () => {{ \
+             const step = (now) => {{ \
+               if (last !== null) gap = Math.max(gap, now - last); last = now; \
                if (i < n) {{ s.value = String(1 + Math.round(199 * i / Math.max(1, n - 1))); \
                  s.dispatchEvent(new Event('input', {{bubbles: true}})); i++; requestAnimationFrame(step); return; }} \
                const wait = () => document.body.dataset.state === 'ready' \
-                 ? setTimeout(() => {{ obs.disconnect(); done({{longTasks: window.tailslice.longTasks - lt0, longest}}); }}, 200) \
+                 ? setTimeout(() => {{ obs.disconnect(); done({{longTasks: window.tailslice.longTasks - lt0, longest, gap}}); }}, 200) \
                  : setTimeout(wait, 20); \
                wait(); }}; \
              requestAnimationFrame(step);"
@@ -260,11 +279,12 @@ async fn drag_slider(b: &Browser, drag: usize) -> Result<(Vec<(String, Vec<f64>)
         .await?;
     let mut warm = Vec::new();
     collect(&mut warm, &measures(b).await?);
-    Ok((
-        warm,
-        v["longTasks"].as_f64().unwrap_or(f64::NAN),
-        v["longest"].as_f64().unwrap_or(f64::NAN),
-    ))
+    Ok(Drag {
+        measures: warm,
+        long_tasks: v["longTasks"].as_f64().unwrap_or(f64::NAN),
+        longest: v["longest"].as_f64().unwrap_or(f64::NAN),
+        frame_gap: v["gap"].as_f64().unwrap_or(f64::NAN),
+    })
 }
 
 /// The sweeps panel's seed sweep `1-1000`, five times after a warm-up;
@@ -302,105 +322,213 @@ async fn sweep(b: &Browser) -> Result<Vec<f64>> {
     Ok(times)
 }
 
-#[tokio::main]
-async fn main() -> Result<()> {
-    let loads = env_usize("BENCH_LOADS", 10).max(2);
-    let drag = env_usize("BENCH_DRAG", 100);
-    let load_before = load_average();
-    println!("load average before: {load_before} (figures from a busy machine are not goals met or missed)");
-    let b = Browser::start_caching().await?;
+/// One build's figures, gathered over the rounds.
+#[derive(Default)]
+struct Figures {
+    cold_nav: Vec<f64>,
+    cold_first: Vec<f64>,
+    nav: Vec<f64>,
+    first: Vec<f64>,
+    warm_measures: Vec<(String, Vec<f64>)>,
+    dragged: Vec<(String, Vec<f64>)>,
+    long_tasks: f64,
+    longest: f64,
+    frame_gap: f64,
+    sweeps: Vec<f64>,
+    first_view: Vec<String>,
+    after_first: Vec<String>,
+}
 
+/// One round on `build`: a new browser, a cold load, `loads - 1` warm
+/// loads, the slider dragged through `drag` frames and the seed sweeps.
+async fn round(build: &Build, loads: usize, drag: usize, f: &mut Figures) -> Result<()> {
+    let b = Browser::start_caching_at(&build.dist).await?;
     // The first load is cold (nothing cached); it also says what the first view fetches.
     let mut cold_measures = Vec::new();
     let (cold_nav, cold_first) = load(&b, &mut cold_measures).await?;
-    let (first_view, after_first) = fetched(&b).await?;
-    let mut warm_measures = Vec::new();
-    let (mut nav, mut first) = (Vec::new(), Vec::new());
+    f.cold_nav.push(cold_nav);
+    f.cold_first.push(cold_first);
+    (f.first_view, f.after_first) = fetched(&b).await?;
     for _ in 1..loads {
-        let (n, f) = load(&b, &mut warm_measures).await?;
-        nav.push(n);
-        first.push(f);
+        let (n, first) = load(&b, &mut f.warm_measures).await?;
+        f.nav.push(n);
+        f.first.push(first);
     }
-    let (nav, first) = (sorted(&nav), sorted(&first));
-    println!("\nloads of the default experiment (cached by the browser after the first)");
+    let d = drag_slider(&b, drag).await?;
+    for (name, v) in &d.measures {
+        collect_one(&mut f.dragged, name, v);
+    }
+    f.long_tasks += d.long_tasks;
+    f.longest = f.longest.max(d.longest);
+    f.frame_gap = f.frame_gap.max(d.frame_gap);
+    f.sweeps.extend(sweep(&b).await?);
+    b.finish().await
+}
+
+fn collect_one(into: &mut Vec<(String, Vec<f64>)>, name: &str, vals: &[f64]) {
+    match into.iter_mut().find(|(n, _)| n == name) {
+        Some((_, all)) => all.extend_from_slice(vals),
+        None => into.push((name.to_string(), vals.to_vec())),
+    }
+}
+
+/// The `p`th percentile of measure `name` in `all`.
+fn measure_p(all: &[(String, Vec<f64>)], name: &str, p: f64) -> f64 {
+    all.iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| percentile(&sorted(v), p))
+        .unwrap_or(f64::NAN)
+}
+
+/// `a`'s and `b`'s measures together.
+fn concat(a: &[(String, Vec<f64>)], b: &[(String, Vec<f64>)]) -> Vec<(String, Vec<f64>)> {
+    let mut out = a.to_vec();
+    for (n, v) in b {
+        collect_one(&mut out, n, v);
+    }
+    out
+}
+
+/// One build's figures against their goals.
+fn goals(f: &Figures, first_view_gz: u64, files: usize, drag: usize) -> Vec<Figure> {
+    let (nav, first) = (sorted(&f.nav), sorted(&f.first));
+    let mut out = vec![
+        Figure::new(
+            format!("first view, gzipped ({files} files)"),
+            first_view_gz as f64 / 1024.0,
+            250.0,
+            "KB",
+        ),
+        Figure::new(
+            "navigation to the first table and Gantt, warm p95",
+            percentile(&nav, 95.0),
+            100.0,
+            "ms",
+        ),
+        Figure::new(
+            "first update after a load, warm p50",
+            percentile(&first, 50.0),
+            8.0,
+            "ms",
+        ),
+        Figure::new(
+            "first update after a load, warm p95",
+            percentile(&first, 95.0),
+            16.0,
+            "ms",
+        ),
+        Figure::new(
+            "update while dragging the slider, p95",
+            measure_p(&f.dragged, "update", 95.0),
+            16.0,
+            "ms",
+        ),
+        Figure::new(
+            format!("longest gap between frames while dragging ({drag} a round)"),
+            f.frame_gap,
+            33.0,
+            "ms",
+        ),
+        Figure::new(
+            "longest main-thread task while dragging",
+            f.longest,
+            50.0,
+            "ms",
+        ),
+    ];
+    // Each chart's drawing, on the loads' updates and the drag together.
+    let all = concat(&f.warm_measures, &f.dragged);
+    for chart in ["gantt", "cdf", "histogram"] {
+        out.push(Figure::new(
+            format!("draw:{chart}, p95"),
+            measure_p(&all, &format!("draw:{chart}"), 95.0),
+            3.0,
+            "ms",
+        ));
+    }
+    out
+}
+
+fn print_build(label: &str, f: &Figures, loads: usize, drag: usize) {
+    let (nav, first) = (sorted(&f.nav), sorted(&f.first));
     println!(
-        "  {:<44} {:>9} {:>9} {:>9}",
-        "", "cold ms", "warm p50", "warm p95"
+        "\n=== {label}: loads of the default experiment (cached by the browser after the first)"
     );
     println!(
-        "  {:<44} {cold_nav:>9.1} {:>9.1} {:>9.1}",
+        "  {:<44} {:>9} {:>9} {:>9}",
+        "", "cold p50", "warm p50", "warm p95"
+    );
+    println!(
+        "  {:<44} {:>9.1} {:>9.1} {:>9.1}",
         "navigation to the first table and Gantt",
+        percentile(&sorted(&f.cold_nav), 50.0),
         percentile(&nav, 50.0),
         percentile(&nav, 95.0)
     );
     println!(
-        "  {:<44} {cold_first:>9.1} {:>9.1} {:>9.1}",
+        "  {:<44} {:>9.1} {:>9.1} {:>9.1}",
         "first update (request to table and Gantt)",
+        percentile(&sorted(&f.cold_first), 50.0),
         percentile(&first, 50.0),
         percentile(&first, 95.0)
     );
     report(
-        &format!("measures of the {} warm loads", loads - 1),
-        &warm_measures,
+        &format!(
+            "{label}: measures of the warm loads ({} a round)",
+            loads - 1
+        ),
+        &f.warm_measures,
     );
-
-    let (dragged, long_tasks, longest) = drag_slider(&b, drag).await?;
     report(
-        &format!("updates while dragging the quantum slider ({drag} frames)"),
-        &dragged,
+        &format!("{label}: updates while dragging the quantum slider ({drag} frames a round)"),
+        &f.dragged,
     );
-    println!("  long tasks (>= 50 ms) while dragging: {long_tasks} (longest {longest:.0} ms)");
-    let drag_updates = dragged
-        .iter()
-        .find(|(n, _)| n == "update")
-        .map(|(_, v)| sorted(v))
-        .unwrap_or_default();
-
-    let sweeps = sorted(&sweep(&b).await?);
     println!(
-        "\nseed sweep 1-1000 (400 tasks, fifo vs rr), request to drawn: runs {sweeps:?} ms; median {:.0} ms",
-        percentile(&sweeps, 50.0)
+        "  long tasks (>= 50 ms) while dragging: {} (longest {:.0} ms); longest gap between frames {:.0} ms",
+        f.long_tasks, f.longest, f.frame_gap
     );
+    let sweeps = sorted(&f.sweeps);
+    println!(
+        "  seed sweep 1-1000 (400 tasks, fifo vs rr), request to drawn: median {:.0} ms of {}",
+        percentile(&sweeps, 50.0),
+        sweeps.len()
+    );
+}
 
-    let (first_view_gz, files) = transfer(&first_view, &after_first)?;
-    let goals = format!(
-        "goals (load average {load_before} before, {} after)",
-        load_average()
-    );
-    print_goals(
-        &goals,
-        &[
-            Figure::new(
-                format!("first view, gzipped ({files} files)"),
-                first_view_gz as f64 / 1024.0,
-                250.0,
-                "KB",
-            ),
-            Figure::new(
-                "navigation to the first table and Gantt, warm p95",
-                percentile(&nav, 95.0),
-                100.0,
-                "ms",
-            ),
-            Figure::new(
-                "first update after a load, warm p95",
-                percentile(&first, 95.0),
-                16.0,
-                "ms",
-            ),
-            Figure::new(
-                "update while dragging the slider, p95",
-                percentile(&drag_updates, 95.0),
-                16.0,
-                "ms",
-            ),
-            Figure::new(
-                "longest main-thread task while dragging",
-                longest,
-                50.0,
-                "ms",
-            ),
-        ],
-    );
-    b.finish().await
+#[tokio::main]
+async fn main() -> Result<()> {
+    let loads = env_usize("BENCH_LOADS", 10).max(2);
+    let drag = env_usize("BENCH_DRAG", 100);
+    let builds = builds();
+    let rounds = env_usize("BENCH_ROUNDS", if builds.len() > 1 { 2 } else { 1 }).max(1);
+    let load_before = load_average();
+    println!("load average before: {load_before} (figures from a busy machine are not goals met or missed)");
+    for b in &builds {
+        println!("  {:<7} {}", b.label, b.dist.display());
+    }
+    let mut figures: Vec<Figures> = builds.iter().map(|_| Figures::default()).collect();
+    for r in 0..rounds {
+        for i in round_order(builds.len(), r) {
+            round(&builds[i], loads, drag, &mut figures[i]).await?;
+        }
+    }
+    let load_after = load_average();
+    let mut sized = Vec::new();
+    for (b, f) in builds.iter().zip(&figures) {
+        print_build(b.label, f, loads, drag);
+        println!("\n{}:", b.label);
+        sized.push(transfer(&b.dist, &f.first_view, &f.after_first)?);
+    }
+    let heading =
+        format!("goals ({rounds} rounds; load average {load_before} before, {load_after} after)");
+    let now = figures.len() - 1;
+    let now_goals = goals(&figures[now], sized[now].0, sized[now].1, drag);
+    let before_goals = (now > 0).then(|| goals(&figures[0], sized[0].0, sized[0].1, drag));
+    let rows: Vec<(Figure, Option<f64>)> = now_goals
+        .into_iter()
+        .enumerate()
+        .map(|(k, g)| (g, before_goals.as_ref().map(|b| b[k].value)))
+        .collect();
+    print_side_by_side(&heading, &rows);
+    Ok(())
 }

@@ -10,12 +10,15 @@
 //!   and during a scenario of minutes, and how soon the page answers a
 //!   script while a 300,000-task run is in the worker.
 //!
+//! `BENCH_BEFORE` names the previous build's `dist/`, measured beside the
+//! current one in the same run.
+//!
 //! The e2e tests check what these do (each result appears, the work runs
 //! in the worker, an edit cancels the run); this prints how fast.
 
 use std::time::{Duration, Instant};
 
-use tailslice_e2e::bench_report::{print_goals, Figure};
+use tailslice_e2e::bench_report::{builds, load_average, print_side_by_side, Build, Figure};
 use tailslice_e2e::page::{open_ready, show_query, wait_large, LARGE};
 use tailslice_e2e::{Browser, Result};
 
@@ -141,11 +144,14 @@ async fn paste(b: &Browser) -> Result<f64> {
     )
 }
 
-#[tokio::main]
-async fn main() -> Result<()> {
-    let b = Browser::start().await?;
+/// Every figure on one build.
+async fn figures(build: &Build) -> Result<Vec<Figure>> {
+    let b = Browser::start_serving(&build.dist).await?;
     let mut figures = Vec::new();
-    println!("\nlongest main-thread task while a large result is shown on the warm page (ms, three showings)");
+    println!(
+        "\n{}: longest main-thread task while a large result is shown on the warm page (ms, three showings)",
+        build.label
+    );
     for query in LARGE_RESULTS {
         // Opened as a link first: start-up has costs of its own.
         b.open(&format!("/?{query}")).await?;
@@ -188,6 +194,30 @@ async fn main() -> Result<()> {
         500.0,
         "ms",
     ));
-    print_goals("goals (longest tasks: best of three showings)", &figures);
-    b.finish().await
+    b.finish().await?;
+    Ok(figures)
+}
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let load_before = load_average();
+    let mut all = Vec::new();
+    for build in builds() {
+        all.push(figures(&build).await?);
+    }
+    let now = all.pop().unwrap_or_default();
+    let before = all.pop();
+    let rows: Vec<(Figure, Option<f64>)> = now
+        .into_iter()
+        .enumerate()
+        .map(|(k, g)| (g, before.as_ref().map(|b| b[k].value)))
+        .collect();
+    print_side_by_side(
+        &format!(
+            "goals (longest tasks: best of three showings; load average {load_before} before, {} after)",
+            load_average()
+        ),
+        &rows,
+    );
+    Ok(())
 }

@@ -89,6 +89,60 @@ pub fn load_average() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
+/// A build of the page to measure: its label and its `dist/`.
+#[derive(Debug, Clone)]
+pub struct Build {
+    pub label: &'static str,
+    pub dist: std::path::PathBuf,
+}
+
+/// The builds a benchmark measures: the current `dist/` (`now`), and the
+/// previous build (`before`) when `BENCH_BEFORE` names its `dist/`, so that
+/// both are timed side by side in one run under the same load.
+pub fn builds() -> Vec<Build> {
+    let mut out = Vec::new();
+    if let Some(before) = std::env::var_os("BENCH_BEFORE") {
+        out.push(Build {
+            label: "before",
+            dist: before.into(),
+        });
+    }
+    out.push(Build {
+        label: "now",
+        dist: crate::dist_dir(),
+    });
+    out
+}
+
+/// The order to measure `n` builds in round `round`: reversed every other
+/// round, so neither build always runs first (a warming machine, a cache
+/// or a neighbour's burst would favour one side).
+pub fn round_order(n: usize, round: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    if round % 2 == 1 {
+        order.reverse();
+    }
+    order
+}
+
+/// Prints, under a heading, each figure of the current build beside the
+/// previous build's (when measured) and their ratio now / before.
+pub fn print_side_by_side(heading: &str, rows: &[(Figure, Option<f64>)]) {
+    println!("\n{heading}");
+    for (now, before) in rows {
+        match before {
+            Some(b) => println!(
+                "{}   before {:.1} {}, now / before {:.2}",
+                now.line(),
+                b,
+                now.unit,
+                now.value / b
+            ),
+            None => println!("{}", now.line()),
+        }
+    }
+}
+
 /// Prints `figures` under a heading, one line each.
 pub fn print_goals(heading: &str, figures: &[Figure]) {
     println!("\n{heading}");
@@ -109,6 +163,13 @@ mod tests {
         assert_eq!(percentile(&v, 95.0), 5.0);
         assert_eq!(percentile(&v, 0.0), 1.0);
         assert!(percentile(&[], 50.0).is_nan());
+    }
+
+    #[test]
+    fn rounds_alternate_which_build_runs_first() {
+        assert_eq!(round_order(2, 0), [0, 1]);
+        assert_eq!(round_order(2, 1), [1, 0]);
+        assert_eq!(round_order(1, 1), [0]);
     }
 
     #[test]

@@ -45,7 +45,12 @@ impl Browser {
     /// starts a browser for it: a second load is a returning visitor's
     /// (files from the browser's cache). For the benchmark's warm loads.
     pub async fn start_caching() -> Result<Self> {
-        let dist = require_dist()?;
+        Self::start_caching_at(require_dist()?).await
+    }
+
+    /// [`Self::start_caching`] for another build of the page (a benchmark
+    /// measures the previous build beside the current one).
+    pub async fn start_caching_at(dist: impl Into<PathBuf>) -> Result<Self> {
         Self::start_server(StaticServer::start_as(
             dist,
             Serving {

@@ -121,11 +121,16 @@ impl PolicyKind {
     }
 
     /// Whether this build carries the class's code. The page's main-thread
-    /// module (feature `page`) leaves out the XNU classes, the largest ones,
-    /// so that the first download stays small: an experiment with one of
-    /// them runs in the page's worker, whose module has every class.
+    /// module (feature `page`) leaves out the classes of real kernels (the
+    /// XNU classes and `eevdf`), which the study's default experiment never
+    /// runs, so that the first download stays small: an experiment with one
+    /// of them runs in the page's worker, whose module has every class.
     pub const fn built_in(self) -> bool {
-        cfg!(not(feature = "page")) || !self.reads_threads()
+        cfg!(not(feature = "page"))
+            || !matches!(
+                self,
+                PolicyKind::Mlfq | PolicyKind::Xnu | PolicyKind::Clutch | PolicyKind::Eevdf
+            )
     }
 
     /// A one-line description (help texts, the page's tooltips).
@@ -218,6 +223,7 @@ impl PolicyKind {
             ),
             PolicyKind::Sjf => simulate_on(threads, m, &mut Sjf::default(), recorder, config),
             PolicyKind::Srpt => simulate_on(threads, m, &mut Srpt::default(), recorder, config),
+            #[cfg(not(feature = "page"))]
             PolicyKind::Mlfq => simulate_on(
                 threads,
                 m,
@@ -237,6 +243,7 @@ impl PolicyKind {
                 recorder,
                 config,
             ),
+            #[cfg(not(feature = "page"))]
             PolicyKind::Eevdf => simulate_on(
                 threads,
                 m,
@@ -248,7 +255,7 @@ impl PolicyKind {
             // experiment before it gets here and the page sends it to the
             // worker.
             #[cfg(feature = "page")]
-            PolicyKind::Xnu | PolicyKind::Clutch => {
+            PolicyKind::Mlfq | PolicyKind::Xnu | PolicyKind::Clutch | PolicyKind::Eevdf => {
                 unreachable!("{} is not in the page's module", self.name())
             }
         }

@@ -35,8 +35,14 @@ use crate::chart::theme::{Rgb, Theme};
 use crate::experiment::Outcome;
 use crate::text::{Filled, Lang};
 
-/// Segments copied per [`Gantt::load_segments`] call: a few ms in a browser.
-const LOAD_CHUNK: usize = 100_000;
+/// Segments copied at a time by [`Gantt::load_segments`], which copies
+/// chunks until [`LOAD_BUDGET_MS`] have passed: a chunk is well under a
+/// millisecond, so a call ends soon after its budget on a fast machine and
+/// on a slow one alike (a fixed count took 50 ms and more on a busy one).
+const LOAD_CHUNK: usize = 10_000;
+
+/// The main thread's time one [`Gantt::load_segments`] call may take, ms.
+const LOAD_BUDGET_MS: f64 = 8.0;
 
 /// What a study's tooltips tell about a task, sent beside its lanes.
 #[derive(Serialize, Deserialize)]
@@ -250,11 +256,22 @@ impl Gantt {
         })
     }
 
-    /// Copies the next chunk of segments into wasm memory; returns `true`
-    /// once all are there. Call it in successive tasks: the chart shows
-    /// "…" until done.
+    /// Copies segments into wasm memory for at most about
+    /// [`LOAD_BUDGET_MS`]; returns `true` once all are there. Call it in
+    /// successive tasks: the chart shows "…" until done.
     #[wasm_bindgen(js_name = loadSegments)]
     pub fn load_segments(&mut self) -> bool {
+        let started = js_sys::Date::now();
+        while !self.load_chunk() {
+            if js_sys::Date::now() - started >= LOAD_BUDGET_MS {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Copies the next [`LOAD_CHUNK`] segments; `true` once all are there.
+    fn load_chunk(&mut self) -> bool {
         let Some(inc) = &self.incoming else {
             return true;
         };

@@ -46,6 +46,9 @@ mod runner;
 #[cfg_attr(feature = "page", allow(dead_code, unused_imports))]
 mod scenario;
 mod scenario_catalog;
+// A scenario's priority chart: drawn by the worker's module, which a
+// scenario fetches for its run anyway (www/scenario.js).
+#[cfg(not(feature = "page"))]
 mod scenario_view;
 mod shown;
 // The sweeps run in the worker; their charts are drawn by the worker's
@@ -84,6 +87,7 @@ pub use scenario::{parse as parse_scenario, ScenarioQuery};
 #[cfg(not(feature = "page"))]
 pub use scenario::{run_scenario, ScenarioRun};
 pub use scenario_catalog::{scenario_catalog, ScenarioCatalog};
+#[cfg(not(feature = "page"))]
 pub use scenario_view::ScenarioView;
 #[cfg(not(feature = "page"))]
 pub use sweep::{QuantumSweep, SeedSweep};

@@ -133,6 +133,40 @@ pub fn size(t: &Table) -> (f64, f64) {
     )
 }
 
+/// `t` laid out for `width` px: as it is when it fits, else turned on
+/// its side (a row per column, a column per row: a phone's figure keeps
+/// every number in view) when that is narrower.
+pub fn fit(t: Table, width: f64) -> Table {
+    if size(&t).0 <= width || t.rows.is_empty() {
+        return t;
+    }
+    let turned = Table {
+        headers: std::iter::once(String::new())
+            .chain(t.rows.iter().map(|r| r.name.clone()))
+            .collect(),
+        rows: t
+            .headers
+            .iter()
+            .skip(1)
+            .enumerate()
+            .map(|(i, h)| Row {
+                name: h.clone(),
+                color: None,
+                cells: t
+                    .rows
+                    .iter()
+                    .map(|r| r.cells.get(i).cloned().unwrap_or_default())
+                    .collect(),
+            })
+            .collect(),
+    };
+    if size(&turned).0 < size(&t).0 {
+        turned
+    } else {
+        t
+    }
+}
+
 /// Draws `t` with its top left at the pen's origin.
 pub fn draw<B: DrawingBackend>(pen: &mut Pen<B>, t: &Table) -> DrawResult<(), B> {
     let theme = pen.theme;
@@ -183,4 +217,48 @@ pub fn draw<B: DrawingBackend>(pen: &mut Pen<B>, t: &Table) -> DrawResult<(), B>
         pen.fill(0.0, bottom - hair, total, bottom, theme.grid.solid())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wide() -> Table {
+        Table {
+            headers: [
+                "policy",
+                "mean",
+                "p50",
+                "p90",
+                "p95",
+                "p99",
+                "max",
+                "done ≤ 100 ms",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: ["FIFO", "RR (16 ms)"]
+                .iter()
+                .map(|n| Row {
+                    name: n.to_string(),
+                    color: None,
+                    cells: ["12.5", "3.0", "40.1", "95.2", "180.7", "275.0", "380"]
+                        .map(String::from)
+                        .to_vec(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_table_too_wide_turns_on_its_side() {
+        let t = fit(wide(), 328.0);
+        assert_eq!(t.headers, ["", "FIFO", "RR (16 ms)"]);
+        assert_eq!(t.rows.len(), 7);
+        assert_eq!(t.rows[4].name, "p99");
+        assert_eq!(t.rows[4].cells, ["180.7", "180.7"]);
+        assert!(size(&t).0 <= 328.0, "{}", size(&t).0);
+        // With room, it stays as it is.
+        assert_eq!(fit(wide(), 900.0), wide());
+    }
 }

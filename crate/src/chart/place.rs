@@ -45,6 +45,13 @@ impl Rect {
         self.shared(o) > 0.0
     }
 
+    /// The distance from `p` to the nearest point of the box.
+    pub fn distance(&self, (x, y): (f64, f64)) -> f64 {
+        let dx = (self.x0 - x).max(0.0).max(x - self.x1);
+        let dy = (self.y0 - y).max(0.0).max(y - self.y1);
+        dx.hypot(dy)
+    }
+
     fn area(&self) -> f64 {
         (self.x1 - self.x0).max(0.0) * (self.y1 - self.y0).max(0.0)
     }
@@ -170,6 +177,9 @@ struct Harm {
     labels: f64,
     outside: f64,
     marks: f64,
+    /// Nearer another labelled point than its own: it would seem to name
+    /// that one.
+    astray: f64,
     lines: f64,
 }
 
@@ -178,6 +188,7 @@ impl Harm {
         labels: 0.0,
         outside: 0.0,
         marks: 0.0,
+        astray: 0.0,
         lines: 0.0,
     };
 }
@@ -188,6 +199,8 @@ pub struct Placer {
     labels: Vec<Rect>,
     marks: Vec<Rect>,
     lines: Vec<((f64, f64), (f64, f64))>,
+    /// Points that carry a label of their own.
+    named: Vec<(f64, f64)>,
 }
 
 impl Placer {
@@ -198,6 +211,7 @@ impl Placer {
             labels: Vec::new(),
             marks: Vec::new(),
             lines: Vec::new(),
+            named: Vec::new(),
         }
     }
 
@@ -213,13 +227,24 @@ impl Placer {
         }
     }
 
+    /// A point that carries a label: another point's label must stay
+    /// nearer its own point than this one.
+    pub fn named(&mut self, p: (f64, f64)) {
+        self.named.push(p);
+    }
+
     /// Text already drawn (by someone else) no label may cover.
     pub fn taken(&mut self, r: Rect) {
         self.labels.push(r);
     }
 
-    fn harm(&self, b: &Rect) -> Harm {
+    fn harm(&self, b: &Rect, own: Option<(f64, f64)>) -> Harm {
+        let astray = own.is_some_and(|o| {
+            let d = b.distance(o);
+            self.named.iter().any(|&p| p != o && b.distance(p) < d)
+        });
         Harm {
+            astray: f64::from(u8::from(astray)),
             labels: self.labels.iter().map(|l| l.shared(b)).sum(),
             outside: b.area() - self.bounds.shared(b),
             marks: self.marks.iter().map(|m| m.shared(b)).sum(),
@@ -235,10 +260,23 @@ impl Placer {
     /// nothing (else the least harmful one) and keeps its box: where to
     /// draw it. `None` only without candidates.
     pub fn place(&mut self, text: &str, size: f64, candidates: &[Candidate]) -> Option<Candidate> {
+        self.place_by(text, size, candidates, None)
+    }
+
+    /// [`Placer::place`] for the label of point `own` (one of
+    /// [`Placer::named`]): it also stays nearer `own` than any other named
+    /// point.
+    pub fn place_by(
+        &mut self,
+        text: &str,
+        size: f64,
+        candidates: &[Candidate],
+        own: Option<(f64, f64)>,
+    ) -> Option<Candidate> {
         let mut best: Option<(Harm, Candidate, Rect)> = None;
         for &c in candidates {
             let b = text_box(text, size, c.at, c.pos);
-            let h = self.harm(&b);
+            let h = self.harm(&b, own);
             if h == Harm::NONE {
                 best = Some((h, c, b));
                 break;
@@ -322,6 +360,19 @@ mod tests {
         ];
         let got = p.place("knee", 12.0, &c).unwrap();
         assert_eq!(got.at, (0.0, 25.0));
+    }
+
+    #[test]
+    fn a_points_label_stays_nearer_it_than_another_named_point() {
+        let mut p = plot();
+        let (knee, favoured) = ((100.0, 100.0), (130.0, 90.0));
+        p.named(knee);
+        p.named(favoured);
+        // Its first place (above right) is nearer the favoured point.
+        let c = around_point(knee, 10.0, anchor(HPos::Left, VPos::Bottom));
+        let got = p.place_by("knee", 12.0, &c, Some(knee)).unwrap();
+        let b = text_box("knee", 12.0, got.at, got.pos);
+        assert!(b.distance(knee) <= b.distance(favoured), "{b:?}");
     }
 
     #[test]

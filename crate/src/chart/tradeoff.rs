@@ -143,7 +143,7 @@ pub fn draw<B: DrawingBackend>(
     // The knee and the favoured row, ringed: their words go round the
     // rings first (the knee's below left, the favoured row's above right),
     // then the reference lines' names along their lines.
-    let mut words: Vec<(&str, Vec<Candidate>, f64)> = Vec::new();
+    let mut words: Vec<(&str, Vec<Candidate>, f64, Option<(f64, f64)>)> = Vec::new();
     for (at, label, first) in [
         (t.knee, &t.knee_label, anchor(HPos::Right, VPos::Top)),
         (
@@ -157,17 +157,24 @@ pub fn draw<B: DrawingBackend>(
         };
         pen.circle(p, 8.0, theme.fg.solid(), false, 2.0)?;
         placer.mark(Rect::around(p, 9.0));
-        words.push((label.as_str(), place::around_point(p, 10.0, first), 12.0));
+        placer.named(p);
+        words.push((
+            label.as_str(),
+            place::around_point(p, 10.0, first),
+            12.0,
+            Some(p),
+        ));
     }
     for (label, y) in [(&t.recorded_label, rec_y), (&t.target_label, target_y)] {
         words.push((
             label.as_str(),
             place::along_line(y, plot.left + 4.0, plot.right - 4.0, 3.0),
             11.0,
+            None,
         ));
     }
-    for (label, candidates, size) in words {
-        let Some(c) = placer.place(label, size, &candidates) else {
+    for (label, candidates, size, own) in words {
+        let Some(c) = placer.place_by(label, size, &candidates, own) else {
             continue;
         };
         let color = if size > 11.0 { theme.fg } else { muted };

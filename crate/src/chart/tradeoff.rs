@@ -35,6 +35,10 @@ pub struct Tradeoff {
     pub favoured_label: String,
 }
 
+/// A label to place: its text, candidate places, size, and the point it
+/// names (none for a reference line's).
+type Word<'a> = (&'a str, Vec<Candidate>, f64, Option<(f64, f64)>);
+
 /// Draws `t` on a `size` (CSS px) chart.
 pub fn draw<B: DrawingBackend>(
     pen: &mut Pen<B>,
@@ -143,7 +147,7 @@ pub fn draw<B: DrawingBackend>(
     // The knee and the favoured row, ringed: their words go round the
     // rings first (the knee's below left, the favoured row's above right),
     // then the reference lines' names along their lines.
-    let mut words: Vec<(&str, Vec<Candidate>, f64, Option<(f64, f64)>)> = Vec::new();
+    let mut words: Vec<Word> = Vec::new();
     for (at, label, first) in [
         (t.knee, &t.knee_label, anchor(HPos::Right, VPos::Top)),
         (

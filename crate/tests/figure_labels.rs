@@ -263,6 +263,48 @@ fn the_studys_figure_has_no_overlapping_labels() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A phone's figure keeps a phone's width: a table too wide for it turns
+/// on its side rather than widen the figure (or run off its edge); the
+/// answer's, on its side, needs up to 390 px.
+#[test]
+fn a_phones_figure_keeps_its_width() {
+    let width_of = |svg: &str| -> f64 {
+        let doc = Document::parse(svg).unwrap();
+        doc.root_element()
+            .attribute("width")
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let exp = Experiment::default();
+    let outcome = exp.run(&Limits::CLI, true).unwrap();
+    let study = Study {
+        exp: &exp,
+        outcome: &outcome,
+        recorded: None,
+        generated: true,
+    };
+    for lang in Lang::ALL {
+        for width in [360.0, 390.0] {
+            // The answer's table on its side needs up to 390 px (English):
+            // at 360 the figure widens that far and no further.
+            let answer = figure::answer(&answer_charts(), None, &options(lang, width));
+            let w = width_of(&answer);
+            assert!(
+                w >= width && w <= 390.0,
+                "{lang:?}: the answer at {width} px is {w} px wide"
+            );
+            let svg = figure::study(&study, &options(lang, width));
+            assert_eq!(width_of(&svg), width, "{lang:?}: the study at {width} px");
+            let right = boxes(&svg).iter().map(|b| b.b[2]).fold(0.0, f64::max);
+            assert!(
+                right <= width,
+                "{lang:?}: a text ends at {right} px of {width}"
+            );
+        }
+    }
+}
+
 /// The check itself: two labels drawn on one spot are found.
 #[test]
 fn overlapping_labels_are_found() {

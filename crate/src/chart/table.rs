@@ -106,6 +106,15 @@ pub fn of_page(t: &PageTable, lang: Lang) -> Table {
     }
 }
 
+/// Room before a row's name for its swatch (none when no row has one).
+fn indent(t: &Table) -> f64 {
+    if t.rows.iter().any(|r| r.color.is_some()) {
+        14.0
+    } else {
+        0.0
+    }
+}
+
 /// Column widths: the widest of header and cells, plus padding.
 fn widths(t: &Table) -> Vec<f64> {
     let mut w: Vec<f64> = t
@@ -114,7 +123,7 @@ fn widths(t: &Table) -> Vec<f64> {
         .map(|h| text_width(h, SIZE) * 1.08)
         .collect();
     for r in &t.rows {
-        let name = 14.0 + text_width(&r.name, SIZE);
+        let name = indent(t) + text_width(&r.name, SIZE);
         w[0] = w[0].max(name);
         for (i, c) in r.cells.iter().enumerate() {
             if let Some(x) = w.get_mut(i + 1) {
@@ -191,7 +200,7 @@ pub fn draw<B: DrawingBackend>(pen: &mut Pen<B>, t: &Table) -> DrawResult<(), B>
         if let Some(c) = row.color {
             pen.fill(0.0, y - 5.0, 10.0, y + 5.0, c.solid())?;
         }
-        tx += 14.0;
+        tx += indent(t);
         pen.text(
             &row.name,
             tx,

@@ -127,11 +127,20 @@ fn the_embed_snippet_and_its_refusals() {
 
 #[wasm_bindgen_test]
 fn the_embed_figure_is_the_svg_figure_of_the_dialogs_part_and_colours() {
+    // The figure at the snippet's three widths, the widest first: that one
+    // is the page's figure.
     let figure = |view: &str, dark: bool, lang: &str| {
-        web::embed_figure("seed=3&q=9", view, dark, lang).unwrap_or_else(|_| panic!("{view}"))
+        let all =
+            web::embed_figure("seed=3&q=9", view, dark, lang).unwrap_or_else(|_| panic!("{view}"));
+        assert_eq!(all.matches("<svg").count(), 3, "{view}");
+        let end = all.find("</svg>").unwrap() + "</svg>".len();
+        all[..end].to_string()
     };
     let svg = |view: &str, theme: &str, lang: &str| {
-        web::svg_figure("seed=3&q=9", view, theme, lang, None).unwrap()
+        web::svg_figure("seed=3&q=9", view, theme, lang, None)
+            .unwrap()
+            .trim_end()
+            .to_string()
     };
     // theme=auto takes the page's scheme; light and dark override it.
     assert_eq!(
@@ -151,7 +160,7 @@ fn the_embed_figure_is_the_svg_figure_of_the_dialogs_part_and_colours() {
         svg("gantt", "light", "en")
     );
     // The snippet takes it as its figure.
-    let table = figure("view=table", false, "en");
+    let table = web::embed_figure("seed=3&q=9", "view=table", false, "en").unwrap();
     assert!(web::embed_snippet(
         "static",
         "https://example.org/t/",

@@ -46,7 +46,7 @@ async fn the_badge_is_under_the_figure() -> Result<()> {
         let boxes = b
             .eval_js(
                 "const a = document.querySelector('a[data-tailslice-facade]'); \
-                 const s = a.querySelector('svg').getBoundingClientRect(); \
+                 const s = [...a.querySelectorAll('svg')].map((e) => e.getBoundingClientRect()).find((r) => r.width > 0); \
                  const g = a.querySelector('span').getBoundingClientRect(); \
                  return [s.bottom, g.top, g.right, document.documentElement.clientWidth, s.width];",
             )

@@ -2,13 +2,13 @@
 //! marked, the policies' legend above the plot.
 
 use crate::experiment::reading::policy_title;
-use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::DrawingBackend;
 
 use super::axis::{self, nice_ceil};
 use super::frame::{self, AxisSpec, Plot, Scale};
 use super::legend::{Item, Swatch};
-use super::pen::{anchor, DrawResult, Pen};
+use super::pen::{DrawResult, Pen};
+use super::place::{self, Placer, Rect};
 use super::theme;
 use super::words;
 use crate::stats;
@@ -131,8 +131,9 @@ pub fn draw<B: DrawingBackend>(
             grid: true,
         },
     )?;
-    // p50 / p95 guides.
-    for (y, name) in [(0.5, "p50"), (0.95, "p95")] {
+    // p50 / p95 guides, under the curves; their names where no curve runs.
+    let guides = [(0.5, "p50"), (0.95, "p95")];
+    for (y, _) in guides {
         let py = plot.y(y);
         pen.line(
             (plot.left, py),
@@ -140,15 +141,8 @@ pub fn draw<B: DrawingBackend>(
             theme.muted.alpha(0.6),
             1.0,
         )?;
-        pen.text(
-            name,
-            plot.left + 4.0,
-            py - 2.0,
-            11.0,
-            theme.muted,
-            anchor(HPos::Left, VPos::Bottom),
-        )?;
     }
+    let mut placer = Placer::new(Rect::new(plot.left, plot.top, plot.right, plot.bottom));
     for (i, s) in series.iter().enumerate() {
         let color = theme::policy(i).solid();
         // Steps: across, then up.
@@ -160,10 +154,19 @@ pub fn draw<B: DrawingBackend>(
             prev = y;
         }
         pen.polyline(&pts, color, 2.0)?;
+        placer.line(&pts);
         for (x, y) in [(s.p50, 0.5), (s.p95, 0.95)] {
             if x.is_finite() {
-                pen.circle((plot.x(x), plot.y(y)), 4.0, color, true, 1.0)?;
+                let p = (plot.x(x), plot.y(y));
+                pen.circle(p, 4.0, color, true, 1.0)?;
+                placer.mark(Rect::around(p, 5.0));
             }
+        }
+    }
+    for (y, name) in guides {
+        let candidates = place::along_line(plot.y(y), plot.left + 4.0, plot.right - 4.0, 2.0);
+        if let Some(c) = placer.place(name, 11.0, &candidates) {
+            pen.text(name, c.at.0, c.at.1, 11.0, theme.muted, c.pos)?;
         }
     }
     Ok(plot)

@@ -251,7 +251,8 @@ fn compose(a: Option<&AnswerCharts>, s: Option<&Study>, o: &Options) -> String {
     let lang = o.lang;
     let title = |t: Text| t.get(lang).to_string();
     let mut parts: Vec<Planned> = Vec::new();
-    let answer_table = a.map(|a| a.table(lang));
+    // A table wider than the figure turns on its side where that fits.
+    let answer_table = a.map(|a| table::fit(a.table(lang), o.width - 2.0 * MARGIN));
     if let (Some(a), Some(tbl)) = (a, &answer_table) {
         if o.figure.shows(Figure::Table) {
             parts.push((
@@ -271,8 +272,8 @@ fn compose(a: Option<&AnswerCharts>, s: Option<&Study>, o: &Options) -> String {
             parts.push((title(words::RESP_BARS), BARS_H, Figure::Interactions, true));
         }
     }
-    // A table wider than the page widens the figure rather than run off
-    // its edge.
+    // A table still wider than the page widens the figure rather than run
+    // off its edge.
     let width = answer_table
         .as_ref()
         .map_or(o.width, |t| o.width.max(table::size(t).0 + 2.0 * MARGIN));
@@ -287,7 +288,7 @@ fn compose(a: Option<&AnswerCharts>, s: Option<&Study>, o: &Options) -> String {
         let lane_layout = lanes::layout(&lanes.meta, inner, lang);
         StudyCharts {
             s,
-            tbl: table::study(s.exp, s.outcome, s.recorded, lang),
+            tbl: table::fit(table::study(s.exp, s.outcome, s.recorded, lang), inner),
             lanes,
             lane_layout,
         }

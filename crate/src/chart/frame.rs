@@ -125,7 +125,16 @@ pub fn draw_twin<B: DrawingBackend>(
         Some(_) => width - (MARGIN + TITLE_SIZE + 8.0 + r_label_w + 6.0),
         None => width - MARGIN - 8.0,
     };
-    let x_ticks = ticks(x, left, right_edge, (0.0, width), Along::X);
+    // With a right axis, the x labels end before its labels begin.
+    let x_bound = (
+        0.0,
+        if right.is_some() {
+            right_edge + 4.0
+        } else {
+            width
+        },
+    );
+    let x_ticks = ticks(x, left, right_edge, x_bound, Along::X);
     let plot = Plot {
         left,
         right: right_edge,
@@ -154,7 +163,7 @@ pub fn draw_twin<B: DrawingBackend>(
         if x.grid {
             pen.fill(t.at, top, t.at + hair, bottom, theme.grid.solid())?;
         }
-        let (a, _) = axis::label_span(t, (0.0, width), &Along::X);
+        let (a, _) = axis::label_span(t, x_bound, &Along::X);
         pen.text(
             &t.label,
             a,

@@ -6,7 +6,9 @@
 //! - what every chart draws with: [`pen`] (CSS pixels, text, theme,
 //!   language), [`theme`] (colours, light and dark), [`axis`] (ticks whose
 //!   labels never touch), [`legend`] (rows above a chart, never over its
-//!   data), [`frame`] (an x–y chart's axes), [`words`] (every word, en/zh);
+//!   data), [`frame`] (an x–y chart's axes), [`place`] (free labels placed
+//!   where they cover no other label, point or line), [`words`] (every
+//!   word, en/zh);
 //! - one lane chart for every Gantt ([`lanes`]: the wire format, layout,
 //!   renderer and hit test) with its data for the study and traces
 //!   ([`gantt::study`]), a scenario's cores ([`gantt::scenario_cores`]) and
@@ -36,6 +38,7 @@ pub mod interactions;
 pub mod lanes;
 pub mod legend;
 pub mod pen;
+pub mod place;
 pub mod priority;
 pub mod sweep;
 pub mod table;

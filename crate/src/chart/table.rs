@@ -106,6 +106,15 @@ pub fn of_page(t: &PageTable, lang: Lang) -> Table {
     }
 }
 
+/// Room before a row's name for its swatch (none when no row has one).
+fn indent(t: &Table) -> f64 {
+    if t.rows.iter().any(|r| r.color.is_some()) {
+        14.0
+    } else {
+        0.0
+    }
+}
+
 /// Column widths: the widest of header and cells, plus padding.
 fn widths(t: &Table) -> Vec<f64> {
     let mut w: Vec<f64> = t
@@ -114,7 +123,7 @@ fn widths(t: &Table) -> Vec<f64> {
         .map(|h| text_width(h, SIZE) * 1.08)
         .collect();
     for r in &t.rows {
-        let name = 14.0 + text_width(&r.name, SIZE);
+        let name = indent(t) + text_width(&r.name, SIZE);
         w[0] = w[0].max(name);
         for (i, c) in r.cells.iter().enumerate() {
             if let Some(x) = w.get_mut(i + 1) {
@@ -131,6 +140,40 @@ pub fn size(t: &Table) -> (f64, f64) {
         widths(t).iter().sum::<f64>() + 8.0,
         ROW_H * (t.rows.len() + 1) as f64 + 4.0,
     )
+}
+
+/// `t` laid out for `width` px: as it is when it fits, else turned on
+/// its side (a row per column, a column per row: a phone's figure keeps
+/// every number in view) when that is narrower.
+pub fn fit(t: Table, width: f64) -> Table {
+    if size(&t).0 <= width || t.rows.is_empty() {
+        return t;
+    }
+    let turned = Table {
+        headers: std::iter::once(String::new())
+            .chain(t.rows.iter().map(|r| r.name.clone()))
+            .collect(),
+        rows: t
+            .headers
+            .iter()
+            .skip(1)
+            .enumerate()
+            .map(|(i, h)| Row {
+                name: h.clone(),
+                color: None,
+                cells: t
+                    .rows
+                    .iter()
+                    .map(|r| r.cells.get(i).cloned().unwrap_or_default())
+                    .collect(),
+            })
+            .collect(),
+    };
+    if size(&turned).0 < size(&t).0 {
+        turned
+    } else {
+        t
+    }
 }
 
 /// Draws `t` with its top left at the pen's origin.
@@ -157,7 +200,7 @@ pub fn draw<B: DrawingBackend>(pen: &mut Pen<B>, t: &Table) -> DrawResult<(), B>
         if let Some(c) = row.color {
             pen.fill(0.0, y - 5.0, 10.0, y + 5.0, c.solid())?;
         }
-        tx += 14.0;
+        tx += indent(t);
         pen.text(
             &row.name,
             tx,
@@ -183,4 +226,48 @@ pub fn draw<B: DrawingBackend>(pen: &mut Pen<B>, t: &Table) -> DrawResult<(), B>
         pen.fill(0.0, bottom - hair, total, bottom, theme.grid.solid())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wide() -> Table {
+        Table {
+            headers: [
+                "policy",
+                "mean",
+                "p50",
+                "p90",
+                "p95",
+                "p99",
+                "max",
+                "done ≤ 100 ms",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: ["FIFO", "RR (16 ms)"]
+                .iter()
+                .map(|n| Row {
+                    name: n.to_string(),
+                    color: None,
+                    cells: ["12.5", "3.0", "40.1", "95.2", "180.7", "275.0", "380"]
+                        .map(String::from)
+                        .to_vec(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_table_too_wide_turns_on_its_side() {
+        let t = fit(wide(), 328.0);
+        assert_eq!(t.headers, ["", "FIFO", "RR (16 ms)"]);
+        assert_eq!(t.rows.len(), 7);
+        assert_eq!(t.rows[4].name, "p99");
+        assert_eq!(t.rows[4].cells, ["180.7", "180.7"]);
+        assert!(size(&t).0 <= 328.0, "{}", size(&t).0);
+        // With room, it stays as it is.
+        assert_eq!(fit(wide(), 900.0), wide());
+    }
 }

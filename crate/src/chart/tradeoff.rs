@@ -11,6 +11,7 @@ use super::axis::{self, nice_ceil};
 use super::frame::{self, AxisSpec, Plot, Scale};
 use super::legend::{Item, Swatch};
 use super::pen::{anchor, DrawResult, Pen};
+use super::place::{self, Candidate, Placer, Rect};
 use super::theme;
 
 /// The chart's data (sliced rows in ascending quantum) and words.
@@ -33,6 +34,10 @@ pub struct Tradeoff {
     pub knee_label: String,
     pub favoured_label: String,
 }
+
+/// A label to place: its text, candidate places, size, and the point it
+/// names (none for a reference line's).
+type Word<'a> = (&'a str, Vec<Candidate>, f64, Option<(f64, f64)>);
 
 /// Draws `t` on a `size` (CSS px) chart.
 pub fn draw<B: DrawingBackend>(
@@ -96,28 +101,23 @@ pub fn draw<B: DrawingBackend>(
         }),
     )?;
     let muted = theme.muted;
-    let note = anchor(HPos::Left, VPos::Bottom);
     // Reference lines: the recorded p98, the target, the page's quantum.
-    let y = plot.y(t.recorded_p98);
+    let rec_y = plot.y(t.recorded_p98);
     pen.dashed(
-        (plot.left, y),
-        (plot.right, y),
+        (plot.left, rec_y),
+        (plot.right, rec_y),
         muted.solid(),
         2.0,
         6.0,
         4.0,
     )?;
-    pen.text(
-        &t.recorded_label,
-        plot.left + 4.0,
-        y - 2.0,
-        11.0,
-        muted,
-        note,
+    let target_y = plot.y(t.target_ms);
+    pen.line(
+        (plot.left, target_y),
+        (plot.right, target_y),
+        muted.solid(),
+        1.0,
     )?;
-    let y = plot.y(t.target_ms);
-    pen.line((plot.left, y), (plot.right, y), muted.solid(), 1.0)?;
-    pen.text(&t.target_label, plot.left + 4.0, y - 2.0, 11.0, muted, note)?;
     let x = plot.x(t.page_q);
     pen.line((x, plot.top), (x, plot.bottom), muted.solid(), 1.0)?;
     let p98: Vec<(f64, f64)> = t
@@ -132,29 +132,57 @@ pub fn draw<B: DrawingBackend>(
         .zip(&t.cost)
         .map(|(&q, &v)| (plot.x(q), plot.y2(v)))
         .collect();
+    let mut placer = Placer::new(Rect::new(plot.left, plot.top, plot.right, plot.bottom));
+    placer.line(&[(plot.left, rec_y), (plot.right, rec_y)]);
+    placer.line(&[(plot.left, target_y), (plot.right, target_y)]);
+    placer.line(&[(x, plot.top), (x, plot.bottom)]);
     for (pts, color) in [(&p98, p98_color), (&cost, cost_color)] {
         pen.polyline(pts, color.solid(), 2.0)?;
+        placer.line(pts);
         for &p in pts.iter() {
             pen.circle(p, 3.5, color.solid(), true, 1.0)?;
+            placer.mark(Rect::around(p, 4.5));
         }
     }
-    // The knee's label below left of its ring, the favoured row's above
-    // right: apart when the two rows are neighbours.
-    for (at, label, dx, dy, pos) in [
+    // The knee and the favoured row, ringed: their words go round the
+    // rings first (the knee's below left, the favoured row's above right),
+    // then the reference lines' names along their lines.
+    let mut words: Vec<Word> = Vec::new();
+    for (at, label, first) in [
+        (t.knee, &t.knee_label, anchor(HPos::Right, VPos::Top)),
         (
-            t.knee,
-            &t.knee_label,
-            -10.0,
-            8.0,
-            anchor(HPos::Right, VPos::Top),
+            t.favoured,
+            &t.favoured_label,
+            anchor(HPos::Left, VPos::Bottom),
         ),
-        (t.favoured, &t.favoured_label, 10.0, -8.0, note),
     ] {
-        let Some(&(x, y)) = at.and_then(|i| p98.get(i)) else {
+        let Some(&p) = at.and_then(|i| p98.get(i)) else {
             continue;
         };
-        pen.circle((x, y), 8.0, theme.fg.solid(), false, 2.0)?;
-        pen.text(label, x + dx, y + dy, 12.0, theme.fg, pos)?;
+        pen.circle(p, 8.0, theme.fg.solid(), false, 2.0)?;
+        placer.mark(Rect::around(p, 9.0));
+        placer.named(p);
+        words.push((
+            label.as_str(),
+            place::around_point(p, 10.0, first),
+            12.0,
+            Some(p),
+        ));
+    }
+    for (label, y) in [(&t.recorded_label, rec_y), (&t.target_label, target_y)] {
+        words.push((
+            label.as_str(),
+            place::along_line(y, plot.left + 4.0, plot.right - 4.0, 3.0),
+            11.0,
+            None,
+        ));
+    }
+    for (label, candidates, size, own) in words {
+        let Some(c) = placer.place_by(label, size, &candidates, own) else {
+            continue;
+        };
+        let color = if size > 11.0 { theme.fg } else { muted };
+        pen.text(label, c.at.0, c.at.1, size, color, c.pos)?;
     }
     Ok(plot)
 }

@@ -6,8 +6,12 @@
 //!   (the figure inside a link, swapped for the live embed by the
 //!   deployment's `facade.js` on a click) and a static figure with its link
 //!   for places that allow no script or frame. The figure itself is the
-//!   chart module's (`crate::chart::figure`), drawn by the front end.
+//!   chart module's (`crate::chart::figure`), drawn by the front end;
+//! - [`figures`]: that figure drawn at several widths, the snippet showing
+//!   the widest that fits the post's column (a phone gets a phone's
+//!   layout, its text at the size it was drawn).
 
+pub mod figures;
 pub mod snippet;
 pub mod view;
 

@@ -13,6 +13,7 @@
 //! is decoded and encoded again, and every attribute is escaped: nothing in
 //! a query can break out of the markup.
 
+use super::figures;
 use super::view::EmbedView;
 use crate::markup;
 use crate::query_string::{decode_pairs, percent_encode, URL_VERSION};
@@ -114,7 +115,9 @@ pub struct Snippet<'a> {
     pub lang: Lang,
     /// `lang=` in its links, when the author chose a language.
     pub url_lang: Option<Lang>,
-    /// The figure: one `<svg>` element.
+    /// The figure: one `<svg>` element, or the same figure drawn at
+    /// several widths, widest first ([`figures::WIDTHS`], joined by
+    /// [`figures::join`]): the snippet shows the widest that fits.
     pub svg: &'a str,
     /// The trace's file name when the figure is a trace's answer: the live
     /// page cannot be given the trace, so the Live snippet is the figure,
@@ -145,31 +148,6 @@ fn own_query(query: &str) -> Vec<String> {
         .filter(|(k, _)| !OWN_KEYS.contains(&k.as_str()))
         .map(|(k, v)| format!("{}={}", percent_encode(&k), percent_encode(&v)))
         .collect()
-}
-
-/// The figure with a style that lets it shrink to the post's width (ours
-/// goes first: the first of two attributes wins).
-fn fitted_svg(svg: &str) -> Result<String, SnippetError> {
-    let svg = svg.trim();
-    let svg = match svg.strip_prefix("<?xml") {
-        Some(rest) => rest
-            .split_once("?>")
-            .map(|(_, s)| s.trim_start())
-            .ok_or(SnippetError::Figure)?,
-        None => svg,
-    };
-    let lower = svg.to_ascii_lowercase();
-    let body = svg.strip_prefix("<svg").ok_or(SnippetError::Figure)?;
-    if !lower.ends_with("</svg>")
-        || lower.contains("<script")
-        || lower.contains("<foreignobject")
-        || lower.matches("<svg").count() != 1
-    {
-        return Err(SnippetError::Figure);
-    }
-    Ok(format!(
-        "<svg style=\"display:block;max-width:100%;height:auto\"{body}"
-    ))
 }
 
 impl Snippet<'_> {
@@ -205,14 +183,20 @@ impl Snippet<'_> {
         if !base_ok(self.base) {
             return Err(SnippetError::Base);
         }
-        let svg = fitted_svg(self.svg)?;
+        let (svg, style) = figures::markup(&figures::split(self.svg).ok_or(SnippetError::Figure)?);
         let full = markup::html(&self.full_url());
         let title = markup::html(TITLE.get(self.lang));
+        // The snippet is the container the figures' query measures.
+        let container = if style.is_empty() {
+            ""
+        } else {
+            ";container-type:inline-size"
+        };
         if let Some(file) = self.trace {
             let open = markup::html(OPEN_FULL.get(self.lang));
             let note = markup::html(&TRACE_NOTE.fill(self.lang, &[file]));
             return Ok(format!(
-                "<figure class=\"tailslice-figure\" style=\"margin:1em 0;max-width:100%\">\n\
+                "<figure class=\"tailslice-figure\" style=\"margin:1em 0;max-width:100%{container}\">{style}\n\
                  <a href=\"{full}\" aria-label=\"{title}\" style=\"display:inline-block;max-width:100%;color:inherit;text-decoration:none\">\n\
                  {svg}\n\
                  </a>\n\
@@ -224,7 +208,7 @@ impl Snippet<'_> {
             SnippetKind::Live => {
                 let live = markup::html(MAKE_LIVE.get(self.lang));
                 format!(
-                    "<div class=\"tailslice-embed\" style=\"margin:1em 0;max-width:100%\">\n\
+                    "<div class=\"tailslice-embed\" style=\"margin:1em 0;max-width:100%{container}\">{style}\n\
                      <a href=\"{full}\" data-tailslice-facade=\"{query}\" data-tailslice-title=\"{title}\" \
                      aria-label=\"{live}: {title}\" style=\"display:inline-block;max-width:100%;color:inherit;text-decoration:none\">\n\
                      {svg}\n\
@@ -240,7 +224,7 @@ impl Snippet<'_> {
             SnippetKind::Static => {
                 let open = markup::html(OPEN_FULL.get(self.lang));
                 format!(
-                    "<figure class=\"tailslice-figure\" style=\"margin:1em 0;max-width:100%\">\n\
+                    "<figure class=\"tailslice-figure\" style=\"margin:1em 0;max-width:100%{container}\">{style}\n\
                      <a href=\"{full}\" aria-label=\"{title}\" style=\"display:inline-block;max-width:100%;color:inherit;text-decoration:none\">\n\
                      {svg}\n\
                      </a>\n\
@@ -358,7 +342,7 @@ mod tests {
             "<img src=x>",
             "<svg><script>alert(1)</script></svg>",
             "<svg><foreignObject><div/></foreignObject></svg>",
-            "<svg></svg><svg></svg>",
+            "<svg></svg><img src=x>",
             "<svg>",
         ] {
             let mut s = snippet(SnippetKind::Static);
@@ -390,5 +374,37 @@ mod tests {
                 assert!(html.contains(head), "{lang:?}: {html}");
             }
         }
+    }
+
+    #[test]
+    fn a_figure_at_several_widths_shows_the_widest_that_fits() {
+        let wide = SVG.replace("600", "960");
+        let narrow = SVG.replace("600", "360");
+        let set = figures::join(&[wide, narrow]);
+        for kind in SnippetKind::ALL {
+            let mut s = snippet(kind);
+            s.svg = &set;
+            let html = s.html().unwrap();
+            assert!(
+                html.contains(
+                    ";container-type:inline-size\"><style>@container (max-width:959.98px)"
+                ),
+                "{html}"
+            );
+            assert_eq!(
+                html.matches("<svg class=\"tailslice-w").count(),
+                2,
+                "{html}"
+            );
+            // Only the live snippet's loader is a script.
+            let scripts = usize::from(kind == SnippetKind::Live);
+            assert_eq!(html.matches("<script").count(), scripts, "{html}");
+        }
+        // One figure: no container and no style.
+        let html = snippet(SnippetKind::Static).html().unwrap();
+        assert!(
+            !html.contains("<style") && !html.contains("container-type"),
+            "{html}"
+        );
     }
 }

@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 use crate::chart::answer::AnswerCharts;
 use crate::chart::figure::{self, Figure, Options};
 use crate::chart::theme::ThemeName;
+use crate::embed::figures::{self, WIDTHS};
 use crate::embed::snippet::{Snippet, SnippetKind};
 use crate::embed::{EmbedView, Part, Theme};
 use crate::query_string::decode_pairs;
@@ -97,8 +98,10 @@ pub(crate) fn figure_options(
 
 /// `embedFigure(query, view_query, dark, lang) -> string`: the figure a
 /// snippet shows for the experiment of a page `query`, drawn by the
-/// charts' own code as one `<svg>` (see [`figure_options`]; a scenario's is
-/// `ScenarioRun.embedFigure`). Runs the experiment: the worker's job.
+/// charts' own code as `<svg>` elements, one at each of the snippet's
+/// widths ([`WIDTHS`], widest first; see [`figure_options`]; a scenario's
+/// is `ScenarioRun.embedFigure`). Runs the experiment once: the worker's
+/// job.
 #[wasm_bindgen(js_name = embedFigure)]
 pub fn embed_figure(
     query: &str,
@@ -107,14 +110,17 @@ pub fn embed_figure(
     lang: &str,
 ) -> Result<String, JsError> {
     let options = figure_options(view_query, dark, lang, false)?;
-    super::figure::svg(&super::io::experiment(query)?, None, None, &options)
+    let exp = super::io::experiment(query)?;
+    let all = super::figure::svg_widths(&exp, None, None, &options, &WIDTHS)?;
+    Ok(figures::join(&all))
 }
 
 /// `embedAnswerFigure(chart, view_query, dark, lang) -> string`: the figure
 /// a snippet shows for a trace's answer: `chart` is the shown
 /// Responsiveness section's `chart` object, drawn as `tailslice
 /// responsiveness --svg` draws it (the dialog's `table` and `cdf` are the
-/// section's; `gantt` and `all` draw all of it). Draws only: no run.
+/// section's; `gantt` and `all` draw all of it), at each of the snippet's
+/// widths. Draws only: no run.
 #[wasm_bindgen(js_name = embedAnswerFigure)]
 pub fn embed_answer_figure(
     chart: JsValue,
@@ -128,5 +134,9 @@ pub fn embed_answer_figure(
     if options.figure == Figure::Gantt {
         options.figure = Figure::All;
     }
-    Ok(figure::answer(&charts, None, &options))
+    let all: Vec<String> = WIDTHS
+        .iter()
+        .map(|&width| figure::answer(&charts, None, &Options { width, ..options }))
+        .collect();
+    Ok(figures::join(&all))
 }

@@ -23,6 +23,18 @@ pub(crate) fn svg(
     answer: Option<&AnswerCharts>,
     options: &Options,
 ) -> Result<String, JsError> {
+    let mut all = svg_widths(exp, workload, answer, options, &[options.width])?;
+    Ok(all.pop().unwrap_or_default())
+}
+
+/// [`svg`] drawn at each of `widths` (CSS px) from one run.
+pub(crate) fn svg_widths(
+    exp: &Experiment,
+    workload: Option<Workload>,
+    answer: Option<&AnswerCharts>,
+    options: &Options,
+    widths: &[f64],
+) -> Result<Vec<String>, JsError> {
     let generated = workload.is_none();
     let w = workload.unwrap_or_else(|| Workload::generate(&exp.workload_spec()));
     let record = exp.slices_on(&w) <= BROWSER_LIMITS.gantt_max_slices;
@@ -35,10 +47,16 @@ pub(crate) fn svg(
         recorded: None,
         generated,
     };
-    Ok(match answer {
-        Some(a) => figure::answer(a, Some(&study), options),
-        None => figure::study(&study, options),
-    })
+    Ok(widths
+        .iter()
+        .map(|&width| {
+            let options = Options { width, ..*options };
+            match answer {
+                Some(a) => figure::answer(a, Some(&study), &options),
+                None => figure::study(&study, &options),
+            }
+        })
+        .collect())
 }
 
 /// Reads a figure's options: `view` (`table`, `gantt`, `cdf`, `histogram`

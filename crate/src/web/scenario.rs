@@ -221,7 +221,8 @@ impl ScenarioRun {
     /// `embedFigure(run, view_query, dark, lang) -> string`: the figure an
     /// Embed dialog's snippet shows of run `run` (its part and colours as
     /// for an experiment, see `web::embed::figure_options`), drawn by the
-    /// charts' own code as one `<svg>`.
+    /// charts' own code as `<svg>` elements, one at each of the snippet's
+    /// widths (`crate::embed::figures::WIDTHS`, widest first).
     #[wasm_bindgen(js_name = embedFigure)]
     pub fn embed_figure(
         &self,
@@ -231,7 +232,14 @@ impl ScenarioRun {
         lang: &str,
     ) -> Result<String, JsError> {
         let options = super::embed::figure_options(view_query, dark, lang, true)?;
-        chart::figure::scenario(self.scenario, &self.result, &self.runs, run, &options)
-            .map_err(|e| JsError::new(&e))
+        let all = crate::embed::figures::WIDTHS
+            .iter()
+            .map(|&width| {
+                let o = chart::figure::Options { width, ..options };
+                chart::figure::scenario(self.scenario, &self.result, &self.runs, run, &o)
+            })
+            .collect::<Result<Vec<String>, String>>()
+            .map_err(|e| JsError::new(&e))?;
+        Ok(crate::embed::figures::join(&all))
     }
 }

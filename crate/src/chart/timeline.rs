@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::lanes::{Block, Key, Lane, Lanes, Mark, Meta, Segments};
 use super::theme;
 use super::words;
-use crate::scenario::{RunView, Scenario};
+use crate::scenario::{RunView, ScenarioKind};
 use crate::sim::trace::State;
 use crate::text::Filled;
 
@@ -21,7 +21,7 @@ pub const MAX_STATE_LANES: usize = 6;
 /// Threads whose states are drawn: the main thread and the first few of
 /// each other group (queues, workers), as many per group as the scenario
 /// asks, never the "system work" threads.
-pub fn key_threads(scenario: &dyn Scenario, view: &RunView) -> Vec<usize> {
+pub fn key_threads(scenario: ScenarioKind, view: &RunView) -> Vec<usize> {
     let per_group = scenario.lanes_per_group();
     let mut seen: HashMap<&str, usize> = HashMap::new();
     let mut out = Vec::new();
@@ -84,7 +84,7 @@ pub fn cut_note(view: &RunView) -> Filled {
 }
 
 /// The key threads' states of one run of `scenario`.
-pub fn states(scenario: &dyn Scenario, view: &RunView) -> Lanes {
+pub fn states(scenario: ScenarioKind, view: &RunView) -> Lanes {
     let r = &view.run;
     let keys_threads = key_threads(scenario, view);
     let lane_of: HashMap<usize, u32> = keys_threads

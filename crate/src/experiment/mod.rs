@@ -32,7 +32,7 @@ use crate::text::Text;
 use crate::workload::mix::{Mix, DEFAULT_MIX};
 use crate::workload::{Arrivals, WorkloadSpec};
 
-pub use run::{Keep, Outcome, PolicyReport, PolicyRun, Report};
+pub use run::{ExperimentReport, Keep, Outcome, PolicyReport, PolicyRun};
 
 /// Largest quantum, switch cost and threshold accepted, in ms.
 pub const MAX_QUANTUM_MS: f64 = 100_000.0;

@@ -7,7 +7,7 @@
 use super::query::{decode_pairs, percent_encode, BadParam};
 use crate::error::{Instead, ParamError};
 use crate::param_spec::Params;
-use crate::scenario::{self, Knob, Knobs, Listed};
+use crate::scenario::{self, Knob, Knobs, ScenarioKind};
 use crate::text::Text;
 
 /// Segments and state intervals kept per run (each). Enough for the Feishu demo's
@@ -25,7 +25,7 @@ pub const RUN_KEY: &str = "run";
 pub struct ScenarioQuery {
     pub name: Option<&'static str>,
     /// The scenario `name` names, from the registry.
-    pub scenario: Option<Listed>,
+    pub scenario: Option<ScenarioKind>,
     pub knobs: Knobs,
     /// Which run the Gantt chart and the timelines show.
     pub run: usize,
@@ -55,7 +55,7 @@ pub fn parse(query: &str) -> ScenarioQuery {
     let mut refused: Vec<ParamError> = Vec::new();
     for (k, v) in decode_pairs(query) {
         if k == SCENARIO_KEY {
-            match Listed::find(v.trim()) {
+            match ScenarioKind::find(v.trim()) {
                 Some(s) => {
                     q.name = Some(s.name());
                     q.scenario = Some(s);

@@ -9,7 +9,8 @@
 //! on arm64), as the source keeps them after `sched_clutch_us_to_abstime`,
 //! so integer divisions round as the kernel's do.
 
-use crate::sim::{GroupKind, Os};
+use super::kernel_flavour::Os;
+use crate::sim::GroupKind;
 
 /// `TH_BUCKET_*`: the root buckets, most important first. A thread's bucket
 /// comes from its base priority (`sched_convert_pri_to_bucket`, `:3058`).

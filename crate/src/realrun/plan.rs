@@ -143,6 +143,7 @@ impl Plan {
             mlfq: &mlfq,
             eevdf: EevdfParams::default(),
             clutch: ClutchParams::default(),
+            band_limit: None,
             machine: &machine,
             threads: &[],
         };

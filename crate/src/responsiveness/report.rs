@@ -33,7 +33,7 @@ pub struct DelayStats {
 
 /// One plan's figures.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Row {
+pub struct PlanRow {
     /// `None` for the recorded row.
     pub quantum_ms: Option<f64>,
     /// `None` for the recorded row.
@@ -56,7 +56,7 @@ pub struct Row {
     pub cdf: Vec<(f64, f64)>,
 }
 
-impl Row {
+impl PlanRow {
     pub fn is_recorded(&self) -> bool {
         self.quantum_ms.is_none()
     }
@@ -64,7 +64,7 @@ impl Row {
 
 /// Every row over one window.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Report {
+pub struct ResponsivenessReport {
     pub window: Window,
     /// The window was given (else it is the recorded tasks' span).
     pub window_given: bool,
@@ -73,16 +73,16 @@ pub struct Report {
     /// The transit added to every input delay of the rows, ms.
     pub transit_ms: f64,
     /// The recorded row first, then one per quantum, ascending.
-    pub rows: Vec<Row>,
+    pub rows: Vec<PlanRow>,
 }
 
-impl Report {
-    pub fn recorded(&self) -> &Row {
+impl ResponsivenessReport {
+    pub fn recorded(&self) -> &PlanRow {
         &self.rows[0]
     }
 
     /// The sliced row at `quantum` (exactly), if it was computed.
-    pub fn at(&self, quantum: f64) -> Option<&Row> {
+    pub fn at(&self, quantum: f64) -> Option<&PlanRow> {
         self.rows.iter().find(|r| r.quantum_ms == Some(quantum))
     }
 }
@@ -134,7 +134,7 @@ fn row(
     window: Window,
     recorded_end: &[f64],
     transit: f64,
-) -> (Row, Vec<f64>) {
+) -> (PlanRow, Vec<f64>) {
     let mut delay = DelayBuilder::new(window);
     let mut blocking = BlockingCounter::new(window);
     let done = run_each(tasks, plan, |c| {
@@ -153,7 +153,7 @@ fn row(
         .map(|t| pieces(t.duration, plan.quantum_ms()).0 - 1)
         .max()
         .unwrap_or(0);
-    let r = Row {
+    let r = PlanRow {
         quantum_ms: plan.quantum_ms(),
         yielding: plan.yielding(),
         input_delay_ms: DelayStats {
@@ -212,7 +212,7 @@ pub fn evaluate(
     tasks: &[Task],
     settings: &Settings,
     max_chunks: u64,
-) -> Result<Report, TooManyChunks> {
+) -> Result<ResponsivenessReport, TooManyChunks> {
     check_size(tasks, &settings.quanta, max_chunks)?;
     let recorded_end = run_each(tasks, &Plan::Recorded, |_| {});
     let span = settings
@@ -231,7 +231,7 @@ pub fn evaluate(
         };
         rows.push(row(tasks, &plan, span, &recorded_end.ends, transit).0);
     }
-    Ok(Report {
+    Ok(ResponsivenessReport {
         window: span,
         window_given: settings.window.is_some(),
         tasks: tasks.len(),

@@ -5,7 +5,7 @@
 //! `{}` are filled in order, so both languages take the same arguments.
 
 use super::reading::{Favoured, Knee, NoKnee};
-use super::report::{Report, Row};
+use super::report::{PlanRow, ResponsivenessReport};
 use super::yielding::{YieldKind, CHROMIUM_CLAMP_FROM};
 use crate::text::{Lang, Text};
 
@@ -158,7 +158,7 @@ fn pct(share: f64) -> String {
 }
 
 /// The span or window, as the sentences call it.
-pub fn span_word(report: &Report) -> Text {
+pub fn span_word(report: &ResponsivenessReport) -> Text {
     if report.window_given {
         WINDOW
     } else {
@@ -168,7 +168,7 @@ pub fn span_word(report: &Report) -> Text {
 
 /// The reading, one sentence or paragraph per item.
 pub fn reading(
-    report: &Report,
+    report: &ResponsivenessReport,
     favoured: Option<Favoured>,
     knee: Result<Knee, NoKnee>,
     kind: YieldKind,
@@ -221,7 +221,7 @@ pub fn reading(
 }
 
 fn favoured_sentence(
-    report: &Report,
+    report: &ResponsivenessReport,
     f: Favoured,
     kind: YieldKind,
     source: Source,
@@ -290,7 +290,11 @@ fn favoured_sentence(
     template.fill(lang, &refs)
 }
 
-fn knee_sentence(report: &Report, knee: Result<Knee, NoKnee>, lang: Lang) -> Option<String> {
+fn knee_sentence(
+    report: &ResponsivenessReport,
+    knee: Result<Knee, NoKnee>,
+    lang: Lang,
+) -> Option<String> {
     let finest = report.rows[1..]
         .iter()
         .filter_map(|r| Some((r, r.quantum_ms?)))
@@ -323,7 +327,7 @@ fn knee_sentence(report: &Report, knee: Result<Knee, NoKnee>, lang: Lang) -> Opt
     }
 }
 
-fn notes(report: &Report, kind: YieldKind, lang: Lang) -> Vec<String> {
+fn notes(report: &ResponsivenessReport, kind: YieldKind, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
     let sliced = &report.rows[1..];
     if kind == YieldKind::Timeout {
@@ -362,7 +366,7 @@ fn notes(report: &Report, kind: YieldKind, lang: Lang) -> Vec<String> {
 
 /// The name of a row in tables and chart legends: "as recorded" (or
 /// "whole tasks") and "q = 16 ms".
-pub fn row_name(row: &Row, source: Source, lang: Lang) -> String {
+pub fn row_name(row: &PlanRow, source: Source, lang: Lang) -> String {
     match row.quantum_ms {
         None => match source {
             Source::Trace => RECORDED_ROW,
@@ -463,7 +467,7 @@ pub struct Column {
 
 impl Column {
     /// The row's figure in this column, as the table shows it.
-    pub fn cell(&self, row: &Row) -> String {
+    pub fn cell(&self, row: &PlanRow) -> String {
         let d = row.input_delay_ms;
         let f = row.finish_later_ms;
         match self.key {

@@ -31,11 +31,11 @@
 
 use serde::Serialize;
 
-use super::knob::{Knob, Text};
+use super::knob::Text;
 use super::mechanism::{join_list, Apps, Mechanism, MechanismRow, MechanismTable};
 use super::registry::{PageCell, PageColumn, PageRow, PageTable, RunLabel};
-use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
-use crate::policy::{ClutchRules, PolicyKind};
+use super::{Knobs, PageText, RunView, ScenarioKind, ScenarioOutcome};
+use crate::policy::{ClutchRules, KernelFlavour, PolicyKind};
 use crate::scenario::simulation::{simulate, RunConfig, RunResult};
 use crate::sim::machine::{CoreKind, Machine};
 use crate::sim::{GroupKind, Qos, ThreadGroup};
@@ -43,74 +43,37 @@ use crate::text::Filled;
 use crate::text::Lang;
 use crate::workload::programs::{Pool, Process, Program, Programs, ThreadSpec, WorkerCap};
 
-/// The scenario in the registry.
-#[derive(Debug)]
-pub struct M1Compress;
-
-impl Scenario for M1Compress {
-    fn name(&self) -> &'static str {
-        "m1-compress"
+/// The runs the page can pick from: one per machine and case, with
+/// timelines only.
+pub fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
+    if !knobs.timeline {
+        return Vec::new();
     }
-
-    fn title(&self) -> Text {
-        Text::new(
-            "M1 vs Intel: compressing at QoS 9 to 33",
-            "M1 与 Intel：以 QoS 9 到 33 压缩",
-        )
-    }
-
-    fn table_title(&self) -> Text {
-        Text::new("Job times (s)", "任务耗时（秒）")
-    }
-
-    fn knobs(&self) -> &'static [Knob] {
-        &[
-            Knob::BandLimit,
-            Knob::Machine,
-            Knob::EpRatio,
-            Knob::SystemWork,
-            Knob::Timeline,
-            Knob::Policy,
-            Knob::ClutchRules,
-            Knob::GcdCap,
-        ]
-    }
-
-    fn run(&self, knobs: &Knobs) -> ScenarioResult {
-        run(knobs).into()
-    }
-
-    /// One per machine and case, with timelines only.
-    fn run_labels(&self, knobs: &Knobs) -> Vec<RunLabel> {
-        if !knobs.timeline {
-            return Vec::new();
-        }
-        machines(knobs)
-            .iter()
-            .flat_map(|m| {
-                plan().into_iter().map(move |(case, jobs)| {
-                    let qos = jobs
-                        .iter()
-                        .map(|q| q.number().to_string())
-                        .collect::<Vec<_>>()
-                        .join("+");
-                    run_label(m, case, &qos)
-                })
+    machines(knobs)
+        .iter()
+        .flat_map(|m| {
+            plan().into_iter().map(move |(case, jobs)| {
+                let qos = jobs
+                    .iter()
+                    .map(|q| q.number().to_string())
+                    .collect::<Vec<_>>()
+                    .join("+");
+                run_label(m, case, &qos)
             })
-            .collect()
-    }
+        })
+        .collect()
+}
 
-    /// The most telling run: the M1 under contention (QoS 9 kept on the E
-    /// cores while QoS 33 uses all eight). Each machine has its alone runs,
-    /// then contention, then two-background; without a machine knob
-    /// xeon-w's come first.
-    fn default_run(&self, knobs: &Knobs) -> usize {
-        let contention = ALONE_QOS.len();
-        let runs_per_machine = ALONE_QOS.len() + 2;
-        match knobs.machine {
-            None => runs_per_machine + contention,
-            Some(_) => contention,
-        }
+/// The most telling run: the M1 under contention (QoS 9 kept on the E
+/// cores while QoS 33 uses all eight). Each machine has its alone runs,
+/// then contention, then two-background; without a machine knob xeon-w's
+/// come first.
+pub fn default_run(knobs: &Knobs) -> usize {
+    let contention = ALONE_QOS.len();
+    let runs_per_machine = ALONE_QOS.len() + 2;
+    match knobs.machine {
+        None => runs_per_machine + contention,
+        Some(_) => contention,
     }
 }
 
@@ -252,7 +215,7 @@ fn setup(knobs: &Knobs, m: &Machine) -> Setup {
         rules: knobs.clutch_rules,
         apps: Apps::One(GroupKind::Normal),
         cap: knobs.gcd_cap.unwrap_or(DEFAULT_GCD_CAP),
-        band_limit: knobs.band_limit.unwrap_or(m.band_limit),
+        band_limit: knobs.band_limit.unwrap_or(KernelFlavour::of(m).band_limit),
     }
 }
 
@@ -304,10 +267,6 @@ pub fn run_jobs(machine: &Machine, jobs: &[Qos], setup: &Setup, knobs: &Knobs) -
     if knobs.system_work.unwrap_or(false) {
         w.add_system_work(machine.cores.len(), 1.3, 100.0);
     }
-    let machine = Machine {
-        band_limit: setup.band_limit,
-        ..machine.clone()
-    };
     let cfg = RunConfig {
         until: SIMULATED_MS,
         stop_when_pools_done: true,
@@ -315,9 +274,10 @@ pub fn run_jobs(machine: &Machine, jobs: &[Qos], setup: &Setup, knobs: &Knobs) -
         max_records: knobs.max_records,
         class: setup.policy,
         clutch: crate::policy::ClutchParams { rules: setup.rules },
+        band_limit: Some(setup.band_limit),
         ..RunConfig::default()
     };
-    simulate(&w, &machine, &cfg)
+    simulate(&w, machine, &cfg)
 }
 
 /// The study's figure (s) and its wording, for one job of one case.
@@ -421,7 +381,7 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
         .find(|m| m.name == "m1")
         .map(|m| mechanism_table(m, knobs, &cases));
     let mut result = M1CompressResult {
-        scenario: M1Compress.name(),
+        scenario: ScenarioKind::M1Compress.name(),
         cases,
         calibration: Filled {
             en: CALIBRATION,
@@ -773,7 +733,7 @@ fn notes(r: &M1CompressResult, machines: &[Machine], lang: Lang) -> Vec<String> 
     notes
 }
 
-impl Outcome for M1CompressResult {
+impl ScenarioOutcome for M1CompressResult {
     fn to_text(&self, lang: Lang) -> String {
         // The measured column is as wide as its longest cell (20 at least).
         let measured = self
@@ -900,7 +860,7 @@ impl Outcome for M1CompressResult {
         }
         let mut tables = vec![PageTable {
             id: "main",
-            title: Filled::from(M1Compress.table_title()),
+            title: Filled::from(ScenarioKind::M1Compress.table_title()),
             columns,
             rows,
             reading: self.page_text().reading,

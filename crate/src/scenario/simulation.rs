@@ -42,6 +42,8 @@ pub struct RunConfig {
     pub class: PolicyKind,
     /// The xnu release whose rules `clutch` follows.
     pub clutch: ClutchParams,
+    /// `xnu`'s band limit (`None`: as the machine's kernel has it).
+    pub band_limit: Option<bool>,
 }
 
 impl Default for RunConfig {
@@ -55,6 +57,7 @@ impl Default for RunConfig {
             trace_pri: Vec::new(),
             class: PolicyKind::Xnu,
             clutch: ClutchParams::default(),
+            band_limit: None,
         }
     }
 }
@@ -356,6 +359,8 @@ pub fn simulate(programs: &Programs, machine: &Machine, cfg: &RunConfig) -> RunR
         // Programs stop on conditions checked per instant, and their
         // timeline is recorded per instant: the general loop throughout.
         one_core_fast_path: false,
+        // A link sets a scenario's size: the page bounds its work.
+        metered: true,
     };
     let info: Vec<ThreadInfo> = (0..programs.threads.len())
         .map(|t| programs.info(t))
@@ -365,10 +370,10 @@ pub fn simulate(programs: &Programs, machine: &Machine, cfg: &RunConfig) -> RunR
         mlfq: &MlfqParams::default(),
         eevdf: EevdfParams::default(),
         clutch: cfg.clutch,
+        band_limit: cfg.band_limit,
         machine,
         threads: &info,
     };
-    crate::sim::budget::begin_run();
     let schedule = cfg
         .class
         .run(&params, &mut run, &mut recorder, &config)

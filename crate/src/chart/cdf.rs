@@ -16,12 +16,12 @@ use crate::stats;
 use crate::workload::Workload;
 
 /// At most this many points per CDF line (a polyline of more is invisible).
-pub const MAX_POINTS: usize = 1500;
+pub(crate) const MAX_POINTS: usize = 1500;
 
 /// [`points`] of `values` in any order: the same points, found by
 /// selecting only the ranks the line needs ([`stats::at_ranks`]: three
 /// passes over a million latencies), not by sorting them.
-pub fn points_unsorted(values: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
+pub(crate) fn points_unsorted(values: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
     let n = values.len();
     let ranks = ranks(n, max);
     let picked = stats::at_ranks(values, &ranks);
@@ -79,7 +79,7 @@ pub fn points(sorted: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
 
 /// A run's CDF: the points of its tasks' latencies on `workload`. The one
 /// builder of a study's CDF, for the SVG figure and the page's worker alike.
-pub fn run_points(workload: &Workload, run: &PolicyRun) -> (Vec<f64>, Vec<f64>) {
+pub(crate) fn run_points(workload: &Workload, run: &PolicyRun) -> (Vec<f64>, Vec<f64>) {
     points_unsorted(&summary::latencies(workload, &run.schedule), MAX_POINTS)
 }
 

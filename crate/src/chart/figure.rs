@@ -123,7 +123,7 @@ impl Default for Options {
 }
 
 /// The page's content width.
-pub const DEFAULT_WIDTH: f64 = 960.0;
+pub(crate) const DEFAULT_WIDTH: f64 = 960.0;
 const MARGIN: f64 = 16.0;
 const HEADING_H: f64 = 26.0;
 const PLOT_H: f64 = 280.0;

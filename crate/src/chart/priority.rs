@@ -217,7 +217,7 @@ pub fn of_run(result: &ScenarioResult, runs: &[RunView], run: usize) -> Prioriti
 }
 
 /// Draws a run's [`Priorities`].
-pub fn draw_run<B: DrawingBackend>(
+pub(crate) fn draw_run<B: DrawingBackend>(
     pen: &mut Pen<B>,
     size: (f64, f64),
     p: &Priorities,

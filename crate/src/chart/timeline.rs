@@ -16,7 +16,7 @@ use crate::text::Filled;
 pub const MAX_RECORDS: usize = 20_000;
 
 /// Threads of a run whose states are drawn, at most.
-pub const MAX_STATE_LANES: usize = 6;
+pub(crate) const MAX_STATE_LANES: usize = 6;
 
 /// Threads whose states are drawn: the main thread and the first few of
 /// each other group (queues, workers), as many per group as the scenario
@@ -42,7 +42,7 @@ pub fn key_threads(scenario: ScenarioKind, view: &RunView) -> Vec<usize> {
 /// `main`, `job J worker K` and after the study's queues (`serialQueue N`,
 /// the start-up's `network`, …); the CLI's `--json` keeps those names, the
 /// charts say the first two in words.
-pub fn thread_title(name: &str) -> Filled {
+pub(crate) fn thread_title(name: &str) -> Filled {
     if name == "main" {
         return words::MAIN.into();
     }
@@ -58,7 +58,7 @@ pub fn thread_title(name: &str) -> Filled {
 /// A thread-state lane's name: a worker's with its QoS (its job's workers
 /// may run at different QoS in a scenario), any other as
 /// [`thread_title`].
-pub fn lane_title(t: &crate::scenario::simulation::ThreadStats) -> Filled {
+pub(crate) fn lane_title(t: &crate::scenario::simulation::ThreadStats) -> Filled {
     match t
         .name
         .strip_prefix("job ")

@@ -26,7 +26,7 @@ pub struct Keep {
 
 impl Experiment {
     /// The loop's settings for a run of this experiment.
-    pub fn engine_config(&self, limits: &Limits, keep: Keep) -> EngineConfig {
+    pub(crate) fn engine_config(&self, limits: &Limits, keep: Keep) -> EngineConfig {
         EngineConfig {
             switch_cost: self.switch_cost,
             record_segments: keep.segments,
@@ -111,7 +111,7 @@ impl Experiment {
 
     /// Runs every policy on `workload`, keeping of each schedule what
     /// `keep` says (the page keeps outcomes only for a Gantt's tooltips).
-    pub fn run_policies(
+    pub(crate) fn run_policies(
         &self,
         workload: &Workload,
         limits: &Limits,

@@ -12,7 +12,7 @@ use crate::text::Text;
 
 /// Segments and state intervals kept per run (each). Enough for the Feishu demo's
 /// 10 s on two cores; longer runs are cut and say so on the page.
-pub const PAGE_MAX_RECORDS: usize = crate::chart::timeline::MAX_RECORDS;
+pub(crate) const PAGE_MAX_RECORDS: usize = crate::chart::timeline::MAX_RECORDS;
 
 /// The URL key of the scenario name.
 pub const SCENARIO_KEY: &str = "s";
@@ -94,7 +94,7 @@ pub fn parse(query: &str) -> ScenarioQuery {
 }
 
 /// Reads `run`: which of a scenario's runs the charts show.
-pub fn parse_run(v: &str) -> Result<usize, ParamError> {
+pub(crate) fn parse_run(v: &str) -> Result<usize, ParamError> {
     match v.trim().parse::<usize>() {
         Ok(r) if r < 64 => Ok(r),
         _ => Err(ParamError::new(RUN_KEY, v, RUNS)),

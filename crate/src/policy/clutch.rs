@@ -79,11 +79,11 @@ use crate::sim::{
 
 /// The scheduler tick (`sched_tick`, 8 a second): group loads, decay,
 /// clutch bucket priorities.
-pub const TICK_MS: f64 = 125.0;
+pub(crate) const TICK_MS: f64 = 125.0;
 /// The shortest quantum (background), for the up-front guard on slices.
-pub const MIN_SLICE_MS: f64 = 2.0;
+pub(crate) const MIN_SLICE_MS: f64 = 2.0;
 /// Timer events per ms of a run, for the same guard.
-pub const TIMERS_PER_MS: f64 = 1.0 / TICK_MS;
+pub(crate) const TIMERS_PER_MS: f64 = 1.0 / TICK_MS;
 
 /// What a Clutch class is built from besides the machine and the threads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -6,9 +6,9 @@
 use crate::sim::Machine;
 
 /// The timebase of arm64 devices (24 MHz), in ticks per ms.
-pub const ARM64_TICKS_PER_MS: u64 = 24_000;
+pub(crate) const ARM64_TICKS_PER_MS: u64 = 24_000;
 /// Intel Macs count `mach_absolute_time` in ns.
-pub const INTEL_TICKS_PER_MS: u64 = 1_000_000;
+pub(crate) const INTEL_TICKS_PER_MS: u64 = 1_000_000;
 
 /// The OS a machine's kernel is built for, where kernels for the two
 /// differ in what a class reads (Clutch's quantum per bucket:

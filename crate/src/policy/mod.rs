@@ -94,7 +94,7 @@ impl PolicyKind {
         PolicyKind::Eevdf,
     ];
     /// At most this many policies are compared in one experiment: all.
-    pub const MAX_COMPARED: usize = PolicyKind::ALL.len();
+    pub(crate) const MAX_COMPARED: usize = PolicyKind::ALL.len();
 
     pub fn name(self) -> &'static str {
         match self {
@@ -185,7 +185,7 @@ impl PolicyKind {
     }
 
     /// Parses a comma-separated list of distinct policies.
-    pub fn parse_list(field: &str, text: &str) -> Result<Vec<PolicyKind>, ParamError> {
+    pub(crate) fn parse_list(field: &str, text: &str) -> Result<Vec<PolicyKind>, ParamError> {
         let allowed = POLICY_LIST.both(&[&Self::MAX_COMPARED.to_string(), &Self::names()]);
         let mut out = Vec::new();
         for part in text.split(',') {
@@ -266,7 +266,7 @@ impl PolicyKind {
 
     /// The shortest slice this policy can hand out, for the up-front guard
     /// against runs with an absurd number of slices.
-    pub fn min_slice(self, quantum: f64) -> f64 {
+    pub(crate) fn min_slice(self, quantum: f64) -> f64 {
         match self {
             PolicyKind::Rr | PolicyKind::Mlfq => quantum,
             PolicyKind::Xnu => xnu::MIN_SLICE_MS,

@@ -29,11 +29,11 @@ use crate::sim::{
 
 /// The shortest slice XNU hands out (a background thread's quantum), for
 /// the up-front guard on slice counts.
-pub const MIN_SLICE_MS: f64 = BG_QUANTUM_MS;
+pub(crate) const MIN_SLICE_MS: f64 = BG_QUANTUM_MS;
 
 /// Its timers, per ms of a run (the load sample and the scheduler tick),
 /// for the same guard.
-pub const TIMERS_PER_MS: f64 = 1.0 / LOAD_SAMPLE_MS + 1.0 / TICK_MS;
+pub(crate) const TIMERS_PER_MS: f64 = 1.0 / LOAD_SAMPLE_MS + 1.0 / TICK_MS;
 
 /// The class's state.
 #[derive(Clone, Debug)]

@@ -17,7 +17,7 @@ use super::text::{self, Texts};
 /// Single gaps between slices count as timed when their median is at least
 /// this many steps of the clock (rounding to the step then moves it by at
 /// most a tenth); below, the yield is timed in batches.
-pub const RESOLVED_STEPS: f64 = 10.0;
+pub(crate) const RESOLVED_STEPS: f64 = 10.0;
 
 /// What the page knows about where it ran.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -203,7 +203,7 @@ fn why_yield(kind: RealYield) -> Text {
 }
 
 /// A pass's name: the time-sliced one is "sliced", the other its policy.
-pub fn pass_label(pass: &PlanPass, lang: Lang) -> String {
+pub(crate) fn pass_label(pass: &PlanPass, lang: Lang) -> String {
     if pass.yields {
         SLICED.fill(lang, &[])
     } else {

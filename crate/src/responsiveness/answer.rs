@@ -266,9 +266,9 @@ pub struct JsonRow<'a> {
 }
 
 /// The obstacles of the usual rows.
-pub const OBSTACLES_ALL: &str = "all";
+pub(crate) const OBSTACLES_ALL: &str = "all";
 /// The obstacles of the rows without the interactions' handlers.
-pub const OBSTACLES_NOT_HANDLERS: &str = "all_but_handlers";
+pub(crate) const OBSTACLES_NOT_HANDLERS: &str = "all_but_handlers";
 
 /// One interaction in the JSON (the first nine keys are a public
 /// contract).

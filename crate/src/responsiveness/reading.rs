@@ -8,10 +8,10 @@ use super::report::PlanRow;
 /// and RAIL's budget for starting to handle input (so that a response can
 /// come within 100 ms). INP's "good" line (200 ms) is for the whole
 /// interaction, of which input delay is only the first part.
-pub const P98_TARGET_MS: f64 = 50.0;
+pub(crate) const P98_TARGET_MS: f64 = 50.0;
 /// The least bend that counts as a knee: the point's distance below the
 /// chord, with both axes scaled to [0, 1] (a right-angled corner is 0.71).
-pub const MIN_KNEE_DISTANCE: f64 = 0.1;
+pub(crate) const MIN_KNEE_DISTANCE: f64 = 0.1;
 /// Ranges narrower than this (ms) are flat: no knee on them.
 const FLAT_MS: f64 = 1e-6;
 

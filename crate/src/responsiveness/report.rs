@@ -13,12 +13,12 @@ use crate::stats::accurate_sum;
 use crate::text::Text;
 
 /// The thresholds of the "delayed over" shares, ms.
-pub const DELAYED_OVER_MS: [f64; 3] = [50.0, 100.0, 200.0];
+pub(crate) const DELAYED_OVER_MS: [f64; 3] = [50.0, 100.0, 200.0];
 /// The most chunks one plan may cut the tasks into on the command line
 /// (a second or two of work; the page allows fewer, see `Limits`).
 pub const MAX_CHUNKS: u64 = 20_000_000;
 /// Points of each row's input-delay CDF kept for charts.
-pub const CDF_POINTS: usize = 400;
+pub(crate) const CDF_POINTS: usize = 400;
 
 /// Input delay figures of one row, ms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]

@@ -35,9 +35,9 @@ const SPAN: Text = Text::new("span", "时间跨度");
 const WINDOW: Text = Text::new("window", "时间窗口");
 
 /// The first row's name in tables and charts.
-pub const RECORDED_ROW: Text = Text::new("as recorded", "按记录");
+pub(crate) const RECORDED_ROW: Text = Text::new("as recorded", "按记录");
 /// The same row when the tasks are not a trace's as it ran.
-pub const WHOLE_ROW: Text = Text::new("whole tasks", "整体运行");
+pub(crate) const WHOLE_ROW: Text = Text::new("whole tasks", "整体运行");
 
 const WAITS: Text = Text::new(
     "{}, an input waits {} ms on average; 1 in 50 waits over {} ms and the worst {} ms ({} % over 50 ms).",
@@ -524,7 +524,7 @@ pub const COLUMNS: [Column; 16] = [
 ];
 
 /// The page's shorter table.
-pub const PAGE_COLUMNS: [&str; 9] = [
+pub(crate) const PAGE_COLUMNS: [&str; 9] = [
     "mean",
     "p98",
     "max",

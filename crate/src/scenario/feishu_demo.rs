@@ -48,7 +48,7 @@ pub fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
 }
 
 /// The study's four groups, in its order.
-pub const STUDY_GROUPS: [Qos; 4] = [
+pub(crate) const STUDY_GROUPS: [Qos; 4] = [
     Qos::UserInteractive,
     Qos::UserInitiated,
     Qos::Utility,
@@ -58,8 +58,8 @@ pub const STUDY_GROUPS: [Qos; 4] = [
 /// Other system work, when on: this much CPU (ms) every period on every
 /// core at once. 1.3 % is set to read like the measured low groups; it is
 /// an input, not a prediction (see `Programs::add_system_work`).
-pub const SYSTEM_BURST_MS: f64 = 1.3;
-pub const SYSTEM_PERIOD_MS: f64 = 100.0;
+pub(crate) const SYSTEM_BURST_MS: f64 = 1.3;
+pub(crate) const SYSTEM_PERIOD_MS: f64 = 100.0;
 
 /// Measured main thread Preempted + Runnable, %, by group QoS.
 pub fn measured_pct(qos: Qos) -> Option<f64> {
@@ -140,7 +140,7 @@ pub fn workload(
 }
 
 /// Runs one group; thread 0 is the main thread, thread 1 the traced queue.
-pub fn run_group(qos: Qos, knobs: &Knobs, machine: &Machine, setup: &Setup) -> RunResult {
+pub(crate) fn run_group(qos: Qos, knobs: &Knobs, machine: &Machine, setup: &Setup) -> RunResult {
     let w = workload(
         qos,
         knobs.queues,
@@ -399,7 +399,7 @@ fn mechanism_table(
 }
 
 /// Waiting more than this share of the time counts as "kept waiting".
-pub const KEPT_WAITING_PCT: f64 = 50.0;
+pub(crate) const KEPT_WAITING_PCT: f64 = 50.0;
 
 /// The groups (of those the study measured) whose queues keep the main
 /// thread waiting more than half the time, by `figure`.

@@ -50,7 +50,7 @@ pub fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
 
 /// The study's remark on the all-utility configuration (it gives no
 /// figures), in English and Chinese.
-pub const ALL_UTILITY_MEASURED: Text = Text::new(
+pub(crate) const ALL_UTILITY_MEASURED: Text = Text::new(
     "first screen sooner, first refresh later (no figures given)",
     "首屏更早，首次刷新更晚（原文未给出数字）",
 );
@@ -59,7 +59,7 @@ pub const HAND_WHITELIST: [&str; 4] = ["account", "db", "net-callback", "network
 
 /// The four configurations, as named in the table and the JSON, and in
 /// Chinese.
-pub const CONFIGS: [(&str, &str); 4] = [
+pub(crate) const CONFIGS: [(&str, &str); 4] = [
     ("default", "默认"),
     ("all-utility", "全部 utility"),
     ("whitelist", "白名单"),
@@ -67,8 +67,8 @@ pub const CONFIGS: [(&str, &str); 4] = [
 ];
 
 /// Measured gains of the whitelist over the default, ms.
-pub const MEASURED_FIRST_SCREEN_GAIN_MS: f64 = 100.0;
-pub const MEASURED_FIRST_REFRESH_GAIN_MS: f64 = 1500.0;
+pub(crate) const MEASURED_FIRST_SCREEN_GAIN_MS: f64 = 100.0;
+pub(crate) const MEASURED_FIRST_REFRESH_GAIN_MS: f64 = 1500.0;
 
 /// Other processes during launch: threads, items each, CPU and wait per
 /// item (ms).
@@ -278,7 +278,7 @@ pub fn workload(qos_of: &dyn Fn(&str) -> Qos) -> Startup {
 
 /// The automatic whitelist: the queues (not the main thread) of every item
 /// the first refresh transitively waits on, sorted by name.
-pub fn auto_whitelist(s: &Startup) -> Vec<String> {
+pub(crate) fn auto_whitelist(s: &Startup) -> Vec<String> {
     let mut names: Vec<String> = s
         .workload
         .transitive_deps(s.first_refresh)

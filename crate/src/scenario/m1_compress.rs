@@ -78,25 +78,26 @@ pub fn default_run(knobs: &Knobs) -> usize {
 }
 
 /// Chunks per job (10 GB in 64 MB chunks).
-pub const CHUNKS: u32 = 160;
+pub(crate) const CHUNKS: u32 = 160;
 /// Work per chunk, ms on a speed-1 core. Calibrated, see the module doc.
-pub const CHUNK_WORK_MS: f64 = 305.0;
+pub(crate) const CHUNK_WORK_MS: f64 = 305.0;
 /// QoS of the study's single-job runs.
-pub const ALONE_QOS: [Qos; 4] = [
+pub(crate) const ALONE_QOS: [Qos; 4] = [
     Qos::Background,
     Qos::Utility,
     Qos::UserInitiated,
     Qos::UserInteractive,
 ];
 
-pub const CALIBRATION: &str = "Two constants tuned, nothing else: chunk work = 305 ms per chunk \
+pub(crate) const CALIBRATION: &str =
+    "Two constants tuned, nothing else: chunk work = 305 ms per chunk \
     × 160 chunks (48.8 s on one speed-1 core), tuned so one job alone on xeon-w takes ~6.1 s \
     (measured 5.6–6.6 s); E-core speed = 0.30 × P core (--ep-ratio), tuned so QoS 9 alone on \
     the M1's 4 E cores takes ~41 s (measured 38–43 s). An M1 P core is assumed as fast as a \
     Xeon W core; hyper-threading, memory bandwidth and I/O are not modelled.";
 
 /// [`CALIBRATION`] in Simplified Chinese.
-pub const CALIBRATION_ZH: &str = "只校准了两个常数，别无其他：每块工作量 = 305 ms × 160 块\
+pub(crate) const CALIBRATION_ZH: &str = "只校准了两个常数，别无其他：每块工作量 = 305 ms × 160 块\
     （在一个速度为 1 的核心上共 48.8 s），校准使一个任务在 xeon-w 上单独运行约需 6.1 s\
     （实测 5.6–6.6 s）；能效核速度 = 0.30 × 性能核（--ep-ratio），校准使 QoS 9 的任务在 M1 \
     的 4 个能效核上单独运行约需 41 s（实测 38–43 s）。假定 M1 的性能核与 Xeon W 的核心一样快；\
@@ -206,7 +207,7 @@ pub struct Setup {
 /// GCD's cap when the knob leaves it to the scenario: per chunk, as GCD
 /// admits an operation queue's items (macOS has the cap since 10.14; every
 /// machine here runs macOS).
-pub const DEFAULT_GCD_CAP: WorkerCap = WorkerCap::PerItem;
+pub(crate) const DEFAULT_GCD_CAP: WorkerCap = WorkerCap::PerItem;
 
 /// The table's setup on machine `m` from the knobs.
 fn setup(knobs: &Knobs, m: &Machine) -> Setup {
@@ -262,7 +263,7 @@ pub fn workload(jobs: &[Qos], concurrency: usize, apps: Apps, cap: WorkerCap) ->
 }
 
 /// Runs jobs together on `machine`.
-pub fn run_jobs(machine: &Machine, jobs: &[Qos], setup: &Setup, knobs: &Knobs) -> RunResult {
+pub(crate) fn run_jobs(machine: &Machine, jobs: &[Qos], setup: &Setup, knobs: &Knobs) -> RunResult {
     let mut w = workload(jobs, machine.cores.len(), setup.apps, setup.cap);
     if knobs.system_work.unwrap_or(false) {
         w.add_system_work(machine.cores.len(), 1.3, 100.0);
@@ -308,7 +309,7 @@ fn measured(machine: &str, case: &str, job: usize, qos: Qos) -> (Option<f64>, Op
 }
 
 /// The study's two background jobs on the M1, s.
-pub const MEASURED_TWO_BACKGROUND: [f64; 2] = [40.0, 77.0];
+pub(crate) const MEASURED_TWO_BACKGROUND: [f64; 2] = [40.0, 77.0];
 
 /// What the page's "the study" column says when the study gives nothing.
 const NO_FIGURE: Text = Text::new("no figure", "无数据");
@@ -400,7 +401,7 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
 
 /// How long each case is simulated: a job not done by then is reported as
 /// unfinished.
-pub const SIMULATED_MS: f64 = 1_000_000.0;
+pub(crate) const SIMULATED_MS: f64 = 1_000_000.0;
 
 /// The candidates for the two background jobs' split.
 pub fn mechanisms(rules: ClutchRules) -> [Mechanism; 5] {

@@ -266,7 +266,7 @@ impl PageCell {
         }))
     }
 
-    pub fn with_qos(mut self, qos: u8) -> PageCell {
+    pub(crate) fn with_qos(mut self, qos: u8) -> PageCell {
         self.qos = Some(qos);
         self
     }
@@ -296,7 +296,7 @@ pub struct PageTable {
 
 impl PageTable {
     /// The mechanism table of a scenario's result.
-    pub fn of_mechanisms(t: &super::mechanism::MechanismTable, digits: usize) -> PageTable {
+    pub(crate) fn of_mechanisms(t: &super::mechanism::MechanismTable, digits: usize) -> PageTable {
         let mut columns = vec![PageColumn::new(
             "mechanism",
             Text::new("mechanism", "机制"),

@@ -21,7 +21,7 @@ pub use crate::sim::trace::{Interval, PriSeries, Segment, State};
 /// The quantum (ms) round-robin and MLFQ use when they run a scenario:
 /// XNU's standard quantum, so the classes differ in their rules, not in
 /// their slice length.
-pub const SCENARIO_QUANTUM_MS: f64 = 10.0;
+pub(crate) const SCENARIO_QUANTUM_MS: f64 = 10.0;
 
 /// How long to run and what to keep.
 #[derive(Clone, Debug, PartialEq)]
@@ -103,7 +103,7 @@ pub struct RunResult {
 
 impl RunResult {
     /// The QoS number of the thread a segment ran.
-    pub fn segment_qos(&self, s: &Segment) -> u8 {
+    pub(crate) fn segment_qos(&self, s: &Segment) -> u8 {
         self.threads[s.task as usize].qos
     }
 }

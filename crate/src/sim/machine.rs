@@ -97,7 +97,7 @@ impl Machine {
 
     /// Whether every core runs at speed 1 (the loop then skips the
     /// divisions by speed, so identical cores compute exactly as before).
-    pub fn all_speed_one(&self) -> bool {
+    pub(crate) fn all_speed_one(&self) -> bool {
         self.cores.iter().all(|c| c.speed == 1.0)
     }
 
@@ -244,7 +244,7 @@ impl Machine {
     /// background and maintenance (Edge's `sched_edge_qos_max_parallelism`:
     /// CLPC never recommends P cores for them), every core otherwise. GCD's
     /// worker cap (`workq_constrained_allowance`) reads it.
-    pub fn max_parallelism(&self, qos: Qos) -> usize {
+    pub(crate) fn max_parallelism(&self, qos: Qos) -> usize {
         let e = self.count(CoreKind::Efficiency);
         if qos.is_background() && e > 0 && e < self.cores.len() {
             e
@@ -266,7 +266,7 @@ impl Machine {
     /// Cores in the order an idle one is handed out: performance first,
     /// then efficiency, by index. A thread that may use both thus lands on
     /// a P core when one is free and spills to E otherwise.
-    pub fn preference_order(&self) -> Vec<usize> {
+    pub(crate) fn preference_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.cores.len()).collect();
         order.sort_unstable_by_key(|&c| (self.cores[c].kind == CoreKind::Efficiency, c));
         order

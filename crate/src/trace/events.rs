@@ -31,7 +31,7 @@ use crate::text::{Filled, Lang, Text};
 
 /// Most duration events kept (about 320 MB of [`Ev`]); a trace within the
 /// size limit has far fewer.
-pub const MAX_KEPT_EVENTS: usize = 10_000_000;
+pub(crate) const MAX_KEPT_EVENTS: usize = 10_000_000;
 /// Most distinct event names interned.
 const MAX_NAMES: usize = 1_000_000;
 
@@ -535,7 +535,7 @@ struct RawEvent<'a> {
 }
 
 /// Events whose args say which frame and process the inspected page is.
-pub const PAGE_EVENTS: [&str; 6] = [
+pub(crate) const PAGE_EVENTS: [&str; 6] = [
     "TracingStartedInBrowser",
     "FrameCommittedInBrowser",
     "ProcessReadyInBrowser",

@@ -23,7 +23,7 @@ use crate::experiment::{Experiment, Limits, Param};
 use crate::param_spec::{self, Params, Spec};
 use crate::params::query::MixRow;
 use crate::params::PageParam;
-use crate::policy::PolicyKind;
+use crate::policy::{KernelFlavour, PolicyKind};
 use crate::realrun::settings::{RealYield, MAX_REPEATS, MIN_REPEATS};
 use crate::scenario::{self, Knob};
 use crate::sim::machine::{CoreKind, Machine, M1_EP_RATIO};
@@ -408,7 +408,7 @@ pub fn catalog(limits: &Limits) -> Catalog {
                     .iter()
                     .filter(|c| c.kind != CoreKind::Performance)
                     .count(),
-                band_limit: m.band_limit,
+                band_limit: KernelFlavour::of(m).band_limit,
             })
             .collect(),
         scenarios: scenario::names(),

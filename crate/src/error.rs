@@ -165,9 +165,9 @@ pub mod unit {
     use crate::text::Text;
 
     pub const MS: Text = Text::new("a number of ms", "数（ms）");
-    pub const SECONDS: Text = Text::new("a number of seconds", "秒数");
+    pub(crate) const SECONDS: Text = Text::new("a number of seconds", "秒数");
     /// A multiplier without a unit (a scale).
-    pub const FACTOR: Text = Text::new("a factor", "倍数");
+    pub(crate) const FACTOR: Text = Text::new("a factor", "倍数");
 }
 
 /// The accepted values of a number field.

@@ -132,7 +132,7 @@ pub fn repeated(key: &str, value: &str, first: &str) -> ParamError {
 /// it was); a key given twice (or as a key and its alias) keeps its first
 /// value and each repeat is reported: a link that says `q=8&q=9` is
 /// ambiguous, so say so, never pick one silently.
-pub fn read_query<'a, P: Params>(
+pub(crate) fn read_query<'a, P: Params>(
     pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
     mut set: impl FnMut(P, &str, &str) -> Result<(), ParamError>,
 ) -> Vec<ParamError> {
@@ -245,7 +245,7 @@ impl Entry {
     }
 
     /// The docs' table row: key, flag, default, allowed, help.
-    pub fn doc_row(&self) -> String {
+    pub(crate) fn doc_row(&self) -> String {
         let code = |s: &str| format!("`{}`", s.replace('|', "\\|"));
         let flag = self.flag.map_or("—".to_string(), code);
         let default = if self.default.is_empty() {

@@ -9,7 +9,7 @@ use crate::text::Text;
 pub const URL_VERSION: &str = "1";
 
 /// What `v=` accepts (filled with [`URL_VERSION`]).
-pub const URL_VERSIONS: Text = Text::new(
+pub(crate) const URL_VERSIONS: Text = Text::new(
     "{} (the only URL version so far)",
     "{}（目前唯一的链接格式版本）",
 );

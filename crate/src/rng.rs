@@ -16,7 +16,7 @@ use crate::text::Text;
 /// The largest seed accepted anywhere (CLI, URL, files). It is
 /// `Number.MAX_SAFE_INTEGER`, so a seed survives a round trip through
 /// JavaScript and JSON unchanged.
-pub const MAX_SEED: u64 = (1 << 53) - 1;
+pub(crate) const MAX_SEED: u64 = (1 << 53) - 1;
 
 /// A source of uniform doubles in `[0, 1)`, the only primitive the workload
 /// generator needs.
@@ -64,7 +64,7 @@ impl UniformSource for PyRandom {
 }
 
 /// A fast, portable generator (xoshiro256++ seeded through SplitMix64).
-pub struct FastRandom {
+pub(crate) struct FastRandom {
     rng: Xoshiro256PlusPlus,
 }
 
@@ -95,7 +95,7 @@ pub enum RngKind {
 }
 
 impl RngKind {
-    pub const ALLOWED: Text = Text::new("python or fast", "python 或 fast");
+    pub(crate) const ALLOWED: Text = Text::new("python or fast", "python 或 fast");
 
     pub fn name(self) -> &'static str {
         match self {

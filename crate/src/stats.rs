@@ -13,7 +13,7 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// The rank [`percentile`] reads among `n` values (`n` > 0).
-pub fn percentile_rank(n: usize, p: f64) -> usize {
+pub(crate) fn percentile_rank(n: usize, p: f64) -> usize {
     (((n as f64) * p / 100.0) as usize).min(n - 1)
 }
 
@@ -21,7 +21,7 @@ pub fn percentile_rank(n: usize, p: f64) -> usize {
 /// successive selection: each pick only searches above the previous one, so
 /// four percentiles cost about two passes instead of a full sort.
 /// `ps` must be ascending; `values` must not be empty.
-pub fn percentiles_unsorted<const K: usize>(values: &mut [f64], ps: [f64; K]) -> [f64; K] {
+pub(crate) fn percentiles_unsorted<const K: usize>(values: &mut [f64], ps: [f64; K]) -> [f64; K] {
     let n = values.len();
     let mut out = [0.0; K];
     let mut lo = 0;
@@ -36,7 +36,7 @@ pub fn percentiles_unsorted<const K: usize>(values: &mut [f64], ps: [f64; K]) ->
 
 /// Sum with Neumaier's compensation: the mean of a million latencies stays
 /// within rounding of CPython's exact `statistics.mean`.
-pub fn accurate_sum(values: impl IntoIterator<Item = f64>) -> f64 {
+pub(crate) fn accurate_sum(values: impl IntoIterator<Item = f64>) -> f64 {
     let mut s = Neumaier::default();
     for v in values {
         s.add(v);

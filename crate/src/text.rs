@@ -30,7 +30,7 @@ impl Lang {
 
     /// `en` or `zh` (also `zh-CN`, `zh-Hans`, `en-US`, … — only the
     /// language part counts); `None` for any other language.
-    pub fn from_code(text: &str) -> Option<Lang> {
+    pub(crate) fn from_code(text: &str) -> Option<Lang> {
         let t = text.trim().to_ascii_lowercase();
         match t.split(['-', '_']).next() {
             Some("en") => Some(Lang::En),
@@ -54,7 +54,7 @@ impl Lang {
 
     /// What goes between two sentences: a space in English, nothing after
     /// a Chinese full stop.
-    pub fn sentence_gap(self) -> &'static str {
+    pub(crate) fn sentence_gap(self) -> &'static str {
         GAP.get(self)
     }
 

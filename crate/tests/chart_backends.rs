@@ -196,33 +196,13 @@ fn op_counts(ops: &[Op]) -> [usize; 5] {
 #[test]
 fn canvas_and_svg_come_from_the_same_function() {
     let (exp, outcome) = study();
-    let w = &outcome.workload;
-    let points: Vec<(Vec<f64>, Vec<f64>)> = outcome
-        .runs
-        .iter()
-        .map(|r| {
-            let lat = tailslice::experiment::summary::latencies(w, &r.schedule);
-            cdf::points_unsorted(&lat, cdf::MAX_POINTS)
-        })
-        .collect();
-    let series: Vec<cdf::Series> = outcome
-        .runs
-        .iter()
-        .zip(&points)
-        .map(|(r, (x, y))| cdf::Series {
-            name: r.policy.name(),
-            x,
-            y,
-            p50: r.summary.p50,
-            p95: r.summary.p95,
-        })
-        .collect();
     let (ops, svg) = both!(600, 300, |pen| {
-        cdf::draw(pen, (600.0, 300.0), &series).unwrap();
+        cdf::draw_study(pen, (600.0, 300.0), &outcome).unwrap();
     });
     assert_eq!(op_counts(&ops), svg_counts(&svg), "CDF");
     assert!(op_counts(&ops)[2] >= 2, "a line per policy");
 
+    let w = &outcome.workload;
     let bins = histogram::bins(&w.work, &w.class, w.class_labels.len());
     let names = vec!["1-8 ms".to_string(), "10-40 ms".into(), "80-200 ms".into()];
     let (ops, svg) = both!(600, 300, |pen| {

@@ -57,6 +57,7 @@ fn run(w: &Programs, machine: &Machine, rules: ClutchRules, until: f64) -> Sched
         mlfq: &MlfqParams::default(),
         eevdf: tailslice::policy::EevdfParams::default(),
         clutch: ClutchParams { rules },
+        band_limit: None,
         machine,
         threads: &info,
     };

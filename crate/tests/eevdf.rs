@@ -106,6 +106,7 @@ fn equal_weights_at_t0_are_round_robin_at_the_tick() {
         mlfq: &mlfq,
         eevdf: EevdfParams::default(),
         clutch: ClutchParams::default(),
+        band_limit: None,
         machine: &machine,
         threads: &[],
     };

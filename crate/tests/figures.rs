@@ -67,7 +67,7 @@ proptest! {
         let full_cfg = EngineConfig { switch_cost, one_core_fast_path: fast_path, ..EngineConfig::default() };
         let lean_cfg = EngineConfig { record_outcomes: false, record_segments: false, ..full_cfg };
         let machine = Machine::identical(cores);
-        let params = ClassParams { quantum, mlfq: &mlfq, eevdf: tailslice::policy::EevdfParams::default(), clutch: ClutchParams::default(), machine: &machine, threads: &[] };
+        let params = ClassParams { quantum, mlfq: &mlfq, eevdf: tailslice::policy::EevdfParams::default(), clutch: ClutchParams::default(), band_limit: None, machine: &machine, threads: &[] };
         let full = kind.run(&params, &mut w.threads(), &mut NoRecord, &full_cfg).unwrap();
         let lean = kind.run(&params, &mut w.threads(), &mut NoRecord, &lean_cfg).unwrap();
         prop_assert!(lean.outcomes.is_empty() && lean.segments.is_empty());

@@ -39,6 +39,7 @@ fn run(
         mlfq,
         eevdf: tailslice::policy::EevdfParams::default(),
         clutch: ClutchParams::default(),
+        band_limit: None,
         machine: &Machine::identical(cores),
         threads: &[],
     };
@@ -186,6 +187,7 @@ proptest! {
             mlfq: &MlfqParams::default(),
             eevdf: tailslice::policy::EevdfParams::default(),
             clutch: ClutchParams { rules },
+            band_limit: None,
             machine: &Machine::identical(1),
             threads: &threads,
         };

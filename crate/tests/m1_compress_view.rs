@@ -22,7 +22,7 @@ fn page_knobs() -> Knobs {
 fn lanes_captions_and_the_cut_say_what_the_reader_sees() {
     let knobs = page_knobs();
     let mut result = scenario::run("m1-compress", &knobs).unwrap();
-    let listed = scenario::Listed::find("m1-compress").unwrap();
+    let kind = scenario::ScenarioKind::find("m1-compress").unwrap();
     let page = result.outcome().page_text();
     for lang in Lang::ALL {
         for caption in [&page.gantt_caption, &page.states_caption] {
@@ -36,10 +36,10 @@ fn lanes_captions_and_the_cut_say_what_the_reader_sees() {
     assert!(!runs.is_empty());
     let mut cut = 0;
     for view in &runs {
-        let lanes = timeline::states(listed.scenario(), view);
+        let lanes = timeline::states(kind, view);
         let labels = &lanes.meta.blocks[0].lanes;
         assert!(!labels.is_empty(), "{}", view.label.en);
-        let threads = timeline::key_threads(listed.scenario(), view);
+        let threads = timeline::key_threads(kind, view);
         assert_eq!(labels.len(), threads.len());
         for (l, &t) in labels.iter().zip(&threads) {
             let qos = view.run.threads[t].qos;

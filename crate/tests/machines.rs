@@ -50,6 +50,7 @@ fn run(
         mlfq: &mlfq,
         eevdf: tailslice::policy::EevdfParams::default(),
         clutch: ClutchParams::default(),
+        band_limit: None,
         machine,
         threads: &threads,
     };

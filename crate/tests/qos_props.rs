@@ -87,18 +87,15 @@ fn build(threads: &[(Qos, bool, Kind)], machine: &Machine, system: bool) -> (Pro
 }
 
 fn run(w: &Programs, m: &Machine, band_limit: bool, until: f64) -> RunResult {
-    let m = Machine {
-        band_limit,
-        ..m.clone()
-    };
     let cfg = RunConfig {
         until,
+        band_limit: Some(band_limit),
         timeline: true,
         max_records: usize::MAX,
         trace_pri: (0..w.threads.len() as u32).collect(),
         ..RunConfig::default()
     };
-    simulate(w, &m, &cfg)
+    simulate(w, m, &cfg)
 }
 
 proptest! {

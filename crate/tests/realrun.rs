@@ -6,7 +6,7 @@
 use tailslice::experiment::{Experiment, Limits};
 use tailslice::policy::PolicyKind;
 use tailslice::realrun::{
-    Environment, Pass, PassCounts, Plan, RealSettings, RealYield, Report, RunState, Scale,
+    Environment, Pass, PassCounts, Plan, RealRunReport, RealSettings, RealYield, RunState, Scale,
     YieldBatch,
 };
 use tailslice::responsiveness::YieldKind;
@@ -148,7 +148,7 @@ fn a_perfect_machine_measures_what_the_model_simulates() {
                 .map(move |p| ideal_pass(plan, p, r, 0.0))
         })
         .collect();
-    let report = Report::build(&plan, &passes, &[], &env());
+    let report = RealRunReport::build(&plan, &passes, &[], &env());
     assert_eq!(report.state, RunState::Done);
     for policy in ["fifo", "rr"] {
         let s = report.row(policy, "simulated").unwrap();
@@ -192,7 +192,7 @@ fn yield_costs_show_up_in_the_measured_rows_and_the_reading() {
         ideal_pass(&plan, PolicyKind::Fifo, 0, 0.0),
         ideal_pass(&plan, PolicyKind::Rr, 0, 0.5),
     ];
-    let report = Report::build(&plan, &passes, &[], &env());
+    let report = RealRunReport::build(&plan, &passes, &[], &env());
     let yc = report.yield_cost.unwrap();
     assert_eq!(yc.gaps.n, plan.passes[1].slices.len() - 1);
     assert_eq!((yc.gaps.p50, yc.gaps.p95), (0.5, 0.5));
@@ -241,7 +241,7 @@ fn a_coarse_clock_times_the_yield_in_batches() {
             ms: 2.6 + 0.025 * f64::from(i),
         })
         .collect();
-    let report = Report::build(&plan, &passes, &batches, &coarse);
+    let report = RealRunReport::build(&plan, &passes, &batches, &coarse);
     let yc = report.yield_cost.unwrap();
     assert!(!yc.resolved);
     let median = (2.6 + 0.025 * 4.0) / 512.0;
@@ -256,7 +256,7 @@ fn a_coarse_clock_times_the_yield_in_batches() {
     // No batches (stopped before them): the page says the gaps are below
     // the clock's step instead of calling the yield free, and offers no
     // cost to simulate with.
-    let report = Report::build(&plan, &passes, &[], &coarse);
+    let report = RealRunReport::build(&plan, &passes, &[], &coarse);
     let yc = report.yield_cost.unwrap();
     assert_eq!(yc.ms, None);
     let en = &report.text.en.yield_cost;
@@ -317,7 +317,7 @@ fn after_stop_the_comparison_says_no_pass_completed() {
     cut.completion[3] = f64::NAN;
     cut.counts.stopped = true;
     let passes = vec![ideal_pass(&plan, PolicyKind::Fifo, 0, 0.0), cut];
-    let report = Report::build(
+    let report = RealRunReport::build(
         &plan,
         &passes,
         &[],
@@ -364,7 +364,7 @@ fn the_tables_come_with_their_headings_labels_and_cells() {
                 .map(move |p| ideal_pass(plan, p, r, 0.01 * f64::from(r + 1)))
         })
         .collect();
-    let report = Report::build(&plan, &passes, &[], &env());
+    let report = RealRunReport::build(&plan, &passes, &[], &env());
     let en = &report.text.en;
     assert_eq!(
         en.columns,
@@ -410,7 +410,7 @@ fn an_invalid_run_shows_no_measurements_and_says_why() {
     let w = Workload::generate(&exp.workload_spec());
     let plan = Plan::build(&exp, &w, settings(0.05, 1)).unwrap();
     let passes = vec![ideal_pass(&plan, PolicyKind::Fifo, 0, 0.0)];
-    let report = Report::build(
+    let report = RealRunReport::build(
         &plan,
         &passes,
         &[],
@@ -454,7 +454,7 @@ fn missing_apis_are_not_available_never_zero() {
         event_timing: false,
         ..env()
     };
-    let report = Report::build(&plan, &passes, &[], &e);
+    let report = RealRunReport::build(&plan, &passes, &[], &e);
     let c = report.compare("fifo").unwrap();
     assert!(c.longtasks.is_none() && c.input.is_none() && c.loafs.is_none());
     assert!(report
@@ -479,7 +479,7 @@ fn a_stopped_pass_is_left_out_and_the_status_says_so() {
         ideal_pass(&plan, PolicyKind::Rr, 0, 0.0),
         cut,
     ];
-    let report = Report::build(
+    let report = RealRunReport::build(
         &plan,
         &passes,
         &[],
@@ -529,7 +529,7 @@ fn slices_too_dear_lose_the_gain_and_the_reading_says_so() {
         ideal_pass(&plan, PolicyKind::Fifo, 0, 0.0),
         ideal_pass(&plan, PolicyKind::Rr, 0, 4.0),
     ];
-    let report = Report::build(&plan, &passes, &[], &env());
+    let report = RealRunReport::build(&plan, &passes, &[], &env());
     let en = &report.text.en.reading;
     assert!(en.contains("loses the whole simulated p95 gain"), "{en}");
     assert!(!en.contains("keeps"), "{en}");
@@ -544,7 +544,7 @@ fn the_visitors_input_delay_is_read_per_policy() {
     fifo.input_delay = Some(vec![480.0, 120.0]);
     let mut rr = ideal_pass(&plan, PolicyKind::Rr, 0, 0.1);
     rr.input_delay = Some(vec![1.5]);
-    let report = Report::build(&plan, &[fifo, rr], &[], &env());
+    let report = RealRunReport::build(&plan, &[fifo, rr], &[], &env());
     let c = report.compare("fifo").unwrap().input.unwrap();
     assert_eq!((c.n, c.sample.unwrap().max), (2, 480.0));
     let en = &report.text.en.reading;

@@ -8,7 +8,7 @@
 //! CLI's text and the page's come from these same strings.
 
 use tailslice::param_spec::Params;
-use tailslice::scenario::{self, Knob, Knobs, Outcome, ScenarioResult, REGISTRY};
+use tailslice::scenario::{self, Knob, Knobs, ScenarioKind, ScenarioOutcome, ScenarioResult};
 use tailslice::sim::{CoreKind, Machine, Qos};
 use tailslice::text::Lang;
 
@@ -153,7 +153,7 @@ fn samples(reads: &[Knob]) -> Vec<Vec<(Knob, &'static str)>> {
 
 #[test]
 fn every_reading_names_only_its_own_run() {
-    for s in REGISTRY {
+    for &s in ScenarioKind::ALL {
         for sample in samples(s.knobs()) {
             let mut knobs = Knobs::default();
             knobs.set(Knob::Seconds, "secs", "1").unwrap();

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use tailslice::param_spec::Params;
-use tailslice::scenario::{self, find, names, Knob, KnobRange, Knobs, REGISTRY, WEB_WORK_BUDGET};
+use tailslice::scenario::{self, names, Knob, KnobRange, Knobs, ScenarioKind, WEB_WORK_BUDGET};
 use tailslice::sim::machine::Machine;
 use tailslice::text::Lang;
 
@@ -20,8 +20,8 @@ fn names_are_unique_and_each_finds_its_scenario() {
     assert!(!all.is_empty());
     let unique: HashSet<_> = all.iter().collect();
     assert_eq!(unique.len(), all.len(), "duplicate names in {all:?}");
-    for s in REGISTRY {
-        let found = find(s.name()).expect("registered name is found");
+    for &s in ScenarioKind::ALL {
+        let found = ScenarioKind::find(s.name()).expect("registered name is found");
         assert_eq!(found.name(), s.name());
         // Names are typed in shells and URLs: lower-case words and dashes.
         assert!(
@@ -36,8 +36,8 @@ fn names_are_unique_and_each_finds_its_scenario() {
             assert_ne!(t.en, t.zh, "{}: untranslated title", s.name());
         }
     }
-    assert!(find("feishu").is_none());
-    assert!(find("").is_none());
+    assert!(ScenarioKind::find("feishu").is_none());
+    assert!(ScenarioKind::find("").is_none());
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn every_knob_default_is_in_its_range_and_read_back_by_set() {
 
 #[test]
 fn each_scenario_lists_known_knobs_once() {
-    for s in REGISTRY {
+    for &s in ScenarioKind::ALL {
         let knobs = s.knobs();
         assert!(!knobs.is_empty(), "{}", s.name());
         let unique: HashSet<_> = knobs.iter().map(|k| k.url_key()).collect();
@@ -178,7 +178,7 @@ fn each_scenario_lists_known_knobs_once() {
 
 #[test]
 fn each_scenario_runs_and_its_page_text_has_both_languages() {
-    for s in REGISTRY {
+    for &s in ScenarioKind::ALL {
         let knobs = Knobs {
             timeline: true,
             ..Knobs::default()

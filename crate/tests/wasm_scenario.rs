@@ -85,12 +85,12 @@ fn run_summary_and_timeline_round_trip() {
 
 #[wasm_bindgen_test]
 fn the_catalog_lists_every_registered_scenario_and_knob() {
-    use tailslice::scenario::{Knob, REGISTRY};
+    use tailslice::scenario::{Knob, ScenarioKind};
     let c = json(&web::scenario_catalog());
     assert_eq!(c["key"], "s");
     let scenarios = c["scenarios"].as_array().unwrap();
-    assert_eq!(scenarios.len(), REGISTRY.len());
-    for (entry, s) in scenarios.iter().zip(REGISTRY) {
+    assert_eq!(scenarios.len(), ScenarioKind::ALL.len());
+    for (entry, s) in scenarios.iter().zip(ScenarioKind::ALL) {
         assert_eq!(entry["name"], s.name());
         assert_eq!(entry["title"]["zh"], s.title().zh);
         let keys: Vec<&str> = s.knobs().iter().map(|k| k.url_key()).collect();

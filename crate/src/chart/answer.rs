@@ -19,7 +19,7 @@ use super::table;
 use super::tradeoff::{self, Tradeoff};
 use crate::responsiveness::reading::P98_TARGET_MS;
 use crate::responsiveness::text::{column, row_name, PAGE_COLUMNS};
-use crate::responsiveness::{Answer, Row};
+use crate::responsiveness::{Answer, PlanRow};
 use crate::text::{Filled, Lang, Text};
 
 /// A sliced row's name.
@@ -288,7 +288,7 @@ impl AnswerCharts {
                 .table_rows
                 .iter()
                 .enumerate()
-                .map(|(i, (name, cells))| table::Row {
+                .map(|(i, (name, cells))| table::TableRow {
                     name: name.get(lang).clone(),
                     color: (i > 0).then(|| super::theme::policy(i - 1)),
                     cells: cells.clone(),
@@ -308,7 +308,7 @@ fn head(key: &str, lang: Lang) -> String {
         .map_or(String::new(), |t| t.get(lang).to_string())
 }
 
-fn cells(row: &Row) -> Vec<String> {
+fn cells(row: &PlanRow) -> Vec<String> {
     PAGE_COLUMNS
         .iter()
         .filter_map(|&k| column(k))

@@ -6,20 +6,20 @@
 use super::pen::text_width;
 
 /// Space between two labels, in px.
-pub const LABEL_GAP: f64 = 10.0;
+pub(crate) const LABEL_GAP: f64 = 10.0;
 /// Size of tick labels, in px.
-pub const LABEL_SIZE: f64 = 11.0;
+pub(crate) const LABEL_SIZE: f64 = 11.0;
 
 /// One tick: its value, its position (px) and its label.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Tick {
+pub(crate) struct Tick {
     pub value: f64,
     pub at: f64,
     pub label: String,
 }
 
 /// A "nice" step (1, 2 or 5 × 10^k) at least `raw`.
-pub fn nice_step(raw: f64) -> f64 {
+pub(crate) fn nice_step(raw: f64) -> f64 {
     if !(raw.is_finite() && raw > 0.0) {
         return 1.0;
     }
@@ -43,7 +43,7 @@ fn next_nice(step: f64) -> f64 {
 }
 
 /// Rounds `v` up to a multiple of a nice step (for axis ends).
-pub fn nice_ceil(v: f64) -> f64 {
+pub(crate) fn nice_ceil(v: f64) -> f64 {
     let step = nice_step(v / 5.0);
     ((v / step).ceil() * step).max(step)
 }
@@ -79,7 +79,7 @@ fn first_time_step(raw: f64) -> f64 {
 
 /// A time in ms as a label for ticks `step` ms apart: `250 µs`, `9.5 s`,
 /// `1500 ms`, `2 min`, `1.5 h`; enough decimals to tell ticks apart, no more.
-pub fn time_label(t: f64, step: f64, hi: f64) -> String {
+pub(crate) fn time_label(t: f64, step: f64, hi: f64) -> String {
     const UNITS: [(f64, &str); 6] = [
         (36e5, "h"),
         (6e4, "min"),
@@ -110,7 +110,7 @@ pub fn time_label(t: f64, step: f64, hi: f64) -> String {
 }
 
 /// Decimals needed to tell values `step` apart.
-pub fn decimals_for(step: f64) -> usize {
+pub(crate) fn decimals_for(step: f64) -> usize {
     let mut d = 0;
     let mut s = step;
     while d < 9 && (s - s.round()).abs() > 1e-6 * s.max(1.0) {
@@ -121,7 +121,7 @@ pub fn decimals_for(step: f64) -> usize {
 }
 
 /// `v` with `decimals` decimals, without a minus sign for zero.
-pub fn fmt_fixed(v: f64, decimals: usize) -> String {
+pub(crate) fn fmt_fixed(v: f64, decimals: usize) -> String {
     let s = format!("{v:.decimals$}");
     if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
         s[1..].to_string()
@@ -131,7 +131,7 @@ pub fn fmt_fixed(v: f64, decimals: usize) -> String {
 }
 
 /// What an axis runs along.
-pub enum Along {
+pub(crate) enum Along {
     /// Horizontal: labels are measured by width.
     X,
     /// Vertical: labels take their height.
@@ -218,7 +218,7 @@ fn fits(ticks: &[Tick], bound: (f64, f64), along: &Along) -> bool {
 }
 
 /// Where a tick's label lies along the axis, clamped into `[lo, hi]`.
-pub fn label_span(t: &Tick, (lo, hi): (f64, f64), along: &Along) -> (f64, f64) {
+pub(crate) fn label_span(t: &Tick, (lo, hi): (f64, f64), along: &Along) -> (f64, f64) {
     let len = match along {
         Along::X => text_width(&t.label, LABEL_SIZE),
         Along::Y => LABEL_SIZE,
@@ -229,7 +229,7 @@ pub fn label_span(t: &Tick, (lo, hi): (f64, f64), along: &Along) -> (f64, f64) {
 
 /// Ticks of a time axis (ms) over `[t0, t1]` drawn from `x0` to `x1` px,
 /// labels kept within `bound` px.
-pub fn time_ticks(t0: f64, t1: f64, x0: f64, x1: f64, bound: (f64, f64)) -> Vec<Tick> {
+pub(crate) fn time_ticks(t0: f64, t1: f64, x0: f64, x1: f64, bound: (f64, f64)) -> Vec<Tick> {
     let span = t1 - t0;
     ticks_with(
         t0,
@@ -249,7 +249,7 @@ pub fn time_ticks(t0: f64, t1: f64, x0: f64, x1: f64, bound: (f64, f64)) -> Vec<
 /// Ticks of a plain number axis over `[lo, hi]` from `from` to `to` px,
 /// at least `min_step` apart (1 for counts), labelled by `fmt(value, step)`.
 #[allow(clippy::too_many_arguments)]
-pub fn value_ticks(
+pub(crate) fn value_ticks(
     lo: f64,
     hi: f64,
     from: f64,
@@ -276,14 +276,14 @@ pub fn value_ticks(
 }
 
 /// A number with the decimals its step needs.
-pub fn number_label(v: f64, step: f64) -> String {
+pub(crate) fn number_label(v: f64, step: f64) -> String {
     fmt_fixed(v, decimals_for(step))
 }
 
 /// Ticks of a log axis: `lx` is log10 of the value; ticks at 1, 2 and 5
 /// × 10^k, thinned to 1 × 10^k and then every other decade when they
 /// would touch. `fmt` labels a value (not its log).
-pub fn log_ticks(
+pub(crate) fn log_ticks(
     lx0: f64,
     lx1: f64,
     from: f64,

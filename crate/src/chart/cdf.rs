@@ -11,15 +11,17 @@ use super::pen::{DrawResult, Pen};
 use super::place::{self, Placer, Rect};
 use super::theme;
 use super::words;
+use crate::experiment::{summary, Outcome, PolicyRun};
 use crate::stats;
+use crate::workload::Workload;
 
 /// At most this many points per CDF line (a polyline of more is invisible).
-pub const MAX_POINTS: usize = 1500;
+pub(crate) const MAX_POINTS: usize = 1500;
 
 /// [`points`] of `values` in any order: the same points, found by
 /// selecting only the ranks the line needs ([`stats::at_ranks`]: three
 /// passes over a million latencies), not by sorting them.
-pub fn points_unsorted(values: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
+pub(crate) fn points_unsorted(values: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
     let n = values.len();
     let ranks = ranks(n, max);
     let picked = stats::at_ranks(values, &ranks);
@@ -73,6 +75,38 @@ pub fn points(sorted: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
         ys.push(1.0);
     }
     (xs, ys)
+}
+
+/// A run's CDF: the points of its tasks' latencies on `workload`. The one
+/// builder of a study's CDF, for the SVG figure and the page's worker alike.
+pub(crate) fn run_points(workload: &Workload, run: &PolicyRun) -> (Vec<f64>, Vec<f64>) {
+    points_unsorted(&summary::latencies(workload, &run.schedule), MAX_POINTS)
+}
+
+/// Draws the CDF of every run of a study (its policies in run order).
+pub fn draw_study<B: DrawingBackend>(
+    pen: &mut Pen<B>,
+    size: (f64, f64),
+    outcome: &Outcome,
+) -> DrawResult<Plot, B> {
+    let points: Vec<(Vec<f64>, Vec<f64>)> = outcome
+        .runs
+        .iter()
+        .map(|r| run_points(&outcome.workload, r))
+        .collect();
+    let series: Vec<Series> = outcome
+        .runs
+        .iter()
+        .zip(&points)
+        .map(|(r, (x, y))| Series {
+            name: r.policy.name(),
+            x,
+            y,
+            p50: r.summary.p50,
+            p95: r.summary.p95,
+        })
+        .collect();
+    draw(pen, size, &series)
 }
 
 /// One policy's latencies: the CDF's points (`x` ms, `y` share done) and

@@ -15,9 +15,9 @@ use super::{cdf, gantt, histogram, priority, table, timeline};
 use crate::error::ParamError;
 use crate::experiment::reading::policy_title;
 use crate::experiment::recorded::RECORDED;
-use crate::experiment::summary::{self, Summary};
+use crate::experiment::summary::Summary;
 use crate::experiment::{Experiment, Outcome};
-use crate::scenario::{RunView, Scenario, ScenarioResult};
+use crate::scenario::{RunView, ScenarioKind, ScenarioResult};
 use crate::text::{Filled, Lang, Text};
 
 /// Which part of a result a figure shows.
@@ -123,7 +123,7 @@ impl Default for Options {
 }
 
 /// The page's content width.
-pub const DEFAULT_WIDTH: f64 = 960.0;
+pub(crate) const DEFAULT_WIDTH: f64 = 960.0;
 const MARGIN: f64 = 16.0;
 const HEADING_H: f64 = 26.0;
 const PLOT_H: f64 = 280.0;
@@ -133,7 +133,7 @@ const SECTION_GAP: f64 = 12.0;
 
 /// One part of a figure: its heading and height, and where it goes;
 /// `answer`: one of the Responsiveness answer's parts.
-struct Part {
+struct FigurePart {
     heading: String,
     x: f64,
     y: f64,
@@ -159,7 +159,7 @@ fn pairs(a: &Planned, b: &Planned) -> bool {
 
 /// Places `parts` top to bottom; pairs (see [`pairs`]) side by side when
 /// there is room.
-fn place(parts: Vec<Planned>, width: f64) -> (Vec<Part>, f64) {
+fn place(parts: Vec<Planned>, width: f64) -> (Vec<FigurePart>, f64) {
     let inner = width - 2.0 * MARGIN;
     let room = inner >= 700.0;
     let half = (inner - MARGIN) / 2.0;
@@ -173,7 +173,7 @@ fn place(parts: Vec<Planned>, width: f64) -> (Vec<Part>, f64) {
         };
         let mut h = a.1;
         let w = if beside.is_some() { half } else { inner };
-        out.push(Part {
+        out.push(FigurePart {
             heading: a.0,
             x: MARGIN,
             y,
@@ -184,7 +184,7 @@ fn place(parts: Vec<Planned>, width: f64) -> (Vec<Part>, f64) {
         });
         if let Some(b) = beside {
             h = h.max(b.1);
-            out.push(Part {
+            out.push(FigurePart {
                 heading: b.0,
                 x: MARGIN + half + MARGIN,
                 y,
@@ -199,7 +199,7 @@ fn place(parts: Vec<Planned>, width: f64) -> (Vec<Part>, f64) {
     (out, y - SECTION_GAP + MARGIN)
 }
 
-fn heading(pen: &mut Pen<Svg>, part: &Part) {
+fn heading(pen: &mut Pen<Svg>, part: &FigurePart) {
     let fg = pen.theme.fg;
     pen.origin = (part.x, part.y);
     let _ = pen.bold(
@@ -352,7 +352,7 @@ fn compose(a: Option<&AnswerCharts>, s: Option<&Study>, o: &Options) -> String {
     svg.finish_described(&title, &desc, &spots)
 }
 
-fn draw_study_part(pen: &mut Pen<Svg>, part: &Part, c: &StudyCharts) -> DrawResult<(), Svg> {
+fn draw_study_part(pen: &mut Pen<Svg>, part: &FigurePart, c: &StudyCharts) -> DrawResult<(), Svg> {
     let s = c.s;
     let lang = pen.lang;
     match part.what {
@@ -368,32 +368,7 @@ fn draw_study_part(pen: &mut Pen<Svg>, part: &Part, c: &StudyCharts) -> DrawResu
             };
             lanes::draw(pen, &chart, &c.lane_layout)
         }
-        Figure::Cdf => {
-            let w = &s.outcome.workload;
-            let points: Vec<(Vec<f64>, Vec<f64>)> = s
-                .outcome
-                .runs
-                .iter()
-                .map(|r| {
-                    let lat = summary::latencies(w, &r.schedule);
-                    cdf::points_unsorted(&lat, cdf::MAX_POINTS)
-                })
-                .collect();
-            let series: Vec<cdf::Series> = s
-                .outcome
-                .runs
-                .iter()
-                .zip(&points)
-                .map(|(r, (x, y))| cdf::Series {
-                    name: r.policy.name(),
-                    x,
-                    y,
-                    p50: r.summary.p50,
-                    p95: r.summary.p95,
-                })
-                .collect();
-            cdf::draw(pen, (part.w, part.h), &series).map(|_| ())
-        }
+        Figure::Cdf => cdf::draw_study(pen, (part.w, part.h), s.outcome).map(|_| ()),
         Figure::Histogram => {
             let w = &s.outcome.workload;
             let bins = histogram::bins(&w.work, &w.class, w.class_labels.len());
@@ -465,7 +440,7 @@ fn study_words(s: &Study, lang: Lang) -> (String, String) {
 /// key threads' states and `sched_pri` over time. Fails when it has
 /// nothing to draw for `o.figure` (no tables, or no timeline kept).
 pub fn scenario(
-    scenario: &dyn Scenario,
+    scenario: ScenarioKind,
     result: &ScenarioResult,
     runs: &[RunView],
     run: usize,

@@ -58,7 +58,7 @@ impl Plot {
     }
 
     /// `v` on the right axis (the left one without a right axis).
-    pub fn y2(&self, v: f64) -> f64 {
+    pub(crate) fn y2(&self, v: f64) -> f64 {
         let (lo, hi) = self.y2.unwrap_or(self.y);
         self.bottom - (v - lo) / (hi - lo) * (self.bottom - self.top)
     }
@@ -96,7 +96,7 @@ pub fn draw<B: DrawingBackend>(
 
 /// [`draw`] with a second y axis on the right (`right`: its range, labels
 /// and title; no grid of its own).
-pub fn draw_twin<B: DrawingBackend>(
+pub(crate) fn draw_twin<B: DrawingBackend>(
     pen: &mut Pen<B>,
     (width, height): (f64, f64),
     legend: &[Item],

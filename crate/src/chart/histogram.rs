@@ -12,7 +12,7 @@ use super::words;
 use crate::stats::{self, percentile_rank};
 
 /// Bins of the duration histogram.
-pub const BINS: usize = 40;
+pub(crate) const BINS: usize = 40;
 
 /// Durations binned by class: `BINS` bins from 0 to `hi` per class
 /// (`counts[class * BINS + bin]`), the last bin holding everything above

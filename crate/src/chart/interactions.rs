@@ -32,7 +32,7 @@ pub struct Lane<'a> {
 const BAR_PX: f64 = 28.0;
 
 /// The phases' colours: input delay, processing, presentation delay.
-pub const PHASE_COLORS: [Rgb; 3] = theme::STATES;
+pub(crate) const PHASE_COLORS: [Rgb; 3] = theme::STATES;
 
 /// Draws `lanes` top to bottom over the timeline `span` (ms), the legend
 /// naming `phases`; a bar narrower than a pixel is still drawn one wide.
@@ -114,8 +114,8 @@ pub struct TaskBox {
 
 /// A plain task's colour (the main thread's), and an interaction's own
 /// handler's: processing's colour, as the bars above draw processing.
-pub const TASK_COLOR: Rgb = theme::MAIN_THREAD;
-pub const HANDLER_COLOR: Rgb = PHASE_COLORS[1];
+pub(crate) const TASK_COLOR: Rgb = theme::MAIN_THREAD;
+pub(crate) const HANDLER_COLOR: Rgb = PHASE_COLORS[1];
 
 /// The recorded tasks as a one-lane Gantt over the timeline `span` (ms),
 /// drawn under the bars on the same axis (the same `span` and size give

@@ -10,7 +10,7 @@ use super::pen::{anchor, shorten, text_width, DrawResult, Pen, Spot};
 use super::theme::Rgb;
 
 /// Height of one legend row, in px.
-pub const ROW_H: f64 = 18.0;
+pub(crate) const ROW_H: f64 = 18.0;
 const SIZE: f64 = 12.0;
 /// Space after an entry.
 const GAP: f64 = 16.0;
@@ -98,7 +98,7 @@ pub fn height(items: &[Item], width: f64) -> f64 {
 
 /// The notes of the legend of `items` drawn at `(x, y)`, `width` px wide:
 /// each shortened entry's full text where [`draw`] puts it.
-pub fn spots(items: &[Item], x: f64, y: f64, width: f64) -> Vec<Spot> {
+pub(crate) fn spots(items: &[Item], x: f64, y: f64, width: f64) -> Vec<Spot> {
     let (placed, _) = layout(items, width);
     items
         .iter()

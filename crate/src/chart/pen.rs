@@ -18,11 +18,11 @@ use super::theme::{Rgb, Theme};
 use crate::text::Lang;
 
 /// The system's own sans-serif faces, CJK included: figures load no font.
-pub const FONT_STACK: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'PingFang SC', 'Microsoft YaHei', sans-serif";
+pub(crate) const FONT_STACK: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 
 /// A failed drawing call of backend `B`.
-pub type DrawError<B> = DrawingErrorKind<<B as DrawingBackend>::ErrorType>;
-pub type DrawResult<T, B> = Result<T, DrawError<B>>;
+pub(crate) type DrawError<B> = DrawingErrorKind<<B as DrawingBackend>::ErrorType>;
+pub(crate) type DrawResult<T, B> = Result<T, DrawError<B>>;
 
 /// Width of `text` at `size` px, in px: a per-character estimate for the
 /// common sans-serif faces (DejaVu Sans, the widest of them, for Latin;
@@ -96,7 +96,7 @@ fn visible(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// A text style, in device pixels, for [`DrawingBackend::draw_text`].
 #[derive(Clone, Copy)]
-pub struct Font {
+pub(crate) struct Font {
     pub size: f64,
     pub color: BackendColor,
     pub bold: bool,
@@ -108,7 +108,7 @@ pub struct Font {
 /// Never returned: figures draw no glyphs themselves (every backend here
 /// draws text as text).
 #[derive(Debug)]
-pub struct NoGlyphs;
+pub(crate) struct NoGlyphs;
 
 impl std::fmt::Display for NoGlyphs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -181,7 +181,7 @@ pub fn baseline(v: VPos, y: f64, size: f64) -> f64 {
 
 /// A solid stroke or fill of a given width.
 #[derive(Clone, Copy)]
-pub struct Stroke {
+pub(crate) struct Stroke {
     pub color: BackendColor,
     pub width: u32,
 }
@@ -259,11 +259,11 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// A CSS x or y (relative to `origin`) in device pixels.
-    pub fn dx(&self, x: f64) -> f64 {
+    pub(crate) fn dx(&self, x: f64) -> f64 {
         (x + self.origin.0) * self.scale
     }
 
-    pub fn dy(&self, y: f64) -> f64 {
+    pub(crate) fn dy(&self, y: f64) -> f64 {
         (y + self.origin.1) * self.scale
     }
 
@@ -292,7 +292,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// Fills device pixels `[a, b)`.
-    pub fn fill_px(
+    pub(crate) fn fill_px(
         &mut self,
         a: BackendCoord,
         b: BackendCoord,
@@ -307,7 +307,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// Outlines device pixels `[a, b)` with a line `w` device px wide.
-    pub fn outline_px(
+    pub(crate) fn outline_px(
         &mut self,
         a: BackendCoord,
         b: BackendCoord,
@@ -335,7 +335,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// A dashed straight line: `dash` on, `gap` off (CSS px).
-    pub fn dashed(
+    pub(crate) fn dashed(
         &mut self,
         from: (f64, f64),
         to: (f64, f64),
@@ -349,7 +349,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
 
     /// A dashed polyline through `points` (CSS px): the dashes run on
     /// across its corners.
-    pub fn dashed_path(
+    pub(crate) fn dashed_path(
         &mut self,
         points: &[(f64, f64)],
         color: BackendColor,
@@ -448,7 +448,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// Bold text (titles).
-    pub fn bold(
+    pub(crate) fn bold(
         &mut self,
         text: &str,
         x: f64,
@@ -461,7 +461,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// Text reading bottom to top, centred on `(x, y)`.
-    pub fn vertical(
+    pub(crate) fn vertical(
         &mut self,
         text: &str,
         x: f64,
@@ -511,7 +511,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// Paints `rgb` (3 bytes a pixel, `w`×`h` device px) at device pixel `at`.
-    pub fn bitmap(
+    pub(crate) fn bitmap(
         &mut self,
         at: BackendCoord,
         (w, h): (u32, u32),
@@ -521,7 +521,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// Records a note for pointers over a rectangle (CSS px).
-    pub fn spot(&mut self, x: f64, y: f64, w: f64, h: f64, text: &str) {
+    pub(crate) fn spot(&mut self, x: f64, y: f64, w: f64, h: f64, text: &str) {
         self.spots.push(Spot {
             x: x + self.origin.0,
             y: y + self.origin.1,

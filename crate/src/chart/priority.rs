@@ -11,6 +11,7 @@ use super::legend::{Item, Swatch};
 use super::pen::{anchor, DrawResult, Pen};
 use super::theme;
 use super::words;
+use crate::policy::KernelFlavour;
 use crate::scenario::{RunView, ScenarioResult};
 use crate::text::Filled;
 
@@ -169,10 +170,10 @@ pub struct Priorities {
 /// Whether the band limit was on in a scenario's result (its own answer,
 /// or its first run's machine).
 pub fn band_limit(result: &ScenarioResult, runs: &[RunView]) -> bool {
-    result
-        .outcome()
-        .band_limit()
-        .unwrap_or_else(|| runs.first().is_some_and(|v| v.machine.band_limit))
+    result.outcome().band_limit().unwrap_or_else(|| {
+        runs.first()
+            .is_some_and(|v| KernelFlavour::of(&v.machine).band_limit)
+    })
 }
 
 /// The priorities of run `run` of a scenario's result.
@@ -216,7 +217,9 @@ pub fn of_run(result: &ScenarioResult, runs: &[RunView], run: usize) -> Prioriti
 }
 
 /// Draws a run's [`Priorities`].
-pub fn draw_run<B: DrawingBackend>(
+// Only the worker's module draws a scenario's priorities (web::scenario_view).
+#[cfg_attr(feature = "page", allow(dead_code))]
+pub(crate) fn draw_run<B: DrawingBackend>(
     pen: &mut Pen<B>,
     size: (f64, f64),
     p: &Priorities,

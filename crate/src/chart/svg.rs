@@ -121,7 +121,7 @@ impl Svg {
 
     /// [`Svg::finish`] with a `<desc>` after the title (what a screen
     /// reader or a search engine reads of the whole; none when empty).
-    pub fn finish_described(mut self, title: &str, desc: &str, spots: &[Spot]) -> String {
+    pub(crate) fn finish_described(mut self, title: &str, desc: &str, spots: &[Spot]) -> String {
         self.flush();
         let (w, h) = self.size;
         let mut out = String::with_capacity(self.body.len() + 512);

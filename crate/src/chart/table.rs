@@ -25,11 +25,11 @@ const PAD: f64 = 14.0;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     pub headers: Vec<String>,
-    pub rows: Vec<Row>,
+    pub rows: Vec<TableRow>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Row {
+pub struct TableRow {
     pub name: String,
     /// The swatch before its name: the policy's colour (none for the
     /// recorded row), a scenario row's QoS.
@@ -57,12 +57,12 @@ pub fn study(exp: &Experiment, outcome: &Outcome, recorded: Option<&Summary>, la
             .iter()
             .map(|m| m.title().get(lang).replace("{ms}", &within)),
     );
-    let row = |name: String, color: Option<Rgb>, s: &Summary| Row {
+    let row = |name: String, color: Option<Rgb>, s: &Summary| TableRow {
         name,
         color,
         cells: Metric::ALL.iter().map(|&m| cell(m, s)).collect(),
     };
-    let mut rows: Vec<Row> = recorded
+    let mut rows: Vec<TableRow> = recorded
         .map(|s| row(policy_title(RECORDED, lang), None, s))
         .into_iter()
         .collect();
@@ -89,7 +89,7 @@ pub fn of_page(t: &PageTable, lang: Lang) -> Table {
         rows: t
             .rows
             .iter()
-            .map(|r| Row {
+            .map(|r| TableRow {
                 name: r
                     .cells
                     .first()
@@ -158,7 +158,7 @@ pub fn fit(t: Table, width: f64) -> Table {
             .iter()
             .skip(1)
             .enumerate()
-            .map(|(i, h)| Row {
+            .map(|(i, h)| TableRow {
                 name: h.clone(),
                 color: None,
                 cells: t
@@ -248,7 +248,7 @@ mod tests {
             .to_vec(),
             rows: ["FIFO", "RR (16 ms)"]
                 .iter()
-                .map(|n| Row {
+                .map(|n| TableRow {
                     name: n.to_string(),
                     color: None,
                     cells: ["12.5", "3.0", "40.1", "95.2", "180.7", "275.0", "380"]

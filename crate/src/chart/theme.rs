@@ -44,7 +44,7 @@ const GREY: Rgb = Rgb(0x99, 0x99, 0x99);
 /// Task classes, in mix order: short work light, long work dark and warm;
 /// past the eighth, colours picked for the largest distance (CIE ΔE) to
 /// the ones before and to the lane backgrounds.
-pub const CLASSES: [Rgb; 16] = [
+pub(crate) const CLASSES: [Rgb; 16] = [
     SKY,
     ORANGE,
     VERMILLION,
@@ -76,7 +76,7 @@ pub fn policy(i: usize) -> Rgb {
 }
 
 /// The main thread in a scenario's Gantt chart.
-pub const MAIN_THREAD: Rgb = SKY;
+pub(crate) const MAIN_THREAD: Rgb = SKY;
 
 /// Colour of a QoS class (`qos_class_self` number); 0 is other system work.
 pub fn qos(number: u8) -> Rgb {
@@ -93,7 +93,7 @@ pub fn qos(number: u8) -> Rgb {
 
 /// Thread states drawn in colour: running, runnable, preempted (blocked is
 /// the lane's background).
-pub const STATES: [Rgb; 3] = [BLUE, ORANGE, VERMILLION];
+pub(crate) const STATES: [Rgb; 3] = [BLUE, ORANGE, VERMILLION];
 
 /// Priority lines: the main thread, then one queue or worker.
 const PRIORITY: [Rgb; 2] = [BLUE, VERMILLION];

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::lanes::{Block, Key, Lane, Lanes, Mark, Meta, Segments};
 use super::theme;
 use super::words;
-use crate::scenario::{RunView, Scenario};
+use crate::scenario::{RunView, ScenarioKind};
 use crate::sim::trace::State;
 use crate::text::Filled;
 
@@ -16,12 +16,12 @@ use crate::text::Filled;
 pub const MAX_RECORDS: usize = 20_000;
 
 /// Threads of a run whose states are drawn, at most.
-pub const MAX_STATE_LANES: usize = 6;
+pub(crate) const MAX_STATE_LANES: usize = 6;
 
 /// Threads whose states are drawn: the main thread and the first few of
 /// each other group (queues, workers), as many per group as the scenario
 /// asks, never the "system work" threads.
-pub fn key_threads(scenario: &dyn Scenario, view: &RunView) -> Vec<usize> {
+pub fn key_threads(scenario: ScenarioKind, view: &RunView) -> Vec<usize> {
     let per_group = scenario.lanes_per_group();
     let mut seen: HashMap<&str, usize> = HashMap::new();
     let mut out = Vec::new();
@@ -42,7 +42,7 @@ pub fn key_threads(scenario: &dyn Scenario, view: &RunView) -> Vec<usize> {
 /// `main`, `job J worker K` and after the study's queues (`serialQueue N`,
 /// the start-up's `network`, …); the CLI's `--json` keeps those names, the
 /// charts say the first two in words.
-pub fn thread_title(name: &str) -> Filled {
+pub(crate) fn thread_title(name: &str) -> Filled {
     if name == "main" {
         return words::MAIN.into();
     }
@@ -58,7 +58,7 @@ pub fn thread_title(name: &str) -> Filled {
 /// A thread-state lane's name: a worker's with its QoS (its job's workers
 /// may run at different QoS in a scenario), any other as
 /// [`thread_title`].
-pub fn lane_title(t: &crate::scenario::simulation::ThreadStats) -> Filled {
+pub(crate) fn lane_title(t: &crate::scenario::simulation::ThreadStats) -> Filled {
     match t
         .name
         .strip_prefix("job ")
@@ -84,7 +84,7 @@ pub fn cut_note(view: &RunView) -> Filled {
 }
 
 /// The key threads' states of one run of `scenario`.
-pub fn states(scenario: &dyn Scenario, view: &RunView) -> Lanes {
+pub fn states(scenario: ScenarioKind, view: &RunView) -> Lanes {
     let r = &view.run;
     let keys_threads = key_threads(scenario, view);
     let lane_of: HashMap<usize, u32> = keys_threads

@@ -93,7 +93,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             }
             Value(v) if name.is_none() => {
                 let v = v.to_string_lossy().into_owned();
-                if scenario::find(&v).is_none() {
+                if scenario::ScenarioKind::find(&v).is_none() {
                     let e = ParamError::new("scenario", &v, scenario::allowed_names());
                     return fail(&e.to_string());
                 }
@@ -123,7 +123,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Ok(r) => r,
         Err(e) => return fail(&e.to_string()),
     };
-    if let (Some(options), Some(sc)) = (&figure_options, scenario::find(&name)) {
+    if let (Some(options), Some(sc)) = (&figure_options, scenario::ScenarioKind::find(&name)) {
         let runs = std::mem::take(result.outcome_mut().runs_mut());
         let svg = figure::scenario(sc, &result, &runs, sc.default_run(&knobs), options);
         if timeline_asked {

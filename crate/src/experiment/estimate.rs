@@ -24,7 +24,7 @@ impl Experiment {
     }
 
     /// When the last task is expected to arrive, from the mix's mean.
-    pub fn expected_last_arrival(&self) -> f64 {
+    pub(crate) fn expected_last_arrival(&self) -> f64 {
         let n = self.tasks as f64;
         match self.arrivals {
             Arrivals::T0 => 0.0,
@@ -37,7 +37,12 @@ impl Experiment {
 
     /// Timer events `policy` will take (mlfq's boosts), for the size guard:
     /// one per boost period over the expected span of the run.
-    pub fn timer_events(&self, policy: PolicyKind, total_work: f64, last_arrival: f64) -> f64 {
+    pub(crate) fn timer_events(
+        &self,
+        policy: PolicyKind,
+        total_work: f64,
+        last_arrival: f64,
+    ) -> f64 {
         if policy == PolicyKind::Mlfq && self.mlfq.boost.is_finite() {
             (last_arrival + total_work / self.core_count() as f64) / self.mlfq.boost + 1.0
         } else if policy == PolicyKind::Xnu {
@@ -65,7 +70,7 @@ impl Experiment {
 
     /// Why this experiment is too large, said under `param` (the quantum or
     /// the task count: the two values a visitor changes to make it fit).
-    pub fn size_error(&self, param: Param, limits: &Limits) -> ParamError {
+    pub(crate) fn size_error(&self, param: Param, limits: &Limits) -> ParamError {
         let what = match param {
             Param::Tasks => FEWER_TASKS,
             _ => LARGER_QUANTUM,
@@ -153,7 +158,11 @@ impl Experiment {
 
     /// [`Experiment::check_imported_size`], returning the slice count when
     /// it fits.
-    pub fn imported_slices(&self, workload: &Workload, limits: &Limits) -> Result<f64, ParamError> {
+    pub(crate) fn imported_slices(
+        &self,
+        workload: &Workload,
+        limits: &Limits,
+    ) -> Result<f64, ParamError> {
         let est = self.slices_on(workload);
         if est > limits.max_slices as f64 {
             return Err(ParamError::new(
@@ -172,7 +181,7 @@ impl Experiment {
     /// Slices of one run at quantum `q` on `tasks` tasks of `mean_work` ms
     /// mean work arriving over `last_arrival` ms (a sweep's runs, before
     /// they are drawn).
-    pub fn slices_at(&self, q: f64, tasks: usize, mean_work: f64, last_arrival: f64) -> f64 {
+    pub(crate) fn slices_at(&self, q: f64, tasks: usize, mean_work: f64, last_arrival: f64) -> f64 {
         let total_work = mean_work * tasks as f64;
         self.policies
             .iter()

@@ -275,7 +275,7 @@ pub const TASKS_CSV_HEADER: &str =
 /// below anything the model resolves), in the shortest form that reads back
 /// as that value, so a sum of three-decimal durations reads `11.795`, not
 /// `11.795000000000002`.
-pub fn csv_ms(ms: f64) -> impl std::fmt::Display {
+pub(crate) fn csv_ms(ms: f64) -> impl std::fmt::Display {
     // `+ 0.0` turns a rounded `-0` into `0`.
     (ms * 1e6).round() / 1e6 + 0.0
 }
@@ -315,13 +315,13 @@ pub fn tasks_csv(outcome: &Outcome, policy: Option<usize>) -> Result<String, Exp
 // The experiment as a file
 
 /// The `format` field of an experiment file.
-pub const EXPERIMENT_FORMAT: &str = "tailslice-experiment";
+pub(crate) const EXPERIMENT_FORMAT: &str = "tailslice-experiment";
 /// The current `version`.
-pub const EXPERIMENT_VERSION: u32 = 1;
+pub(crate) const EXPERIMENT_VERSION: u32 = 1;
 
 /// Imported tasks stored inline, as parallel arrays.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TasksInline {
+pub(crate) struct TasksInline {
     pub arrival_ms: Vec<f64>,
     pub duration_ms: Vec<f64>,
     /// Index into `class_labels` per task.

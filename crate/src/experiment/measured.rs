@@ -117,7 +117,7 @@ pub struct MeasureFile {
 
 /// Whether `text` looks like `measure --json` output rather than an
 /// experiment file: a JSON object with a `measured` key.
-pub fn is_measure_json(value: &serde_json::Value) -> bool {
+pub(crate) fn is_measure_json(value: &serde_json::Value) -> bool {
     value.get("measured").is_some()
 }
 
@@ -141,7 +141,7 @@ const UNKNOWN_POLICY: Text = Text::new(
 /// Reads `measure --json` output: the experiment (`experiment`, refused by
 /// the experiment file's own rules, under `experiment:`), the measured rows
 /// and the environment, each refusal naming its field.
-pub fn parse_measure_json(
+pub(crate) fn parse_measure_json(
     value: serde_json::Value,
     limits: &Limits,
 ) -> Result<MeasureFile, ImportError> {
@@ -194,7 +194,7 @@ pub fn parse_measure_json(
 /// A measured row's title: `SCHED_FIFO measured`.
 pub const MEASURED_TITLE: Text = Text::new("{} measured", "{} 实测");
 /// The environment line under the table.
-pub const ENVIRONMENT_LINE: Text = Text::new(
+pub(crate) const ENVIRONMENT_LINE: Text = Text::new(
     "Measured on Linux {}, HZ {}, tasks on CPU {} of {} online, load average before the run {}; each figure the middle of the repeats, min–max under it.",
     "实测于 Linux {}，HZ {}，任务在 CPU {} 上（共 {} 个在线 CPU），运行前平均负载 {}；每个数值取各次重复的中位数，其下为最小值–最大值。",
 );

@@ -31,7 +31,7 @@ impl Metric {
         Metric::DoneWithin,
     ];
     /// What a seed sweep summarises (the CLI's table and JSON order).
-    pub const SWEPT: [Metric; 5] = [
+    pub(crate) const SWEPT: [Metric; 5] = [
         Metric::Mean,
         Metric::P50,
         Metric::P95,
@@ -39,7 +39,7 @@ impl Metric {
         Metric::Max,
     ];
     /// What the page offers to plot against the seed, most asked first.
-    pub const SEED_PICK: [Metric; 5] = [
+    pub(crate) const SEED_PICK: [Metric; 5] = [
         Metric::P95,
         Metric::P50,
         Metric::P99,
@@ -48,7 +48,8 @@ impl Metric {
     ];
     /// What the page offers to plot against the quantum (each has a best
     /// quantum in `sweep::BestQuantum`).
-    pub const QUANTUM_PICK: [Metric; 4] = [Metric::P95, Metric::P50, Metric::P99, Metric::Mean];
+    pub(crate) const QUANTUM_PICK: [Metric; 4] =
+        [Metric::P95, Metric::P50, Metric::P99, Metric::Mean];
 
     /// The name in JSON, URLs and test hooks (`td[data-metric]`).
     pub const fn name(self) -> &'static str {
@@ -81,18 +82,18 @@ impl Metric {
     }
 
     /// Latencies are better lower; the count of tasks done in time higher.
-    pub fn lower_is_better(self) -> bool {
+    pub(crate) fn lower_is_better(self) -> bool {
         self != Metric::DoneWithin
     }
 
     /// Whether the figure depends on the "done within" threshold (its
     /// title names it).
-    pub fn uses_threshold(self) -> bool {
+    pub(crate) fn uses_threshold(self) -> bool {
         self == Metric::DoneWithin
     }
 
     /// Whether the value is in ms (else a count of tasks).
-    pub fn is_ms(self) -> bool {
+    pub(crate) fn is_ms(self) -> bool {
         self != Metric::DoneWithin
     }
 

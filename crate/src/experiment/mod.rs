@@ -33,30 +33,32 @@ use crate::text::Text;
 use crate::workload::mix::{Mix, DEFAULT_MIX};
 use crate::workload::{Arrivals, WorkloadSpec};
 
-pub use run::{Keep, Outcome, PolicyReport, PolicyRun, Report};
+pub use run::{ExperimentReport, Keep, Outcome, PolicyReport, PolicyRun};
 
 /// Largest quantum, switch cost and threshold accepted, in ms.
-pub const MAX_QUANTUM_MS: f64 = 100_000.0;
-pub const MAX_SWITCH_COST_MS: f64 = 1_000.0;
-pub const MAX_WITHIN_MS: f64 = 1e9;
-pub const MAX_CORES: u64 = 256;
+pub(crate) const MAX_QUANTUM_MS: f64 = 100_000.0;
+pub(crate) const MAX_SWITCH_COST_MS: f64 = 1_000.0;
+pub(crate) const MAX_WITHIN_MS: f64 = 1e9;
+pub(crate) const MAX_CORES: u64 = 256;
 /// Most levels an MLFQ may have.
-pub const MAX_MLFQ_LEVELS: u64 = 8;
+pub(crate) const MAX_MLFQ_LEVELS: u64 = 8;
 /// Smallest quantum, non-zero switch cost and threshold, in ms: 1 µs.
 /// Below that nothing a scheduler does is measurable, and values such as
 /// 1e-308 only made links hundreds of characters long.
-pub const MIN_TIME_MS: f64 = 0.001;
+pub(crate) const MIN_TIME_MS: f64 = 0.001;
 
 /// The quantum's range (the CLI's `--quantum`, the page's `q`, sweeps).
-pub const QUANTUM_RANGE: NumberRange = NumberRange::new(MIN_TIME_MS, MAX_QUANTUM_MS, unit::MS);
+pub(crate) const QUANTUM_RANGE: NumberRange =
+    NumberRange::new(MIN_TIME_MS, MAX_QUANTUM_MS, unit::MS);
 /// The switch cost's range: 0 (free) or at least 1 µs.
-pub const SWITCH_COST_RANGE: NumberRange =
+pub(crate) const SWITCH_COST_RANGE: NumberRange =
     NumberRange::new(MIN_TIME_MS, MAX_SWITCH_COST_MS, unit::MS).or_zero();
 /// The "done within" threshold's range.
-pub const WITHIN_RANGE: NumberRange = NumberRange::new(MIN_TIME_MS, MAX_WITHIN_MS, unit::MS);
+pub(crate) const WITHIN_RANGE: NumberRange = NumberRange::new(MIN_TIME_MS, MAX_WITHIN_MS, unit::MS);
 /// MLFQ's boost period (each boost is an event counted against the size
 /// limit, so at least 1 ms).
-pub const MLFQ_BOOST_RANGE: NumberRange = NumberRange::new(1.0, MAX_QUANTUM_MS * 100.0, unit::MS);
+pub(crate) const MLFQ_BOOST_RANGE: NumberRange =
+    NumberRange::new(1.0, MAX_QUANTUM_MS * 100.0, unit::MS);
 
 /// Size limits of a front end: the CLI allows more than a browser tab.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -6,14 +6,14 @@ use crate::text::Text;
 
 /// One preset experiment.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Preset {
+pub(crate) struct Preset {
     /// The experiment's query (empty: the study itself).
     pub query: &'static str,
     pub name: Text,
 }
 
 /// The picker's presets, in its order.
-pub const PRESETS: [Preset; 6] = [
+pub(crate) const PRESETS: [Preset; 6] = [
     Preset {
         query: "",
         name: Text::new(

@@ -16,7 +16,7 @@ use crate::text::{Lang, Text};
 use crate::workload::Arrivals;
 
 /// Below this relative change (in %), a figure counts as unchanged.
-pub const SAME_PCT: f64 = 0.5;
+pub(crate) const SAME_PCT: f64 = 0.5;
 
 fn ms(v: f64) -> String {
     if v.abs() >= 100.0 {
@@ -201,7 +201,7 @@ const NOTHING_WAITS: Text = Text::new(
 /// Whether no task waits under any of the policies (each latency is the
 /// task's own work): then every policy replays the tasks alike, as a
 /// recorded trace's tasks at their recorded starts are.
-pub fn nothing_waits(outcome: &Outcome) -> bool {
+pub(crate) fn nothing_waits(outcome: &Outcome) -> bool {
     outcome.runs.len() > 1
         && outcome
             .runs
@@ -442,7 +442,7 @@ fn load_note(exp: &Experiment, runs: &[PolicyRun], lang: Lang) -> Option<String>
 }
 
 /// The heading of a trace's "as recorded" row.
-pub const RECORDED_TITLE: Text = Text::new("as recorded", "按记录");
+pub(crate) const RECORDED_TITLE: Text = Text::new("as recorded", "按记录");
 
 /// A policy's (or the "as recorded" row's) name in headings, legends and
 /// sentences: the CLI name in capitals (FIFO, RR). The one spelling of a

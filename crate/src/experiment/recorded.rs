@@ -7,7 +7,7 @@
 //! has no queueing delay in it: it is the task's own duration.
 
 use crate::experiment::summary::{self, Summary};
-use crate::experiment::{Outcome, PolicyReport, Report};
+use crate::experiment::{ExperimentReport, Outcome, PolicyReport};
 use crate::sim::{Schedule, TaskOutcome};
 use crate::text::Text;
 use crate::workload::Workload;
@@ -72,7 +72,7 @@ pub fn summary(start: &[f64], recorded: &[f64], within: f64) -> Summary {
 
 /// The `--json` report of a trace run: the baseline first, then every
 /// simulated policy (the shape of any other run's report).
-pub fn report(outcome: &Outcome, recorded: &Summary) -> Report {
+pub fn report(outcome: &Outcome, recorded: &Summary) -> ExperimentReport {
     let mut r = outcome.report();
     r.results.insert(
         0,

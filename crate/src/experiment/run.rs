@@ -26,7 +26,7 @@ pub struct Keep {
 
 impl Experiment {
     /// The loop's settings for a run of this experiment.
-    pub fn engine_config(&self, limits: &Limits, keep: Keep) -> EngineConfig {
+    pub(crate) fn engine_config(&self, limits: &Limits, keep: Keep) -> EngineConfig {
         EngineConfig {
             switch_cost: self.switch_cost,
             record_segments: keep.segments,
@@ -52,6 +52,7 @@ impl Experiment {
             mlfq: &self.mlfq,
             eevdf: self.eevdf,
             clutch: ClutchParams::default(),
+            band_limit: None,
             machine,
             threads,
         };
@@ -110,7 +111,7 @@ impl Experiment {
 
     /// Runs every policy on `workload`, keeping of each schedule what
     /// `keep` says (the page keeps outcomes only for a Gantt's tooltips).
-    pub fn run_policies(
+    pub(crate) fn run_policies(
         &self,
         workload: &Workload,
         limits: &Limits,
@@ -126,7 +127,11 @@ impl Experiment {
     /// The figures of every policy on `workload` and nothing else (what
     /// `simulate --json` prints), as `run_on(workload, …)?.report()` would
     /// give them.
-    pub fn report(&self, workload: &Workload, limits: &Limits) -> Result<Report, EngineError> {
+    pub fn report(
+        &self,
+        workload: &Workload,
+        limits: &Limits,
+    ) -> Result<ExperimentReport, EngineError> {
         let keep = Keep {
             segments: false,
             outcomes: false,
@@ -135,7 +140,7 @@ impl Experiment {
             policy: kind.name(),
             summary: summary::summarize_owned(workload, schedule, self.within),
         })?;
-        Ok(Report {
+        Ok(ExperimentReport {
             total_work_ms: workload.total_work(),
             tasks: workload.len(),
             results,
@@ -186,7 +191,7 @@ pub struct Outcome {
 
 /// The CLI's `--json` object (a public contract: extend, never rename).
 #[derive(Clone, Debug, Serialize)]
-pub struct Report {
+pub struct ExperimentReport {
     pub total_work_ms: f64,
     pub tasks: usize,
     pub results: Vec<PolicyReport>,
@@ -200,8 +205,8 @@ pub struct PolicyReport {
 }
 
 impl Outcome {
-    pub fn report(&self) -> Report {
-        Report {
+    pub fn report(&self) -> ExperimentReport {
+        ExperimentReport {
             total_work_ms: self.workload.total_work(),
             tasks: self.workload.len(),
             results: self

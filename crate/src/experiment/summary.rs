@@ -8,7 +8,7 @@ use crate::stats::{percentile, percentiles_unsorted, Neumaier};
 use crate::workload::Workload;
 
 /// The percentiles reported everywhere.
-pub const PERCENTILES: [f64; 4] = [50.0, 90.0, 95.0, 99.0];
+pub(crate) const PERCENTILES: [f64; 4] = [50.0, 90.0, 95.0, 99.0];
 
 /// One policy's figures, the CLI's and the page's row.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -130,7 +130,7 @@ pub fn parse_quanta(field: &str, text: &str, limits: &SweepLimits) -> Result<Vec
 /// The one list-of-quanta syntax: values `--quantum` accepts joined by
 /// commas, at most `max`, none repeated, in the order written. A refusal
 /// says `allowed()`: each caller names its own limits.
-pub fn quantum_list(
+pub(crate) fn quantum_list(
     field: &str,
     text: &str,
     max: usize,
@@ -157,7 +157,7 @@ pub fn quantum_list(
 /// The smallest `LO` of a log-spaced range: its quanta are printed with 6
 /// decimals, which keep 3 significant digits from 0.001 ms up (below, they
 /// collapsed into duplicates and then into 0).
-pub const MIN_RANGE_QUANTUM_MS: f64 = 0.001;
+pub(crate) const MIN_RANGE_QUANTUM_MS: f64 = 0.001;
 
 /// The fewest quanta of a log-spaced range (its two ends).
 pub const MIN_RANGE_STEPS: u32 = 2;
@@ -313,7 +313,7 @@ pub fn check_quantum_sweep(
 
 /// Every policy of `exp` at `quantum` on `workload`, as `simulate`'s
 /// result objects.
-pub fn run_policies(
+pub(crate) fn run_policies(
     exp: &Experiment,
     workload: &Workload,
     quantum: f64,
@@ -327,7 +327,11 @@ pub fn run_policies(
 }
 
 /// One seed: the experiment with `seed` in place of its own.
-pub fn run_seed(exp: &Experiment, seed: u64, limits: &Limits) -> Result<SeedRun, EngineError> {
+pub(crate) fn run_seed(
+    exp: &Experiment,
+    seed: u64,
+    limits: &Limits,
+) -> Result<SeedRun, EngineError> {
     let spec = crate::workload::WorkloadSpec {
         seed,
         ..exp.workload_spec()
@@ -661,7 +665,7 @@ pub fn best_quanta(runs: &[QuantumRun]) -> Vec<BestQuantum> {
 }
 
 /// One row per run × policy, with `key` (`seed` or `quantum`) first.
-pub fn runs_csv<'a>(
+pub(crate) fn runs_csv<'a>(
     key: &str,
     runs: impl IntoIterator<Item = (String, &'a [PolicyReport])>,
 ) -> String {

@@ -22,7 +22,7 @@ pub struct Hz {
 /// Reads `CONFIG_HZ` from the kernel's own configuration, where the
 /// kernel publishes it (`getconf CLK_TCK` is USER_HZ, always 100, not the
 /// tick rate).
-pub fn hz_from_config(release: &str) -> Option<Hz> {
+pub(crate) fn hz_from_config(release: &str) -> Option<Hz> {
     let from = |text: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix("CONFIG_HZ="))
@@ -52,7 +52,7 @@ pub fn hz_from_config(release: &str) -> Option<Hz> {
 /// One tick measured: with `sched_rr_timeslice_ms` at 1 the kernel rounds
 /// the slice up to one tick, which `sched_rr_get_interval` reports. Needs
 /// the right to write the setting and to make a thread SCHED_RR.
-pub fn hz_from_rr_slice() -> Option<Hz> {
+pub(crate) fn hz_from_rr_slice() -> Option<Hz> {
     let _one = sysctl::Setting::set(sysctl::RR_TIMESLICE, "1").ok()?;
     let tick_ms = std::thread::spawn(|| {
         sys::set_sched(0, Sched::Rr(1)).ok()?;
@@ -116,13 +116,13 @@ impl RtThrottling {
 }
 
 /// The kernel's release (`uname -r`).
-pub fn kernel_release() -> String {
+pub(crate) fn kernel_release() -> String {
     sysctl::read("/proc/sys/kernel/osrelease").unwrap_or_else(|_| "unknown".to_string())
 }
 
 /// Whether a release is at least `major.minor` (the fair deadline server
 /// came with 6.12).
-pub fn release_at_least(release: &str, major: u32, minor: u32) -> bool {
+pub(crate) fn release_at_least(release: &str, major: u32, minor: u32) -> bool {
     let mut parts = release.split(|c: char| !c.is_ascii_digit());
     let a: u32 = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
     let b: u32 = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
@@ -139,7 +139,7 @@ pub fn load_average() -> Option<[f64; 3]> {
 /// Whether the fair class groups threads by session (`CONFIG_SCHED_AUTOGROUP`,
 /// `/proc/sys/kernel/sched_autogroup_enabled`) and the nice value of this
 /// process's group (`/proc/self/autogroup`); `None` without autogroups.
-pub fn autogroup() -> Option<Autogroup> {
+pub(crate) fn autogroup() -> Option<Autogroup> {
     let enabled = sysctl::read_i64("/proc/sys/kernel/sched_autogroup_enabled")? != 0;
     let own = std::fs::read_to_string("/proc/self/autogroup").unwrap_or_default();
     Some(Autogroup {
@@ -149,7 +149,7 @@ pub fn autogroup() -> Option<Autogroup> {
 }
 
 /// The nice value in `/proc/self/autogroup`'s `/autogroup-147 nice 0`.
-pub fn parse_autogroup_nice(text: &str) -> Option<i32> {
+pub(crate) fn parse_autogroup_nice(text: &str) -> Option<i32> {
     let mut words = text.split_whitespace();
     words.find(|w| *w == "nice")?;
     words.next()?.parse().ok()
@@ -173,7 +173,7 @@ pub fn steal_ms() -> Vec<(usize, f64)> {
 }
 
 /// [`steal_ms`] from the text of `/proc/stat`.
-pub fn parse_steal(stat: &str, user_hz: f64) -> Vec<(usize, f64)> {
+pub(crate) fn parse_steal(stat: &str, user_hz: f64) -> Vec<(usize, f64)> {
     stat.lines()
         .filter_map(|l| {
             let mut f = l.split_whitespace();

@@ -38,7 +38,7 @@ pub struct Policy {
 /// The model's policies that have a kernel policy, by the model's name:
 /// `--policies` of `measure` takes these names. A name the model does not
 /// (yet) simulate is measured without a model row.
-pub const KERNEL_POLICIES: [(&str, KernelPolicy); 3] = [
+pub(crate) const KERNEL_POLICIES: [(&str, KernelPolicy); 3] = [
     ("fifo", KernelPolicy::Fifo),
     ("rr", KernelPolicy::Rr),
     ("eevdf", KernelPolicy::Other),
@@ -53,7 +53,7 @@ pub fn kernel_policy(name: &str) -> Option<KernelPolicy> {
 }
 
 /// The names [`kernel_policy`] knows, as `fifo, rr, eevdf`.
-pub fn kernel_policy_names() -> String {
+pub(crate) fn kernel_policy_names() -> String {
     KERNEL_POLICIES
         .iter()
         .map(|(n, _)| *n)

@@ -32,12 +32,12 @@ use super::sys::{self, Sched};
 /// Most tasks a pass runs (one thread each).
 pub const MAX_THREADS: usize = 5000;
 /// The tasks' real-time priority (SCHED_FIFO and SCHED_RR).
-pub const TASK_PRIORITY: i32 = 10;
+pub(crate) const TASK_PRIORITY: i32 = 10;
 /// The releaser's, above the tasks'.
-pub const RELEASER_PRIORITY: i32 = 20;
+pub(crate) const RELEASER_PRIORITY: i32 = 20;
 /// The threads that watch over a run (signals, the pass's deadline),
 /// above both.
-pub const WATCH_PRIORITY: i32 = 30;
+pub(crate) const WATCH_PRIORITY: i32 = 30;
 
 /// What a pass runs and where.
 #[derive(Clone, Debug)]
@@ -164,7 +164,7 @@ fn task(shared: &Shared, i: usize, cpus: &[usize], work_ns: u64) {
 }
 
 /// Release order: by arrival, ties in task order (the model's queue order).
-pub fn release_order(arrival_ms: &[f64]) -> Vec<usize> {
+pub(crate) fn release_order(arrival_ms: &[f64]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..arrival_ms.len()).collect();
     order.sort_by(|&a, &b| arrival_ms[a].total_cmp(&arrival_ms[b]).then(a.cmp(&b)));
     order

@@ -81,7 +81,7 @@ pub struct Cpus {
 /// Picks `cores` CPUs from the highest numbered down: `--cores` may be at
 /// most the CPUs this process may use. When it equals them no CPU is left
 /// free, which the report says (and `--rt-unthrottled` is then refused).
-pub fn choose_cpus(allowed: &[usize], online: usize, cores: usize) -> Result<Cpus, String> {
+pub(crate) fn choose_cpus(allowed: &[usize], online: usize, cores: usize) -> Result<Cpus, String> {
     if cores > allowed.len() {
         return Err(format!(
             "invalid --cores '{cores}': measure pins one CPU per core; this process may use {} CPU{} ({}), so 1 to {}",
@@ -114,7 +114,7 @@ pub fn list(cpus: &[usize]) -> String {
 }
 
 /// The kernel policy a pass runs its tasks under.
-pub fn task_sched(policy: KernelPolicy) -> Sched {
+pub(crate) fn task_sched(policy: KernelPolicy) -> Sched {
     match policy {
         KernelPolicy::Fifo => Sched::Fifo(pass::TASK_PRIORITY),
         KernelPolicy::Rr => Sched::Rr(pass::TASK_PRIORITY),
@@ -124,7 +124,7 @@ pub fn task_sched(policy: KernelPolicy) -> Sched {
 
 /// The expected length of one pass in seconds: the last arrival plus the
 /// work spread over the cores.
-pub fn expected_pass_s(work_ms: &[f64], arrival_ms: &[f64], cores: usize) -> f64 {
+pub(crate) fn expected_pass_s(work_ms: &[f64], arrival_ms: &[f64], cores: usize) -> f64 {
     let total: f64 = work_ms.iter().sum();
     let last = arrival_ms.iter().copied().fold(0.0, f64::max);
     (last + total / cores.max(1) as f64) / 1000.0
@@ -132,7 +132,7 @@ pub fn expected_pass_s(work_ms: &[f64], arrival_ms: &[f64], cores: usize) -> f64
 
 /// Refuses a run over [`MAX_RUN_S`], naming `--repeats` (the one flag that
 /// only multiplies).
-pub fn check_length(pass_s: f64, passes: usize, repeats: u32) -> Result<(), String> {
+pub(crate) fn check_length(pass_s: f64, passes: usize, repeats: u32) -> Result<(), String> {
     let total = pass_s * passes as f64;
     if total > MAX_RUN_S {
         return Err(format!(

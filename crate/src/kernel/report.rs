@@ -75,7 +75,7 @@ pub struct Environment {
 }
 
 /// A pass's figures, by the simulation's rule.
-pub fn pass_summary(pass: &Pass, req: &Request, within: f64) -> Summary {
+pub(crate) fn pass_summary(pass: &Pass, req: &Request, within: f64) -> Summary {
     let r = &pass.result;
     let totals = RunTotals {
         context_switches: 0,
@@ -88,7 +88,7 @@ pub fn pass_summary(pass: &Pass, req: &Request, within: f64) -> Summary {
 }
 
 /// Time on the tasks' CPUs not spent in tasks during a pass, ms.
-pub fn other_cpu_ms(pass: &Pass, cores: usize) -> f64 {
+pub(crate) fn other_cpu_ms(pass: &Pass, cores: usize) -> f64 {
     let r = &pass.result;
     (r.wall_ms * cores as f64 - accurate_sum(r.busy_ms.iter().copied())).max(0.0)
 }

@@ -25,13 +25,13 @@ fn check(ret: libc::c_int) -> io::Result<()> {
 }
 
 /// The calling thread's kernel id (what `/proc/self/task/` lists).
-pub fn gettid() -> libc::pid_t {
+pub(crate) fn gettid() -> libc::pid_t {
     // SAFETY: gettid takes no arguments and cannot fail.
     unsafe { libc::syscall(libc::SYS_gettid) as libc::pid_t }
 }
 
 /// Sets thread `tid`'s policy (0: the calling thread).
-pub fn set_sched(tid: libc::pid_t, sched: Sched) -> io::Result<()> {
+pub(crate) fn set_sched(tid: libc::pid_t, sched: Sched) -> io::Result<()> {
     let (policy, priority) = match sched {
         Sched::Other => (libc::SCHED_OTHER, 0),
         Sched::Fifo(p) => (libc::SCHED_FIFO, p),
@@ -47,7 +47,7 @@ pub fn set_sched(tid: libc::pid_t, sched: Sched) -> io::Result<()> {
 /// Sets thread `tid`'s nice value (`setpriority(PRIO_PROCESS, tid, …)`,
 /// which on Linux names one thread). The fair class weighs a thread by it;
 /// a value below the thread's current one needs root or CAP_SYS_NICE.
-pub fn set_nice(tid: libc::pid_t, nice: i8) -> io::Result<()> {
+pub(crate) fn set_nice(tid: libc::pid_t, nice: i8) -> io::Result<()> {
     // SAFETY: setpriority takes plain integers.
     check(unsafe {
         libc::setpriority(
@@ -59,7 +59,7 @@ pub fn set_nice(tid: libc::pid_t, nice: i8) -> io::Result<()> {
 }
 
 /// Pins thread `tid` (0: the calling thread) to `cpus`.
-pub fn set_affinity(tid: libc::pid_t, cpus: &[usize]) -> io::Result<()> {
+pub(crate) fn set_affinity(tid: libc::pid_t, cpus: &[usize]) -> io::Result<()> {
     // SAFETY: an all-zero cpu_set_t is the empty set; CPU_SET only writes
     // within the set for CPU numbers below CPU_SETSIZE, which is checked.
     unsafe {
@@ -79,7 +79,7 @@ pub fn set_affinity(tid: libc::pid_t, cpus: &[usize]) -> io::Result<()> {
 }
 
 /// The CPUs this process may run on, ascending.
-pub fn allowed_cpus() -> io::Result<Vec<usize>> {
+pub(crate) fn allowed_cpus() -> io::Result<Vec<usize>> {
     // SAFETY: the set is written by the kernel and read with CPU_ISSET
     // below CPU_SETSIZE only.
     unsafe {
@@ -97,7 +97,7 @@ pub fn allowed_cpus() -> io::Result<Vec<usize>> {
 
 /// The round-robin slice the kernel gives thread `tid`, in ms (whole
 /// ticks: what `sched_rr_timeslice_ms` became).
-pub fn rr_interval_ms(tid: libc::pid_t) -> io::Result<f64> {
+pub(crate) fn rr_interval_ms(tid: libc::pid_t) -> io::Result<f64> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
@@ -118,18 +118,18 @@ fn clock_ns(clock: libc::clockid_t) -> u64 {
 }
 
 /// `CLOCK_MONOTONIC` in ns.
-pub fn monotonic_ns() -> u64 {
+pub(crate) fn monotonic_ns() -> u64 {
     clock_ns(libc::CLOCK_MONOTONIC)
 }
 
 /// The calling thread's own CPU time in ns: it does not advance while the
 /// thread is preempted, so spinning on it counts work, not waiting.
-pub fn thread_cpu_ns() -> u64 {
+pub(crate) fn thread_cpu_ns() -> u64 {
     clock_ns(libc::CLOCK_THREAD_CPUTIME_ID)
 }
 
 /// Sleeps until `CLOCK_MONOTONIC` reads `deadline_ns`.
-pub fn sleep_until(deadline_ns: u64) {
+pub(crate) fn sleep_until(deadline_ns: u64) {
     let ts = libc::timespec {
         tv_sec: (deadline_ns / 1_000_000_000) as libc::time_t,
         tv_nsec: (deadline_ns % 1_000_000_000) as libc::c_long,
@@ -148,7 +148,7 @@ pub fn sleep_until(deadline_ns: u64) {
 
 /// Sleeps while `word` holds `value` (a futex wait; may return early, so
 /// callers loop on the word).
-pub fn futex_wait(word: &AtomicU32, value: u32) {
+pub(crate) fn futex_wait(word: &AtomicU32, value: u32) {
     // SAFETY: `word` outlives the call; the kernel only reads it.
     unsafe {
         libc::syscall(
@@ -162,7 +162,7 @@ pub fn futex_wait(word: &AtomicU32, value: u32) {
 }
 
 /// Wakes the threads sleeping on `word`.
-pub fn futex_wake(word: &AtomicU32) {
+pub(crate) fn futex_wake(word: &AtomicU32) {
     // SAFETY: `word` outlives the call.
     unsafe {
         libc::syscall(
@@ -175,7 +175,7 @@ pub fn futex_wake(word: &AtomicU32) {
 }
 
 /// The signals that end a run early: Ctrl-C, `kill`, a closed terminal.
-pub const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+pub(crate) const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
 fn stop_set() -> libc::sigset_t {
     // SAFETY: sigemptyset/sigaddset initialise and fill a local set.
@@ -191,7 +191,7 @@ fn stop_set() -> libc::sigset_t {
 
 /// Blocks [`STOP_SIGNALS`] in the calling thread and every thread it
 /// starts afterwards, so that only [`wait_stop_signal`] receives them.
-pub fn block_stop_signals() -> io::Result<()> {
+pub(crate) fn block_stop_signals() -> io::Result<()> {
     let set = stop_set();
     // SAFETY: `set` is initialised; the old mask is not needed.
     let ret = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };
@@ -203,7 +203,7 @@ pub fn block_stop_signals() -> io::Result<()> {
 }
 
 /// Waits for one of [`STOP_SIGNALS`] (blocked beforehand) and returns it.
-pub fn wait_stop_signal() -> libc::c_int {
+pub(crate) fn wait_stop_signal() -> libc::c_int {
     let set = stop_set();
     let mut sig: libc::c_int = 0;
     // SAFETY: both pointers are valid locals.
@@ -213,7 +213,7 @@ pub fn wait_stop_signal() -> libc::c_int {
 
 /// A thread's scheduling state letter from `/proc/self/task/<tid>/stat`
 /// (`S`: sleeping, `R`: running or runnable), `None` if it has gone.
-pub fn thread_state(tid: libc::pid_t) -> Option<char> {
+pub(crate) fn thread_state(tid: libc::pid_t) -> Option<char> {
     let text = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).ok()?;
     // The name in parentheses may hold spaces: the state follows its end.
     let after = &text[text.rfind(')')? + 1..];

@@ -16,7 +16,7 @@ pub const RR_TIMESLICE: &str = "/proc/sys/kernel/sched_rr_timeslice_ms";
 /// each period (-1: unthrottled).
 pub const RT_RUNTIME: &str = "/proc/sys/kernel/sched_rt_runtime_us";
 /// `/proc/sys/kernel/sched_rt_period_us`: the period of that share.
-pub const RT_PERIOD: &str = "/proc/sys/kernel/sched_rt_period_us";
+pub(crate) const RT_PERIOD: &str = "/proc/sys/kernel/sched_rt_period_us";
 
 /// Settings changed and not yet restored: (file, value before).
 static CHANGED: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
@@ -27,7 +27,7 @@ pub fn read(path: impl AsRef<Path>) -> io::Result<String> {
 }
 
 /// Reads a numeric setting.
-pub fn read_i64(path: impl AsRef<Path>) -> Option<i64> {
+pub(crate) fn read_i64(path: impl AsRef<Path>) -> Option<i64> {
     read(path).ok()?.parse().ok()
 }
 
@@ -38,7 +38,7 @@ fn changed() -> std::sync::MutexGuard<'static, Vec<(PathBuf, String)>> {
 
 /// Writes every registered setting back to its value before, once.
 /// Returns the settings restored (file, value), for the report.
-pub fn restore_all() -> Vec<(PathBuf, String)> {
+pub(crate) fn restore_all() -> Vec<(PathBuf, String)> {
     let list: Vec<_> = changed().drain(..).collect();
     for (path, before) in &list {
         let _ = std::fs::write(path, before);

@@ -10,7 +10,7 @@ use super::sys::{self, Sched};
 use super::sysctl;
 
 /// Exit status after a stop signal: 128 + its number, as shells report.
-pub fn exit_status(signal: libc::c_int) -> i32 {
+pub(crate) fn exit_status(signal: libc::c_int) -> i32 {
     128 + signal
 }
 
@@ -20,7 +20,7 @@ pub fn exit_status(signal: libc::c_int) -> i32 {
 /// before any other thread is started. `others`: the CPUs it keeps to (the
 /// ones the tasks leave free); `rt_allowed`: whether it may run above the
 /// tasks.
-pub fn on_stop_signal(others: Vec<usize>, rt_allowed: bool) -> std::io::Result<()> {
+pub(crate) fn on_stop_signal(others: Vec<usize>, rt_allowed: bool) -> std::io::Result<()> {
     sys::block_stop_signals()?;
     std::thread::Builder::new()
         .name("stop-signals".into())
@@ -44,7 +44,7 @@ pub fn on_stop_signal(others: Vec<usize>, rt_allowed: bool) -> std::io::Result<(
 
 /// Restores every changed setting when any thread panics, then reports
 /// the panic as usual.
-pub fn on_panic() {
+pub(crate) fn on_panic() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         sysctl::restore_all();
@@ -53,7 +53,7 @@ pub fn on_panic() {
 }
 
 /// `name=value` of each restored setting, or "nothing to restore".
-pub fn restored_list(list: &[(std::path::PathBuf, String)]) -> String {
+pub(crate) fn restored_list(list: &[(std::path::PathBuf, String)]) -> String {
     if list.is_empty() {
         return "nothing (no setting was changed)".to_string();
     }

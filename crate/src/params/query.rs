@@ -330,7 +330,7 @@ pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQue
 }
 
 /// The page's view of a valid experiment shown as `view`.
-pub fn describe_view(exp: &Experiment, view: EmbedView, errors: Vec<BadParam>) -> PageQuery {
+pub(crate) fn describe_view(exp: &Experiment, view: EmbedView, errors: Vec<BadParam>) -> PageQuery {
     let experiment = exp
         .link_query()
         .into_iter()

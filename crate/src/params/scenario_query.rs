@@ -7,12 +7,12 @@
 use super::query::{decode_pairs, percent_encode, BadParam};
 use crate::error::{Instead, ParamError};
 use crate::param_spec::Params;
-use crate::scenario::{self, Knob, Knobs, Listed};
+use crate::scenario::{self, Knob, Knobs, ScenarioKind};
 use crate::text::Text;
 
 /// Segments and state intervals kept per run (each). Enough for the Feishu demo's
 /// 10 s on two cores; longer runs are cut and say so on the page.
-pub const PAGE_MAX_RECORDS: usize = crate::chart::timeline::MAX_RECORDS;
+pub(crate) const PAGE_MAX_RECORDS: usize = crate::chart::timeline::MAX_RECORDS;
 
 /// The URL key of the scenario name.
 pub const SCENARIO_KEY: &str = "s";
@@ -25,7 +25,7 @@ pub const RUN_KEY: &str = "run";
 pub struct ScenarioQuery {
     pub name: Option<&'static str>,
     /// The scenario `name` names, from the registry.
-    pub scenario: Option<Listed>,
+    pub scenario: Option<ScenarioKind>,
     pub knobs: Knobs,
     /// Which run the Gantt chart and the timelines show.
     pub run: usize,
@@ -55,7 +55,7 @@ pub fn parse(query: &str) -> ScenarioQuery {
     let mut refused: Vec<ParamError> = Vec::new();
     for (k, v) in decode_pairs(query) {
         if k == SCENARIO_KEY {
-            match Listed::find(v.trim()) {
+            match ScenarioKind::find(v.trim()) {
                 Some(s) => {
                     q.name = Some(s.name());
                     q.scenario = Some(s);
@@ -94,7 +94,7 @@ pub fn parse(query: &str) -> ScenarioQuery {
 }
 
 /// Reads `run`: which of a scenario's runs the charts show.
-pub fn parse_run(v: &str) -> Result<usize, ParamError> {
+pub(crate) fn parse_run(v: &str) -> Result<usize, ParamError> {
     match v.trim().parse::<usize>() {
         Ok(r) if r < 64 => Ok(r),
         _ => Err(ParamError::new(RUN_KEY, v, RUNS)),

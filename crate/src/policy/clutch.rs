@@ -70,8 +70,8 @@ use super::clutch_rules::{
     self as rules, quanta_us, Bucket, ClutchRules, CpuData, ADJUST_THRESHOLD_US, BUCKETS, NO_DECAY,
     PENDING_DELTA_US, WARP_US, WCEL_US,
 };
+use super::kernel_flavour::KernelFlavour;
 use super::timeshare::fixed_shift;
-use crate::sim::budget;
 use crate::sim::time::SAME_INSTANT_MS as EPS;
 use crate::sim::{
     CoreKind, Enqueue, Leave, Machine, Policy, Running, TaskView, ThreadId, ThreadInfo,
@@ -79,11 +79,11 @@ use crate::sim::{
 
 /// The scheduler tick (`sched_tick`, 8 a second): group loads, decay,
 /// clutch bucket priorities.
-pub const TICK_MS: f64 = 125.0;
+pub(crate) const TICK_MS: f64 = 125.0;
 /// The shortest quantum (background), for the up-front guard on slices.
-pub const MIN_SLICE_MS: f64 = 2.0;
+pub(crate) const MIN_SLICE_MS: f64 = 2.0;
 /// Timer events per ms of a run, for the same guard.
-pub const TIMERS_PER_MS: f64 = 1.0 / TICK_MS;
+pub(crate) const TIMERS_PER_MS: f64 = 1.0 / TICK_MS;
 
 /// What a Clutch class is built from besides the machine and the threads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -293,6 +293,8 @@ pub struct Clutch {
     ticks: u64,
     /// Threads that became runnable at this instant (they may preempt).
     arrivals: VecDeque<ThreadId>,
+    /// Work not yet reported to the loop's budget ([`Policy::take_work`]).
+    work: u64,
 }
 
 impl Clutch {
@@ -305,9 +307,10 @@ impl Clutch {
         params: ClutchParams,
     ) -> Clutch {
         let info = |i: usize| threads.get(i).copied().unwrap_or_default();
-        let tpm = machine.ticks_per_ms;
+        let kernel = KernelFlavour::of(machine);
+        let tpm = kernel.ticks_per_ms;
         let us = |v: u64| v * tpm / 1000;
-        let q_us = quanta_us(machine.os);
+        let q_us = quanta_us(kernel.os);
         // Clusters: one per kind of core when there are both (Edge).
         let p: Vec<usize> = (0..machine.cores.len())
             .filter(|&c| machine.cores[c].kind == CoreKind::Performance)
@@ -443,6 +446,7 @@ impl Clutch {
             seq_tail: 0,
             ticks: 0,
             arrivals: VecDeque::new(),
+            work: 0,
         }
     }
 
@@ -1067,7 +1071,7 @@ impl Clutch {
                 }
             }
         }
-        let _ = budget::charge(work + self.groups.len() as u64);
+        self.work += work + self.groups.len() as u64;
     }
 
     /// Whether queued `t` may take `core` from its thread now
@@ -1253,7 +1257,7 @@ impl Policy for Clutch {
                 }
             }
         }
-        let _ = budget::charge(examined);
+        self.work += examined;
         found
     }
 
@@ -1282,6 +1286,10 @@ impl Policy for Clutch {
 
     fn priority(&self, task: ThreadId) -> Option<u8> {
         Some(self.threads[task as usize].pri)
+    }
+
+    fn take_work(&mut self) -> u64 {
+        std::mem::take(&mut self.work)
     }
 }
 

@@ -9,7 +9,8 @@
 //! on arm64), as the source keeps them after `sched_clutch_us_to_abstime`,
 //! so integer divisions round as the kernel's do.
 
-use crate::sim::{GroupKind, Os};
+use super::kernel_flavour::Os;
+use crate::sim::GroupKind;
 
 /// `TH_BUCKET_*`: the root buckets, most important first. A thread's bucket
 /// comes from its base priority (`sched_convert_pri_to_bucket`, `:3058`).
@@ -30,7 +31,7 @@ pub enum Bucket {
 }
 
 /// How many buckets there are (`TH_BUCKET_SCHED_MAX`).
-pub const BUCKETS: usize = 6;
+pub(crate) const BUCKETS: usize = 6;
 
 impl Bucket {
     pub const ALL: [Bucket; BUCKETS] = [
@@ -83,31 +84,31 @@ pub const WARP_US: [u64; BUCKETS] = [0, 8_000, 4_000, 2_000, 1_000, 0];
 pub const QUANTUM_MACOS_US: [u64; BUCKETS] = [10_000, 10_000, 10_000, 10_000, 4_000, 2_000];
 /// The same table for the other OSes (`:203`), and for every OS at
 /// xnu-6153.
-pub const QUANTUM_IOS_US: [u64; BUCKETS] = [10_000, 10_000, 8_000, 6_000, 4_000, 2_000];
+pub(crate) const QUANTUM_IOS_US: [u64; BUCKETS] = [10_000, 10_000, 8_000, 6_000, 4_000, 2_000];
 /// `sched_clutch_bucket_group_pending_delta_us` (`:1036`): a pending
 /// interval, per bucket, times the bucket's load.
-pub const PENDING_DELTA_US: [u64; BUCKETS] = [0, 10_000, 37_500, 75_000, 150_000, 250_000];
+pub(crate) const PENDING_DELTA_US: [u64; BUCKETS] = [0, 10_000, 37_500, 75_000, 150_000, 250_000];
 /// `sched_clutch_bucket_group_interactive_pri` (`:995`): half the score's
 /// range.
-pub const INTERACTIVE_PRI: u64 = 8;
+pub(crate) const INTERACTIVE_PRI: u64 = 8;
 /// `SCHED_CLUTCH_BUCKET_GROUP_ADJUST_THRESHOLD_USECS` (`:1000`): the CPU
 /// history a group keeps before scaling it down; also the most blocked time
 /// one wakeup adds and the most CPU one charge adds.
-pub const ADJUST_THRESHOLD_US: u64 = 500_000;
+pub(crate) const ADJUST_THRESHOLD_US: u64 = 500_000;
 /// `SCHED_CLUTCH_BUCKET_GROUP_ADJUST_RATIO` (`:1003`).
-pub const ADJUST_RATIO: u64 = 10;
+pub(crate) const ADJUST_RATIO: u64 = 10;
 /// `NRQS - 1`: the largest load a decay shift is looked up for.
-pub const MAX_LOAD: u64 = 127;
+pub(crate) const MAX_LOAD: u64 = 127;
 /// `INT8_MAX` as a `pri_shift`: no decay, no usage charged.
-pub const NO_DECAY: u32 = 127;
+pub(crate) const NO_DECAY: u32 = 127;
 /// `SCHED_PRI_SHIFT_MAX`: a larger shift means no decay.
 const PRI_SHIFT_MAX: u32 = 31;
 /// Highest timeshare priority (`MAXPRI_USER` bounds the decay's result in
 /// `sched_compute_timeshare_priority`, `priority.c:582-597`).
-pub const MAX_TIMESHARE_PRI: u8 = 95;
+pub(crate) const MAX_TIMESHARE_PRI: u8 = 95;
 
 /// The quantum table of the machine's OS.
-pub fn quanta_us(os: Os) -> [u64; BUCKETS] {
+pub(crate) fn quanta_us(os: Os) -> [u64; BUCKETS] {
     match os {
         Os::MacOs => QUANTUM_MACOS_US,
         Os::Ios => QUANTUM_IOS_US,
@@ -187,7 +188,7 @@ impl ClutchRules {
 
     /// How long a starved root bucket keeps being picked once it reaches
     /// the head of the EDF order, given its quantum and its cluster's CPUs.
-    pub fn starvation_window(self, quantum: u64, cluster_cpus: u64) -> u64 {
+    pub(crate) fn starvation_window(self, quantum: u64, cluster_cpus: u64) -> u64 {
         match self {
             ClutchRules::V11215 => quantum,
             _ => quantum / cluster_cpus.max(1),
@@ -197,7 +198,7 @@ impl ClutchRules {
     /// One pending interval of a clutch bucket group (each is worth a score
     /// point), for its bucket's `delta` and `quantum` and the number of
     /// clutch buckets of that bucket in the hierarchies (`load`).
-    pub fn ageout_interval(self, delta: u64, load: u64, quantum: u64) -> u64 {
+    pub(crate) fn ageout_interval(self, delta: u64, load: u64, quantum: u64) -> u64 {
         match self {
             ClutchRules::V11215 => delta + load * quantum,
             _ => delta * load,
@@ -207,7 +208,7 @@ impl ClutchRules {
     /// Whether the thread whose quantum expired competes inside the
     /// hierarchy (its bucket's deadline and warp included) instead of
     /// keeping its core while nothing queued has a higher base priority.
-    pub fn running_competes(self) -> bool {
+    pub(crate) fn running_competes(self) -> bool {
         self == ClutchRules::V11215
     }
 }
@@ -224,7 +225,7 @@ pub struct CpuData {
 /// by `intervals` pending intervals, one score point each. A division by
 /// zero gives 0, as arm64's `udiv` does (the kernel does not guard it: a
 /// group with no blocked time and no pending interval reaches it).
-pub fn pending_adjust(used: u64, blocked: u64, intervals: u64) -> u64 {
+pub(crate) fn pending_adjust(used: u64, blocked: u64, intervals: u64) -> u64 {
     if blocked < used {
         let num = INTERACTIVE_PRI * blocked * used;
         let den = INTERACTIVE_PRI * blocked + used * intervals;
@@ -238,7 +239,7 @@ pub fn pending_adjust(used: u64, blocked: u64, intervals: u64) -> u64 {
 /// `sched_clutch_bucket_group_cpu_adjust` (`:1621`): once used + blocked
 /// reach the threshold both are divided by 10 (only recent behaviour
 /// counts), then the usage is aged by the pending intervals.
-pub fn cpu_adjust(cpu: CpuData, intervals: u64, threshold: u64) -> CpuData {
+pub(crate) fn cpu_adjust(cpu: CpuData, intervals: u64, threshold: u64) -> CpuData {
     if intervals == 0 && cpu.used + cpu.blocked < threshold {
         return cpu;
     }
@@ -272,7 +273,7 @@ pub fn interactivity(cpu: CpuData, previous: u8) -> u8 {
 /// (`sched_clutch_bucket_group_timeshare_update`, `:1741-1785`): load
 /// `(run_count − 1) / processor_avail_count` (so an NCPU-wide group does
 /// not decay), `sched_fixed_shift − floor(log2 load)`, no decay at load 0.
-pub fn pri_shift(run_count: u64, avail_cpus: u64, fixed_shift: u32) -> u32 {
+pub(crate) fn pri_shift(run_count: u64, avail_cpus: u64, fixed_shift: u32) -> u32 {
     let load = (run_count.wrapping_sub(1) / avail_cpus.max(1)).min(MAX_LOAD);
     if load == 0 {
         return NO_DECAY;
@@ -288,7 +289,7 @@ pub fn pri_shift(run_count: u64, avail_cpus: u64, fixed_shift: u32) -> u32 {
 /// (`priority.c:582-597` at 7195): base minus the decayed usage, between 0
 /// and 95; no band limit and no floor at 4 (those belong to the pre-Clutch
 /// kernels, see `super::timeshare`).
-pub fn timeshare_pri(base: u8, usage: u64, pri_shift: u32) -> u8 {
+pub(crate) fn timeshare_pri(base: u8, usage: u64, pri_shift: u32) -> u8 {
     let decay = if pri_shift >= NO_DECAY {
         0
     } else {
@@ -298,7 +299,7 @@ pub fn timeshare_pri(base: u8, usage: u64, pri_shift: u32) -> u8 {
 }
 
 /// One scheduler tick's aging of usage (`sched_decay_shifts[1]`: 5/8).
-pub fn decay(usage: u64) -> u64 {
+pub(crate) fn decay(usage: u64) -> u64 {
     (usage >> 1) + (usage >> 3)
 }
 

@@ -61,7 +61,7 @@ use crate::sim::{Enqueue, Leave, Machine, Policy, Running, TaskView, ThreadId, T
 /// `sched_prio_to_weight` (`kernel/sched/core.c`): the load weight of
 /// nice −20 … 19; nice 0 is 1024 and one step is about 10 % of CPU time
 /// between two busy threads (a ratio of about 1.25).
-pub const NICE_WEIGHT: [u32; 40] = [
+pub(crate) const NICE_WEIGHT: [u32; 40] = [
     88761, 71755, 56483, 46273, 36291, // −20 … −16
     29154, 23254, 18705, 14949, 11916, // −15 … −11
     9548, 7620, 6100, 4904, 3906, // −10 … −6
@@ -73,10 +73,10 @@ pub const NICE_WEIGHT: [u32; 40] = [
 ];
 
 /// The weight of nice 0 (`NICE_0_LOAD`, scaled down).
-pub const NICE_0_WEIGHT: i64 = 1024;
+pub(crate) const NICE_0_WEIGHT: i64 = 1024;
 /// The lowest and highest nice values.
-pub const NICE_MIN: i8 = -20;
-pub const NICE_MAX: i8 = 19;
+pub(crate) const NICE_MIN: i8 = -20;
+pub(crate) const NICE_MAX: i8 = 19;
 
 /// The weight of `nice` (clamped to −20 … 19).
 pub fn weight_of(nice: i8) -> u32 {
@@ -84,15 +84,15 @@ pub fn weight_of(nice: i8) -> u32 {
 }
 
 /// `normalized_sysctl_sched_base_slice`: 0.75 ms before scaling.
-pub const BASE_SLICE_MS: f64 = 0.75;
+pub(crate) const BASE_SLICE_MS: f64 = 0.75;
 /// The kernel's default tick rate here.
-pub const DEFAULT_HZ: u32 = 250;
+pub(crate) const DEFAULT_HZ: u32 = 250;
 
 /// The shortest slice this class usually hands out, for the up-front guard
 /// on slice counts: slices end on the 4 ms tick by default; a thread picked
 /// between ticks, or put back after a preemption, runs less, and 1 ms
 /// counts those generously.
-pub const MIN_SLICE_MS: f64 = 1.0;
+pub(crate) const MIN_SLICE_MS: f64 = 1.0;
 
 /// `1 + ilog2(min(cpus, 8))`: how the kernel scales its base slice with the
 /// online CPUs (`get_update_sysctl_factor`, SCHED_TUNABLESCALING_LOG).
@@ -136,8 +136,8 @@ impl Default for EevdfParams {
 
 /// `--eevdf-slice-end`'s two values: a used-up slice ends at the next
 /// tick, or exactly when it is used up.
-pub const SLICE_END_TICK: &str = "tick";
-pub const SLICE_END_EXACT: &str = "exact";
+pub(crate) const SLICE_END_TICK: &str = "tick";
+pub(crate) const SLICE_END_EXACT: &str = "exact";
 
 impl EevdfParams {
     /// How a used-up slice ends, by its parameter's name for it.

@@ -17,6 +17,7 @@
 pub mod clutch;
 pub mod clutch_rules;
 pub mod eevdf;
+pub mod kernel_flavour;
 mod mlfq;
 mod rr;
 mod run_queue;
@@ -28,6 +29,7 @@ pub mod xnu;
 pub use clutch::{Clutch, ClutchParams};
 pub use clutch_rules::ClutchRules;
 pub use eevdf::{Eevdf, EevdfParams};
+pub use kernel_flavour::KernelFlavour;
 pub use mlfq::{Mlfq, MlfqParams};
 pub use rr::RoundRobin;
 pub use sjf::Sjf;
@@ -51,6 +53,10 @@ pub struct ClassParams<'a> {
     pub eevdf: EevdfParams,
     /// Which xnu release's Clutch rules `clutch` follows.
     pub clutch: ClutchParams,
+    /// Whether `xnu`'s priority decay has the band limit, where a run sets
+    /// it (a scenario's knob); `None`: as the machine's kernel has it
+    /// ([`KernelFlavour::of`]).
+    pub band_limit: Option<bool>,
     pub machine: &'a Machine,
     /// Each thread's attributes (empty: every thread at the defaults).
     pub threads: &'a [ThreadInfo],
@@ -88,7 +94,7 @@ impl PolicyKind {
         PolicyKind::Eevdf,
     ];
     /// At most this many policies are compared in one experiment: all.
-    pub const MAX_COMPARED: usize = PolicyKind::ALL.len();
+    pub(crate) const MAX_COMPARED: usize = PolicyKind::ALL.len();
 
     pub fn name(self) -> &'static str {
         match self {
@@ -184,7 +190,7 @@ impl PolicyKind {
     }
 
     /// Parses a comma-separated list of distinct policies.
-    pub fn parse_list(field: &str, text: &str) -> Result<Vec<PolicyKind>, ParamError> {
+    pub(crate) fn parse_list(field: &str, text: &str) -> Result<Vec<PolicyKind>, ParamError> {
         let allowed = POLICY_LIST.both(&[&Self::MAX_COMPARED.to_string(), &Self::names()]);
         let mut out = Vec::new();
         for part in text.split(',') {
@@ -232,9 +238,13 @@ impl PolicyKind {
                 config,
             ),
             #[cfg(not(feature = "page"))]
-            PolicyKind::Xnu => {
-                simulate_on(threads, m, &mut Xnu::new(n, p.threads, m), recorder, config)
-            }
+            PolicyKind::Xnu => simulate_on(
+                threads,
+                m,
+                &mut Xnu::new(n, p.threads, m, p.band_limit),
+                recorder,
+                config,
+            ),
             #[cfg(not(feature = "page"))]
             PolicyKind::Clutch => simulate_on(
                 threads,
@@ -263,7 +273,7 @@ impl PolicyKind {
 
     /// The shortest slice this policy can hand out, for the up-front guard
     /// against runs with an absurd number of slices.
-    pub fn min_slice(self, quantum: f64) -> f64 {
+    pub(crate) fn min_slice(self, quantum: f64) -> f64 {
         match self {
             PolicyKind::Rr | PolicyKind::Mlfq => quantum,
             PolicyKind::Xnu => xnu::MIN_SLICE_MS,

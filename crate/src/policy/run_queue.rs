@@ -10,7 +10,7 @@
 use crate::sim::ThreadId;
 
 #[derive(Clone, Debug, Default)]
-pub struct RunQueue {
+pub(crate) struct RunQueue {
     /// Half-open stretches `start..end` of ids; the queue is
     /// `runs[head..]`, front first, each stretch non-empty. A `Vec` with a
     /// moving head rather than a `VecDeque`: no wrap-around arithmetic on
@@ -24,7 +24,7 @@ impl RunQueue {
     /// Task ids index a workload (at most a few million), so `task + 1`
     /// cannot overflow.
     #[inline]
-    pub fn push_back(&mut self, task: ThreadId) {
+    pub(crate) fn push_back(&mut self, task: ThreadId) {
         if self.runs.len() > self.head {
             if let Some(back) = self.runs.last_mut() {
                 if back.1 == task {
@@ -48,7 +48,7 @@ impl RunQueue {
 
     /// Pushes `start..end` in order, as `end - start` calls of
     /// [`RunQueue::push_back`] would (one entry, or one longer one).
-    pub fn push_back_range(&mut self, start: ThreadId, end: ThreadId) {
+    pub(crate) fn push_back_range(&mut self, start: ThreadId, end: ThreadId) {
         if start >= end {
             return;
         }
@@ -59,7 +59,7 @@ impl RunQueue {
     }
 
     #[inline]
-    pub fn pop_front(&mut self) -> Option<ThreadId> {
+    pub(crate) fn pop_front(&mut self) -> Option<ThreadId> {
         let front = self.runs.get_mut(self.head)?;
         let task = front.0;
         front.0 += 1;
@@ -75,7 +75,7 @@ impl RunQueue {
     /// consecutive ids: their state is read in memory order, which the CPU
     /// prefetches by itself, so there is nothing to hint.
     #[inline]
-    pub fn upcoming(&self, ahead: usize) -> Option<ThreadId> {
+    pub(crate) fn upcoming(&self, ahead: usize) -> Option<ThreadId> {
         let &(start, end) = self.runs.get(self.head)?;
         if end - start > 1 {
             return None;
@@ -87,7 +87,7 @@ impl RunQueue {
     /// next `end - start` pops return them in order, whatever is pushed
     /// meanwhile (pushes go behind it).
     #[inline]
-    pub fn front_stretch(&self) -> Option<(ThreadId, ThreadId)> {
+    pub(crate) fn front_stretch(&self) -> Option<(ThreadId, ThreadId)> {
         let &(start, end) = self.runs.get(self.head)?;
         (end - start > 1).then_some((start, end))
     }
@@ -96,7 +96,7 @@ impl RunQueue {
     /// `count` pops would. The front entry stays at `runs[head]` while ids
     /// are pushed (a push never empties or compacts past a live entry).
     #[inline]
-    pub fn take_front(&mut self, count: ThreadId) {
+    pub(crate) fn take_front(&mut self, count: ThreadId) {
         let front = &mut self.runs[self.head];
         debug_assert!(count <= front.1 - front.0);
         front.0 += count;

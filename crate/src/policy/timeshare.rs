@@ -37,13 +37,13 @@ use crate::sim::qos::BASEPRI_FOREGROUND;
 use crate::sim::ThreadInfo;
 
 /// Scheduler tick: one second >> SCHED_TICK_SHIFT (3).
-pub const TICK_MS: f64 = 125.0;
+pub(crate) const TICK_MS: f64 = 125.0;
 /// `sched_load_compute_interval_us`.
-pub const LOAD_SAMPLE_MS: f64 = 15.0;
+pub(crate) const LOAD_SAMPLE_MS: f64 = 15.0;
 /// `std_quantum_us` (default_preemption_rate 100/s).
-pub const QUANTUM_MS: f64 = 10.0;
+pub(crate) const QUANTUM_MS: f64 = 10.0;
 /// `bg_quantum_us` (default_bg_preemption_rate 400/s).
-pub const BG_QUANTUM_MS: f64 = 2.5;
+pub(crate) const BG_QUANTUM_MS: f64 = 2.5;
 /// `DEFAULT_DECAY_BAND_LIMIT`: (BASEPRI_FOREGROUND − BASEPRI_DEFAULT) + 2.
 pub const BAND_LIMIT: u8 = 18;
 /// No priority drops below this for an app's threads (priority.c clamps to
@@ -109,7 +109,7 @@ struct ThreadState {
 
 /// The policy's state: per-thread usage and priority, per-bucket load.
 #[derive(Clone, Debug)]
-pub struct Timeshare {
+pub(crate) struct Timeshare {
     threads: Vec<ThreadState>,
     band_limit: bool,
     ticks_per_ms: f64,
@@ -151,16 +151,6 @@ impl Timeshare {
         }
     }
 
-    /// `sched_fixed_shift` of this machine's timebase.
-    pub fn fixed_shift(&self) -> u32 {
-        self.fixed_shift
-    }
-
-    /// Current `sched_usage` of a thread, in timebase ticks.
-    pub fn usage(&self, t: usize) -> u64 {
-        self.threads[t].usage
-    }
-
     /// `sched_compute_timeshare_priority` with this policy's band-limit
     /// setting.
     fn compute(&self, t: usize) -> u8 {
@@ -186,7 +176,7 @@ impl Timeshare {
 /// worth of timebase ticks down to at most BASEPRI_DEFAULT (31). A thread
 /// that ran flat out for long has usage ≈ tick / (1 − 5/8) = 8/3 tick,
 /// so at load 1 (no load shift) it decays by roughly 31..62 levels.
-pub fn fixed_shift(ticks_per_ms: u64) -> u32 {
+pub(crate) fn fixed_shift(ticks_per_ms: u64) -> u32 {
     let mut v = (TICK_MS as u64 * ticks_per_ms) * 5 / 3;
     let mut shift = 0;
     while v > BASEPRI_DEFAULT as u64 {
@@ -219,7 +209,7 @@ impl Timeshare {
 
     /// Usage grows only while the thread's bucket is contended
     /// (`pri_shift < INT8_MAX`), as in `lightweight_update_priority`.
-    pub fn charge(&mut self, t: usize, ms: f64) {
+    pub(crate) fn charge(&mut self, t: usize, ms: f64) {
         let ticks_per_ms = self.ticks_per_ms;
         let th = &mut self.threads[t];
         if th.bucket == Bucket::Fixed || th.pri_shift >= NO_DECAY {
@@ -233,13 +223,13 @@ impl Timeshare {
 
     /// Quantum expiry recomputes the running thread's priority
     /// (`thread_quantum_expire` → `lightweight_update_priority`).
-    pub fn quantum_expired(&mut self, t: usize) {
+    pub(crate) fn quantum_expired(&mut self, t: usize) {
         self.threads[t].pri = self.compute(t);
     }
 
     /// `compute_sched_load`: `runnable[t]` says whether thread `t` is
     /// runnable or running (what `sched_run_buckets` counts).
-    pub fn sample_load(&mut self, runnable: &[bool]) {
+    pub(crate) fn sample_load(&mut self, runnable: &[bool]) {
         let mut now = [0u32; 4];
         for (th, _) in self.threads.iter().zip(runnable).filter(|(_, &r)| r) {
             if let Some(b) = th.bucket.index() {

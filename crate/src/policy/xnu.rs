@@ -20,8 +20,8 @@
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
+use super::kernel_flavour::KernelFlavour;
 use super::timeshare::{Timeshare, BG_QUANTUM_MS, LOAD_SAMPLE_MS, TICK_MS};
-use crate::sim::budget;
 use crate::sim::time::SAME_INSTANT_MS as EPS;
 use crate::sim::{
     CoreKind, Enqueue, Leave, Machine, Policy, Qos, Running, TaskView, ThreadId, ThreadInfo,
@@ -29,11 +29,11 @@ use crate::sim::{
 
 /// The shortest slice XNU hands out (a background thread's quantum), for
 /// the up-front guard on slice counts.
-pub const MIN_SLICE_MS: f64 = BG_QUANTUM_MS;
+pub(crate) const MIN_SLICE_MS: f64 = BG_QUANTUM_MS;
 
 /// Its timers, per ms of a run (the load sample and the scheduler tick),
 /// for the same guard.
-pub const TIMERS_PER_MS: f64 = 1.0 / LOAD_SAMPLE_MS + 1.0 / TICK_MS;
+pub(crate) const TIMERS_PER_MS: f64 = 1.0 / LOAD_SAMPLE_MS + 1.0 / TICK_MS;
 
 /// The class's state.
 #[derive(Clone, Debug)]
@@ -59,19 +59,27 @@ pub struct Xnu {
     /// The thread [`Policy::preemption_victim`] chose, for the core it
     /// chose: the next pick for that core returns it.
     chosen: Option<(usize, ThreadId)>,
+    /// Work not yet reported to the loop's budget ([`Policy::take_work`]).
+    work: u64,
 }
 
 impl Xnu {
     /// The class for `n` threads with these attributes (one per thread;
-    /// empty: all `default`) on `machine`, with the machine's kernel
-    /// flavour (band limit, timebase).
-    pub fn new(n: usize, threads: &[ThreadInfo], machine: &Machine) -> Xnu {
+    /// empty: all `default`) on `machine`, with its kernel's flavour
+    /// (timebase, band limit unless `band_limit` says otherwise).
+    pub fn new(
+        n: usize,
+        threads: &[ThreadInfo],
+        machine: &Machine,
+        band_limit: Option<bool>,
+    ) -> Xnu {
         let info = |i: usize| threads.get(i).copied().unwrap_or_default();
+        let kernel = KernelFlavour::of(machine);
         let ts = Timeshare::new(
             (0..n).map(info),
             machine.cores.len(),
-            machine.ticks_per_ms,
-            machine.band_limit,
+            kernel.ticks_per_ms,
+            band_limit.unwrap_or(kernel.band_limit),
         );
         Xnu::with_model(
             ts,
@@ -117,6 +125,7 @@ impl Xnu {
             samples: 1,
             ticks: 1,
             chosen: None,
+            work: 0,
         }
     }
 
@@ -276,7 +285,7 @@ impl Policy for Xnu {
         }
         // Each examined thread was checked against every running core (the
         // page's work budget for scenarios counts it).
-        let _ = budget::charge(examined * running.len() as u64);
+        self.work += examined * running.len() as u64;
         let (i, t) = found?;
         self.chosen = Some((running[i].core, t));
         Some(i)
@@ -295,7 +304,7 @@ impl Policy for Xnu {
         }
         // A sample or tick visits every thread (the page's work budget for
         // scenarios counts it).
-        let _ = budget::charge(self.qos.len() as u64);
+        self.work += self.qos.len() as u64;
         if self.next_sample() <= now {
             let mut runnable = vec![false; self.qos.len()];
             for &(_, _, t) in &self.queue {
@@ -322,5 +331,9 @@ impl Policy for Xnu {
 
     fn priority(&self, task: ThreadId) -> Option<u8> {
         Some(self.ts.sched_pri(task as usize))
+    }
+
+    fn take_work(&mut self) -> u64 {
+        std::mem::take(&mut self.work)
     }
 }

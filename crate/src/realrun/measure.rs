@@ -34,7 +34,7 @@ pub struct PassCounts {
 
 impl PassCounts {
     /// Fields in the order of [`PassCounts::from_slice`].
-    pub const LAYOUT: [&'static str; 11] = [
+    pub(crate) const LAYOUT: [&'static str; 11] = [
         "slices",
         "yields",
         "idle_waits",
@@ -60,7 +60,7 @@ impl PassCounts {
     /// Reads each count by its name in [`Self::LAYOUT`] (what the page
     /// sends: an object of the counts it has; a missing or non-finite one
     /// is "not reported", `stopped` is 1 or true when the pass stopped).
-    pub fn from_named(get: impl Fn(&str) -> Option<f64>) -> PassCounts {
+    pub(crate) fn from_named(get: impl Fn(&str) -> Option<f64>) -> PassCounts {
         let v: Vec<f64> = Self::LAYOUT
             .iter()
             .map(|name| get(name).unwrap_or(f64::NAN))

@@ -22,5 +22,5 @@ pub mod text;
 
 pub use measure::{Pass, PassCounts, YieldBatch};
 pub use plan::{Plan, PlanError};
-pub use report::{Environment, Report, RunState};
+pub use report::{Environment, RealRunReport, RunState};
 pub use settings::{RealParam, RealSettings, RealYield, Scale};

@@ -19,16 +19,16 @@ use super::settings::RealSettings;
 /// At most this many slices per pass: a real run is meant to take seconds
 /// (each yield costs at least tens of µs), and planning it runs on the main
 /// thread, so it must stay well under a frame's worth of work.
-pub const MAX_REAL_SLICES: usize = 50_000;
+pub(crate) const MAX_REAL_SLICES: usize = 50_000;
 /// At most this much busy time (ms) per pass, scaled.
-pub const MAX_PASS_MS: f64 = 120_000.0;
+pub(crate) const MAX_PASS_MS: f64 = 120_000.0;
 
 /// The two ways a real run executes the tasks.
 pub const POLICIES: [PolicyKind; 2] = [PolicyKind::Fifo, PolicyKind::Rr];
 
 /// The page waits this long (ms) before each pass, so it paints the
 /// progress and late probe timers fire outside the pass.
-pub const PAUSE_MS: f64 = 120.0;
+pub(crate) const PAUSE_MS: f64 = 120.0;
 /// The page's probe timer fires every this many ms through the run; how
 /// late it fires stands in for input delay.
 pub const PROBE_MS: f64 = 50.0;
@@ -36,13 +36,13 @@ pub const PROBE_MS: f64 = 50.0;
 /// accepts, so every input the run delays long enough to matter is seen.
 pub const EVENT_THRESHOLD_MS: f64 = 16.0;
 /// And this long after the last pass, for the observers' late entries.
-pub const SETTLE_MS: f64 = 150.0;
+pub(crate) const SETTLE_MS: f64 = 150.0;
 
 /// After the passes, the yield is timed alone in this many batches of
 /// back-to-back yields: a coarse clock (100 µs when the page is not
 /// cross-origin isolated) cannot time one yield of a few µs, but it times
 /// a batch of hundreds well.
-pub const YIELD_BATCHES: u32 = 9;
+pub(crate) const YIELD_BATCHES: u32 = 9;
 /// A batch lasts at least this many steps of the clock (its yields double
 /// until it does), so rounding to the step costs at most 4 % of it.
 pub const BATCH_CLOCK_STEPS: f64 = 25.0;
@@ -172,6 +172,7 @@ impl Plan {
             mlfq: &mlfq,
             eevdf: EevdfParams::default(),
             clutch: ClutchParams::default(),
+            band_limit: None,
             machine: &machine,
             threads: &[],
         };
@@ -231,7 +232,7 @@ impl Plan {
     }
 
     /// Yields in one run of `pass` (one between every two slices).
-    pub fn yields_in(&self, pass: &PlanPass) -> usize {
+    pub(crate) fn yields_in(&self, pass: &PlanPass) -> usize {
         if pass.yields {
             pass.slices.len().saturating_sub(1)
         } else {
@@ -255,7 +256,7 @@ impl Plan {
     }
 
     /// Busy time of one pass (the scaled total work), in ms.
-    pub fn pass_ms(&self) -> f64 {
+    pub(crate) fn pass_ms(&self) -> f64 {
         self.workload.total_work()
     }
 
@@ -277,7 +278,7 @@ impl Plan {
 /// Indices of `times` sorted by time (ties by index, as the model's
 /// one-core schedule never has two completions at one instant unless a task
 /// has no work).
-pub fn order_by(times: &[f64]) -> Vec<u32> {
+pub(crate) fn order_by(times: &[f64]) -> Vec<u32> {
     let mut idx: Vec<u32> = (0..times.len() as u32).collect();
     idx.sort_by(|&a, &b| {
         times[a as usize]

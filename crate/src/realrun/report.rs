@@ -17,7 +17,7 @@ use super::text::{self, Texts};
 /// Single gaps between slices count as timed when their median is at least
 /// this many steps of the clock (rounding to the step then moves it by at
 /// most a tenth); below, the yield is timed in batches.
-pub const RESOLVED_STEPS: f64 = 10.0;
+pub(crate) const RESOLVED_STEPS: f64 = 10.0;
 
 /// What the page knows about where it ran.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -60,7 +60,7 @@ pub const METRICS: [&str; 7] =
 
 /// One row of `table#real-results`; arrays are indexed like [`METRICS`].
 #[derive(Clone, Debug)]
-pub struct Row {
+pub struct RealRunRow {
     pub policy: PolicyKind,
     pub measured: bool,
     /// In ms at the run's scale (the median over repeats for measured rows);
@@ -78,7 +78,7 @@ fn index(metric: &str) -> Option<usize> {
     METRICS.iter().position(|m| *m == metric)
 }
 
-impl Row {
+impl RealRunRow {
     pub fn kind(&self) -> &'static str {
         if self.measured {
             "measured"
@@ -190,7 +190,7 @@ pub struct InputDelay {
 
 /// Everything the panel shows after a run.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub struct RealRunReport {
     pub state: RunState,
     pub scale: f64,
     pub quantum: f64,
@@ -198,7 +198,7 @@ pub struct Report {
     pub yield_used: String,
     /// Passes that ran to the end: `fifo`, `rr`.
     pub complete: [usize; 2],
-    pub rows: Vec<Row>,
+    pub rows: Vec<RealRunRow>,
     pub yield_cost: Option<YieldCost>,
     pub compare: Vec<Compare>,
     pub text: Texts,
@@ -216,8 +216,8 @@ fn metrics_of(s: &Summary) -> [f64; 7] {
     ]
 }
 
-fn measured_row(policy: PolicyKind, summaries: &[Summary]) -> Row {
-    let mut row = Row {
+fn measured_row(policy: PolicyKind, summaries: &[Summary]) -> RealRunRow {
+    let mut row = RealRunRow {
         policy,
         measured: true,
         values: [None; 7],
@@ -238,7 +238,7 @@ fn measured_row(policy: PolicyKind, summaries: &[Summary]) -> Row {
     row
 }
 
-fn add_change(rows: &mut [Row]) {
+fn add_change(rows: &mut [RealRunRow]) {
     for measured in [false, true] {
         let Some(base) = rows
             .iter()
@@ -316,14 +316,14 @@ fn compare(policy: PolicyKind, used: &[&Pass], env: &Environment) -> Compare {
     }
 }
 
-impl Report {
+impl RealRunReport {
     /// The report of `passes` and the yield `batches` timed after them.
     pub fn build(
         plan: &Plan,
         passes: &[Pass],
         batches: &[YieldBatch],
         env: &Environment,
-    ) -> Report {
+    ) -> RealRunReport {
         let state = if env.invalid.is_some() {
             RunState::Invalid
         } else if env.stopped || passes.iter().any(|p| p.counts.stopped) {
@@ -336,7 +336,7 @@ impl Report {
         let mut complete = [0; 2];
         for (k, (policy, sim)) in POLICIES.into_iter().zip(&plan.passes).enumerate() {
             let m = metrics_of(&sim.summary);
-            rows.push(Row {
+            rows.push(RealRunRow {
                 policy,
                 measured: false,
                 values: m.map(Some),
@@ -367,7 +367,7 @@ impl Report {
             })
             .collect();
         let yield_cost = YieldCost::build(&sliced, batches, env.resolution_ms);
-        let mut report = Report {
+        let mut report = RealRunReport {
             state,
             scale: plan.scale,
             quantum: plan.quantum,
@@ -383,7 +383,7 @@ impl Report {
         report
     }
 
-    pub fn row(&self, policy: &str, kind: &str) -> Option<&Row> {
+    pub fn row(&self, policy: &str, kind: &str) -> Option<&RealRunRow> {
         self.rows
             .iter()
             .find(|r| r.policy.name() == policy && r.kind() == kind)

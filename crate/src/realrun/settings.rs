@@ -10,18 +10,18 @@ use crate::text::Text;
 
 /// Largest scale factor: ten times the model's durations is already a long
 /// wait on a phone.
-pub const MAX_SCALE: f64 = 10.0;
+pub(crate) const MAX_SCALE: f64 = 10.0;
 /// Smallest scale factor: below this the clock's resolution (100 µs when the
 /// page is not isolated) is as long as the shortest slices.
-pub const MIN_SCALE: f64 = 0.001;
+pub(crate) const MIN_SCALE: f64 = 0.001;
 /// A fixed scale's range.
-pub const SCALE_RANGE: NumberRange = NumberRange::new(MIN_SCALE, MAX_SCALE, unit::FACTOR);
-pub const MIN_REPEATS: u64 = 1;
+pub(crate) const SCALE_RANGE: NumberRange = NumberRange::new(MIN_SCALE, MAX_SCALE, unit::FACTOR);
+pub(crate) const MIN_REPEATS: u64 = 1;
 pub const MAX_REPEATS: u64 = 20;
-pub const DEFAULT_REPEATS: u32 = 3;
+pub(crate) const DEFAULT_REPEATS: u32 = 3;
 /// `real_scale=auto` picks the scale at which one pass (one policy, every
 /// task once) is about this much busy time, never more than 1×.
-pub const AUTO_PASS_MS: f64 = 1000.0;
+pub(crate) const AUTO_PASS_MS: f64 = 1000.0;
 
 /// How the sliced run hands the event loop back between slices: one of the
 /// model's primitives, or `auto` (the best the browser has).
@@ -63,7 +63,7 @@ impl RealYield {
     /// least the nested-timer clamp, a frame-aligned yield a frame; a
     /// message or `scheduler.yield()` has no floor of its own, only the
     /// event loop's turn (a few tens of µs).
-    pub fn assumed_ms(self) -> f64 {
+    pub(crate) fn assumed_ms(self) -> f64 {
         match self {
             RealYield::Auto | RealYield::Primitive(YieldKind::Scheduler | YieldKind::Message) => {
                 0.05
@@ -97,7 +97,7 @@ pub enum Scale {
 
 impl Scale {
     /// The factor for a workload of `total_work_ms` per pass.
-    pub fn factor(self, total_work_ms: f64) -> f64 {
+    pub(crate) fn factor(self, total_work_ms: f64) -> f64 {
         match self {
             Scale::Fixed(s) => s,
             Scale::Auto if total_work_ms > AUTO_PASS_MS => {

@@ -15,7 +15,7 @@ use crate::text::{Filled, Lang, Text};
 
 use super::measure::{Sample, Spread};
 use super::plan::{Plan, PlanError, PlanPass, MAX_PASS_MS, MAX_REAL_SLICES, PROBE_MS};
-use super::report::{Compare, Report, Row, RunState};
+use super::report::{Compare, RealRunReport, RealRunRow, RunState};
 use super::settings::RealYield;
 use crate::responsiveness::YieldKind;
 
@@ -227,7 +227,7 @@ fn why_yield(kind: RealYield) -> Text {
 }
 
 /// A pass's name: the time-sliced one is "sliced", the other its policy.
-pub fn pass_label(pass: &PlanPass, lang: Lang) -> String {
+pub(crate) fn pass_label(pass: &PlanPass, lang: Lang) -> String {
     if pass.yields {
         SLICED.fill(lang, &[])
     } else {
@@ -304,7 +304,7 @@ const DONE: Text = Text::new(
     "完成：FIFO 和分片各 {} 次，用 {} 让出。",
 );
 
-fn status(report: &Report, env_invalid: Option<&str>, lang: Lang) -> String {
+fn status(report: &RealRunReport, env_invalid: Option<&str>, lang: Lang) -> String {
     let reps = report.complete[0].min(report.complete[1]);
     match (report.state, env_invalid) {
         (RunState::Invalid, Some("hidden") | None) => HIDDEN.fill(lang, &[]),
@@ -357,11 +357,11 @@ const NO_EVENT_TIMING: Text = Text::new(
     "真实输入延迟：不可用（此浏览器没有 Event Timing）。",
 );
 
-fn p95(r: &Row) -> String {
+fn p95(r: &RealRunRow) -> String {
     ms(r.value("p95").unwrap_or(f64::NAN))
 }
 
-fn reading(report: &Report, lang: Lang) -> String {
+fn reading(report: &RealRunReport, lang: Lang) -> String {
     let (Some(fs), Some(rs), Some(fm), Some(rm)) = (
         report.row("fifo", "simulated"),
         report.row("rr", "simulated"),
@@ -431,7 +431,7 @@ const YIELD_BELOW: Text = Text::new(
 );
 
 /// The yield cost in one sentence, from whichever sample times it.
-fn yield_cost(report: &Report, lang: Lang) -> String {
+fn yield_cost(report: &RealRunReport, lang: Lang) -> String {
     let Some(yc) = &report.yield_cost else {
         return String::new();
     };
@@ -511,7 +511,7 @@ fn signed_change(v: f64) -> String {
     format!("{}{:.1} %", if v < 0.0 { "−" } else { "+" }, v.abs())
 }
 
-fn row_text(row: &Row, base: &str, lang: Lang) -> RowText {
+fn row_text(row: &RealRunRow, base: &str, lang: Lang) -> RowText {
     let kind = if row.measured {
         KIND_MEASURED
     } else {
@@ -590,7 +590,7 @@ fn sample(s: Option<Sample>, lang: Lang) -> String {
 type CompareLine = (&'static str, Text, fn(&Compare, Lang) -> String);
 
 /// The comparison's rows: what the page felt during each pass.
-fn compare_rows(report: &Report, lang: Lang) -> Vec<CompareRow> {
+fn compare_rows(report: &RealRunReport, lang: Lang) -> Vec<CompareRow> {
     let rows: [CompareLine; 6] = [
         ("frames", ROW_FRAMES, |c, l| spread(c.frames, 0, na(l))),
         ("wall", ROW_WALL, |c, l| spread(c.wall_ms, 1, na(l))),
@@ -641,7 +641,7 @@ fn compare_rows(report: &Report, lang: Lang) -> Vec<CompareRow> {
 }
 
 /// Both languages' sentences, labels and cells for a finished run.
-pub fn texts(plan: &Plan, report: &Report, env: &super::report::Environment) -> Texts {
+pub fn texts(plan: &Plan, report: &RealRunReport, env: &super::report::Environment) -> Texts {
     let one = |lang: Lang| {
         let mut notes = plan_notes(plan, plan.settings.repeats, lang);
         notes.insert(0, environment(env.isolated, env.resolution_ms, lang));

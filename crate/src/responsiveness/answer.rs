@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::interactions::{HandlersYield, InteractionModel, Sliced, LONG_HANDLER_MS};
 use super::plan::Task;
 use super::reading::{favoured, knee, Favoured, Knee, NoKnee, P98_TARGET_MS};
-use super::report::{evaluate, Report, Row, TooManyChunks};
+use super::report::{evaluate, PlanRow, ResponsivenessReport, TooManyChunks};
 use super::settings::Settings;
 use super::text::{reading, Source};
 use super::yielding::{YieldKind, FRAME_MS};
@@ -18,7 +18,7 @@ use crate::trace::interactions::Interactions;
 /// The rows and the judgements on them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Answer {
-    pub report: Report,
+    pub report: ResponsivenessReport,
     pub settings: Settings,
     pub source: Source,
     pub favoured: Option<Favoured>,
@@ -266,9 +266,9 @@ pub struct JsonRow<'a> {
 }
 
 /// The obstacles of the usual rows.
-pub const OBSTACLES_ALL: &str = "all";
+pub(crate) const OBSTACLES_ALL: &str = "all";
 /// The obstacles of the rows without the interactions' handlers.
-pub const OBSTACLES_NOT_HANDLERS: &str = "all_but_handlers";
+pub(crate) const OBSTACLES_NOT_HANDLERS: &str = "all_but_handlers";
 
 /// One interaction in the JSON (the first nine keys are a public
 /// contract).
@@ -303,7 +303,7 @@ pub struct JsonHandlersInp {
 }
 
 impl<'a> JsonRow<'a> {
-    fn new(r: &'a Row, inp_ms: Option<f64>, obstacles: &'static str) -> JsonRow<'a> {
+    fn new(r: &'a PlanRow, inp_ms: Option<f64>, obstacles: &'static str) -> JsonRow<'a> {
         JsonRow {
             quantum_ms: r.quantum_ms,
             yield_kind: r.yielding.map(|y| y.kind.name()),

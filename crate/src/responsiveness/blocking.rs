@@ -25,7 +25,7 @@ pub struct Blocking {
 /// otherwise the chunk is clipped to the window and whatever of it is over
 /// 50 ms counts (so a task cut to under 50 ms counts 0, and one of exactly
 /// 50 ms counts 0 either way).
-pub fn blocking_time(chunk: &Chunk, window: Window) -> f64 {
+pub(crate) fn blocking_time(chunk: &Chunk, window: Window) -> f64 {
     let end = chunk.end();
     if chunk.len < LONG_TASK_MS || end < window.start || chunk.start > window.end {
         return 0.0;
@@ -44,7 +44,7 @@ pub fn blocking_time(chunk: &Chunk, window: Window) -> f64 {
 
 /// Adds up [`Blocking`] chunk by chunk.
 #[derive(Clone, Copy)]
-pub struct BlockingCounter {
+pub(crate) struct BlockingCounter {
     window: Window,
     tbt: Neumaier,
     long_tasks: usize,

@@ -10,7 +10,7 @@ use crate::error::{fmt_number, unit, NumberRange, ParamError};
 use crate::text::{Filled, Text};
 
 /// One budget's range, ms.
-pub const BUDGET_RANGE: NumberRange = NumberRange::new(0.001, 1e7, unit::MS).or_zero();
+pub(crate) const BUDGET_RANGE: NumberRange = NumberRange::new(0.001, 1e7, unit::MS).or_zero();
 
 const ALLOWED: Text = Text::new(
     "KEY=MS joined by commas, each KEY (inp, p98 or tbt) at most once, each MS {} (e.g. inp=200,tbt=300)",

@@ -72,7 +72,7 @@ impl Piece {
 /// sliced plan) share one entry, so memory grows with the distinct lengths,
 /// not the chunks.
 #[derive(Debug)]
-pub struct DelayBuilder {
+pub(crate) struct DelayBuilder {
     window: Window,
     counts: HashMap<(u64, u64), u64>,
     /// The last key and its count not yet added (consecutive chunks of one

@@ -33,7 +33,7 @@ use crate::trace::interactions::{inp_index, Interaction, Interactions};
 
 /// A handler at least this long is a long task of its own (the browsers'
 /// 50 ms): slicing the other tasks cannot help it.
-pub const LONG_HANDLER_MS: f64 = 50.0;
+pub(crate) const LONG_HANDLER_MS: f64 = 50.0;
 
 /// One interaction under one sliced plan, ms.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]

@@ -76,7 +76,7 @@ const WAITED_LESS: Text = Text::new(
 
 /// A gap between the model's and the recorded input delay this small is
 /// agreement: the trace's times are in µs, Event Timing's in ms rounded.
-pub const AGREEMENT_MS: f64 = 2.0;
+pub(crate) const AGREEMENT_MS: f64 = 2.0;
 
 fn ms(v: f64) -> String {
     format!("{v:.1}")

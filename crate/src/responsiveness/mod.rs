@@ -51,7 +51,7 @@ pub mod yielding;
 pub use answer::Answer;
 pub use delay::{DelayDistribution, Window};
 pub use plan::{Chunk, Plan, Schedule, Task};
-pub use report::{Report, Row};
+pub use report::{PlanRow, ResponsivenessReport};
 pub use settings::{RespParam, Settings};
 pub use text::Source;
 pub use yielding::{CostFrom, YieldKind, Yielding};

@@ -92,7 +92,7 @@ pub fn pieces(duration: f64, quantum: Option<f64>) -> (u64, f64) {
 }
 
 /// The number of chunks `plan` at `quantum` cuts `tasks` into (saturating).
-pub fn chunk_count(tasks: &[Task], quantum: Option<f64>) -> u64 {
+pub(crate) fn chunk_count(tasks: &[Task], quantum: Option<f64>) -> u64 {
     tasks
         .iter()
         .map(|t| pieces(t.duration, quantum).0)
@@ -200,7 +200,7 @@ impl Ord for Continuation {
 /// Tasks must have finite starts and finite, non-negative durations; a
 /// sliced plan needs a positive quantum, a non-negative cost and a positive
 /// frame period ([`super::settings`] and the task readers check these).
-pub fn run_each(tasks: &[Task], plan: &Plan, mut on_chunk: impl FnMut(Chunk)) -> Completion {
+pub(crate) fn run_each(tasks: &[Task], plan: &Plan, mut on_chunk: impl FnMut(Chunk)) -> Completion {
     let n = tasks.len();
     let quantum = plan.quantum_ms();
     let mut order: Vec<usize> = (0..n).collect();

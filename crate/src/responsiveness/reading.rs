@@ -2,16 +2,16 @@
 //! rows favour, and the knee of the trade-off between p98 input delay and
 //! the time slicing adds to each task.
 
-use super::report::Row;
+use super::report::PlanRow;
 
 /// The p98 input delay a row should reach, ms: the long-task threshold,
 /// and RAIL's budget for starting to handle input (so that a response can
 /// come within 100 ms). INP's "good" line (200 ms) is for the whole
 /// interaction, of which input delay is only the first part.
-pub const P98_TARGET_MS: f64 = 50.0;
+pub(crate) const P98_TARGET_MS: f64 = 50.0;
 /// The least bend that counts as a knee: the point's distance below the
 /// chord, with both axes scaled to [0, 1] (a right-angled corner is 0.71).
-pub const MIN_KNEE_DISTANCE: f64 = 0.1;
+pub(crate) const MIN_KNEE_DISTANCE: f64 = 0.1;
 /// Ranges narrower than this (ms) are flat: no knee on them.
 const FLAT_MS: f64 = 1e-6;
 
@@ -35,9 +35,9 @@ pub struct Favoured {
 /// on the tasks. With a target, a light trace favours the recorded row, a
 /// heavy one the coarsest quantum that gets under it, and frame-aligned
 /// yields can make a finer quantum the cheaper one.
-pub fn favoured(rows: &[Row]) -> Option<Favoured> {
-    let quantum = |r: &Row| r.quantum_ms.unwrap_or(f64::INFINITY);
-    let cheaper = |a: &Row, b: &Row| {
+pub fn favoured(rows: &[PlanRow]) -> Option<Favoured> {
+    let quantum = |r: &PlanRow| r.quantum_ms.unwrap_or(f64::INFINITY);
+    let cheaper = |a: &PlanRow, b: &PlanRow| {
         a.finish_later_ms
             .mean
             .total_cmp(&b.finish_later_ms.mean)
@@ -98,7 +98,7 @@ pub enum NoKnee {
 /// units; the chord joins the recorded row to the smallest quantum; the
 /// knee is the row furthest below it, if that is at least
 /// [`MIN_KNEE_DISTANCE`]. It is always one of the rows tried.
-pub fn knee(rows: &[Row]) -> Result<Knee, NoKnee> {
+pub fn knee(rows: &[PlanRow]) -> Result<Knee, NoKnee> {
     if rows.len() < 3 {
         return Err(NoKnee::TooFewRows);
     }
@@ -153,8 +153,8 @@ pub(crate) mod tests {
     use super::super::report::DelayStats;
     use super::*;
 
-    pub(crate) fn row(q: Option<f64>, cost: f64, p98: f64) -> Row {
-        Row {
+    pub(crate) fn row(q: Option<f64>, cost: f64, p98: f64) -> PlanRow {
+        PlanRow {
             quantum_ms: q,
             yielding: None,
             input_delay_ms: DelayStats {
@@ -180,7 +180,7 @@ pub(crate) mod tests {
     }
 
     /// p98 falls with q while the cost rises as 1/q: a hyperbola.
-    fn hyperbola() -> Vec<Row> {
+    fn hyperbola() -> Vec<PlanRow> {
         let mut rows = vec![row(None, 0.0, 250.0)];
         for q in [100.0, 64.0, 48.0, 32.0, 24.0, 16.0, 8.0, 4.0] {
             rows.push(row(Some(q), 50.0 / q, 0.9 * q));
@@ -216,13 +216,13 @@ pub(crate) mod tests {
 
     #[test]
     fn flat_axes_have_no_knee() {
-        let rows: Vec<Row> = [None, Some(32.0), Some(8.0)]
+        let rows: Vec<PlanRow> = [None, Some(32.0), Some(8.0)]
             .into_iter()
             .zip([90.0, 30.0, 8.0])
             .map(|(q, p)| row(q, 0.0, p))
             .collect();
         assert_eq!(knee(&rows), Err(NoKnee::FreeYields));
-        let rows: Vec<Row> = [None, Some(32.0), Some(8.0)]
+        let rows: Vec<PlanRow> = [None, Some(32.0), Some(8.0)]
             .into_iter()
             .zip([0.0, 1.0, 5.0])
             .map(|(q, c)| row(q, c, 0.0))

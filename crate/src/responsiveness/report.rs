@@ -13,12 +13,12 @@ use crate::stats::accurate_sum;
 use crate::text::Text;
 
 /// The thresholds of the "delayed over" shares, ms.
-pub const DELAYED_OVER_MS: [f64; 3] = [50.0, 100.0, 200.0];
+pub(crate) const DELAYED_OVER_MS: [f64; 3] = [50.0, 100.0, 200.0];
 /// The most chunks one plan may cut the tasks into on the command line
 /// (a second or two of work; the page allows fewer, see `Limits`).
 pub const MAX_CHUNKS: u64 = 20_000_000;
 /// Points of each row's input-delay CDF kept for charts.
-pub const CDF_POINTS: usize = 400;
+pub(crate) const CDF_POINTS: usize = 400;
 
 /// Input delay figures of one row, ms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
@@ -33,7 +33,7 @@ pub struct DelayStats {
 
 /// One plan's figures.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Row {
+pub struct PlanRow {
     /// `None` for the recorded row.
     pub quantum_ms: Option<f64>,
     /// `None` for the recorded row.
@@ -56,7 +56,7 @@ pub struct Row {
     pub cdf: Vec<(f64, f64)>,
 }
 
-impl Row {
+impl PlanRow {
     pub fn is_recorded(&self) -> bool {
         self.quantum_ms.is_none()
     }
@@ -64,7 +64,7 @@ impl Row {
 
 /// Every row over one window.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Report {
+pub struct ResponsivenessReport {
     pub window: Window,
     /// The window was given (else it is the recorded tasks' span).
     pub window_given: bool,
@@ -73,16 +73,16 @@ pub struct Report {
     /// The transit added to every input delay of the rows, ms.
     pub transit_ms: f64,
     /// The recorded row first, then one per quantum, ascending.
-    pub rows: Vec<Row>,
+    pub rows: Vec<PlanRow>,
 }
 
-impl Report {
-    pub fn recorded(&self) -> &Row {
+impl ResponsivenessReport {
+    pub fn recorded(&self) -> &PlanRow {
         &self.rows[0]
     }
 
     /// The sliced row at `quantum` (exactly), if it was computed.
-    pub fn at(&self, quantum: f64) -> Option<&Row> {
+    pub fn at(&self, quantum: f64) -> Option<&PlanRow> {
         self.rows.iter().find(|r| r.quantum_ms == Some(quantum))
     }
 }
@@ -134,7 +134,7 @@ fn row(
     window: Window,
     recorded_end: &[f64],
     transit: f64,
-) -> (Row, Vec<f64>) {
+) -> (PlanRow, Vec<f64>) {
     let mut delay = DelayBuilder::new(window);
     let mut blocking = BlockingCounter::new(window);
     let done = run_each(tasks, plan, |c| {
@@ -153,7 +153,7 @@ fn row(
         .map(|t| pieces(t.duration, plan.quantum_ms()).0 - 1)
         .max()
         .unwrap_or(0);
-    let r = Row {
+    let r = PlanRow {
         quantum_ms: plan.quantum_ms(),
         yielding: plan.yielding(),
         input_delay_ms: DelayStats {
@@ -212,7 +212,7 @@ pub fn evaluate(
     tasks: &[Task],
     settings: &Settings,
     max_chunks: u64,
-) -> Result<Report, TooManyChunks> {
+) -> Result<ResponsivenessReport, TooManyChunks> {
     check_size(tasks, &settings.quanta, max_chunks)?;
     let recorded_end = run_each(tasks, &Plan::Recorded, |_| {});
     let span = settings
@@ -231,7 +231,7 @@ pub fn evaluate(
         };
         rows.push(row(tasks, &plan, span, &recorded_end.ends, transit).0);
     }
-    Ok(Report {
+    Ok(ResponsivenessReport {
         window: span,
         window_given: settings.window.is_some(),
         tasks: tasks.len(),

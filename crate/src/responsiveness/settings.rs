@@ -19,7 +19,7 @@ pub const DEFAULT_QUANTA_MS: [f64; 8] = [4.0, 8.0, 16.0, 24.0, 32.0, 48.0, 64.0,
 /// Most quanta in one list (the rows of one table).
 pub const MAX_QUANTA: usize = 16;
 /// A window's ends, ms from the first task's start.
-pub const WINDOW_RANGE: NumberRange = NumberRange::new(0.0, 1e10, unit::MS);
+pub(crate) const WINDOW_RANGE: NumberRange = NumberRange::new(0.0, 1e10, unit::MS);
 
 /// An input's transit from the browser process to the page's main thread,
 /// ms: Event Timing's clock starts when the browser received the input,
@@ -179,7 +179,7 @@ pub fn parse_quanta(field: &str, text: &str) -> Result<Vec<f64>, ParamError> {
 
 /// A window `START-END`: ms from the first task's start, `START` from 0,
 /// `END` after it.
-pub fn parse_window(field: &str, text: &str) -> Result<Window, ParamError> {
+pub(crate) fn parse_window(field: &str, text: &str) -> Result<Window, ParamError> {
     let bad = || {
         ParamError::new(
             field,

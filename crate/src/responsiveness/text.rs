@@ -5,7 +5,7 @@
 //! `{}` are filled in order, so both languages take the same arguments.
 
 use super::reading::{Favoured, Knee, NoKnee};
-use super::report::{Report, Row};
+use super::report::{PlanRow, ResponsivenessReport};
 use super::yielding::{YieldKind, CHROMIUM_CLAMP_FROM};
 use crate::text::{Lang, Text};
 
@@ -65,9 +65,9 @@ const SPAN: Text = Text::new("span", "时间跨度");
 const WINDOW: Text = Text::new("window", "时间窗口");
 
 /// The first row's name in tables and charts.
-pub const RECORDED_ROW: Text = Text::new("as recorded", "按记录");
+pub(crate) const RECORDED_ROW: Text = Text::new("as recorded", "按记录");
 /// The same row when the tasks are not a trace's as it ran.
-pub const WHOLE_ROW: Text = Text::new("whole tasks", "整体运行");
+pub(crate) const WHOLE_ROW: Text = Text::new("whole tasks", "整体运行");
 
 const WAITS: Text = Text::new(
     "{}, an input waits {} ms on average; 1 in 50 waits over {} ms and the worst {} ms ({} % over 50 ms).",
@@ -188,7 +188,7 @@ fn pct(share: f64) -> String {
 }
 
 /// The span or window, as the sentences call it.
-pub fn span_word(report: &Report) -> Text {
+pub fn span_word(report: &ResponsivenessReport) -> Text {
     if report.window_given {
         WINDOW
     } else {
@@ -198,7 +198,7 @@ pub fn span_word(report: &Report) -> Text {
 
 /// The reading, one sentence or paragraph per item.
 pub fn reading(
-    report: &Report,
+    report: &ResponsivenessReport,
     favoured: Option<Favoured>,
     knee: Result<Knee, NoKnee>,
     kind: YieldKind,
@@ -251,7 +251,7 @@ pub fn reading(
 }
 
 fn favoured_sentence(
-    report: &Report,
+    report: &ResponsivenessReport,
     f: Favoured,
     kind: YieldKind,
     source: Source,
@@ -320,7 +320,11 @@ fn favoured_sentence(
     template.fill(lang, &refs)
 }
 
-fn knee_sentence(report: &Report, knee: Result<Knee, NoKnee>, lang: Lang) -> Option<String> {
+fn knee_sentence(
+    report: &ResponsivenessReport,
+    knee: Result<Knee, NoKnee>,
+    lang: Lang,
+) -> Option<String> {
     let finest = report.rows[1..]
         .iter()
         .filter_map(|r| Some((r, r.quantum_ms?)))
@@ -353,7 +357,7 @@ fn knee_sentence(report: &Report, knee: Result<Knee, NoKnee>, lang: Lang) -> Opt
     }
 }
 
-fn notes(report: &Report, kind: YieldKind, lang: Lang) -> Vec<String> {
+fn notes(report: &ResponsivenessReport, kind: YieldKind, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
     let sliced = &report.rows[1..];
     if kind == YieldKind::Timeout {
@@ -392,7 +396,7 @@ fn notes(report: &Report, kind: YieldKind, lang: Lang) -> Vec<String> {
 
 /// The name of a row in tables and chart legends: "as recorded" (or
 /// "whole tasks") and "q = 16 ms".
-pub fn row_name(row: &Row, source: Source, lang: Lang) -> String {
+pub fn row_name(row: &PlanRow, source: Source, lang: Lang) -> String {
     match row.quantum_ms {
         None => match source {
             Source::Trace => RECORDED_ROW,
@@ -493,7 +497,7 @@ pub struct Column {
 
 impl Column {
     /// The row's figure in this column, as the table shows it.
-    pub fn cell(&self, row: &Row) -> String {
+    pub fn cell(&self, row: &PlanRow) -> String {
         let d = row.input_delay_ms;
         let f = row.finish_later_ms;
         match self.key {
@@ -550,7 +554,7 @@ pub const COLUMNS: [Column; 16] = [
 ];
 
 /// The page's shorter table.
-pub const PAGE_COLUMNS: [&str; 9] = [
+pub(crate) const PAGE_COLUMNS: [&str; 9] = [
     "mean",
     "p98",
     "max",

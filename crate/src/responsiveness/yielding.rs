@@ -212,7 +212,7 @@ impl Yielding {
 
     /// When the continuation after a task's `nth` yield (from 1) becomes
     /// runnable, for a piece that ended at `end`.
-    pub fn continuation_ready(&self, end: f64, nth: u32) -> f64 {
+    pub(crate) fn continuation_ready(&self, end: f64, nth: u32) -> f64 {
         let after_cost = end + self.cost_ms;
         match self.kind {
             YieldKind::Scheduler | YieldKind::Message => after_cost,

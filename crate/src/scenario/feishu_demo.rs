@@ -25,11 +25,11 @@
 
 use serde::Serialize;
 
-use super::knob::{Knob, Text};
+use super::knob::Text;
 use super::mechanism::{join_list, Apps, Mechanism, MechanismRow, MechanismTable};
 use super::registry::{pri_caption, PageCell, PageColumn, PageRow, PageTable, RunLabel};
-use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
-use crate::policy::{ClutchParams, ClutchRules, PolicyKind};
+use super::{Knobs, PageText, RunView, ScenarioKind, ScenarioOutcome};
+use crate::policy::{ClutchParams, ClutchRules, KernelFlavour, PolicyKind};
 use crate::scenario::simulation::{simulate, PriSeries, RunConfig, RunResult};
 use crate::sim::machine::Machine;
 use crate::sim::{GroupKind, Qos, ThreadGroup};
@@ -37,65 +37,18 @@ use crate::text::Filled;
 use crate::text::Lang;
 use crate::workload::programs::{Process, Program, Programs, ThreadSpec, WorkerCap};
 
-/// The scenario in the registry.
-#[derive(Debug)]
-pub struct FeishuDemo;
-
-impl Scenario for FeishuDemo {
-    fn name(&self) -> &'static str {
-        "feishu-demo"
-    }
-
-    fn title(&self) -> Text {
-        Text::new(
-            "Feishu demo: 100 spinning queues vs the main thread (A10)",
-            "飞书演示：100 个空转队列与主线程（A10）",
-        )
-    }
-
-    fn table_title(&self) -> Text {
-        Text::new(
-            "Main thread time by queue group (%)",
-            "按队列组统计的主线程时间（%）",
-        )
-    }
-
-    fn knobs(&self) -> &'static [Knob] {
-        &[
-            Knob::BandLimit,
-            Knob::Queues,
-            Knob::Groups,
-            Knob::Machine,
-            Knob::EpRatio,
-            Knob::SystemWork,
-            Knob::Seconds,
-            Knob::Timeline,
-            Knob::Policy,
-            Knob::ClutchRules,
-        ]
-    }
-
-    fn run(&self, knobs: &Knobs) -> ScenarioResult {
-        run(knobs).into()
-    }
-
-    /// One per group (their priorities are traced even without timelines).
-    fn run_labels(&self, knobs: &Knobs) -> Vec<RunLabel> {
-        knobs
-            .groups
-            .iter()
-            .map(|q| QUEUES.both(&[q.name()]))
-            .collect()
-    }
-
-    /// The main thread and the first two queues.
-    fn lanes_per_group(&self) -> usize {
-        3
-    }
+/// The runs the page can pick from: one per group (their priorities are
+/// traced even without timelines).
+pub fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
+    knobs
+        .groups
+        .iter()
+        .map(|q| QUEUES.both(&[q.name()]))
+        .collect()
 }
 
 /// The study's four groups, in its order.
-pub const STUDY_GROUPS: [Qos; 4] = [
+pub(crate) const STUDY_GROUPS: [Qos; 4] = [
     Qos::UserInteractive,
     Qos::UserInitiated,
     Qos::Utility,
@@ -105,8 +58,8 @@ pub const STUDY_GROUPS: [Qos; 4] = [
 /// Other system work, when on: this much CPU (ms) every period on every
 /// core at once. 1.3 % is set to read like the measured low groups; it is
 /// an input, not a prediction (see `Programs::add_system_work`).
-pub const SYSTEM_BURST_MS: f64 = 1.3;
-pub const SYSTEM_PERIOD_MS: f64 = 100.0;
+pub(crate) const SYSTEM_BURST_MS: f64 = 1.3;
+pub(crate) const SYSTEM_PERIOD_MS: f64 = 100.0;
 
 /// Measured main thread Preempted + Runnable, %, by group QoS.
 pub fn measured_pct(qos: Qos) -> Option<f64> {
@@ -136,7 +89,9 @@ pub fn setup(knobs: &Knobs, machine: &Machine) -> Setup {
         rules: knobs.clutch_rules,
         apps: Apps::One(GroupKind::Normal),
         cap: WorkerCap::Off,
-        band_limit: knobs.band_limit.unwrap_or(machine.band_limit),
+        band_limit: knobs
+            .band_limit
+            .unwrap_or(KernelFlavour::of(machine).band_limit),
     }
 }
 
@@ -185,7 +140,7 @@ pub fn workload(
 }
 
 /// Runs one group; thread 0 is the main thread, thread 1 the traced queue.
-pub fn run_group(qos: Qos, knobs: &Knobs, machine: &Machine, setup: &Setup) -> RunResult {
+pub(crate) fn run_group(qos: Qos, knobs: &Knobs, machine: &Machine, setup: &Setup) -> RunResult {
     let w = workload(
         qos,
         knobs.queues,
@@ -194,10 +149,6 @@ pub fn run_group(qos: Qos, knobs: &Knobs, machine: &Machine, setup: &Setup) -> R
         setup.apps,
         setup.cap,
     );
-    let machine = Machine {
-        band_limit: setup.band_limit,
-        ..machine.clone()
-    };
     let cfg = RunConfig {
         until: knobs.seconds * 1000.0,
         timeline: knobs.timeline,
@@ -205,9 +156,10 @@ pub fn run_group(qos: Qos, knobs: &Knobs, machine: &Machine, setup: &Setup) -> R
         trace_pri: vec![0, 1],
         class: setup.policy,
         clutch: ClutchParams { rules: setup.rules },
+        band_limit: Some(setup.band_limit),
         ..RunConfig::default()
     };
-    simulate(&w, &machine, &cfg)
+    simulate(&w, machine, &cfg)
 }
 
 /// One group's row of the table from its run.
@@ -311,7 +263,7 @@ pub fn run(knobs: &Knobs) -> FeishuDemoResult {
         .any(|g| g.measured_pct.is_some())
         .then(|| mechanism_table(knobs, &machine, &main_setup, &groups));
     let mut r = FeishuDemoResult {
-        scenario: FeishuDemo.name(),
+        scenario: ScenarioKind::FeishuDemo.name(),
         machine: machine.name.clone(),
         band_limit: main_setup.band_limit,
         queues: knobs.queues,
@@ -447,7 +399,7 @@ fn mechanism_table(
 }
 
 /// Waiting more than this share of the time counts as "kept waiting".
-pub const KEPT_WAITING_PCT: f64 = 50.0;
+pub(crate) const KEPT_WAITING_PCT: f64 = 50.0;
 
 /// The groups (of those the study measured) whose queues keep the main
 /// thread waiting more than half the time, by `figure`.
@@ -799,7 +751,7 @@ fn priority_note(r: &FeishuDemoResult, policy: PolicyKind, lang: Lang) -> String
 /// The main thread's base priority (BASEPRI_FOREGROUND).
 const BASEPRI_MAIN: u8 = crate::sim::qos::BASEPRI_FOREGROUND;
 
-impl Outcome for FeishuDemoResult {
+impl ScenarioOutcome for FeishuDemoResult {
     fn to_text(&self, lang: Lang) -> String {
         let mut s = format!(
             "feishu-demo: {} spinning queues + spinning main thread on {}, \
@@ -903,7 +855,7 @@ impl Outcome for FeishuDemoResult {
             .collect();
         let mut tables = vec![PageTable {
             id: "main",
-            title: Filled::from(FeishuDemo.table_title()),
+            title: Filled::from(ScenarioKind::FeishuDemo.table_title()),
             columns,
             rows,
             reading: self.page_text().reading,

@@ -21,10 +21,10 @@
 
 use serde::Serialize;
 
-use super::knob::{Knob, Text};
+use super::knob::Text;
 use super::registry::{pri_caption, PageCell, PageColumn, PageRow, PageTable, RunLabel};
-use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
-use crate::policy::{ClutchParams, PolicyKind};
+use super::{Knobs, PageText, RunView, ScenarioKind, ScenarioOutcome};
+use crate::policy::{ClutchParams, KernelFlavour, PolicyKind};
 use crate::scenario::simulation::{simulate, RunConfig};
 use crate::sim::machine::Machine;
 use crate::sim::{GroupKind, Qos, ThreadGroup};
@@ -36,62 +36,21 @@ use crate::workload::programs::{
 
 /// The queues the first refresh needs, found by hand (reading code and
 /// Instruments traces, as the study did first).
-/// The scenario in the registry.
-#[derive(Debug)]
-pub struct FeishuStartup;
-
-impl Scenario for FeishuStartup {
-    fn name(&self) -> &'static str {
-        "feishu-startup"
+/// The runs the page can pick from: one per configuration, with timelines
+/// only.
+pub fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
+    if !knobs.timeline {
+        return Vec::new();
     }
-
-    fn title(&self) -> Text {
-        Text::new(
-            "Feishu start-up: QoS whitelist for the first refresh",
-            "飞书启动：首次刷新的 QoS 白名单",
-        )
-    }
-
-    fn table_title(&self) -> Text {
-        Text::new("Start-up milestones (ms)", "启动里程碑（ms）")
-    }
-
-    fn knobs(&self) -> &'static [Knob] {
-        &[
-            Knob::BandLimit,
-            Knob::Machine,
-            Knob::EpRatio,
-            Knob::SystemWork,
-            Knob::Timeline,
-            Knob::Policy,
-            Knob::ClutchRules,
-        ]
-    }
-
-    fn run(&self, knobs: &Knobs) -> ScenarioResult {
-        run(knobs).into()
-    }
-
-    /// One per configuration, with timelines only.
-    fn run_labels(&self, knobs: &Knobs) -> Vec<RunLabel> {
-        if !knobs.timeline {
-            return Vec::new();
-        }
-        CONFIGS
-            .iter()
-            .map(|&(name, _)| config_title(name).into())
-            .collect()
-    }
-
-    /// The main thread and the first few start-up workers of each queue.
-    fn lanes_per_group(&self) -> usize {
-        5
-    }
+    CONFIGS
+        .iter()
+        .map(|&(name, _)| config_title(name).into())
+        .collect()
 }
 
 /// The study's remark on the all-utility configuration (it gives no
 /// figures), in English and Chinese.
-pub const ALL_UTILITY_MEASURED: Text = Text::new(
+pub(crate) const ALL_UTILITY_MEASURED: Text = Text::new(
     "first screen sooner, first refresh later (no figures given)",
     "首屏更早，首次刷新更晚（原文未给出数字）",
 );
@@ -100,7 +59,7 @@ pub const HAND_WHITELIST: [&str; 4] = ["account", "db", "net-callback", "network
 
 /// The four configurations, as named in the table and the JSON, and in
 /// Chinese.
-pub const CONFIGS: [(&str, &str); 4] = [
+pub(crate) const CONFIGS: [(&str, &str); 4] = [
     ("default", "默认"),
     ("all-utility", "全部 utility"),
     ("whitelist", "白名单"),
@@ -108,8 +67,8 @@ pub const CONFIGS: [(&str, &str); 4] = [
 ];
 
 /// Measured gains of the whitelist over the default, ms.
-pub const MEASURED_FIRST_SCREEN_GAIN_MS: f64 = 100.0;
-pub const MEASURED_FIRST_REFRESH_GAIN_MS: f64 = 1500.0;
+pub(crate) const MEASURED_FIRST_SCREEN_GAIN_MS: f64 = 100.0;
+pub(crate) const MEASURED_FIRST_REFRESH_GAIN_MS: f64 = 1500.0;
 
 /// Other processes during launch: threads, items each, CPU and wait per
 /// item (ms).
@@ -319,7 +278,7 @@ pub fn workload(qos_of: &dyn Fn(&str) -> Qos) -> Startup {
 
 /// The automatic whitelist: the queues (not the main thread) of every item
 /// the first refresh transitively waits on, sorted by name.
-pub fn auto_whitelist(s: &Startup) -> Vec<String> {
+pub(crate) fn auto_whitelist(s: &Startup) -> Vec<String> {
     let mut names: Vec<String> = s
         .workload
         .transitive_deps(s.first_refresh)
@@ -379,7 +338,9 @@ pub struct FeishuStartupResult {
 
 pub fn run(knobs: &Knobs) -> FeishuStartupResult {
     let machine = knobs.machine_or(|_| Machine::a10());
-    let band_limit = knobs.band_limit.unwrap_or(machine.band_limit);
+    let band_limit = knobs
+        .band_limit
+        .unwrap_or(KernelFlavour::of(&machine).band_limit);
     let hand: Vec<String> = HAND_WHITELIST.iter().map(|s| s.to_string()).collect();
     let auto = auto_whitelist(&workload(&|_| Qos::UserInitiated));
     type Pick = Box<dyn Fn(&str) -> Qos>;
@@ -411,13 +372,10 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
             clutch: ClutchParams {
                 rules: knobs.clutch_rules,
             },
+            band_limit: Some(band_limit),
             ..RunConfig::default()
         };
-        let run_on = Machine {
-            band_limit,
-            ..machine.clone()
-        };
-        let r = simulate(&w, &run_on, &cfg);
+        let r = simulate(&w, &machine, &cfg);
         configs.push(ConfigResult {
             name,
             first_screen_ms: r.items_done[s.first_screen].unwrap_or(f64::INFINITY),
@@ -439,7 +397,7 @@ pub fn run(knobs: &Knobs) -> FeishuStartupResult {
         rules: knobs.clutch_rules.name(),
     };
     FeishuStartupResult {
-        scenario: FeishuStartup.name(),
+        scenario: ScenarioKind::FeishuStartup.name(),
         machine: machine.name.clone(),
         band_limit,
         policy: knobs.policy,
@@ -549,7 +507,7 @@ fn signed_ms(v: f64) -> String {
     format!("{}{:.0}", if v < 0.0 { '−' } else { '+' }, v.abs())
 }
 
-impl Outcome for FeishuStartupResult {
+impl ScenarioOutcome for FeishuStartupResult {
     fn to_text(&self, lang: Lang) -> String {
         let mut s = format!(
             "feishu-startup: synthetic start-up on {}, band limit {}\n\n\
@@ -635,7 +593,7 @@ impl Outcome for FeishuStartupResult {
             .collect();
         vec![PageTable {
             id: "main",
-            title: Filled::from(FeishuStartup.table_title()),
+            title: Filled::from(ScenarioKind::FeishuStartup.table_title()),
             columns,
             rows,
             reading: self.page_text().reading,

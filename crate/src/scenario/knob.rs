@@ -57,9 +57,10 @@ pub const MAX_QUEUES: u64 = 1000;
 
 /// Simulated seconds of `feishu-demo`: at least half a second (the decay
 /// needs a few ticks to show), at most a minute (a browser's patience).
-pub const SECONDS_MIN: f64 = 0.5;
-pub const SECONDS_MAX: f64 = 60.0;
-pub const SECONDS_RANGE: NumberRange = NumberRange::new(SECONDS_MIN, SECONDS_MAX, unit::SECONDS);
+pub(crate) const SECONDS_MIN: f64 = 0.5;
+pub(crate) const SECONDS_MAX: f64 = 60.0;
+pub(crate) const SECONDS_RANGE: NumberRange =
+    NumberRange::new(SECONDS_MIN, SECONDS_MAX, unit::SECONDS);
 
 /// Most QoS groups `feishu-demo` runs (one simulation each).
 pub const MAX_GROUPS: usize = 6;

@@ -31,11 +31,11 @@
 
 use serde::Serialize;
 
-use super::knob::{Knob, Text};
+use super::knob::Text;
 use super::mechanism::{join_list, Apps, Mechanism, MechanismRow, MechanismTable};
 use super::registry::{PageCell, PageColumn, PageRow, PageTable, RunLabel};
-use super::{Knobs, Outcome, PageText, RunView, Scenario, ScenarioResult};
-use crate::policy::{ClutchRules, PolicyKind};
+use super::{Knobs, PageText, RunView, ScenarioKind, ScenarioOutcome};
+use crate::policy::{ClutchRules, KernelFlavour, PolicyKind};
 use crate::scenario::simulation::{simulate, RunConfig, RunResult};
 use crate::sim::machine::{CoreKind, Machine};
 use crate::sim::{GroupKind, Qos, ThreadGroup};
@@ -43,97 +43,61 @@ use crate::text::Filled;
 use crate::text::Lang;
 use crate::workload::programs::{Pool, Process, Program, Programs, ThreadSpec, WorkerCap};
 
-/// The scenario in the registry.
-#[derive(Debug)]
-pub struct M1Compress;
-
-impl Scenario for M1Compress {
-    fn name(&self) -> &'static str {
-        "m1-compress"
+/// The runs the page can pick from: one per machine and case, with
+/// timelines only.
+pub fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
+    if !knobs.timeline {
+        return Vec::new();
     }
-
-    fn title(&self) -> Text {
-        Text::new(
-            "M1 vs Intel: compressing at QoS 9 to 33",
-            "M1 与 Intel：以 QoS 9 到 33 压缩",
-        )
-    }
-
-    fn table_title(&self) -> Text {
-        Text::new("Job times (s)", "任务耗时（秒）")
-    }
-
-    fn knobs(&self) -> &'static [Knob] {
-        &[
-            Knob::BandLimit,
-            Knob::Machine,
-            Knob::EpRatio,
-            Knob::SystemWork,
-            Knob::Timeline,
-            Knob::Policy,
-            Knob::ClutchRules,
-            Knob::GcdCap,
-        ]
-    }
-
-    fn run(&self, knobs: &Knobs) -> ScenarioResult {
-        run(knobs).into()
-    }
-
-    /// One per machine and case, with timelines only.
-    fn run_labels(&self, knobs: &Knobs) -> Vec<RunLabel> {
-        if !knobs.timeline {
-            return Vec::new();
-        }
-        machines(knobs)
-            .iter()
-            .flat_map(|m| {
-                plan().into_iter().map(move |(case, jobs)| {
-                    let qos = jobs
-                        .iter()
-                        .map(|q| q.number().to_string())
-                        .collect::<Vec<_>>()
-                        .join("+");
-                    run_label(m, case, &qos)
-                })
+    machines(knobs)
+        .iter()
+        .flat_map(|m| {
+            plan().into_iter().map(move |(case, jobs)| {
+                let qos = jobs
+                    .iter()
+                    .map(|q| q.number().to_string())
+                    .collect::<Vec<_>>()
+                    .join("+");
+                run_label(m, case, &qos)
             })
-            .collect()
-    }
+        })
+        .collect()
+}
 
-    /// The most telling run: the M1 under contention (QoS 9 kept on the E
-    /// cores while QoS 33 uses all eight). Each machine has its alone runs,
-    /// then contention, then two-background; without a machine knob
-    /// xeon-w's come first.
-    fn default_run(&self, knobs: &Knobs) -> usize {
-        let contention = ALONE_QOS.len();
-        let runs_per_machine = ALONE_QOS.len() + 2;
-        match knobs.machine {
-            None => runs_per_machine + contention,
-            Some(_) => contention,
-        }
+/// The most telling run: the M1 under contention (QoS 9 kept on the E
+/// cores while QoS 33 uses all eight). Each machine has its alone runs,
+/// then contention, then two-background; without a machine knob xeon-w's
+/// come first.
+pub fn default_run(knobs: &Knobs) -> usize {
+    let contention = ALONE_QOS.len();
+    let runs_per_machine = ALONE_QOS.len() + 2;
+    match knobs.machine {
+        None => runs_per_machine + contention,
+        Some(_) => contention,
     }
 }
 
 /// Chunks per job (10 GB in 64 MB chunks).
-pub const CHUNKS: u32 = 160;
+pub(crate) const CHUNKS: u32 = 160;
 /// Work per chunk, ms on a speed-1 core. Calibrated, see the module doc.
-pub const CHUNK_WORK_MS: f64 = 305.0;
+pub(crate) const CHUNK_WORK_MS: f64 = 305.0;
 /// QoS of the study's single-job runs.
-pub const ALONE_QOS: [Qos; 4] = [
+pub(crate) const ALONE_QOS: [Qos; 4] = [
     Qos::Background,
     Qos::Utility,
     Qos::UserInitiated,
     Qos::UserInteractive,
 ];
 
-pub const CALIBRATION: &str = "Two constants tuned, nothing else: chunk work = 305 ms per chunk \
+pub(crate) const CALIBRATION: &str =
+    "Two constants tuned, nothing else: chunk work = 305 ms per chunk \
     × 160 chunks (48.8 s on one speed-1 core), tuned so one job alone on xeon-w takes ~6.1 s \
     (measured 5.6–6.6 s); E-core speed = 0.30 × P core (--ep-ratio), tuned so QoS 9 alone on \
     the M1's 4 E cores takes ~41 s (measured 38–43 s). An M1 P core is assumed as fast as a \
     Xeon W core; hyper-threading, memory bandwidth and I/O are not modelled.";
 
 /// [`CALIBRATION`] in Simplified Chinese.
-pub const CALIBRATION_ZH: &str = "只校准了两个常数，别无其他：每块工作量 = 305 ms × 160 块\
+pub(crate) const CALIBRATION_ZH: &str = "只校准了两个常数，别无其他：每块工作量 = 305 ms × 160 块\
     （在一个速度为 1 的核心上共 48.8 s），校准使一个任务在 xeon-w 上单独运行约需 6.1 s\
     （实测 5.6–6.6 s）；能效核速度 = 0.30 × 性能核（--ep-ratio），校准使 QoS 9 的任务在 M1 \
     的 4 个能效核上单独运行约需 41 s（实测 38–43 s）。假定 M1 的性能核与 Xeon W 的核心一样快；\
@@ -243,7 +207,7 @@ pub struct Setup {
 /// GCD's cap when the knob leaves it to the scenario: per chunk, as GCD
 /// admits an operation queue's items (macOS has the cap since 10.14; every
 /// machine here runs macOS).
-pub const DEFAULT_GCD_CAP: WorkerCap = WorkerCap::PerItem;
+pub(crate) const DEFAULT_GCD_CAP: WorkerCap = WorkerCap::PerItem;
 
 /// The table's setup on machine `m` from the knobs.
 fn setup(knobs: &Knobs, m: &Machine) -> Setup {
@@ -252,7 +216,7 @@ fn setup(knobs: &Knobs, m: &Machine) -> Setup {
         rules: knobs.clutch_rules,
         apps: Apps::One(GroupKind::Normal),
         cap: knobs.gcd_cap.unwrap_or(DEFAULT_GCD_CAP),
-        band_limit: knobs.band_limit.unwrap_or(m.band_limit),
+        band_limit: knobs.band_limit.unwrap_or(KernelFlavour::of(m).band_limit),
     }
 }
 
@@ -299,15 +263,11 @@ pub fn workload(jobs: &[Qos], concurrency: usize, apps: Apps, cap: WorkerCap) ->
 }
 
 /// Runs jobs together on `machine`.
-pub fn run_jobs(machine: &Machine, jobs: &[Qos], setup: &Setup, knobs: &Knobs) -> RunResult {
+pub(crate) fn run_jobs(machine: &Machine, jobs: &[Qos], setup: &Setup, knobs: &Knobs) -> RunResult {
     let mut w = workload(jobs, machine.cores.len(), setup.apps, setup.cap);
     if knobs.system_work.unwrap_or(false) {
         w.add_system_work(machine.cores.len(), 1.3, 100.0);
     }
-    let machine = Machine {
-        band_limit: setup.band_limit,
-        ..machine.clone()
-    };
     let cfg = RunConfig {
         until: SIMULATED_MS,
         stop_when_pools_done: true,
@@ -315,9 +275,10 @@ pub fn run_jobs(machine: &Machine, jobs: &[Qos], setup: &Setup, knobs: &Knobs) -
         max_records: knobs.max_records,
         class: setup.policy,
         clutch: crate::policy::ClutchParams { rules: setup.rules },
+        band_limit: Some(setup.band_limit),
         ..RunConfig::default()
     };
-    simulate(&w, &machine, &cfg)
+    simulate(&w, machine, &cfg)
 }
 
 /// The study's figure (s) and its wording, for one job of one case.
@@ -348,7 +309,7 @@ fn measured(machine: &str, case: &str, job: usize, qos: Qos) -> (Option<f64>, Op
 }
 
 /// The study's two background jobs on the M1, s.
-pub const MEASURED_TWO_BACKGROUND: [f64; 2] = [40.0, 77.0];
+pub(crate) const MEASURED_TWO_BACKGROUND: [f64; 2] = [40.0, 77.0];
 
 /// What the page's "the study" column says when the study gives nothing.
 const NO_FIGURE: Text = Text::new("no figure", "无数据");
@@ -421,7 +382,7 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
         .find(|m| m.name == "m1")
         .map(|m| mechanism_table(m, knobs, &cases));
     let mut result = M1CompressResult {
-        scenario: M1Compress.name(),
+        scenario: ScenarioKind::M1Compress.name(),
         cases,
         calibration: Filled {
             en: CALIBRATION,
@@ -440,7 +401,7 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
 
 /// How long each case is simulated: a job not done by then is reported as
 /// unfinished.
-pub const SIMULATED_MS: f64 = 1_000_000.0;
+pub(crate) const SIMULATED_MS: f64 = 1_000_000.0;
 
 /// The candidates for the two background jobs' split.
 pub fn mechanisms(rules: ClutchRules) -> [Mechanism; 5] {
@@ -773,7 +734,7 @@ fn notes(r: &M1CompressResult, machines: &[Machine], lang: Lang) -> Vec<String> 
     notes
 }
 
-impl Outcome for M1CompressResult {
+impl ScenarioOutcome for M1CompressResult {
     fn to_text(&self, lang: Lang) -> String {
         // The measured column is as wide as its longest cell (20 at least).
         let measured = self
@@ -900,7 +861,7 @@ impl Outcome for M1CompressResult {
         }
         let mut tables = vec![PageTable {
             id: "main",
-            title: Filled::from(M1Compress.table_title()),
+            title: Filled::from(ScenarioKind::M1Compress.table_title()),
             columns,
             rows,
             reading: self.page_text().reading,

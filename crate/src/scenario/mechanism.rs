@@ -14,7 +14,7 @@ use crate::workload::programs::WorkerCap;
 
 /// How close (in % of the measured value) a figure must be to count as
 /// reproducing it.
-pub const TOLERANCE_PCT: f64 = 10.0;
+pub(crate) const TOLERANCE_PCT: f64 = 10.0;
 
 /// How a scenario's threads are laid out in apps (thread groups).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,7 +176,7 @@ impl MechanismTable {
 }
 
 /// `a, b and c` (`a、b 和 c`).
-pub fn join_list(items: &[String], lang: Lang) -> String {
+pub(crate) fn join_list(items: &[String], lang: Lang) -> String {
     match (items.split_last(), lang) {
         (None, _) => String::new(),
         (Some((last, [])), _) => last.clone(),

@@ -1,9 +1,8 @@
 //! The preset scenarios, their knobs and their results.
 //!
 //! [`run`] is the one entry point for every front end: the CLI prints the
-//! result as a table or JSON, the page plots it. Scenarios are looked up in
-//! one table ([`registry::REGISTRY`]: one file per scenario implementing
-//! [`Scenario`], one line each in the table). Knobs are named once in
+//! result as a table or JSON, the page plots it. Scenarios are named by
+//! [`ScenarioKind`] (one file per scenario, one variant each). Knobs are named once in
 //! [`Knob`] (CLI flag, URL key, range, labels) and validated in
 //! [`Knobs::set`], so both front ends accept and refuse the same values
 //! with the same words.
@@ -19,6 +18,7 @@ pub mod simulation;
 use serde::Serialize;
 
 use crate::error::ParamError;
+use crate::policy::KernelFlavour;
 use crate::sim::Machine;
 use simulation::RunResult;
 
@@ -30,8 +30,8 @@ pub use knob::{
 };
 pub use m1_compress::M1CompressResult;
 pub use registry::{
-    allowed_names, find, names, Listed, Outcome, PageCell, PageColumn, PageRow, PageTable,
-    PageText, RunLabel, Scenario, ScenarioResult, REGISTRY,
+    allowed_names, names, PageCell, PageColumn, PageRow, PageTable, PageText, RunLabel,
+    ScenarioKind, ScenarioOutcome, ScenarioResult,
 };
 
 /// Ends a scenario's text report: its notes in `lang` as a bulleted list.
@@ -49,9 +49,29 @@ pub struct RunView {
     /// The run's name in both languages (`--json` writes the English).
     #[serde(serialize_with = "crate::text::english")]
     pub label: crate::text::Filled,
+    #[serde(serialize_with = "machine_json")]
     pub machine: Machine,
     #[serde(flatten)]
     pub run: RunResult,
+}
+
+/// A run's machine in `--json`: its cores and its kernel's timebase and
+/// band limit (as xnu's classes read them: [`KernelFlavour::of`]).
+fn machine_json<S: serde::Serializer>(machine: &Machine, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Json<'a> {
+        #[serde(flatten)]
+        machine: &'a Machine,
+        ticks_per_ms: u64,
+        band_limit: bool,
+    }
+    let kernel = KernelFlavour::of(machine);
+    Json {
+        machine,
+        ticks_per_ms: kernel.ticks_per_ms,
+        band_limit: kernel.band_limit,
+    }
+    .serialize(s)
 }
 
 /// Work a scenario may do in a browser tab (units of [`crate::sim::budget`]):
@@ -98,7 +118,7 @@ pub fn run_metered(
 
 /// Runs the named scenario.
 pub fn run(name: &str, knobs: &Knobs) -> Result<ScenarioResult, ParamError> {
-    match find(name) {
+    match ScenarioKind::find(name) {
         Some(s) => Ok(s.run(knobs)),
         None => Err(ParamError::new("scenario", name, allowed_names())),
     }

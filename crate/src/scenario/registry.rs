@@ -1,14 +1,15 @@
-//! The table of scenarios, in the shape of the kernel's `sched_class`: each
-//! scenario is a value implementing [`Scenario`] (what it is called, which
-//! knobs it reads, how it runs, what the page shows of it), its result a
-//! type implementing [`Outcome`] (its text report, its recorded runs, its
-//! sentences for the page). The front ends (`cli/scenario.rs`,
-//! `web/scenario.rs`, `web/scenario_catalog.rs`) only ever read
-//! [`REGISTRY`]; none of them knows any scenario by name.
+//! The scenarios: [`ScenarioKind`] names each one and says what it is
+//! called, which knobs it reads, how it runs and what the page shows of it,
+//! by plain `match` (as `PolicyKind::run` does for the classes); its result
+//! is a type implementing [`ScenarioOutcome`] (its text report, its
+//! recorded runs, its sentences for the page). The front ends
+//! (`cli/scenario.rs`, `web/scenario.rs`, `web/scenario_catalog.rs`) only
+//! ever go through [`ScenarioKind`]; none of them knows any scenario by name.
 //!
-//! Adding a scenario: write its file (a unit struct deriving `Debug` and
-//! implementing [`Scenario`], a result type implementing [`Outcome`] and
-//! `serde::Serialize`), then add one line to the `registry!` table below.
+//! Adding a scenario: write its file (its `run`, its `run_labels` and a
+//! result type implementing [`ScenarioOutcome`] and `serde::Serialize`),
+//! then add a variant to [`ScenarioKind`] and [`ScenarioResult`] and an arm
+//! to each `match` (the compiler lists them).
 
 use serde::Serialize;
 
@@ -19,40 +20,148 @@ use crate::scenario::simulation::PriSeries;
 use crate::text::Filled;
 use crate::text::Lang;
 
-/// One scenario. Implemented by a unit struct in the scenario's own file.
-pub trait Scenario: Sync + std::fmt::Debug {
+/// One scenario. Its methods read no simulation but [`ScenarioKind::run`]:
+/// the page's module, which only lists scenarios, links none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScenarioKind {
+    FeishuDemo,
+    FeishuStartup,
+    M1Compress,
+}
+
+impl ScenarioKind {
+    /// In the order the CLI's help and the page list them.
+    pub const ALL: &'static [ScenarioKind] = &[
+        ScenarioKind::FeishuDemo,
+        ScenarioKind::FeishuStartup,
+        ScenarioKind::M1Compress,
+    ];
+
     /// As typed on the CLI (`tailslice scenario <name>`) and in URLs
     /// (`s=<name>`): a public contract.
-    fn name(&self) -> &'static str;
+    pub fn name(self) -> &'static str {
+        match self {
+            ScenarioKind::FeishuDemo => "feishu-demo",
+            ScenarioKind::FeishuStartup => "feishu-startup",
+            ScenarioKind::M1Compress => "m1-compress",
+        }
+    }
+
+    /// The scenario called `name` (exactly, as the CLI and URLs spell it).
+    pub fn find(name: &str) -> Option<ScenarioKind> {
+        ScenarioKind::ALL.iter().copied().find(|s| s.name() == name)
+    }
 
     /// One line naming it in the page's picker.
-    fn title(&self) -> Text;
+    pub fn title(self) -> Text {
+        match self {
+            ScenarioKind::FeishuDemo => Text::new(
+                "Feishu demo: 100 spinning queues vs the main thread (A10)",
+                "飞书演示：100 个空转队列与主线程（A10）",
+            ),
+            ScenarioKind::FeishuStartup => Text::new(
+                "Feishu start-up: QoS whitelist for the first refresh",
+                "飞书启动：首次刷新的 QoS 白名单",
+            ),
+            ScenarioKind::M1Compress => Text::new(
+                "M1 vs Intel: compressing at QoS 9 to 33",
+                "M1 与 Intel：以 QoS 9 到 33 压缩",
+            ),
+        }
+    }
 
     /// The heading of its results table on the page.
-    fn table_title(&self) -> Text;
+    pub fn table_title(self) -> Text {
+        match self {
+            ScenarioKind::FeishuDemo => Text::new(
+                "Main thread time by queue group (%)",
+                "按队列组统计的主线程时间（%）",
+            ),
+            ScenarioKind::FeishuStartup => {
+                Text::new("Start-up milestones (ms)", "启动里程碑（ms）")
+            }
+            ScenarioKind::M1Compress => Text::new("Job times (s)", "任务耗时（秒）"),
+        }
+    }
 
     /// The knobs it reads, in the order the page shows them. Their ranges
     /// and defaults are the knobs' own ([`Knob::control`], [`Knobs::default`]).
-    fn knobs(&self) -> &'static [Knob];
+    pub fn knobs(self) -> &'static [Knob] {
+        use Knob::*;
+        match self {
+            ScenarioKind::FeishuDemo => &[
+                BandLimit,
+                Queues,
+                Groups,
+                Machine,
+                EpRatio,
+                SystemWork,
+                Seconds,
+                Timeline,
+                Policy,
+                ClutchRules,
+            ],
+            ScenarioKind::FeishuStartup => &[
+                BandLimit,
+                Machine,
+                EpRatio,
+                SystemWork,
+                Timeline,
+                Policy,
+                ClutchRules,
+            ],
+            ScenarioKind::M1Compress => &[
+                BandLimit,
+                Machine,
+                EpRatio,
+                SystemWork,
+                Timeline,
+                Policy,
+                ClutchRules,
+                GcdCap,
+            ],
+        }
+    }
 
     /// Runs it (all its simulations) with these knobs.
-    fn run(&self, knobs: &Knobs) -> ScenarioResult;
+    pub fn run(self, knobs: &Knobs) -> ScenarioResult {
+        match self {
+            ScenarioKind::FeishuDemo => super::feishu_demo::run(knobs).into(),
+            ScenarioKind::FeishuStartup => super::feishu_startup::run(knobs).into(),
+            ScenarioKind::M1Compress => super::m1_compress::run(knobs).into(),
+        }
+    }
 
     /// Which recorded run the page's charts show by default.
-    fn default_run(&self, _knobs: &Knobs) -> usize {
-        0
+    pub fn default_run(self, knobs: &Knobs) -> usize {
+        match self {
+            ScenarioKind::M1Compress => super::m1_compress::default_run(knobs),
+            _ => 0,
+        }
     }
 
     /// State lanes the page draws per thread group (main thread, queues,
-    /// workers): enough to see the pattern, few enough to read.
-    fn lanes_per_group(&self) -> usize {
-        2
+    /// workers): enough to see the pattern, few enough to read. Feishu
+    /// demo's: the main thread and the first two queues; start-up's: the
+    /// main thread and the first few start-up workers of each queue.
+    pub fn lanes_per_group(self) -> usize {
+        match self {
+            ScenarioKind::FeishuDemo => 3,
+            ScenarioKind::FeishuStartup => 5,
+            ScenarioKind::M1Compress => 2,
+        }
     }
 
     /// The runs the page's charts can pick from with these knobs, in the
     /// order of the result's runs (known before running, so a knob edit
     /// that keeps them keeps the chosen run).
-    fn run_labels(&self, knobs: &Knobs) -> Vec<Filled>;
+    pub fn run_labels(self, knobs: &Knobs) -> Vec<Filled> {
+        match self {
+            ScenarioKind::FeishuDemo => super::feishu_demo::run_labels(knobs),
+            ScenarioKind::FeishuStartup => super::feishu_startup::run_labels(knobs),
+            ScenarioKind::M1Compress => super::m1_compress::run_labels(knobs),
+        }
+    }
 }
 
 /// A run's label in the page's run picker.
@@ -157,7 +266,7 @@ impl PageCell {
         }))
     }
 
-    pub fn with_qos(mut self, qos: u8) -> PageCell {
+    pub(crate) fn with_qos(mut self, qos: u8) -> PageCell {
         self.qos = Some(qos);
         self
     }
@@ -187,7 +296,7 @@ pub struct PageTable {
 
 impl PageTable {
     /// The mechanism table of a scenario's result.
-    pub fn of_mechanisms(t: &super::mechanism::MechanismTable, digits: usize) -> PageTable {
+    pub(crate) fn of_mechanisms(t: &super::mechanism::MechanismTable, digits: usize) -> PageTable {
         let mut columns = vec![PageColumn::new(
             "mechanism",
             Text::new("mechanism", "机制"),
@@ -246,7 +355,7 @@ impl PageTable {
 }
 
 /// A scenario's result, whatever its shape.
-pub trait Outcome {
+pub trait ScenarioOutcome {
     /// A plain-text report for the terminal, its notes and calibration in
     /// `lang` (the table itself stays English).
     fn to_text(&self, lang: Lang) -> String;
@@ -286,133 +395,61 @@ pub trait Outcome {
     }
 }
 
-/// Builds [`ScenarioResult`] (one variant per scenario, serialised as the
-/// result itself), [`REGISTRY`] and [`Listed`] from one table.
-macro_rules! registry {
-    ($($variant:ident($result:ty) = $scenario:expr,)+) => {
-        /// A scenario's result: the JSON shapes of docs/scenarios.md (extra
-        /// fields welcome). `notes` and `calibration` are English; `notes_zh` and
-        /// `calibration_zh` say the same in Simplified Chinese.
-        #[derive(Clone, Debug, PartialEq, Serialize)]
-        #[serde(untagged)]
-        pub enum ScenarioResult {
-            $($variant($result),)+
-        }
-
-        $(impl From<$result> for ScenarioResult {
-            fn from(r: $result) -> Self {
-                ScenarioResult::$variant(r)
-            }
-        })+
-
-        impl ScenarioResult {
-            pub fn outcome(&self) -> &dyn Outcome {
-                match self {
-                    $(ScenarioResult::$variant(r) => r,)+
-                }
-            }
-
-            pub fn outcome_mut(&mut self) -> &mut dyn Outcome {
-                match self {
-                    $(ScenarioResult::$variant(r) => r,)+
-                }
-            }
-        }
-
-        /// Every scenario, in the order the CLI's help and the page list them.
-        pub static REGISTRY: &[&dyn Scenario] = &[$(&$scenario,)+];
-
-        /// A scenario of [`REGISTRY`], for code that reads about scenarios
-        /// without running them (the page's picker, knobs and URL keys).
-        /// Its methods call each scenario's own directly: a `&dyn Scenario`
-        /// would link every scenario's simulation into the page's wasm.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum Listed {
-            $($variant,)+
-        }
-
-        impl Listed {
-            /// In [`REGISTRY`] order.
-            pub const ALL: &'static [Listed] = &[$(Listed::$variant,)+];
-
-            /// The scenario itself (to run it).
-            pub fn scenario(self) -> &'static dyn Scenario {
-                match self {
-                    $(Listed::$variant => &$scenario,)+
-                }
-            }
-
-            /// See [`Scenario::name`].
-            pub fn name(self) -> &'static str {
-                match self {
-                    $(Listed::$variant => $scenario.name(),)+
-                }
-            }
-
-            /// See [`Scenario::title`].
-            pub fn title(self) -> Text {
-                match self {
-                    $(Listed::$variant => $scenario.title(),)+
-                }
-            }
-
-            /// See [`Scenario::table_title`].
-            pub fn table_title(self) -> Text {
-                match self {
-                    $(Listed::$variant => $scenario.table_title(),)+
-                }
-            }
-
-            /// See [`Scenario::knobs`].
-            pub fn knobs(self) -> &'static [Knob] {
-                match self {
-                    $(Listed::$variant => $scenario.knobs(),)+
-                }
-            }
-
-            /// See [`Scenario::default_run`].
-            pub fn default_run(self, knobs: &Knobs) -> usize {
-                match self {
-                    $(Listed::$variant => $scenario.default_run(knobs),)+
-                }
-            }
-
-            /// See [`Scenario::run_labels`].
-            pub fn run_labels(self, knobs: &Knobs) -> Vec<Filled> {
-                match self {
-                    $(Listed::$variant => $scenario.run_labels(knobs),)+
-                }
-            }
-
-            /// The scenario called `name` (exactly, as the CLI and URLs spell it).
-            pub fn find(name: &str) -> Option<Listed> {
-                Listed::ALL.iter().copied().find(|s| s.name() == name)
-            }
-        }
-    };
+/// A scenario's result: the JSON shapes of docs/scenarios.md (extra
+/// fields welcome). `notes` and `calibration` are English; `notes_zh` and
+/// `calibration_zh` say the same in Simplified Chinese.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ScenarioResult {
+    FeishuDemo(super::FeishuDemoResult),
+    FeishuStartup(super::FeishuStartupResult),
+    M1Compress(super::M1CompressResult),
 }
 
-registry! {
-    FeishuDemo(super::FeishuDemoResult) = super::feishu_demo::FeishuDemo,
-    FeishuStartup(super::FeishuStartupResult) = super::feishu_startup::FeishuStartup,
-    M1Compress(super::M1CompressResult) = super::m1_compress::M1Compress,
+impl From<super::FeishuDemoResult> for ScenarioResult {
+    fn from(r: super::FeishuDemoResult) -> Self {
+        ScenarioResult::FeishuDemo(r)
+    }
+}
+
+impl From<super::FeishuStartupResult> for ScenarioResult {
+    fn from(r: super::FeishuStartupResult) -> Self {
+        ScenarioResult::FeishuStartup(r)
+    }
+}
+
+impl From<super::M1CompressResult> for ScenarioResult {
+    fn from(r: super::M1CompressResult) -> Self {
+        ScenarioResult::M1Compress(r)
+    }
 }
 
 impl ScenarioResult {
-    /// See [`Outcome::to_text`].
+    pub fn outcome(&self) -> &dyn ScenarioOutcome {
+        match self {
+            ScenarioResult::FeishuDemo(r) => r,
+            ScenarioResult::FeishuStartup(r) => r,
+            ScenarioResult::M1Compress(r) => r,
+        }
+    }
+
+    pub fn outcome_mut(&mut self) -> &mut dyn ScenarioOutcome {
+        match self {
+            ScenarioResult::FeishuDemo(r) => r,
+            ScenarioResult::FeishuStartup(r) => r,
+            ScenarioResult::M1Compress(r) => r,
+        }
+    }
+
+    /// See [`ScenarioOutcome::to_text`].
     pub fn to_text(&self, lang: Lang) -> String {
         self.outcome().to_text(lang)
     }
 }
 
-/// The scenario called `name` (exactly, as the CLI and URLs spell it).
-pub fn find(name: &str) -> Option<&'static dyn Scenario> {
-    REGISTRY.iter().copied().find(|s| s.name() == name)
-}
-
-/// Every scenario's name, in [`REGISTRY`] order.
+/// Every scenario's name, in [`ScenarioKind::ALL`] order.
 pub fn names() -> Vec<&'static str> {
-    Listed::ALL.iter().map(|s| s.name()).collect()
+    ScenarioKind::ALL.iter().map(|s| s.name()).collect()
 }
 
 /// The names as an error message's "expected ...": `a, b or c`.

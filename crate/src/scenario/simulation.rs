@@ -21,7 +21,7 @@ pub use crate::sim::trace::{Interval, PriSeries, Segment, State};
 /// The quantum (ms) round-robin and MLFQ use when they run a scenario:
 /// XNU's standard quantum, so the classes differ in their rules, not in
 /// their slice length.
-pub const SCENARIO_QUANTUM_MS: f64 = 10.0;
+pub(crate) const SCENARIO_QUANTUM_MS: f64 = 10.0;
 
 /// How long to run and what to keep.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,6 +42,8 @@ pub struct RunConfig {
     pub class: PolicyKind,
     /// The xnu release whose rules `clutch` follows.
     pub clutch: ClutchParams,
+    /// `xnu`'s band limit (`None`: as the machine's kernel has it).
+    pub band_limit: Option<bool>,
 }
 
 impl Default for RunConfig {
@@ -55,6 +57,7 @@ impl Default for RunConfig {
             trace_pri: Vec::new(),
             class: PolicyKind::Xnu,
             clutch: ClutchParams::default(),
+            band_limit: None,
         }
     }
 }
@@ -100,7 +103,7 @@ pub struct RunResult {
 
 impl RunResult {
     /// The QoS number of the thread a segment ran.
-    pub fn segment_qos(&self, s: &Segment) -> u8 {
+    pub(crate) fn segment_qos(&self, s: &Segment) -> u8 {
         self.threads[s.task as usize].qos
     }
 }
@@ -356,6 +359,8 @@ pub fn simulate(programs: &Programs, machine: &Machine, cfg: &RunConfig) -> RunR
         // Programs stop on conditions checked per instant, and their
         // timeline is recorded per instant: the general loop throughout.
         one_core_fast_path: false,
+        // A link sets a scenario's size: the page bounds its work.
+        metered: true,
     };
     let info: Vec<ThreadInfo> = (0..programs.threads.len())
         .map(|t| programs.info(t))
@@ -365,10 +370,10 @@ pub fn simulate(programs: &Programs, machine: &Machine, cfg: &RunConfig) -> RunR
         mlfq: &MlfqParams::default(),
         eevdf: EevdfParams::default(),
         clutch: cfg.clutch,
+        band_limit: cfg.band_limit,
         machine,
         threads: &info,
     };
-    crate::sim::budget::begin_run();
     let schedule = cfg
         .class
         .run(&params, &mut run, &mut recorder, &config)

@@ -1,9 +1,11 @@
 //! A work meter for scenario runs, so that a shared link can neither hang
 //! the page's worker nor keep it busy without telling the visitor.
 //!
-//! The event loop charges every iteration with the work it does (one unit
-//! per core scanned, one per thread at a tick or load sample: the costs
-//! that grow with the machine and the workload). A front end that wants a
+//! The event loop of a run configured to be metered
+//! (`EngineConfig::metered`) charges every instant with the work it does:
+//! one unit per core scanned, plus what the class reports of its own
+//! (`Policy::take_work`: one per thread at a tick or load sample), the
+//! costs that grow with the machine and the workload. A front end that wants a
 //! bound runs a scenario inside [`metered`], with a budget and an optional
 //! progress callback; without it (the CLI, the tests) nothing is bounded
 //! and nothing changes. A run over budget stops at once and is reported as

@@ -162,6 +162,15 @@ pub trait Policy {
     fn priority(&self, _task: ThreadId) -> Option<u8> {
         None
     }
+
+    /// Work the class did since it was last asked, in the units of the
+    /// loop's work budget ([`super::budget`]): threads examined by its
+    /// picks, preemption checks and timers, for classes whose cost grows
+    /// with the threads (`xnu`, `clutch`). Read only by a metered run
+    /// ([`super::EngineConfig::metered`]).
+    fn take_work(&mut self) -> u64 {
+        0
+    }
 }
 
 /// A thread group: XNU's `struct thread_group`, one per app (the

@@ -35,6 +35,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::budget;
 use super::class::{Enqueue, Leave, Policy, Running, TaskView, ThreadId};
 use super::machine::Machine;
 use super::record::Recorder;
@@ -65,6 +66,12 @@ pub struct EngineConfig {
     /// (the same steps, without the event heap). Only tests turn it off, to
     /// check that both paths give identical schedules.
     pub one_core_fast_path: bool,
+    /// Charge the work budget of [`super::budget::metered`] at every
+    /// instant (one unit per core scanned, and the class's own work,
+    /// [`Policy::take_work`]) and stop once it is spent: the page's
+    /// scenarios, whose size a link sets. Outside `metered` it bounds
+    /// nothing.
+    pub metered: bool,
 }
 
 impl Default for EngineConfig {
@@ -75,6 +82,7 @@ impl Default for EngineConfig {
             record_outcomes: true,
             max_slices: u64::MAX,
             one_core_fast_path: true,
+            metered: false,
         }
     }
 }
@@ -683,6 +691,9 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
 ) -> Result<Schedule, EngineError> {
     let n = threads.len();
     let cores = machine.cores.len().max(1);
+    if config.metered {
+        budget::begin_run();
+    }
     let speeds: Vec<f64> = if machine.all_speed_one() {
         Vec::new()
     } else {
@@ -744,7 +755,9 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
             // a thread, which the tests guard against.
             break;
         }
-        if !e.threads.meter(now, cores) {
+        if config.metered
+            && !budget::charge_at(cores as u64 + 1 + e.policy.take_work(), now / until)
+        {
             end_time = now;
             break;
         }
@@ -908,6 +921,11 @@ pub fn simulate_on<P: Policy + ?Sized, W: Threads, R: Recorder>(
 
     let policy = &*e.policy;
     e.recorder.end(end_time, |t| policy.priority(t));
+    if config.metered {
+        // The class's work since the last instant counts too (a run that
+        // ends over budget is refused even though it finished).
+        budget::charge(e.policy.take_work());
+    }
 
     if tally.done < n {
         // A thread never exited: its slot still holds work, not a

@@ -1,6 +1,7 @@
-//! Machines: cores with a kind (performance or efficiency) and a speed, plus
-//! the kernel flavour facts that differ between them (timebase, band limit).
-//! Placement by QoS lives here too, because it is a property of the machine.
+//! Machines: cores with a kind (performance or efficiency) and a speed, and
+//! a name (what xnu's classes know a machine's kernel by:
+//! `crate::policy::kernel_flavour`). Placement by QoS lives here too,
+//! because it is a property of the machine.
 //!
 //! The study's "N identical cores" is the machine [`Machine::identical`];
 //! the QoS studies' `a10`, `m1`, `xeon-w` and `<P>p+<E>e` are the others.
@@ -34,41 +35,15 @@ pub struct Core {
 /// memory effects of Icestorm vs Firestorm for this one workload.
 pub const M1_EP_RATIO: f64 = 0.30;
 
-/// The timebase of arm64 devices (24 MHz), in ticks per ms.
-pub const ARM64_TICKS_PER_MS: u64 = 24_000;
-/// Intel Macs count `mach_absolute_time` in ns.
-pub const INTEL_TICKS_PER_MS: u64 = 1_000_000;
-
-/// The OS a machine's kernel is built for, where kernels for the two
-/// differ in what a class reads (Clutch's quantum per bucket:
-/// `sched_clutch_thread_quantum_us` has a macOS table and an iOS one).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Os {
-    #[default]
-    MacOs,
-    Ios,
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Machine {
     pub name: String,
     pub cores: Vec<Core>,
-    /// `mach_absolute_time` ticks per ms: `sched_usage` counts these, and
-    /// `sched_fixed_shift` is derived from them.
-    pub ticks_per_ms: u64,
-    /// Whether the kernel this machine runs has the priority decay band
-    /// limit (iOS ≤ 12 without Clutch: yes; macOS: no). Scenarios may
-    /// override it with a knob.
-    pub band_limit: bool,
-    /// Its kernel's OS (not part of the JSON a run prints: the name says it).
-    #[serde(skip)]
-    pub os: Os,
 }
 
 impl Machine {
     /// `n` identical speed-1 performance cores: the study's machine
-    /// (`--cores N`). Its kernel facts are the arm64 timebase without the
-    /// band limit (they matter only to the `xnu` policy).
+    /// (`--cores N`).
     pub fn identical(n: usize) -> Machine {
         Machine {
             name: format!("{n}p"),
@@ -79,9 +54,6 @@ impl Machine {
                 };
                 n.max(1)
             ],
-            ticks_per_ms: ARM64_TICKS_PER_MS,
-            band_limit: false,
-            os: Os::MacOs,
         }
     }
 
@@ -125,13 +97,12 @@ impl Machine {
 
     /// Whether every core runs at speed 1 (the loop then skips the
     /// divisions by speed, so identical cores compute exactly as before).
-    pub fn all_speed_one(&self) -> bool {
+    pub(crate) fn all_speed_one(&self) -> bool {
         self.cores.iter().all(|c| c.speed == 1.0)
     }
 
     /// iPhone 7 (Plus), A10 Fusion: 4 cores but only one pair (2 big or
     /// 2 little) active at a time, so the kernel sees 2 identical cores.
-    /// iOS 12-era kernel: band limit on.
     pub fn a10() -> Machine {
         Machine {
             name: "a10".into(),
@@ -142,14 +113,10 @@ impl Machine {
                 };
                 2
             ],
-            ticks_per_ms: ARM64_TICKS_PER_MS,
-            band_limit: true,
-            os: Os::Ios,
         }
     }
 
-    /// M1: 4 Firestorm (P, speed 1) + 4 Icestorm (E, speed `ep_ratio`);
-    /// macOS, so no band limit.
+    /// M1: 4 Firestorm (P, speed 1) + 4 Icestorm (E, speed `ep_ratio`).
     pub fn m1(ep_ratio: f64) -> Machine {
         let mut cores = vec![
             Core {
@@ -168,16 +135,12 @@ impl Machine {
         Machine {
             name: "m1".into(),
             cores,
-            ticks_per_ms: ARM64_TICKS_PER_MS,
-            band_limit: false,
-            os: Os::MacOs,
         }
     }
 
-    /// Intel Xeon W, 8 identical cores (hyper-threading not modelled),
-    /// macOS on Intel: ns timebase, no band limit. Its cores are assumed as
-    /// fast as an M1 P core for this workload (not calibrated: the study
-    /// gives no figure that would pin it).
+    /// Intel Xeon W, 8 identical cores (hyper-threading not modelled). Its
+    /// cores are assumed as fast as an M1 P core for this workload (not
+    /// calibrated: the study gives no figure that would pin it).
     pub fn xeon_w() -> Machine {
         Machine {
             name: "xeon-w".into(),
@@ -188,14 +151,10 @@ impl Machine {
                 };
                 8
             ],
-            ticks_per_ms: INTEL_TICKS_PER_MS,
-            band_limit: false,
-            os: Os::MacOs,
         }
     }
 
-    /// `p` performance and `e` efficiency cores, arm64 timebase, no band
-    /// limit (a macOS-like custom machine).
+    /// `p` performance and `e` efficiency cores.
     pub fn custom(p: usize, e: usize, ep_ratio: f64) -> Machine {
         let mut m = Machine::m1(ep_ratio);
         m.name = format!("{p}p+{e}e");
@@ -285,7 +244,7 @@ impl Machine {
     /// background and maintenance (Edge's `sched_edge_qos_max_parallelism`:
     /// CLPC never recommends P cores for them), every core otherwise. GCD's
     /// worker cap (`workq_constrained_allowance`) reads it.
-    pub fn max_parallelism(&self, qos: Qos) -> usize {
+    pub(crate) fn max_parallelism(&self, qos: Qos) -> usize {
         let e = self.count(CoreKind::Efficiency);
         if qos.is_background() && e > 0 && e < self.cores.len() {
             e
@@ -307,7 +266,7 @@ impl Machine {
     /// Cores in the order an idle one is handed out: performance first,
     /// then efficiency, by index. A thread that may use both thus lands on
     /// a P core when one is free and spills to E otherwise.
-    pub fn preference_order(&self) -> Vec<usize> {
+    pub(crate) fn preference_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.cores.len()).collect();
         order.sort_unstable_by_key(|&c| (self.cores[c].kind == CoreKind::Efficiency, c));
         order

@@ -32,7 +32,7 @@ pub mod trace;
 
 pub use self::core::{simulate_on, EngineConfig, EngineError, Schedule, TaskOutcome, DONE_EPSILON};
 pub use class::{Enqueue, GroupKind, Leave, Policy, Running, TaskView, ThreadGroup, ThreadInfo};
-pub use machine::{Core, CoreKind, Machine, Os};
+pub use machine::{Core, CoreKind, Machine};
 pub use qos::Qos;
 pub use record::{NoRecord, Recorder};
 pub use threads::{Next, Tasks, Threads};

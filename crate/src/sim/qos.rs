@@ -39,7 +39,7 @@ impl Qos {
         }
     }
 
-    pub fn from_number(n: u8) -> Option<Qos> {
+    pub(crate) fn from_number(n: u8) -> Option<Qos> {
         Qos::ALL.into_iter().find(|q| q.number() == n)
     }
 
@@ -87,7 +87,7 @@ impl Qos {
 
 /// BASEPRI_FOREGROUND in xnu `osfmk/kern/sched.h`: the frontmost app's main
 /// thread.
-pub const BASEPRI_FOREGROUND: u8 = 47;
+pub(crate) const BASEPRI_FOREGROUND: u8 = 47;
 /// A fixed priority above every timeshare user thread, used for the "other
 /// system work" threads (kernel and daemon activity we do not model).
-pub const SYSTEM_WORK_PRI: u8 = 80;
+pub(crate) const SYSTEM_WORK_PRI: u8 = 80;

@@ -76,12 +76,6 @@ pub trait Threads {
     fn until(&self) -> f64 {
         f64::INFINITY
     }
-
-    /// Called once per instant with the cores' count: `false` stops the run
-    /// (the page's work budget for scenarios; see [`super::budget`]).
-    fn meter(&mut self, _now: f64, _cores: usize) -> bool {
-        true
-    }
 }
 
 /// The study's tasks: each thread is one CPU step of `work[i]` ms that

@@ -7,7 +7,7 @@ pub const DONE_EPSILON: f64 = 1e-9;
 /// Events of the scenarios' programs less than this far apart (ms) are
 /// one instant; a quantum left over after a preemption shorter than this
 /// is not kept. (The study's tasks use exact times.)
-pub const SAME_INSTANT_MS: f64 = 1e-9;
+pub(crate) const SAME_INSTANT_MS: f64 = 1e-9;
 
 /// `f64` with a total order, for run-queue heaps keyed by time or work.
 #[derive(Clone, Copy, Debug, PartialEq)]

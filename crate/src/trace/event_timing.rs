@@ -18,14 +18,14 @@ use serde::{Deserialize, Serialize};
 
 /// Most `EventTiming` events kept from one trace; more are counted, not
 /// kept (a real session of a few minutes holds hundreds).
-pub const MAX_EVENT_TIMINGS: usize = 200_000;
+pub(crate) const MAX_EVENT_TIMINGS: usize = 200_000;
 /// The longest latency kept, ms: Event Timing reports no more than a
 /// minute for any real input; longer is a broken event.
-pub const MAX_DURATION_MS: f64 = 60_000.0;
+pub(crate) const MAX_DURATION_MS: f64 = 60_000.0;
 /// The latest page-clock time accepted, ms (about three years after the
 /// page's time origin): later ones lose the precision that places an entry
 /// on the trace's clock.
-pub const MAX_PAGE_CLOCK_MS: f64 = 1e11;
+pub(crate) const MAX_PAGE_CLOCK_MS: f64 = 1e11;
 /// Most characters of an event's type kept (`pointerdown` is 11).
 const MAX_TYPE_CHARS: usize = 32;
 /// Most characters of a frame id kept (Chrome's are 32 hex digits).
@@ -55,7 +55,7 @@ pub struct Timing {
 
 impl Timing {
     /// The processing's start and end on the trace's clock, µs.
-    pub fn processing_us(&self) -> (f64, f64) {
+    pub(crate) fn processing_us(&self) -> (f64, f64) {
         let offset = self.ts - self.time_stamp * 1000.0;
         (
             offset + self.processing_start * 1000.0,
@@ -64,7 +64,7 @@ impl Timing {
     }
 
     /// When the frame after it was presented, on the page's clock, ms.
-    pub fn render_time(&self) -> f64 {
+    pub(crate) fn render_time(&self) -> f64 {
         self.time_stamp + self.duration
     }
 
@@ -227,7 +227,11 @@ struct ChromeData {
 /// Reads a `Responsiveness.Renderer.UserInteraction` event's `args`; `None`
 /// when they are missing, malformed or impossible (the event is then
 /// ignored, as Lighthouse ignores what it cannot match).
-pub fn read_chrome_interaction(pid: i64, ts: f64, args: Option<&str>) -> Option<ChromeInteraction> {
+pub(crate) fn read_chrome_interaction(
+    pid: i64,
+    ts: f64,
+    args: Option<&str>,
+) -> Option<ChromeInteraction> {
     let a: ChromeArgs = serde_json::from_str(args?).ok()?;
     let d = a.data?;
     let max_duration = d.max_duration?;

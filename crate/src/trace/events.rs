@@ -27,11 +27,11 @@ use serde_json::value::RawValue;
 
 use super::event_timing::{self, ChromeInteraction, Refused, Skipped, Timing, MAX_EVENT_TIMINGS};
 use super::TraceError;
-use crate::text::{Filled, Lang, Text as Words};
+use crate::text::{Filled, Lang, Text};
 
 /// Most duration events kept (about 320 MB of [`Ev`]); a trace within the
 /// size limit has far fewer.
-pub const MAX_KEPT_EVENTS: usize = 10_000_000;
+pub(crate) const MAX_KEPT_EVENTS: usize = 10_000_000;
 /// Most distinct event names interned.
 const MAX_NAMES: usize = 1_000_000;
 
@@ -107,7 +107,7 @@ impl Events {
         }
         if self.names.len() >= MAX_NAMES {
             return Err(TraceError::new(
-                Words::new(
+                Text::new(
                     "more than {} distinct event names; this is not a browser trace",
                     "不同的事件名称超过 {} 个；这不是浏览器 trace",
                 )
@@ -137,14 +137,14 @@ pub fn read(bytes: &[u8]) -> Result<Events, TraceError> {
     let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
     match first.map(|i| bytes[i]) {
         None => {
-            return Err(TraceError::new(Words::new(
+            return Err(TraceError::new(Text::new(
                 "the file is empty",
                 "文件是空的",
             )))
         }
         Some(b'[') | Some(b'{') => {}
         Some(_) => {
-            return Err(TraceError::new(Words::new(
+            return Err(TraceError::new(Text::new(
                 "this is not a trace: a Trace Event file is JSON, starting with [ or {",
                 "这不是 trace：Trace Event 文件是 JSON，以 [ 或 { 开头",
             )))
@@ -162,7 +162,7 @@ pub fn read(bytes: &[u8]) -> Result<Events, TraceError> {
     // already uses (one copy of it in the page's wasm, not two).
     let text = std::str::from_utf8(bytes).map_err(|e| {
         TraceError::new(
-            Words::new(
+            Text::new(
                 "the file is not UTF-8 text (at byte {}): a Trace Event file is JSON",
                 "文件不是 UTF-8 文本（第 {} 字节处）：Trace Event 文件是 JSON",
             )
@@ -185,16 +185,16 @@ pub fn read(bytes: &[u8]) -> Result<Events, TraceError> {
 
 fn json_error(e: &serde_json::Error) -> TraceError {
     use serde_json::error::Category;
-    const AT: Words = Words::new("line {}, column {}", "第 {} 行第 {} 列");
+    const AT: Text = Text::new("line {}, column {}", "第 {} 行第 {} 列");
     // serde's own detail is English: the Chinese message says what it means.
     let msg = match e.classify() {
-        Category::Eof => Words::new("the file ends in the middle of the JSON ({}): it was cut short, e.g. by an interrupted download or save",
+        Category::Eof => Text::new("the file ends in the middle of the JSON ({}): it was cut short, e.g. by an interrupted download or save",
             "文件在 JSON 的中途结束（{}）：它被截断了，例如下载或保存被中断"),
         Category::Syntax if e.to_string().starts_with("recursion limit") => {
-            Words::new("the JSON is nested too deeply ({}); a trace nests a few levels",
+            Text::new("the JSON is nested too deeply ({}); a trace nests a few levels",
                 "JSON 嵌套过深（{}）；trace 只嵌套几层")
         }
-        _ => Words::new("the file is not valid JSON ({}): {}", "文件不是有效的 JSON（{}）：其中有 JSON 不允许的字符或结构"),
+        _ => Text::new("the file is not valid JSON ({}): {}", "文件不是有效的 JSON（{}）：其中有 JSON 不允许的字符或结构"),
     };
     let (line, column) = (e.line().to_string(), e.column().to_string());
     let detail = strip_position(&e.to_string());
@@ -230,14 +230,14 @@ impl Shape {
         if self.object && !self.has_trace_events {
             let has = |k: &str| self.keys.iter().any(|x| x == k);
             if has("nodes") && (has("samples") || has("startTime")) {
-                return Err(TraceError::new(Words::new(
+                return Err(TraceError::new(Text::new(
                     "this is a CPU profile (.cpuprofile), not a trace: it has samples but no tasks; save a trace from the Performance panel instead (Save profile…)",
                     "这是 CPU 性能剖析文件（.cpuprofile），不是 trace：它有采样但没有任务；请改为从“性能”面板保存 trace（“保存性能分析报告…”）",
                 )));
             }
             let keys: Vec<&str> = self.keys.iter().take(5).map(String::as_str).collect();
             return Err(TraceError::new(
-                Words::new(
+                Text::new(
                     "this is not a trace: a JSON object needs a traceEvents array (its keys are: {})",
                     "这不是 trace：JSON 对象需要一个 traceEvents 数组（它的键为：{}）",
                 )
@@ -246,23 +246,23 @@ impl Shape {
         }
         if ev.total == 0 {
             return Err(TraceError::new(if self.non_objects > 0 {
-                Words::new(
+                Text::new(
                     "this is not a trace: its array holds no events (objects with ph, ts, pid, tid)",
                     "这不是 trace：它的数组中没有事件（带 ph、ts、pid、tid 的对象）",
                 )
             } else {
-                Words::new("the trace has no events", "trace 中没有事件")
+                Text::new("the trace has no events", "trace 中没有事件")
             }));
         }
         let with_ph = ev.total - self.legacy_records - self.non_objects;
         if with_ph == 0 && self.legacy_records > 0 {
-            return Err(TraceError::new(Words::new(
+            return Err(TraceError::new(Text::new(
                 "this is the legacy DevTools Timeline format (records with type and children), not a Trace Event file; re-record it in a current Chrome",
                 "这是旧版 DevTools Timeline 格式（带 type 和 children 的记录），不是 Trace Event 文件；请在新版 Chrome 中重新录制",
             )));
         }
         if with_ph == 0 {
-            return Err(TraceError::new(Words::new(
+            return Err(TraceError::new(Text::new(
                 "this is not a trace: none of its array's elements is a trace event (an object with ph)",
                 "这不是 trace：它的数组元素都不是 trace 事件（带 ph 的对象）",
             )));
@@ -356,7 +356,7 @@ impl<'de> Visitor<'de> for EventList<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, _map: A) -> Result<(), A::Error> {
-        Err(self.0.fail(TraceError::new(Words::new(
+        Err(self.0.fail(TraceError::new(Text::new(
             "this is not a trace: traceEvents must be an array of events",
             "这不是 trace：traceEvents 必须是事件数组",
         ))))
@@ -464,52 +464,52 @@ impl<'de> de::Deserialize<'de> for Num {
 
 /// A field that should be text: missing, text, or something else.
 #[derive(Clone, Debug, Default, PartialEq)]
-enum Text<'de> {
+enum TextField<'de> {
     #[default]
     Missing,
     Value(Cow<'de, str>),
     Bad,
 }
 
-impl<'de: 'a, 'a> de::Deserialize<'de> for Text<'a> {
+impl<'de: 'a, 'a> de::Deserialize<'de> for TextField<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<'a>(std::marker::PhantomData<&'a ()>);
         impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Text<'a>;
+            type Value = TextField<'a>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("text")
             }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'a>, E> {
-                Ok(Text::Value(Cow::Borrowed(v)))
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<TextField<'a>, E> {
+                Ok(TextField::Value(Cow::Borrowed(v)))
             }
-            fn visit_str<E>(self, v: &str) -> Result<Text<'a>, E> {
-                Ok(Text::Value(Cow::Owned(v.to_string())))
+            fn visit_str<E>(self, v: &str) -> Result<TextField<'a>, E> {
+                Ok(TextField::Value(Cow::Owned(v.to_string())))
             }
-            fn visit_string<E>(self, v: String) -> Result<Text<'a>, E> {
-                Ok(Text::Value(Cow::Owned(v)))
+            fn visit_string<E>(self, v: String) -> Result<TextField<'a>, E> {
+                Ok(TextField::Value(Cow::Owned(v)))
             }
-            fn visit_i64<E>(self, _: i64) -> Result<Text<'a>, E> {
-                Ok(Text::Bad)
+            fn visit_i64<E>(self, _: i64) -> Result<TextField<'a>, E> {
+                Ok(TextField::Bad)
             }
-            fn visit_u64<E>(self, _: u64) -> Result<Text<'a>, E> {
-                Ok(Text::Bad)
+            fn visit_u64<E>(self, _: u64) -> Result<TextField<'a>, E> {
+                Ok(TextField::Bad)
             }
-            fn visit_f64<E>(self, _: f64) -> Result<Text<'a>, E> {
-                Ok(Text::Bad)
+            fn visit_f64<E>(self, _: f64) -> Result<TextField<'a>, E> {
+                Ok(TextField::Bad)
             }
-            fn visit_bool<E>(self, _: bool) -> Result<Text<'a>, E> {
-                Ok(Text::Bad)
+            fn visit_bool<E>(self, _: bool) -> Result<TextField<'a>, E> {
+                Ok(TextField::Bad)
             }
-            fn visit_unit<E>(self) -> Result<Text<'a>, E> {
-                Ok(Text::Bad)
+            fn visit_unit<E>(self) -> Result<TextField<'a>, E> {
+                Ok(TextField::Bad)
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Text<'a>, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TextField<'a>, A::Error> {
                 while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Text::Bad)
+                Ok(TextField::Bad)
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Text<'a>, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TextField<'a>, A::Error> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Text::Bad)
+                Ok(TextField::Bad)
             }
         }
         d.deserialize_any(V(std::marker::PhantomData))
@@ -521,21 +521,21 @@ impl<'de: 'a, 'a> de::Deserialize<'de> for Text<'a> {
 #[serde(default)]
 struct RawEvent<'a> {
     #[serde(borrow)]
-    ph: Text<'a>,
+    ph: TextField<'a>,
     #[serde(borrow)]
-    name: Text<'a>,
+    name: TextField<'a>,
     pid: Num,
     tid: Num,
     ts: Num,
     dur: Num,
     #[serde(rename = "type", borrow)]
-    legacy_type: Text<'a>,
+    legacy_type: TextField<'a>,
     #[serde(borrow)]
     args: Option<&'a RawValue>,
 }
 
 /// Events whose args say which frame and process the inspected page is.
-pub const PAGE_EVENTS: [&str; 6] = [
+pub(crate) const PAGE_EVENTS: [&str; 6] = [
     "TracingStartedInBrowser",
     "FrameCommittedInBrowser",
     "ProcessReadyInBrowser",
@@ -544,24 +544,24 @@ pub const PAGE_EVENTS: [&str; 6] = [
     "navigationStart",
 ];
 
-fn bad_field(index: usize, name: &Text, field: &str, what: Words) -> TraceError {
-    const NAMED: Words = Words::new(" ('{}')", "（“{}”）");
-    const EVENT: Words = Words::new("event {}{}: '{}' {}", "第 {} 个事件{}：“{}”{}");
+fn bad_field(index: usize, name: &TextField, field: &str, what: Text) -> TraceError {
+    const NAMED: Text = Text::new(" ('{}')", "（“{}”）");
+    const EVENT: Text = Text::new("event {}{}: '{}' {}", "第 {} 个事件{}：“{}”{}");
     let index = index.to_string();
     TraceError::new(Filled::each(|lang: Lang| {
         let named = match name {
-            Text::Value(n) => NAMED.fill(lang, &[&crate::error::shown(n)]),
+            TextField::Value(n) => NAMED.fill(lang, &[&crate::error::shown(n)]),
             _ => String::new(),
         };
         EVENT.fill(lang, &[&index, &named, field, what.get(lang)])
     }))
 }
 
-const MUST_BE_TEXT: Words = Words::new("must be text", "必须是文本");
-const IS_MISSING: Words = Words::new("is missing", "缺失");
-const NOT_A_NUMBER_OF_US: Words = Words::new("must be a number of µs", "必须是以 µs 为单位的数");
+const MUST_BE_TEXT: Text = Text::new("must be text", "必须是文本");
+const IS_MISSING: Text = Text::new("is missing", "缺失");
+const NOT_A_NUMBER_OF_US: Text = Text::new("must be a number of µs", "必须是以 µs 为单位的数");
 
-fn id_field(index: usize, name: &Text, field: &str, v: Num) -> Result<i64, TraceError> {
+fn id_field(index: usize, name: &TextField, field: &str, v: Num) -> Result<i64, TraceError> {
     match v {
         Num::Value(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Ok(x as i64),
         Num::Missing => Err(bad_field(index, name, field, IS_MISSING)),
@@ -569,12 +569,12 @@ fn id_field(index: usize, name: &Text, field: &str, v: Num) -> Result<i64, Trace
             index,
             name,
             field,
-            Words::new("must be a whole number", "必须是整数"),
+            Text::new("must be a whole number", "必须是整数"),
         )),
     }
 }
 
-fn time_field(index: usize, name: &Text, field: &str, v: Num) -> Result<f64, TraceError> {
+fn time_field(index: usize, name: &TextField, field: &str, v: Num) -> Result<f64, TraceError> {
     match v {
         Num::Value(x) => Ok(x),
         Num::Missing => Err(bad_field(index, name, field, IS_MISSING)),
@@ -590,21 +590,21 @@ fn keep(
     index: usize,
 ) -> Result<(), TraceError> {
     let ph = match &raw.ph {
-        Text::Value(p) => p.as_bytes().first().copied().unwrap_or(0),
-        Text::Missing => {
-            if !matches!(raw.legacy_type, Text::Missing) {
+        TextField::Value(p) => p.as_bytes().first().copied().unwrap_or(0),
+        TextField::Missing => {
+            if !matches!(raw.legacy_type, TextField::Missing) {
                 shape.legacy_records += 1;
             } else {
                 shape.non_objects += 1;
             }
             return Ok(());
         }
-        Text::Bad => return Err(bad_field(index, &raw.name, "ph", MUST_BE_TEXT)),
+        TextField::Bad => return Err(bad_field(index, &raw.name, "ph", MUST_BE_TEXT)),
     };
     let name = match &raw.name {
-        Text::Value(n) => n.as_ref(),
-        Text::Missing => "",
-        Text::Bad => return Err(bad_field(index, &raw.name, "name", MUST_BE_TEXT)),
+        TextField::Value(n) => n.as_ref(),
+        TextField::Missing => "",
+        TextField::Bad => return Err(bad_field(index, &raw.name, "name", MUST_BE_TEXT)),
     };
     if PAGE_EVENTS.contains(&name) && out.page_events.len() < 10_000 {
         let pid = id_field(index, &raw.name, "pid", raw.pid)?;
@@ -645,7 +645,7 @@ fn keep(
                         index,
                         &raw.name,
                         "dur",
-                        Words::new("must not be negative", "不能为负"),
+                        Text::new("must not be negative", "不能为负"),
                     ))
                 }
                 Num::Bad if ph == b'X' => {
@@ -656,7 +656,7 @@ fn keep(
             out.end = out.end.max(if dur.is_nan() { ts } else { ts + dur });
             if out.events.len() >= MAX_KEPT_EVENTS {
                 return Err(TraceError::new(
-                    Words::new(
+                    Text::new(
                         "more than {0} duration events; at most {0} are read",
                         "持续事件超过 {0} 个；最多读取 {0} 个",
                     )

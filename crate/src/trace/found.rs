@@ -15,7 +15,7 @@ use crate::workload::Workload;
 /// time beyond 50 ms is blocking time.
 pub const LONG_TASK_MS: f64 = 50.0;
 /// How many of the longest tasks are listed.
-pub const LONGEST_SHOWN: usize = 10;
+pub(crate) const LONGEST_SHOWN: usize = 10;
 /// The headings of the longest tasks' table: start, duration, first event.
 pub const LONGEST_HEADS: [Text; 3] = [
     Text::new("start (ms)", "开始（ms）"),

@@ -61,11 +61,11 @@ use crate::text::{Lang, Text};
 pub const MAX_INTERACTIONS: usize = 10_000;
 /// Entries whose render times are this close were presented in the same
 /// frame (web-vitals; durations are rounded to 8 ms).
-pub const SAME_FRAME_MS: f64 = 8.0;
+pub(crate) const SAME_FRAME_MS: f64 = 8.0;
 /// The main thread's rendering work between the handlers and the paint:
 /// style, layout, paint, layerization and the commit to the compositor
 /// (DevTools' "Rendering" and "Painting" categories).
-pub const RENDERING_EVENTS: [&str; 10] = [
+pub(crate) const RENDERING_EVENTS: [&str; 10] = [
     "UpdateLayoutTree",
     "RecalculateStyles",
     "Layout",
@@ -213,7 +213,7 @@ pub struct Carried {
 
 /// How many of the longest interactions web-vitals and Chrome keep, and so
 /// the deepest index INP can take.
-pub const LONGEST_KEPT: usize = 10;
+pub(crate) const LONGEST_KEPT: usize = 10;
 
 /// INP of `latencies` (any order), the index of the one that sets it:
 /// sorted longest first, index `min(kept − 1, floor(len / 50))` where only
@@ -233,7 +233,7 @@ pub fn inp_index(latencies: &[f64]) -> Option<usize> {
 
 /// Largest gap between Chrome's `maxDuration` and the `EventTiming` entry
 /// Lighthouse matches to it, ms (beyond it Lighthouse gives up).
-pub const LIGHTHOUSE_MATCH_MS: f64 = 5.0;
+pub(crate) const LIGHTHOUSE_MATCH_MS: f64 = 5.0;
 
 /// The `EventTiming` types Lighthouse matches to an `interactionType`.
 fn lighthouse_types(interaction_type: &str) -> Option<&'static [&'static str]> {

@@ -25,7 +25,7 @@ use crate::workload::task_list::{MAX_ARRIVAL_MS, MAX_LABEL_CHARS};
 use crate::workload::Workload;
 
 /// Event names that are a task, newest first.
-pub const TASK_NAMES: [&str; 4] = [
+pub(crate) const TASK_NAMES: [&str; 4] = [
     "RunTask",
     "ThreadControllerImpl::RunTask",
     "ThreadControllerImpl::DoWork",
@@ -35,7 +35,7 @@ pub const TASK_NAMES: [&str; 4] = [
 /// Wrappers around a task, never its class label.
 const WRAPPERS: [&str; 1] = ["MessageLoop::RunTask"];
 
-pub fn is_task_name(name: &str) -> bool {
+pub(crate) fn is_task_name(name: &str) -> bool {
     TASK_NAMES.contains(&name)
 }
 
@@ -89,7 +89,7 @@ pub fn sort(ev: &mut Events) {
 }
 
 /// The events of one thread (after [`sort`]), in time order.
-pub fn thread_events(ev: &Events, thread: u32) -> &[Ev] {
+pub(crate) fn thread_events(ev: &Events, thread: u32) -> &[Ev] {
     let lo = ev.events.partition_point(|e| e.thread < thread);
     let hi = ev.events.partition_point(|e| e.thread <= thread);
     &ev.events[lo..hi]
@@ -223,7 +223,7 @@ fn clean_label(name: &str) -> String {
 }
 
 /// The label of the tasks in the small classes merged together.
-pub const OTHER_LABEL: &str = "other";
+pub(crate) const OTHER_LABEL: &str = "other";
 
 /// Each task's label: its first child's name, or the task event's name.
 pub fn labels(list: &TaskList, names: &[String]) -> Vec<String> {

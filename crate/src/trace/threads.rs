@@ -249,7 +249,7 @@ pub fn list(cands: &[Candidate], lang: Lang) -> String {
 }
 
 /// Why no thread could be chosen.
-pub fn none_found(ev: &Events) -> TraceError {
+pub(crate) fn none_found(ev: &Events) -> TraceError {
     let (cands, _, _) = find(ev);
     if cands.is_empty() {
         let has_tasks = ev

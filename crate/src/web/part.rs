@@ -16,14 +16,14 @@ use wasm_bindgen::JsCast;
 
 use super::result::{set, to_js as js_value};
 use crate::chart::cdf;
-use crate::experiment::summary::{self, Summary};
+use crate::experiment::summary::Summary;
 use crate::experiment::PolicyRun;
 use crate::policy::PolicyKind;
 use crate::sim::{Schedule, Segment, TaskOutcome};
 use crate::workload::Workload;
 
-/// A policy's run with its CDF's points (`cdf::points_unsorted` of its
-/// latencies), computed where the policy ran.
+/// A policy's run with its CDF's points (`cdf::run_points`), computed
+/// where the policy ran.
 #[derive(Clone, Debug)]
 pub(crate) struct Ran {
     pub run: PolicyRun,
@@ -33,10 +33,7 @@ pub(crate) struct Ran {
 impl Ran {
     /// `run` on `workload`, with its CDF.
     pub fn new(run: PolicyRun, workload: &Workload) -> Ran {
-        let cdf = cdf::points_unsorted(
-            &summary::latencies(workload, &run.schedule),
-            cdf::MAX_POINTS,
-        );
+        let cdf = cdf::run_points(workload, &run);
         Ran { run, cdf }
     }
 }

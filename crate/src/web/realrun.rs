@@ -20,11 +20,11 @@ use super::result::set;
 use crate::experiment::Limits;
 use crate::param_spec::Params;
 use crate::realrun::measure::{Sample, Spread};
-use crate::realrun::report::{Compare, Row, YieldCost, METRICS};
+use crate::realrun::report::{Compare, RealRunRow, YieldCost, METRICS};
 use crate::realrun::text::PanelText;
 use crate::realrun::{
-    plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealParam, RealSettings, Report,
-    YieldBatch,
+    plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealParam, RealRunReport,
+    RealSettings, YieldBatch,
 };
 use crate::responsiveness::yielding;
 use crate::text::Lang;
@@ -82,7 +82,7 @@ fn sample(s: Option<Sample>) -> JsValue {
     o.into()
 }
 
-fn row(r: &Row) -> JsValue {
+fn row(r: &RealRunRow) -> JsValue {
     let (values, spreads, change) = (Object::new(), Object::new(), Object::new());
     for (i, m) in METRICS.iter().enumerate() {
         if let Some(v) = r.values[i] {
@@ -188,7 +188,7 @@ fn text_js(t: &PanelText) -> JsValue {
 }
 
 /// The report as the page reads it (`docs/page-internals.md`, Run for real).
-fn report_js(r: &Report) -> JsValue {
+fn report_js(r: &RealRunReport) -> JsValue {
     let o = Object::new();
     set(&o, "state", &r.state.name().into());
     set(&o, "scale", &r.scale.into());
@@ -482,7 +482,7 @@ impl RealRunPlan {
             stopped,
             event_timing,
         };
-        let r = report_js(&Report::build(
+        let r = report_js(&RealRunReport::build(
             &self.plan,
             &self.passes,
             &self.batches,
@@ -547,7 +547,7 @@ impl RealRunPlan {
         set(
             &o,
             "report",
-            &report_js(&Report::build(p, &self.passes, &self.batches, env)),
+            &report_js(&RealRunReport::build(p, &self.passes, &self.batches, env)),
         );
         o.into()
     }

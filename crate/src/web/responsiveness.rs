@@ -18,7 +18,7 @@ use crate::responsiveness::interactions::InteractionModel;
 use crate::responsiveness::interactions_text as itext;
 use crate::responsiveness::text::{self, column, row_name, PAGE_COLUMNS};
 use crate::responsiveness::yielding;
-use crate::responsiveness::{Answer, Row, Settings, Source, Task};
+use crate::responsiveness::{Answer, PlanRow, Settings, Source, Task};
 use crate::text::{Filled, Lang};
 use crate::trace::interactions::Carried;
 use crate::workload::Workload;
@@ -100,7 +100,7 @@ fn q(v: f64) -> String {
     crate::error::fmt_number(v)
 }
 
-fn cells(row: &Row) -> std::collections::BTreeMap<&'static str, String> {
+fn cells(row: &PlanRow) -> std::collections::BTreeMap<&'static str, String> {
     PAGE_COLUMNS
         .iter()
         .filter_map(|&k| column(k))
@@ -147,8 +147,8 @@ pub(crate) fn section(
     let sliced = r.at(exp.quantum).expect("the page's quantum was added");
     let favoured = answer.favoured.map(|f| f.row);
     let knee = answer.knee.ok().map(|k| k.row);
-    let index = |row: &Row| r.rows.iter().position(|x| std::ptr::eq(x, row));
-    let table_row = |row: &Row| TableRow {
+    let index = |row: &PlanRow| r.rows.iter().position(|x| std::ptr::eq(x, row));
+    let table_row = |row: &PlanRow| TableRow {
         quantum: row.quantum_ms.map_or("recorded".to_string(), q),
         name: Filled::each(|lang| match row.quantum_ms {
             None => row_name(row, source, lang),

@@ -27,7 +27,7 @@ use crate::param_spec::Params;
 pub use crate::params::scenario_query::{
     page_defaults, parse, ScenarioQuery, RUN_KEY, SCENARIO_KEY,
 };
-use crate::scenario::{self, Knob, RunView, Scenario, ScenarioResult};
+use crate::scenario::{self, Knob, RunView, ScenarioKind, ScenarioResult};
 use crate::text::Filled;
 
 #[derive(Serialize)]
@@ -75,7 +75,7 @@ pub fn parse_scenario_query(query: &str) -> JsValue {
 #[cfg(not(feature = "page"))]
 #[wasm_bindgen]
 pub struct ScenarioRun {
-    scenario: &'static dyn Scenario,
+    scenario: ScenarioKind,
     /// The result without its recorded runs (those are in `runs`), so the
     /// summary serialises only what the tables need.
     result: ScenarioResult,
@@ -98,8 +98,7 @@ pub fn run_scenario(query: &str, progress: JsValue) -> Result<ScenarioRun, JsErr
     }
     let scenario = q
         .scenario
-        .ok_or_else(|| JsError::new("no scenario in the query (s=...)"))?
-        .scenario();
+        .ok_or_else(|| JsError::new("no scenario in the query (s=...)"))?;
     let name = scenario.name();
     let hook: Option<Box<dyn FnMut(crate::sim::budget::Progress)>> =
         progress.dyn_into::<js_sys::Function>().ok().map(|f| {

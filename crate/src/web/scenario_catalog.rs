@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use super::result::to_js;
 use super::scenario::{page_defaults, RUN_KEY, SCENARIO_KEY};
 use crate::param_spec::Params;
-use crate::scenario::{Knob, KnobSpec, Listed, Text};
+use crate::scenario::{Knob, KnobSpec, ScenarioKind, Text};
 use crate::sim::Qos;
 
 /// Everything the page's scenario panel is built from.
@@ -62,7 +62,7 @@ impl ScenarioCatalog {
         ScenarioCatalog {
             key: SCENARIO_KEY,
             run_key: RUN_KEY,
-            scenarios: Listed::ALL
+            scenarios: ScenarioKind::ALL
                 .iter()
                 .map(|s| ScenarioEntry {
                     name: s.name(),

@@ -238,9 +238,9 @@ impl fmt::Display for Dist {
 }
 
 /// The name of the app a class's tasks run in when a class names none.
-pub const DEFAULT_APP: &str = "app";
+pub(crate) const DEFAULT_APP: &str = "app";
 /// The longest app name.
-pub const MAX_APP_NAME: usize = 24;
+pub(crate) const MAX_APP_NAME: usize = 24;
 
 /// One class of the mix.
 #[derive(Clone, Debug, PartialEq)]
@@ -258,7 +258,7 @@ pub struct Class {
 
 impl Class {
     /// The class's `DIST[@QOS][@nice=N][~APP[:KIND]]`, as the parser reads it.
-    pub fn dist_text(&self) -> String {
+    pub(crate) fn dist_text(&self) -> String {
         let mut s = self.dist.to_string();
         if let Some(q) = self.qos {
             s.push('@');
@@ -280,7 +280,7 @@ impl Class {
     }
 
     /// The app's name (`app` when the class names none).
-    pub fn app_name(&self) -> &str {
+    pub(crate) fn app_name(&self) -> &str {
         self.app.as_ref().map_or(DEFAULT_APP, |(n, _)| n.as_str())
     }
 }
@@ -288,16 +288,16 @@ impl Class {
 /// How a nice value is written after a class (`@nice=5`).
 const NICE_PREFIX_AT: &str = "@nice=";
 /// The lowest and highest nice values (Linux's).
-pub const NICE_RANGE: std::ops::RangeInclusive<i8> = -20..=19;
+pub(crate) const NICE_RANGE: std::ops::RangeInclusive<i8> = -20..=19;
 
 /// Parses `N` of `nice=N`: a whole number from −20 to 19.
-pub fn parse_nice(text: &str) -> Option<i8> {
+pub(crate) fn parse_nice(text: &str) -> Option<i8> {
     let n: i8 = text.trim().parse().ok()?;
     NICE_RANGE.contains(&n).then_some(n)
 }
 
 /// What `nice=N` and its range say in a refusal.
-pub fn nice_allowed() -> crate::text::Filled {
+pub(crate) fn nice_allowed() -> crate::text::Filled {
     NICE.both(&[
         &NICE_RANGE.start().to_string(),
         &NICE_RANGE.end().to_string(),
@@ -306,11 +306,11 @@ pub fn nice_allowed() -> crate::text::Filled {
 
 /// A class label's `@nice=N` whose N is not a nice value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BadNice;
+pub(crate) struct BadNice;
 
 /// The nice value a class label gives (`1-8@nice=5`, `batch@nice=-3~app`:
 /// an `@nice=N` part before any `~APP`): `Ok(None)` without one.
-pub fn label_nice(label: &str) -> Result<Option<i8>, BadNice> {
+pub(crate) fn label_nice(label: &str) -> Result<Option<i8>, BadNice> {
     let before_app = label.split('~').next().unwrap_or(label);
     match before_app
         .split('@')
@@ -323,7 +323,7 @@ pub fn label_nice(label: &str) -> Result<Option<i8>, BadNice> {
 }
 
 /// [`label_nice`]'s value when it is valid.
-pub fn nice_in_label(label: &str) -> Option<i8> {
+pub(crate) fn nice_in_label(label: &str) -> Option<i8> {
     label_nice(label).ok().flatten()
 }
 
@@ -451,7 +451,7 @@ impl Mix {
 
     /// Cumulative normalised weights, summed in the order and with the
     /// floating-point operations of the study's code.
-    pub fn cumulative(&self) -> Vec<f64> {
+    pub(crate) fn cumulative(&self) -> Vec<f64> {
         let total: f64 = self.classes.iter().fold(0.0, |a, c| a + c.weight);
         let mut acc = 0.0;
         self.classes
@@ -485,7 +485,7 @@ impl Mix {
     /// The thread group of each class: apps numbered in order of first
     /// appearance (`app`, unnamed, among them), each with the kind any of
     /// its classes gives (`normal` if none).
-    pub fn thread_groups(&self) -> Vec<ThreadGroup> {
+    pub(crate) fn thread_groups(&self) -> Vec<ThreadGroup> {
         let mut names: Vec<&str> = Vec::new();
         for c in &self.classes {
             if !names.contains(&c.app_name()) {

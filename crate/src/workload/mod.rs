@@ -32,7 +32,7 @@ pub enum Arrivals {
 }
 
 impl Arrivals {
-    pub const ALLOWED: Text = Text::new(
+    pub(crate) const ALLOWED: Text = Text::new(
         "t0, poisson:LOAD (0 < LOAD ≤ 2, e.g. poisson:0.9) or burst:COUNT@PERIOD (e.g. burst:50@100)",
         "t0、poisson:负载（0 < 负载 ≤ 2，如 poisson:0.9）或 burst:数量@周期（如 burst:50@100）",
     );

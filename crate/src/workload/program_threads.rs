@@ -12,7 +12,6 @@ use std::collections::{BTreeSet, BinaryHeap, VecDeque};
 use std::ops::Range;
 
 use super::programs::{ItemId, PoolId, Program, Programs, Step, WorkerCap};
-use crate::sim::budget;
 use crate::sim::time::{Key, SAME_INSTANT_MS as EPS};
 use crate::sim::{Machine, Next, Qos, TaskView, ThreadId, Threads};
 
@@ -471,12 +470,6 @@ impl Threads for ProgramRun<'_> {
 
     fn until(&self) -> f64 {
         self.stop.until
-    }
-
-    /// The work an instant costs grows with the cores scanned (the class
-    /// charges its own timers' work).
-    fn meter(&mut self, now: f64, cores: usize) -> bool {
-        budget::charge_at(cores as u64 + 1, now / self.stop.until)
     }
 }
 

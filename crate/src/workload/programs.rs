@@ -7,9 +7,9 @@
 use crate::sim::qos::{BASEPRI_FOREGROUND, SYSTEM_WORK_PRI};
 pub use crate::sim::ThreadId;
 use crate::sim::{Qos, ThreadGroup, ThreadInfo};
-pub type ItemId = usize;
-pub type PoolId = usize;
-pub type ProcessId = usize;
+pub(crate) type ItemId = usize;
+pub(crate) type PoolId = usize;
+pub(crate) type ProcessId = usize;
 
 /// How GCD admits a process's constrained workers (the threads that run
 /// work of concurrent queues and operation queues: here, pool workers)
@@ -144,7 +144,7 @@ impl ThreadSpec {
 
 /// The thread group of the "other system work" threads (the kernel's and
 /// daemons', never an app's).
-pub const SYSTEM_GROUP: u32 = u32::MAX;
+pub(crate) const SYSTEM_GROUP: u32 = u32::MAX;
 
 /// A piece of a work item: CPU work (ms on a speed-1 core) or a blocking
 /// wait (ms of wall time: disk, network).
@@ -278,7 +278,7 @@ impl Programs {
 
     /// Every item `item` waits on, directly or through other items, in id
     /// order (the item itself excluded).
-    pub fn transitive_deps(&self, item: ItemId) -> Vec<ItemId> {
+    pub(crate) fn transitive_deps(&self, item: ItemId) -> Vec<ItemId> {
         let mut seen = vec![false; self.items.len()];
         let mut stack = self.items[item].deps.clone();
         while let Some(i) = stack.pop() {

@@ -20,13 +20,13 @@ use crate::text::{Filled, Text};
 /// The fragment's key.
 pub const KEY: &str = "main-thread";
 /// The format's version (the text before the first `.`).
-pub const VERSION: &str = "1";
+pub(crate) const VERSION: &str = "1";
 /// The resolution of starts and durations, ms.
 pub const RESOLUTION_MS: f64 = 0.001;
 /// The longest fragment value written or read, characters: with the page's
 /// address the link stays within about 8 KB, which chat apps, mail and
 /// browsers all keep whole.
-pub const MAX_FRAGMENT: usize = 8000;
+pub(crate) const MAX_FRAGMENT: usize = 8000;
 /// The most tasks a link may say it holds.
 pub const MAX_TASKS: usize = 100_000;
 /// The latest start or end, ms (about 11.6 days: far past any trace).

@@ -38,7 +38,7 @@ pub const MAX_ARRIVAL_MS: f64 = 1e9;
 /// does not fit and show the full name on hover.
 pub const MAX_LABEL_CHARS: usize = 64;
 /// The class of tasks whose line names none.
-pub const DEFAULT_CLASS: &str = "imported";
+pub(crate) const DEFAULT_CLASS: &str = "imported";
 
 /// A task list that could not be read; `line` is 1-based (serialises as
 /// `{"line": 7, "message": "...", "message_zh": "..."}` for the page).
@@ -167,7 +167,7 @@ pub fn import_help(max_tasks: usize) -> Filled {
 
 /// Refuses a list (or a file, `what`) of more than [`MAX_IMPORT_BYTES`]
 /// before anything reads it.
-pub fn check_bytes(what: Text, bytes: usize) -> Result<(), ImportError> {
+pub(crate) fn check_bytes(what: Text, bytes: usize) -> Result<(), ImportError> {
     if bytes > MAX_IMPORT_BYTES {
         const TOO_LARGE: Text = Text::new(
             "{} is {} bytes; at most {} bytes ({}) are accepted",

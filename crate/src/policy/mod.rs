@@ -135,7 +135,12 @@ impl PolicyKind {
         cfg!(not(feature = "page"))
             || !matches!(
                 self,
-                PolicyKind::Mlfq | PolicyKind::Xnu | PolicyKind::Clutch | PolicyKind::Eevdf
+                PolicyKind::Sjf
+                    | PolicyKind::Srpt
+                    | PolicyKind::Mlfq
+                    | PolicyKind::Xnu
+                    | PolicyKind::Clutch
+                    | PolicyKind::Eevdf
             )
     }
 
@@ -227,7 +232,9 @@ impl PolicyKind {
                 recorder,
                 config,
             ),
+            #[cfg(not(feature = "page"))]
             PolicyKind::Sjf => simulate_on(threads, m, &mut Sjf::default(), recorder, config),
+            #[cfg(not(feature = "page"))]
             PolicyKind::Srpt => simulate_on(threads, m, &mut Srpt::default(), recorder, config),
             #[cfg(not(feature = "page"))]
             PolicyKind::Mlfq => simulate_on(
@@ -265,7 +272,12 @@ impl PolicyKind {
             // experiment before it gets here and the page sends it to the
             // worker.
             #[cfg(feature = "page")]
-            PolicyKind::Mlfq | PolicyKind::Xnu | PolicyKind::Clutch | PolicyKind::Eevdf => {
+            PolicyKind::Sjf
+            | PolicyKind::Srpt
+            | PolicyKind::Mlfq
+            | PolicyKind::Xnu
+            | PolicyKind::Clutch
+            | PolicyKind::Eevdf => {
                 unreachable!("{} is not in the page's module", self.name())
             }
         }

@@ -155,7 +155,9 @@ pub fn run(query: &str) -> Result<JsValue, JsError> {
 }
 
 /// The `--json` report of a query string, as the CLI prints it (for tests
-/// comparing the page with `tailslice simulate --json`).
+/// comparing the page with `tailslice simulate --json`; the worker's module
+/// has it, the page's does not need the JSON writer).
+#[cfg(not(feature = "page"))]
 #[wasm_bindgen(js_name = reportJson)]
 pub fn report_json(query: &str) -> Result<String, JsError> {
     let (exp, page) = query::parse(query, &Limits::WEB);

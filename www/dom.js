@@ -62,19 +62,6 @@ export function widthOf(elem) {
 }
 
 /**
- * Runs `f` once the browser has laid out and painted the page as it is now
- * (after the next frame), or at once in a hidden tab, which paints no
- * frames. The first run waits for it: the page's controls are painted in
- * one task and the first result is computed and drawn in the next, so
- * neither task holds the main thread for both, and the run's task finds
- * the page already laid out.
- */
-export function afterPaint(f) {
-  if (document.visibilityState === 'hidden') { f(); return; }
-  requestAnimationFrame(() => setTimeout(f, 0));
-}
-
-/**
  * Gives `canvas` the CSS height `cssHeight` (a number, or a function of
  * the CSS width) and a backing store of its parent's width (its own, else
  * 600 px) times the device pixel ratio; returns the ratio the drawing code

@@ -7,7 +7,7 @@
 // have one job: see docs/page-internals.md.
 import init, { parseQuery, scenarioCatalog, langOf } from './tailslice.js';
 import { t, lang, setLang, startLang, onLangChange, applyI18n } from './i18n.js';
-import { $, afterPaint } from './dom.js';
+import { $ } from './dom.js';
 import { loadCatalog, catalog, limits } from './catalog.js';
 import { app, setState, firstResult, whileLoading } from './state.js';
 import { showBanner, showRunError, onMainThreadError } from './banner.js';
@@ -58,8 +58,8 @@ window.tailslice = {
 };
 
 /** Shows `page`: its values in the controls (`fill`), its query in the
- * address bar, and its run (`run`: when; at once by default). */
-function setPage(page, { fill, run = (f) => f() }) {
+ * address bar, and its run. */
+function setPage(page, { fill }) {
   app.page = page;
   if (fill) {
     fillControls(page);
@@ -71,10 +71,7 @@ function setPage(page, { fill, run = (f) => f() }) {
   }
   writeUrl(page);
   $('#share-link').hidden = true;
-  run(() => {
-    if (app.page !== page) return; // another page was asked for meanwhile
-    request(page.experiment, page.estimated_slices > limits().large_slices || tasksLarge(), page.estimated_slices, page.inline);
-  });
+  request(page.experiment, page.estimated_slices > limits().large_slices || tasksLarge(), page.estimated_slices, page.inline);
 }
 
 addEventListener('error', onMainThreadError);
@@ -115,8 +112,7 @@ async function main() {
   });
   app.urlErrors = page.errors.concat(scenario.errors);
   showBanner(app.urlErrors);
-  // A scenario's link runs its scenario: the study's run keeps its place before it.
-  setPage(page, { fill: true, run: scenario.active ? undefined : afterPaint });
+  setPage(page, { fill: true });
   scenario.start();
   // Your own tasks and exports (www/io.js), sweeps (www/sweep.js).
   const context = {

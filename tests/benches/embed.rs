@@ -100,16 +100,19 @@ async fn main() -> Result<()> {
         first.push((file.to_string(), bytes.len(), gz(&bytes)));
     }
     first.sort();
-    println!("\nfirst view of the full page (files fetched up to the first result, gzip -9)");
+    // Everything fetched until the page is ready: the first view and the
+    // panels' code loaded right after the first result. The first view
+    // alone, against its goal, is `scripts/bench-page.sh`'s (the files
+    // whose response ended before the first table and Gantt were drawn).
+    println!("\nthe full page's files fetched until it was ready (gzip -9)");
     for (f, raw, z) in &first {
         println!("  {f:<34} {raw:>9} B {z:>9} B gz");
     }
     let total: usize = first.iter().map(|(_, _, z)| z).sum();
-    line(
-        &format!("first view, {} files (KiB gz)", first.len()),
-        total as f64 / 1024.0,
-        250.0,
-        "KiB",
+    println!(
+        "  {} files, {:.0} KiB gz (the first view's goal is checked by bench-page.sh)",
+        first.len(),
+        total as f64 / 1024.0
     );
 
     // The loader.

@@ -127,21 +127,12 @@ impl PolicyKind {
     }
 
     /// Whether this build carries the class's code. The page's main-thread
-    /// module (feature `page`) leaves out the classes of real kernels (the
-    /// XNU classes and `eevdf`), which the study's default experiment never
-    /// runs, so that the first download stays small: an experiment with one
-    /// of them runs in the page's worker, whose module has every class.
+    /// module (feature `page`) carries only the default experiment's two
+    /// classes, `fifo` and `rr`, so that the first download stays small: an
+    /// experiment with any other runs in the page's worker, whose module
+    /// has every class.
     pub const fn built_in(self) -> bool {
-        cfg!(not(feature = "page"))
-            || !matches!(
-                self,
-                PolicyKind::Sjf
-                    | PolicyKind::Srpt
-                    | PolicyKind::Mlfq
-                    | PolicyKind::Xnu
-                    | PolicyKind::Clutch
-                    | PolicyKind::Eevdf
-            )
+        cfg!(not(feature = "page")) || matches!(self, PolicyKind::Fifo | PolicyKind::Rr)
     }
 
     /// A one-line description (help texts, the page's tooltips).

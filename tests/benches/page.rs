@@ -524,11 +524,6 @@ async fn main() -> Result<()> {
     let now = figures.len() - 1;
     let now_goals = goals(&figures[now], sized[now].0, sized[now].1, drag);
     let before_goals = (now > 0).then(|| goals(&figures[0], sized[0].0, sized[0].1, drag));
-    let rows: Vec<(Figure, Option<f64>)> = now_goals
-        .into_iter()
-        .enumerate()
-        .map(|(k, g)| (g, before_goals.as_ref().map(|b| b[k].value)))
-        .collect();
-    print_side_by_side(&heading, &rows);
+    print_side_by_side(&heading, &now_goals, before_goals.as_deref());
     Ok(())
 }

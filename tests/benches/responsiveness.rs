@@ -207,17 +207,13 @@ async fn main() -> Result<()> {
     }
     let now = all.pop().unwrap_or_default();
     let before = all.pop();
-    let rows: Vec<(Figure, Option<f64>)> = now
-        .into_iter()
-        .enumerate()
-        .map(|(k, g)| (g, before.as_ref().map(|b| b[k].value)))
-        .collect();
     print_side_by_side(
         &format!(
             "goals (longest tasks: best of three showings; load average {load_before} before, {} after)",
             load_average()
         ),
-        &rows,
+        &now,
+        before.as_deref(),
     );
     Ok(())
 }

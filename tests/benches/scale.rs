@@ -252,17 +252,13 @@ async fn main() -> Result<()> {
     };
     let now = goals(&pages[pages.len() - 1]);
     let before = (pages.len() > 1).then(|| goals(&pages[0]));
-    let rows: Vec<(Figure, Option<f64>)> = now
-        .into_iter()
-        .enumerate()
-        .map(|(k, g)| (g, before.as_ref().map(|b| b[k].value)))
-        .collect();
     print_side_by_side(
         &format!(
             "goals (best of 3; load average {load_before} before, {} after)",
             load_average()
         ),
-        &rows,
+        &now,
+        before.as_ref().map(|b| &b[..]),
     );
     Ok(())
 }

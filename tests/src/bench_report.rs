@@ -126,10 +126,12 @@ pub fn round_order(n: usize, round: usize) -> Vec<usize> {
 }
 
 /// Prints, under a heading, each figure of the current build beside the
-/// previous build's (when measured) and their ratio now / before.
-pub fn print_side_by_side(heading: &str, rows: &[(Figure, Option<f64>)]) {
+/// previous build's (`before`: the same figures in the same order, when
+/// measured) and their ratio now / before.
+pub fn print_side_by_side(heading: &str, now: &[Figure], before: Option<&[Figure]>) {
     println!("\n{heading}");
-    for (now, before) in rows {
+    let before = (0..now.len()).map(|k| before.map(|b| b[k].value));
+    for (now, before) in now.iter().zip(before) {
         match before {
             Some(b) => println!(
                 "{}   before {:.1} {}, now / before {:.2}",

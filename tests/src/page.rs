@@ -288,3 +288,24 @@ pub async fn assert_no_sideways_scroll(b: &Browser) -> Result<()> {
         _ => Err(format!("the page is wider than the viewport: {overflow}").into()),
     }
 }
+
+/// Opens the Embed dialog on the page open in `b` and returns the snippet
+/// it writes for `kind` (`live` or `static`), once written, waiting up to
+/// `timeout`. The dialog stays open.
+pub async fn embed_snippet(b: &Browser, kind: &str, timeout: Duration) -> Result<String> {
+    b.click("button#embed-code").await?;
+    b.wait_js("document.querySelector('#embed-dialog').open", timeout)
+        .await?;
+    b.click(&format!("#embed-kind-{kind}")).await?;
+    let v = b
+        .wait_js(
+            &format!(
+                "document.querySelector('#embed-snippet').dataset.kind === '{kind}' && \
+                 document.querySelector('#embed-snippet').dataset.state === 'ready' && \
+                 document.querySelector('#embed-snippet').value"
+            ),
+            timeout,
+        )
+        .await?;
+    Ok(v.as_str().unwrap_or_default().to_string())
+}

@@ -10,29 +10,15 @@ use std::time::Duration;
 
 use fantoccini::Locator;
 use serde_json::{json, Value};
-use tailslice_e2e::page::{open_ready, wait_ready};
+use tailslice_e2e::page::{embed_snippet, open_ready, wait_ready};
 use tailslice_e2e::{require_dist, run_cli, Browser, Result, StaticServer};
 
 const T: Duration = Duration::from_secs(30);
 
-/// Opens the Embed dialog on the current page and returns the snippet it
-/// writes for `kind` (`live` or `static`).
+/// The Embed dialog's snippet of `kind` (`live` or `static`) for the
+/// current page.
 async fn dialog_snippet(b: &Browser, kind: &str) -> Result<String> {
-    b.click("button#embed-code").await?;
-    b.wait_js("document.querySelector('#embed-dialog').open", T)
-        .await?;
-    b.click(&format!("#embed-kind-{kind}")).await?;
-    let v = b
-        .wait_js(
-            &format!(
-                "document.querySelector('#embed-snippet').dataset.kind === '{kind}' && \
-                 document.querySelector('#embed-snippet').dataset.state === 'ready' && \
-                 document.querySelector('#embed-snippet').value"
-            ),
-            T,
-        )
-        .await?;
-    Ok(v.as_str().unwrap_or_default().to_string())
+    embed_snippet(b, kind, T).await
 }
 
 /// A folder with `host.html`: a blog post holding `snippets`, with a

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use tailslice_e2e::page::open_ready;
+use tailslice_e2e::page::{embed_snippet, open_ready};
 use tailslice_e2e::{Browser, Result, StaticServer};
 
 const T: Duration = Duration::from_secs(30);
@@ -13,18 +13,7 @@ const T: Duration = Duration::from_secs(30);
 async fn the_badge_is_under_the_figure() -> Result<()> {
     let b = Browser::start().await?;
     open_ready(&b, "/").await?;
-    b.click("button#embed-code").await?;
-    b.wait_js("document.querySelector('#embed-dialog').open", T)
-        .await?;
-    b.click("#embed-kind-live").await?;
-    let snippet = b
-        .wait_js(
-            "document.querySelector('#embed-snippet').dataset.kind === 'live' && \
-             document.querySelector('#embed-snippet').dataset.state === 'ready' && \
-             document.querySelector('#embed-snippet').value",
-            T,
-        )
-        .await?;
+    let snippet = embed_snippet(&b, "live", T).await?;
     let dir = tailslice_e2e::artifacts_dir().join("embed-host-badge");
     std::fs::create_dir_all(&dir)?;
     std::fs::write(
@@ -33,7 +22,7 @@ async fn the_badge_is_under_the_figure() -> Result<()> {
             "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>A post</title></head>\
              <body style=\"max-width:760px;margin:0 auto;padding:0 8px;font:16px/1.5 serif\"><p>Before.</p>\n{}\n<p>After.</p></body></html>\n",
-            snippet.as_str().unwrap_or_default()
+            snippet.as_str()
         ),
     )?;
     let host = StaticServer::start(dir)?;

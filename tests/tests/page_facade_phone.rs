@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use tailslice_e2e::page::open_ready;
+use tailslice_e2e::page::{embed_snippet, open_ready};
 use tailslice_e2e::{Browser, Result, StaticServer};
 
 const T: Duration = Duration::from_secs(60);
@@ -15,23 +15,10 @@ const T: Duration = Duration::from_secs(60);
 /// The snippet of `kind` (`live` or `static`) the Embed dialog writes for
 /// the page open in `b`.
 async fn snippet(b: &Browser, kind: &str) -> Result<String> {
-    b.click("button#embed-code").await?;
-    b.wait_js("document.querySelector('#embed-dialog').open", T)
-        .await?;
-    b.click(&format!("#embed-kind-{kind}")).await?;
-    let v = b
-        .wait_js(
-            &format!(
-                "document.querySelector('#embed-snippet').dataset.kind === '{kind}' && \
-                 document.querySelector('#embed-snippet').dataset.state === 'ready' && \
-                 document.querySelector('#embed-snippet').value"
-            ),
-            T,
-        )
-        .await?;
+    let v = embed_snippet(b, kind, T).await?;
     b.eval_js("document.querySelector('#embed-dialog').close(); return 0;")
         .await?;
-    Ok(v.as_str().unwrap_or_default().to_string())
+    Ok(v)
 }
 
 /// What the host page measures: the shown figures' widths, the smallest

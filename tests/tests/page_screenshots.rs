@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use tailslice_e2e::page::{ink, open_ready, open_trace};
+use tailslice_e2e::page::{embed_snippet, ink, open_ready, open_trace};
 use tailslice_e2e::{artifacts_dir, repo_root, Browser, Result, StaticServer};
 
 const T: Duration = Duration::from_secs(90);
@@ -89,25 +89,14 @@ async fn the_live_snippet_in_a_post_at_a_phone_and_a_desktop() -> Result<()> {
     std::fs::create_dir_all(&dir)?;
     for lang in ["en", "zh"] {
         open_ready(&b, &format!("/?lang={lang}")).await?;
-        b.click("button#embed-code").await?;
-        b.wait_js("document.querySelector('#embed-dialog').open", T)
-            .await?;
-        b.click("#embed-kind-live").await?;
-        let snippet = b
-            .wait_js(
-                "document.querySelector('#embed-snippet').dataset.kind === 'live' && \
-                 document.querySelector('#embed-snippet').dataset.state === 'ready' && \
-                 document.querySelector('#embed-snippet').value",
-                T,
-            )
-            .await?;
+        let snippet = embed_snippet(&b, "live", T).await?;
         std::fs::write(
             dir.join(format!("{lang}.html")),
             format!(
                 "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
                  <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>A post</title></head>\
                  <body style=\"max-width:760px;margin:0 auto;padding:0 8px;font:16px/1.5 serif\"><p>Before.</p>\n{}\n<p>After.</p></body></html>\n",
-                snippet.as_str().unwrap_or_default()
+                snippet.as_str()
             ),
         )?;
     }

@@ -3,6 +3,8 @@
 //! measured row and a simulated row differ only in where the latencies came
 //! from.
 
+use serde::Serialize;
+
 use crate::experiment::summary::{self, RunTotals, Summary};
 use crate::policy::PolicyKind;
 use crate::stats::{accurate_sum, percentile};
@@ -85,7 +87,7 @@ impl PassCounts {
 }
 
 /// Back-to-back yields timed together (see `plan::YIELD_BATCHES`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct YieldBatch {
     pub yields: u32,
     /// Time from before the first yield to after the last (ms).
@@ -162,7 +164,7 @@ impl Pass {
 }
 
 /// The middle, lowest and highest of some repeats' values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Spread {
     /// The study's percentile rule at 50 (the upper middle for an even count).
     pub median: f64,
@@ -188,7 +190,7 @@ impl Spread {
 }
 
 /// Percentiles of a pooled sample (e.g. every yield gap of every repeat).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Sample {
     pub n: usize,
     pub p50: f64,

@@ -12,14 +12,17 @@
 //!   percentile rule;
 //! - [`report`]: measured beside simulated, yield cost, frames, probe and
 //!   input delay, over repeats;
-//! - [`text`]: every sentence, in English and Chinese.
+//! - [`text`]: every sentence, in English and Chinese;
+//! - [`file`]: the run as a file, and the report as JSON.
 
+pub mod file;
 pub mod measure;
 pub mod plan;
 pub mod report;
 pub mod settings;
 pub mod text;
 
+pub use file::RunFile;
 pub use measure::{Pass, PassCounts, YieldBatch};
 pub use plan::{Plan, PlanError};
 pub use report::{Environment, RealRunReport, RunState};

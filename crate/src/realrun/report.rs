@@ -3,8 +3,10 @@
 //! with the spread), the yield cost, frames, probe delay, long tasks and
 //! input delay for FIFO against sliced, and the sentences that read them.
 //!
-//! Plain structs (no serde): the page gets them as JS objects built field
-//! by field (`crate::web`), which keeps the wasm small.
+//! The report's JSON (what the page reads, and the run file holds) is
+//! [`super::file`]'s.
+
+use serde::Serialize;
 
 use crate::experiment::summary::Summary;
 use crate::policy::PolicyKind;
@@ -20,7 +22,7 @@ use super::text::{self, Texts};
 pub(crate) const RESOLVED_STEPS: f64 = 10.0;
 
 /// What the page knows about where it ran.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Environment {
     /// `crossOriginIsolated`.
     pub isolated: bool,
@@ -37,7 +39,8 @@ pub struct Environment {
 }
 
 /// How the run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum RunState {
     Done,
     Stopped,
@@ -162,7 +165,7 @@ impl YieldCost {
 }
 
 /// FIFO against sliced: what the page felt during the passes.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Compare {
     pub policy: PolicyKind,
     pub frames: Option<Spread>,
@@ -182,7 +185,7 @@ pub struct Compare {
 }
 
 /// The visitor's input during the passes (Event Timing).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct InputDelay {
     pub n: usize,
     pub sample: Option<Sample>,

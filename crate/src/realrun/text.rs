@@ -7,6 +7,8 @@
 //! Each sentence is one [`Text`]: a pair of templates (English, Chinese)
 //! whose `{}` are filled in order with figures formatted once.
 
+use serde::Serialize;
+
 use crate::error::fmt_number;
 use crate::experiment::metric::Metric;
 use crate::experiment::reading::policy_title;
@@ -20,7 +22,7 @@ use super::settings::RealYield;
 use crate::responsiveness::YieldKind;
 
 /// One cell of `table#real-results`.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct CellText {
     pub text: String,
     /// `min–max` over repeats (measured rows of more than one repeat).
@@ -31,7 +33,7 @@ pub struct CellText {
 
 /// One row of `table#real-results`: its heading and cells (in the order of
 /// [`super::report::METRICS`]).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct RowText {
     pub label: String,
     pub cells: Vec<CellText>,
@@ -39,7 +41,7 @@ pub struct RowText {
 
 /// One row of `table#real-compare`: a key (the test hook
 /// `tr[data-row]`), its heading and one cell per pass.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct CompareRow {
     pub key: &'static str,
     pub label: String,
@@ -47,7 +49,7 @@ pub struct CompareRow {
 }
 
 /// The panel's sentences in one language.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct PanelText {
     /// One line for `#real-status`.
     pub status: String,
@@ -60,13 +62,13 @@ pub struct PanelText {
     pub yield_cost: String,
     /// Headings of the results table's figure columns.
     pub columns: Vec<String>,
-    pub rows: Vec<RowText>,
     /// Each pass's name, the comparison's column headings.
     pub passes: Vec<String>,
+    pub rows: Vec<RowText>,
     pub compare: Vec<CompareRow>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Texts {
     pub en: PanelText,
     pub zh: PanelText,

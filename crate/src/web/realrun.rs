@@ -9,24 +9,20 @@
 //! yield cost, the comparisons, every sentence in both languages and the
 //! run as a file. The page only spins, yields, reads clocks and lays out.
 //!
-//! Results are built as JS objects field by field (no serde): the page's
-//! transfer budget is tight and generic serialisation code is not small.
+//! The plan's small answers are built as JS objects field by field; the
+//! report and the run file are the core's JSON (`realrun::file`),
+//! converted here.
 
 use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use super::query;
-use super::result::set;
+use super::result::{set, to_js};
 use crate::experiment::Limits;
-use crate::param_spec::Params;
-use crate::realrun::measure::{Sample, Spread};
-use crate::realrun::report::{Compare, RealRunRow, YieldCost, METRICS};
-use crate::realrun::text::PanelText;
 use crate::realrun::{
-    plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealParam, RealRunReport,
-    RealSettings, YieldBatch,
+    plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealRunReport, RealSettings,
+    RunFile, YieldBatch,
 };
-use crate::responsiveness::yielding;
 use crate::text::Lang;
 use crate::workload::task_list;
 use crate::workload::Workload;
@@ -50,222 +46,6 @@ fn array<T>(items: &[T], f: impl Fn(&T) -> JsValue) -> JsValue {
 
 fn strings(v: &[String]) -> JsValue {
     array(v, |s| JsValue::from_str(s))
-}
-
-/// A plain JS array of numbers (NaN becomes `null` in JSON).
-fn numbers(v: &[f64]) -> JsValue {
-    Array::from(&Float64Array::from(v)).into()
-}
-
-fn opt_str(s: Option<&str>) -> JsValue {
-    s.map_or(JsValue::NULL, JsValue::from_str)
-}
-
-fn spread(s: Option<Spread>) -> JsValue {
-    let Some(s) = s else { return JsValue::NULL };
-    let o = Object::new();
-    set(&o, "median", &s.median.into());
-    set(&o, "min", &s.min.into());
-    set(&o, "max", &s.max.into());
-    set(&o, "n", &(s.n as u32).into());
-    o.into()
-}
-
-fn sample(s: Option<Sample>) -> JsValue {
-    let Some(s) = s else { return JsValue::NULL };
-    let o = Object::new();
-    set(&o, "n", &(s.n as u32).into());
-    set(&o, "p50", &s.p50.into());
-    set(&o, "p95", &s.p95.into());
-    set(&o, "max", &s.max.into());
-    set(&o, "total", &s.total.into());
-    o.into()
-}
-
-fn row(r: &RealRunRow) -> JsValue {
-    let (values, spreads, change) = (Object::new(), Object::new(), Object::new());
-    for (i, m) in METRICS.iter().enumerate() {
-        if let Some(v) = r.values[i] {
-            set(&values, m, &v.into());
-        }
-        if let Some((lo, hi)) = r.spread[i] {
-            set(&spreads, m, &Array::of2(&lo.into(), &hi.into()).into());
-        }
-        if let Some(c) = r.change[i] {
-            set(&change, m, &c.into());
-        }
-    }
-    let o = Object::new();
-    set(&o, "policy", &r.policy.name().into());
-    set(&o, "kind", &r.kind().into());
-    set(&o, "values", &values.into());
-    set(&o, "spread", &spreads.into());
-    set(&o, "repeats", &(r.repeats as u32).into());
-    set(&o, "change", &change.into());
-    o.into()
-}
-
-fn compare(c: &Compare) -> JsValue {
-    let o = Object::new();
-    set(&o, "policy", &c.policy.name().into());
-    set(&o, "frames", &spread(c.frames));
-    set(&o, "wall_ms", &spread(c.wall_ms));
-    set(&o, "probe", &sample(c.probe));
-    set(&o, "longtasks", &spread(c.longtasks));
-    set(&o, "longtask_ms", &spread(c.longtask_ms));
-    set(&o, "loafs", &spread(c.loafs));
-    set(&o, "loaf_blocking_ms", &spread(c.loaf_blocking_ms));
-    let input = c.input.map_or(JsValue::NULL, |i| {
-        let io = Object::new();
-        set(&io, "n", &(i.n as u32).into());
-        set(&io, "sample", &sample(i.sample));
-        io.into()
-    });
-    set(&o, "input", &input);
-    set(&o, "input_yields", &c.input_yields.into());
-    set(&o, "passes", &(c.passes as u32).into());
-    o.into()
-}
-
-fn yield_cost(y: &YieldCost) -> JsValue {
-    let o = Object::new();
-    set(&o, "gaps", &sample(Some(y.gaps)));
-    set(&o, "pass_median", &spread(Some(y.pass_median)));
-    set(&o, "per_pass", &y.per_pass.into());
-    set(&o, "batches", &sample(y.batches));
-    set(&o, "batch_yields", &y.batch_yields.into());
-    set(&o, "step_ms", &y.step_ms.into());
-    set(&o, "resolved", &y.resolved.into());
-    let num = |v: Option<f64>| v.map_or(JsValue::NULL, JsValue::from_f64);
-    set(&o, "ms", &num(y.ms));
-    set(&o, "p95", &num(y.p95));
-    // The model's switch cost as the URL writes it (`cs=`).
-    set(&o, "cs", &num(y.ms.map(yielding::rounded_cost)));
-    o.into()
-}
-
-fn text_js(t: &PanelText) -> JsValue {
-    let o = Object::new();
-    set(&o, "status", &t.status.as_str().into());
-    set(&o, "reading", &t.reading.as_str().into());
-    set(&o, "notes", &strings(&t.notes));
-    set(&o, "na", &t.na.as_str().into());
-    set(&o, "yield_cost", &t.yield_cost.as_str().into());
-    set(&o, "columns", &strings(&t.columns));
-    set(&o, "passes", &strings(&t.passes));
-    set(
-        &o,
-        "rows",
-        &array(&t.rows, |r| {
-            let ro = Object::new();
-            set(&ro, "label", &r.label.as_str().into());
-            set(
-                &ro,
-                "cells",
-                &array(&r.cells, |c| {
-                    let co = Object::new();
-                    set(&co, "text", &c.text.as_str().into());
-                    set(&co, "spread", &opt_str(c.spread.as_deref()));
-                    set(&co, "change", &opt_str(c.change.as_deref()));
-                    co.into()
-                }),
-            );
-            ro.into()
-        }),
-    );
-    set(
-        &o,
-        "compare",
-        &array(&t.compare, |r| {
-            let ro = Object::new();
-            set(&ro, "key", &r.key.into());
-            set(&ro, "label", &r.label.as_str().into());
-            set(&ro, "cells", &strings(&r.cells));
-            ro.into()
-        }),
-    );
-    o.into()
-}
-
-/// The report as the page reads it (`docs/page-internals.md`, Run for real).
-fn report_js(r: &RealRunReport) -> JsValue {
-    let o = Object::new();
-    set(&o, "state", &r.state.name().into());
-    set(&o, "scale", &r.scale.into());
-    set(&o, "quantum", &r.quantum.into());
-    set(&o, "within", &r.within.into());
-    set(&o, "yield_used", &r.yield_used.as_str().into());
-    let complete = Object::new();
-    for (policy, &n) in plan::POLICIES.iter().zip(&r.complete) {
-        set(&complete, policy.name(), &(n as u32).into());
-    }
-    set(&o, "complete", &complete.into());
-    set(&o, "columns", &array(&METRICS, |m| JsValue::from_str(m)));
-    set(
-        &o,
-        "passes",
-        &array(&r.compare, |c| JsValue::from_str(c.policy.name())),
-    );
-    set(&o, "rows", &array(&r.rows, row));
-    set(
-        &o,
-        "yield_cost",
-        &r.yield_cost.as_ref().map_or(JsValue::NULL, yield_cost),
-    );
-    set(&o, "compare", &array(&r.compare, compare));
-    let t = Object::new();
-    set(&t, "en", &text_js(&r.text.en));
-    set(&t, "zh", &text_js(&r.text.zh));
-    set(&o, "text", &t.into());
-    o.into()
-}
-
-fn environment_js(e: &Environment) -> JsValue {
-    let o = Object::new();
-    set(&o, "isolated", &e.isolated.into());
-    set(&o, "resolution_ms", &e.resolution_ms.into());
-    set(&o, "yield_used", &e.yield_used.as_str().into());
-    set(&o, "invalid", &opt_str(e.invalid.as_deref()));
-    set(&o, "stopped", &e.stopped.into());
-    set(&o, "event_timing", &e.event_timing.into());
-    o.into()
-}
-
-/// One measured pass as the run's file holds it.
-fn pass_js(p: &Pass) -> JsValue {
-    let o = Object::new();
-    let c = &p.counts;
-    set(&o, "policy", &p.policy.name().into());
-    set(&o, "repeat", &p.repeat.into());
-    set(&o, "slices", &c.slices.into());
-    set(&o, "yields", &c.yields.into());
-    set(&o, "idle_waits", &c.idle_waits.into());
-    set(&o, "input_yields", &c.input_yields.into());
-    set(&o, "stopped", &c.stopped.into());
-    set(&o, "frames", &c.frames.into());
-    set(&o, "wall_ms", &c.wall_ms.into());
-    if let Some(v) = c.longtasks {
-        set(&o, "longtasks", &v.into());
-    }
-    if let Some(v) = c.longtask_ms {
-        set(&o, "longtask_ms", &v.into());
-    }
-    if let Some(v) = c.loafs {
-        set(&o, "loafs", &v.into());
-    }
-    if let Some(v) = c.loaf_blocking_ms {
-        set(&o, "loaf_blocking_ms", &v.into());
-    }
-    set(&o, "completion", &numbers(&p.completion));
-    set(&o, "busy", &numbers(&p.busy));
-    set(&o, "gaps", &numbers(&p.gaps));
-    set(&o, "probe_late", &numbers(&p.probe_late));
-    set(
-        &o,
-        "input_delay",
-        &p.input_delay.as_deref().map_or(JsValue::NULL, numbers),
-    );
-    o.into()
 }
 
 /// A planned real run and what was measured so far.
@@ -482,7 +262,7 @@ impl RealRunPlan {
             stopped,
             event_timing,
         };
-        let r = report_js(&RealRunReport::build(
+        let r = to_js(&RealRunReport::build(
             &self.plan,
             &self.passes,
             &self.batches,
@@ -499,57 +279,13 @@ impl RealRunPlan {
         let Some(env) = &self.env else {
             return JsValue::NULL;
         };
-        let p = &self.plan;
-        let o = Object::new();
-        set(&o, "tailslice", &"real-run".into());
-        set(&o, "version", &1.into());
-        set(&o, "query", &query.into());
-        let settings = Object::new();
-        for param in RealParam::ALL {
-            set(&settings, param.url_key(), &p.settings.get(param).into());
-        }
-        set(&o, "settings", &settings.into());
-        set(&o, "environment", &environment_js(env));
-        set(&o, "scale", &p.scale.into());
-        set(&o, "quantum_ms", &p.quantum.into());
-        set(&o, "within_ms", &p.within.into());
-        set(&o, "switch_cost_ms", &p.switch_cost.into());
-        set(&o, "arrival_ms", &numbers(&p.workload.arrival));
-        set(&o, "work_ms", &numbers(&p.workload.work));
-        set(
-            &o,
-            "plan",
-            &array(&p.passes, |pp| {
-                let po = Object::new();
-                set(&po, "policy", &pp.policy.name().into());
-                let flat: Vec<f64> = pp
-                    .slices
-                    .iter()
-                    .flat_map(|&(t, len)| [f64::from(t), len])
-                    .collect();
-                set(&po, "slices", &numbers(&flat));
-                let c: Vec<f64> = pp.schedule.outcomes.iter().map(|o| o.completion).collect();
-                set(&po, "simulated_completion_ms", &numbers(&c));
-                po.into()
-            }),
-        );
-        set(&o, "passes", &array(&self.passes, pass_js));
-        set(
-            &o,
-            "yield_batches",
-            &array(&self.batches, |b| {
-                let bo = Object::new();
-                set(&bo, "yields", &b.yields.into());
-                set(&bo, "ms", &b.ms.into());
-                bo.into()
-            }),
-        );
-        set(
-            &o,
-            "report",
-            &report_js(&RealRunReport::build(p, &self.passes, &self.batches, env)),
-        );
-        o.into()
+        to_js(&RunFile::new(
+            query,
+            &self.plan,
+            &self.passes,
+            &self.batches,
+            env,
+        ))
     }
 }
 

@@ -8,7 +8,7 @@ use std::io::Write;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use tailslice::experiment::recorded;
-use tailslice::experiment::{Experiment, Limits};
+use tailslice::experiment::{Experiment, Limits, RowPolicy};
 use tailslice::policy::PolicyKind;
 use tailslice::trace::{
     self, gzip, import_trace, parse_thread, ParsedTrace, TraceArrivals, TraceOptions,
@@ -295,8 +295,11 @@ fn arrivals_at_t0_and_the_recorded_baseline() {
         .run_on(t0.workload.clone(), &Limits::CLI, false)
         .unwrap();
     let report = recorded::report(&out, &rec);
-    assert_eq!(report.results[0].policy, "recorded");
-    assert_eq!(report.results[1].policy, "fifo");
+    assert_eq!(report.results[0].policy, RowPolicy::Recorded);
+    assert_eq!(
+        report.results[1].policy,
+        RowPolicy::Simulated(PolicyKind::Fifo)
+    );
     assert_eq!(report.tasks, 3);
     // With the recorded starts, FIFO on one core reproduces the recording.
     let imp = import(&bytes).unwrap();

@@ -183,19 +183,17 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 kernel_policy(p.name()).map(|kernel| Policy {
                     name: p.name().to_string(),
                     kernel,
+                    model: Some(*p),
                 })
             })
             .collect()
     });
     // The model's rows: the policies it simulates (a kernel policy whose
     // model class does not exist yet is measured alone).
-    exp.policies = policies
-        .iter()
-        .filter_map(|p| PolicyKind::parse("--policies", &p.name).ok())
-        .collect();
+    exp.policies = policies.iter().filter_map(|p| p.model).collect();
     let without_model: Vec<String> = policies
         .iter()
-        .filter(|p| PolicyKind::parse("--policies", &p.name).is_err())
+        .filter(|p| p.model.is_none())
         .map(|p| p.name.clone())
         .collect();
     // The eevdf model row as the measured threads behave: they read their

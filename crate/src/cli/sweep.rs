@@ -361,8 +361,9 @@ fn seed_summary(exp: &Experiment, text: &str, runs: &[SeedRun]) -> String {
         "p5", "p50", "p95", "mean", "min", "max"
     );
     for p in &sum.policies {
-        let kind = exp.policies.iter().find(|k| k.name() == p.policy);
-        let label = kind.map_or(p.policy.to_string(), |&k| policy_label(k, exp.quantum));
+        let label = p.policy.kind().map_or(p.policy.name().to_string(), |k| {
+            policy_label(k, exp.quantum)
+        });
         let _ = writeln!(s, "\n{:<10} {cols}   (latency in ms, over seeds)", label);
         for m in &p.metrics {
             dist_row(&mut s, m.metric, &m.distribution, "");
@@ -372,7 +373,8 @@ fn seed_summary(exp: &Experiment, text: &str, runs: &[SeedRun]) -> String {
         let _ = writeln!(
             s,
             "\n{} vs {} {cols}   (change in %, negative is better)",
-            c.policy, c.base
+            c.policy.name(),
+            c.base.name()
         );
         for m in &c.changes_pct {
             dist_row(&mut s, m.metric, &m.distribution, "");
@@ -380,7 +382,11 @@ fn seed_summary(exp: &Experiment, text: &str, runs: &[SeedRun]) -> String {
         let _ = writeln!(
             s,
             "{} has a lower p95 than {} on {} of {} seeds (higher on {})",
-            c.policy, c.base, c.p95_better, c.seeds, c.p95_worse
+            c.policy.name(),
+            c.base.name(),
+            c.p95_better,
+            c.seeds,
+            c.p95_worse
         );
         let k = runs[0]
             .results
@@ -438,13 +444,20 @@ fn quantum_summary(exp: &Experiment, tasks_file: Option<&str>, runs: &[QuantumRu
             let _ = writeln!(
                 s,
                 "{:>9} {:<8} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9}",
-                q, p.policy, m.mean, m.p50, m.p95, m.p99, m.max, m.context_switches
+                q,
+                p.policy.name(),
+                m.mean,
+                m.p50,
+                m.p95,
+                m.p99,
+                m.max,
+                m.context_switches
             );
         }
     }
     s.push('\n');
     for b in sweep::best_quanta(runs) {
-        let line = sweep_reading::best_quantum_text(&b, |_| b.policy.to_string());
+        let line = sweep_reading::best_quantum_text(&b, |_| b.policy.name().to_string());
         let _ = writeln!(s, "{}", line.en);
     }
     if let Some(note) = sweep_reading::switch_cost_note(exp.switch_cost) {

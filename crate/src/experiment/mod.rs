@@ -8,6 +8,8 @@
 //! - [`summary`] and [`metric`]: the reported figures;
 //! - [`reading`]: the result in plain words, in English or Chinese;
 //! - [`recorded`]: a trace's tasks as they ran, as a baseline row;
+//! - [`row_policy`]: what a report's row is about (a policy, or the trace
+//!   as recorded);
 //! - [`sweep`]: many seeds or quanta; [`export`]: files out and in;
 //! - [`preset`]: the experiments the page offers by name.
 
@@ -18,6 +20,7 @@ pub mod metric;
 pub mod preset;
 pub mod reading;
 pub mod recorded;
+pub mod row_policy;
 pub mod run;
 pub mod summary;
 pub mod sweep;
@@ -33,6 +36,7 @@ use crate::text::Text;
 use crate::workload::mix::{Mix, DEFAULT_MIX};
 use crate::workload::{Arrivals, WorkloadSpec};
 
+pub use row_policy::RowPolicy;
 pub use run::{ExperimentReport, Keep, Outcome, PolicyReport, PolicyRun};
 
 /// Largest quantum, switch cost and threshold accepted, in ms.

@@ -441,20 +441,8 @@ fn load_note(exp: &Experiment, runs: &[PolicyRun], lang: Lang) -> Option<String>
     }
 }
 
-/// The heading of a trace's "as recorded" row.
-pub(crate) const RECORDED_TITLE: Text = Text::new("as recorded", "按记录");
-
-/// A policy's (or the "as recorded" row's) name in headings, legends and
-/// sentences: the CLI name in capitals (FIFO, RR). The one spelling of a
-/// policy wherever a reader meets it; only the CLI's table and flags keep
-/// the flag's own lower case.
-pub fn policy_title(name: &str, lang: Lang) -> String {
-    if name == crate::experiment::recorded::RECORDED {
-        RECORDED_TITLE.get(lang).to_string()
-    } else {
-        name.to_ascii_uppercase()
-    }
-}
+pub use super::row_policy::policy_title;
+pub(crate) use super::row_policy::RECORDED_TITLE;
 
 /// A relative change as the table shows it: `−28 %`, `+3.1 %`, or `±0 %`
 /// below [`SAME_PCT`] (the threshold the sentences use too).

@@ -7,13 +7,12 @@
 //! has no queueing delay in it: it is the task's own duration.
 
 use crate::experiment::summary::{self, Summary};
-use crate::experiment::{ExperimentReport, Outcome, PolicyReport};
+use crate::experiment::{ExperimentReport, Outcome, PolicyReport, RowPolicy};
 use crate::sim::{Schedule, TaskOutcome};
 use crate::text::Text;
 use crate::workload::Workload;
 
-/// The policy name of the baseline in reports (`"policy": "recorded"`).
-pub const RECORDED: &str = "recorded";
+pub use super::row_policy::RECORDED;
 
 /// What the "as recorded" row means when the policies ran the trace's tasks
 /// all from t = 0: a picture of the trace as it ran, not a baseline.
@@ -77,7 +76,7 @@ pub fn report(outcome: &Outcome, recorded: &Summary) -> ExperimentReport {
     r.results.insert(
         0,
         PolicyReport {
-            policy: RECORDED,
+            policy: RowPolicy::Recorded,
             summary: recorded.clone(),
         },
     );

@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use super::summary::{self, Summary};
-use super::{Experiment, Limits};
+use super::{Experiment, Limits, RowPolicy};
 use crate::policy::{ClassParams, ClutchParams, PolicyKind};
 use crate::sim::{EngineConfig, EngineError, Machine, NoRecord, Schedule, ThreadInfo};
 use crate::workload::Workload;
@@ -137,7 +137,7 @@ impl Experiment {
             outcomes: false,
         };
         let results = self.each_policy(workload, limits, keep, |kind, schedule| PolicyReport {
-            policy: kind.name(),
+            policy: RowPolicy::Simulated(kind),
             summary: summary::summarize_owned(workload, schedule, self.within),
         })?;
         Ok(ExperimentReport {
@@ -199,7 +199,7 @@ pub struct ExperimentReport {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct PolicyReport {
-    pub policy: &'static str,
+    pub policy: RowPolicy,
     #[serde(flatten)]
     pub summary: Summary,
 }
@@ -213,7 +213,7 @@ impl Outcome {
                 .runs
                 .iter()
                 .map(|r| PolicyReport {
-                    policy: r.policy.name(),
+                    policy: RowPolicy::Simulated(r.policy),
                     summary: r.summary.clone(),
                 })
                 .collect(),

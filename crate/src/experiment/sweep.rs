@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::error::ParamError;
 use crate::experiment::metric::Metric;
 use crate::experiment::{
-    Experiment, Limits, PolicyReport, MAX_QUANTUM_MS, MIN_TIME_MS, QUANTUM_RANGE,
+    Experiment, Limits, PolicyReport, RowPolicy, MAX_QUANTUM_MS, MIN_TIME_MS, QUANTUM_RANGE,
 };
 use crate::rng::MAX_SEED;
 use crate::sim::EngineError;
@@ -498,7 +498,7 @@ pub struct MetricDistribution {
 /// One policy over all seeds.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PolicyDistributions {
-    pub policy: &'static str,
+    pub policy: RowPolicy,
     pub metrics: Vec<MetricDistribution>,
 }
 
@@ -506,8 +506,8 @@ pub struct PolicyDistributions {
 /// each metric in % (negative is better), and on how many seeds it won.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ChangeDistributions {
-    pub policy: &'static str,
-    pub base: &'static str,
+    pub policy: RowPolicy,
+    pub base: RowPolicy,
     /// Change in % per metric (seeds where the base is 0 are left out).
     pub changes_pct: Vec<MetricDistribution>,
     /// Seeds on which this policy's p95 is strictly lower than the base's.
@@ -604,7 +604,7 @@ pub struct Best {
 /// What a quantum sweep says about one policy.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BestQuantum {
-    pub policy: &'static str,
+    pub policy: RowPolicy,
     /// False when the policy ignores the quantum (fifo, sjf, srpt): every
     /// run gave the same figures.
     pub depends_on_quantum: bool,
@@ -679,7 +679,7 @@ pub(crate) fn runs_csv<'a>(
             let _ = writeln!(
                 s,
                 "{k},{},{},{},{},{},{},{},{},{},{},{},{}",
-                r.policy,
+                r.policy.name(),
                 m.mean,
                 m.p50,
                 m.p90,

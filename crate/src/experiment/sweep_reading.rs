@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::experiment::metric::Metric;
 use crate::experiment::sweep::{BestQuantum, Histogram, SeedRun, SeedSummary, METRICS};
+use crate::experiment::RowPolicy;
 use crate::stats::change_pct;
 use crate::text::{Filled, Lang, Text};
 
@@ -80,7 +81,7 @@ pub struct SeedReading {
     pub metric: &'static str,
     /// `change` (in %) or `value` (in ms).
     pub kind: &'static str,
-    pub policy: &'static str,
+    pub policy: RowPolicy,
     pub p5: f64,
     pub p50: f64,
     pub p95: f64,
@@ -132,7 +133,7 @@ pub fn read_seeds(sum: &SeedSummary, own: &OwnSeed, from: u64, to: u64) -> Vec<S
                         &sum.seeds.to_string(),
                         &from.to_string(),
                         &to.to_string(),
-                        &crate::experiment::reading::policy_title(policy, lang),
+                        &policy.title(lang),
                         title.get(lang),
                         &one_decimal(Some(dist.p50)),
                         &one_decimal(Some(dist.p5)),
@@ -225,11 +226,12 @@ pub fn switch_cost_note(ms: f64) -> Option<Filled> {
 mod tests {
     use super::*;
     use crate::experiment::sweep::Best;
+    use crate::policy::PolicyKind;
 
     #[test]
     fn the_best_quantum_sentence_names_the_edge_and_no_difference() {
         let b = BestQuantum {
-            policy: "rr",
+            policy: RowPolicy::Simulated(PolicyKind::Rr),
             depends_on_quantum: true,
             best_p95: Best {
                 quantum: 4.0,

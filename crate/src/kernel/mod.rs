@@ -27,12 +27,15 @@ pub mod text;
 pub mod watch;
 
 pub use crate::experiment::measured::KernelPolicy;
+use crate::policy::PolicyKind;
 
-/// One policy to measure: the model's name and its kernel policy.
+/// One policy to measure: the model's name, its kernel policy and the
+/// model's class of that name, if the model simulates one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {
     pub name: String,
     pub kernel: KernelPolicy,
+    pub model: Option<PolicyKind>,
 }
 
 /// The model's policies that have a kernel policy, by the model's name:

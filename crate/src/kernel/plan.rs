@@ -17,8 +17,9 @@ pub fn parse_policies(flag: &str, text: &str) -> Result<Vec<Policy>, String> {
     let mut out: Vec<Policy> = Vec::new();
     for part in text.split(',') {
         let name = part.trim();
+        let model = PolicyKind::parse(flag, name).ok();
         let Some(kernel) = kernel_policy(name) else {
-            let why = if PolicyKind::parse(flag, name).is_ok() {
+            let why = if model.is_some() {
                 format!("{name} has no kernel policy; ")
             } else {
                 String::new()
@@ -40,6 +41,7 @@ pub fn parse_policies(flag: &str, text: &str) -> Result<Vec<Policy>, String> {
         out.push(Policy {
             name: name.to_string(),
             kernel,
+            model,
         });
     }
     Ok(out)

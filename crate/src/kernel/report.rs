@@ -239,6 +239,7 @@ mod tests {
             policies: vec![Policy {
                 name: "fifo".into(),
                 kernel: KernelPolicy::Fifo,
+                model: Some(crate::policy::PolicyKind::Fifo),
             }],
             quantum_ms: 16.0,
             cores: 1,

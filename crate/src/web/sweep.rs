@@ -20,10 +20,9 @@ use super::result::to_js;
 use crate::chart::{self, pen::Pen, theme::Theme};
 use crate::error::ParamError;
 use crate::experiment::metric::Metric;
-use crate::experiment::reading::policy_title;
 use crate::experiment::sweep::{self as core, QuantumRun, SeedRun, SweepLimits};
 use crate::experiment::sweep_reading;
-use crate::experiment::{Experiment, Limits};
+use crate::experiment::{Experiment, Limits, RowPolicy};
 use crate::text::{Filled, Lang};
 use crate::workload::task_list;
 use crate::workload::Workload;
@@ -243,7 +242,7 @@ impl QuantumSweep {
             .collect();
         #[derive(Serialize)]
         struct Line {
-            policy: &'static str,
+            policy: RowPolicy,
             /// The best p95's quantum and value (test hooks), when the
             /// quantum makes a difference.
             p95: Option<core::Best>,
@@ -254,7 +253,7 @@ impl QuantumSweep {
             .map(|b| Line {
                 policy: b.policy,
                 p95: b.depends_on_quantum.then(|| b.best_p95.clone()),
-                text: sweep_reading::best_quantum_text(b, |lang| policy_title(b.policy, lang)),
+                text: sweep_reading::best_quantum_text(b, |lang| b.policy.title(lang)),
             })
             .collect();
         #[derive(Serialize)]

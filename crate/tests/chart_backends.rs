@@ -11,7 +11,7 @@ use tailslice::chart::frame::Plot;
 use tailslice::chart::lanes::{self, Chart, Index, Window};
 use tailslice::chart::pen::Pen;
 use tailslice::chart::svg::Svg;
-use tailslice::chart::theme::{self, Theme, ThemeName};
+use tailslice::chart::theme::{self, Palette, Theme};
 use tailslice::chart::{cdf, gantt, histogram, sweep};
 use tailslice::experiment::{Experiment, Limits};
 use tailslice::policy::PolicyKind;
@@ -128,7 +128,7 @@ impl DrawingBackend for Recorder {
     }
 }
 
-fn study() -> (Experiment, tailslice::experiment::Outcome) {
+fn study() -> (Experiment, tailslice::experiment::RunOutcome) {
     let exp = Experiment::default();
     let outcome = exp.run(&Limits::CLI, true).unwrap();
     (exp, outcome)
@@ -138,7 +138,7 @@ fn study() -> (Experiment, tailslice::experiment::Outcome) {
 /// `$w`×`$h`: the recorder's calls and the SVG text.
 macro_rules! both {
     ($w:expr, $h:expr, |$pen:ident| $body:block) => {{
-        let theme = Theme::new(ThemeName::Light);
+        let theme = Palette::new(Theme::Light);
         let mut rec = Recorder {
             size: ($w, $h),
             ops: Vec::new(),
@@ -290,7 +290,7 @@ fn legends_never_cover_the_data() {
             size: (width, 300),
             ops: Vec::new(),
         };
-        let mut pen = Pen::new(&mut rec, 1.0, Theme::new(ThemeName::Light), Lang::En);
+        let mut pen = Pen::new(&mut rec, 1.0, Palette::new(Theme::Light), Lang::En);
         let plot = histogram::draw(&mut pen, (width as f64, 300.0), &bins, &names).unwrap();
         legend_above(&rec.ops, &plot, &names, &colors);
         // The ten colours differ.
@@ -326,7 +326,7 @@ fn legends_never_cover_the_data() {
             size: (width, 280),
             ops: Vec::new(),
         };
-        let mut pen = Pen::new(&mut rec, 1.0, Theme::new(ThemeName::Light), Lang::En);
+        let mut pen = Pen::new(&mut rec, 1.0, Palette::new(Theme::Light), Lang::En);
         let plot = sweep::draw_quanta(&mut pen, (width as f64, 280.0), &q).unwrap();
         legend_above(&rec.ops, &plot, &labels, &[]);
         // Every curve stays inside the plot, below the legend.
@@ -426,7 +426,7 @@ fn a_gantt_drawn_in_parts_is_the_whole() {
             size: (1000, layout.height as u32),
             ops: Vec::new(),
         };
-        let mut pen = Pen::new(&mut rec, 1.0, Theme::new(ThemeName::Light), Lang::En);
+        let mut pen = Pen::new(&mut rec, 1.0, Palette::new(Theme::Light), Lang::En);
         let mut from = 0;
         let mut parts = 0;
         loop {
@@ -472,7 +472,7 @@ fn a_block_drawn_again_is_drawn_as_in_the_whole_chart() {
             size: (900, layout.height as u32),
             ops: Vec::new(),
         };
-        let mut pen = Pen::new(&mut rec, 1.0, Theme::new(ThemeName::Light), Lang::En);
+        let mut pen = Pen::new(&mut rec, 1.0, Palette::new(Theme::Light), Lang::En);
         let next = match stale {
             None => lanes::draw_part(&mut pen, &chart, &layout, 0, u32::MAX),
             Some(st) => lanes::redraw_blocks(&mut pen, &chart, &layout, st, 0, u32::MAX),
@@ -581,7 +581,7 @@ fn the_responsiveness_charts_draw_alike_and_keep_their_legends_apart() {
             size: (600, 150),
             ops: Vec::new(),
         };
-        let mut pen = Pen::new(&mut rec, 1.0, Theme::new(ThemeName::Light), Lang::En);
+        let mut pen = Pen::new(&mut rec, 1.0, Palette::new(Theme::Light), Lang::En);
         let (plot, _) =
             draw_tasks(&mut pen, (600.0, 150.0), &tasks, words, (0.0, 300.0), "ms").unwrap();
         legend_above(
@@ -602,7 +602,7 @@ fn the_responsiveness_charts_draw_alike_and_keep_their_legends_apart() {
             size: (width, 280),
             ops: Vec::new(),
         };
-        let mut pen = Pen::new(&mut rec, 1.0, Theme::new(ThemeName::Light), Lang::En);
+        let mut pen = Pen::new(&mut rec, 1.0, Palette::new(Theme::Light), Lang::En);
         let plot = delay::draw(&mut pen, (width as f64, 280.0), &curves, "x", "y").unwrap();
         let names: Vec<String> = curves.iter().map(|c| c.name.to_string()).collect();
         legend_above(&rec.ops, &plot, &names, &[]);
@@ -621,7 +621,7 @@ fn the_responsiveness_charts_draw_alike_and_keep_their_legends_apart() {
             size: (width, 280),
             ops: Vec::new(),
         };
-        let mut pen = Pen::new(&mut rec, 1.0, Theme::new(ThemeName::Light), Lang::En);
+        let mut pen = Pen::new(&mut rec, 1.0, Palette::new(Theme::Light), Lang::En);
         let plot = tradeoff::draw(&mut pen, (width as f64, 280.0), &t).unwrap();
         // The axes' titles repeat the legend's words beside the plot.
         let between: Vec<Op> = rec

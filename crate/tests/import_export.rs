@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 use tailslice::experiment::export::{self, ExportError, TASKS_CSV_HEADER};
 use tailslice::experiment::summary;
-use tailslice::experiment::{Experiment, Limits, Outcome};
+use tailslice::experiment::{Experiment, Limits, RunOutcome};
 use tailslice::policy::PolicyKind;
 use tailslice::workload::task_list::parse_task_list;
 use tailslice::workload::{Arrivals, Workload};
@@ -43,7 +43,7 @@ fn busy_experiment() -> Experiment {
 
 /// Checks a parsed trace against the outcome: every slice is a segment,
 /// in order, and nothing overlaps on a (pid, tid) track.
-fn check_trace(trace: &Value, outcome: &Outcome, quantum: f64) {
+fn check_trace(trace: &Value, outcome: &RunOutcome, quantum: f64) {
     let events = trace["traceEvents"].as_array().unwrap();
     let mut slices: HashMap<u64, Vec<&Value>> = HashMap::new();
     let mut process_names = HashMap::new();

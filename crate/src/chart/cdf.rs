@@ -11,7 +11,7 @@ use super::pen::{DrawResult, Pen};
 use super::place::{self, Placer, Rect};
 use super::theme;
 use super::words;
-use crate::experiment::{summary, Outcome, PolicyRun};
+use crate::experiment::{summary, PolicyRun, RunOutcome};
 use crate::stats;
 use crate::workload::Workload;
 
@@ -87,7 +87,7 @@ pub(crate) fn run_points(workload: &Workload, run: &PolicyRun) -> (Vec<f64>, Vec
 pub fn draw_study<B: DrawingBackend>(
     pen: &mut Pen<B>,
     size: (f64, f64),
-    outcome: &Outcome,
+    outcome: &RunOutcome,
 ) -> DrawResult<Plot, B> {
     let points: Vec<(Vec<f64>, Vec<f64>)> = outcome
         .runs

@@ -9,14 +9,14 @@ use super::answer::{self as resp, AnswerCharts};
 use super::lanes::{self, Chart, Index, Lanes, Window};
 use super::pen::{anchor, DrawResult, Pen};
 use super::svg::Svg;
-use super::theme::{Theme, ThemeName};
+use super::theme::{Palette, Theme};
 use super::words;
 use super::{cdf, gantt, histogram, priority, table, timeline};
 use crate::error::ParamError;
 use crate::experiment::reading::policy_title;
 use crate::experiment::recorded::RECORDED;
 use crate::experiment::summary::Summary;
-use crate::experiment::{Experiment, Outcome};
+use crate::experiment::{Experiment, RunOutcome};
 use crate::scenario::{RunView, ScenarioKind, ScenarioResult};
 use crate::text::{Filled, Lang, Text};
 
@@ -105,7 +105,7 @@ impl Figure {
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub figure: Figure,
-    pub theme: ThemeName,
+    pub theme: Theme,
     pub lang: Lang,
     /// CSS px (the page's content width by default).
     pub width: f64,
@@ -115,7 +115,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             figure: Figure::All,
-            theme: ThemeName::Light,
+            theme: Theme::Light,
             lang: Lang::En,
             width: DEFAULT_WIDTH,
         }
@@ -216,7 +216,7 @@ fn heading(pen: &mut Pen<Svg>, part: &FigurePart) {
 /// An experiment's result, as a figure shows it.
 pub struct Study<'a> {
     pub exp: &'a Experiment,
-    pub outcome: &'a Outcome,
+    pub outcome: &'a RunOutcome,
     /// A trace's tasks as they ran (the table's first row).
     pub recorded: Option<&'a Summary>,
     /// Tasks drawn from the mix (class names are ranges in ms).
@@ -318,7 +318,7 @@ fn compose(a: Option<&AnswerCharts>, s: Option<&Study>, o: &Options) -> String {
         }
     }
     let (parts, height) = place(parts, width);
-    let theme = Theme::new(o.theme);
+    let theme = Palette::new(o.theme);
     let mut svg = Svg::new(width.round() as u32, height.ceil() as u32, Some(theme.bg));
     let mut pen = Pen::new(&mut svg, 1.0, theme, lang);
     for part in &parts {
@@ -505,7 +505,7 @@ pub fn scenario(
         ));
     }
     let (parts, height) = place(parts, width);
-    let theme = Theme::new(o.theme);
+    let theme = Palette::new(o.theme);
     let mut svg = Svg::new(width.round() as u32, height.ceil() as u32, Some(theme.bg));
     let mut pen = Pen::new(&mut svg, 1.0, theme, lang);
     let mut next_table = tables.iter();

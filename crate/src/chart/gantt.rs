@@ -7,7 +7,7 @@ use super::lanes::{Block, Key, Lane, Lanes, Mark, Meta, Segments};
 use super::theme;
 use super::words;
 use crate::experiment::reading::policy_title;
-use crate::experiment::{Experiment, Outcome};
+use crate::experiment::{Experiment, RunOutcome};
 use crate::scenario::RunView;
 use crate::sim::machine::CoreKind;
 use crate::text::Filled;
@@ -69,7 +69,7 @@ fn block_title(exp: &Experiment, policy: &str) -> Filled {
 /// The study's schedules: `drawn` when segments were recorded (else each
 /// block says the run was too large to draw); `generated` as in
 /// [`class_names`].
-pub fn study(exp: &Experiment, outcome: &Outcome, drawn: bool, generated: bool) -> Lanes {
+pub fn study(exp: &Experiment, outcome: &RunOutcome, drawn: bool, generated: bool) -> Lanes {
     let machine = exp.machine();
     let cores = machine.cores.len().max(1);
     let mixed = machine.cores.iter().any(|c| c.kind == CoreKind::Efficiency);

@@ -203,7 +203,7 @@ pub fn draw_tasks<B: DrawingBackend>(
 mod tests {
     use super::*;
     use crate::chart::svg::Svg;
-    use crate::chart::theme::Theme;
+    use crate::chart::theme::Palette;
     use crate::text::Lang;
 
     #[test]
@@ -218,7 +218,7 @@ mod tests {
         }];
         let mut svg = Svg::new(600, 200, None);
         {
-            let mut pen = Pen::new(&mut svg, 1.0, Theme::dark(false), Lang::En);
+            let mut pen = Pen::new(&mut svg, 1.0, Palette::dark(false), Lang::En);
             draw(
                 &mut pen,
                 (600.0, 200.0),
@@ -238,7 +238,7 @@ mod tests {
     fn tasks_svg(tasks: &[TaskBox]) -> (String, usize, Plot) {
         let mut svg = Svg::new(600, 160, None);
         let (plot, n) = {
-            let mut pen = Pen::new(&mut svg, 1.0, Theme::dark(false), Lang::En);
+            let mut pen = Pen::new(&mut svg, 1.0, Palette::dark(false), Lang::En);
             draw_tasks(
                 &mut pen,
                 (600.0, 160.0),
@@ -314,7 +314,7 @@ mod tests {
         }];
         let mut svg = Svg::new(600, 160, None);
         let bar_plot = {
-            let mut pen = Pen::new(&mut svg, 1.0, Theme::dark(false), Lang::En);
+            let mut pen = Pen::new(&mut svg, 1.0, Palette::dark(false), Lang::En);
             draw(
                 &mut pen,
                 (600.0, 160.0),

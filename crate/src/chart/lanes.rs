@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::axis::{self, Along, LABEL_SIZE};
 use super::legend::{self, Item, Swatch};
 use super::pen::{anchor, shorten, text_width, DrawResult, Pen, Spot};
-use super::theme::{Rgb, Theme};
+use super::theme::{Palette, Rgb};
 use crate::text::Filled;
 use crate::text::Lang;
 
@@ -588,7 +588,7 @@ fn draw_frame<B: DrawingBackend>(
     chart: &Chart,
     layout: &Layout,
 ) -> DrawResult<(), B> {
-    let theme: Theme = pen.theme;
+    let theme: Palette = pen.theme;
     let meta = &chart.lanes.meta;
     let w = chart.window;
     let hair = 1.0 / pen.scale;
@@ -662,7 +662,7 @@ fn block_head<B: DrawingBackend>(
     layout: &Layout,
     b: usize,
 ) -> DrawResult<(), B> {
-    let theme: Theme = pen.theme;
+    let theme: Palette = pen.theme;
     let lang = pen.lang;
     let meta = &chart.lanes.meta;
     let block = &meta.blocks[b];

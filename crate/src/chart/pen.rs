@@ -14,7 +14,7 @@ use plotters_backend::{
     FontFamily, FontStyle, FontTransform,
 };
 
-use super::theme::{Rgb, Theme};
+use super::theme::{Palette, Rgb};
 use crate::text::Lang;
 
 /// The system's own sans-serif faces, CJK included: figures load no font.
@@ -226,7 +226,7 @@ pub struct Pen<'a, B: DrawingBackend> {
     /// CSS pixels added to every coordinate: where this chart sits in a
     /// figure of several.
     pub origin: (f64, f64),
-    pub theme: Theme,
+    pub theme: Palette,
     pub lang: Lang,
     /// Whether many thin lanes may be painted as a bitmap
     /// ([`DrawingBackend::blit_bitmap`]): a canvas yes, a vector figure no.
@@ -236,7 +236,7 @@ pub struct Pen<'a, B: DrawingBackend> {
 }
 
 impl<'a, B: DrawingBackend> Pen<'a, B> {
-    pub fn new(backend: &'a mut B, scale: f64, theme: Theme, lang: Lang) -> Pen<'a, B> {
+    pub fn new(backend: &'a mut B, scale: f64, theme: Palette, lang: Lang) -> Pen<'a, B> {
         Pen {
             backend,
             scale: if scale.is_finite() && scale > 0.0 {

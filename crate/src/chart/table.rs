@@ -13,7 +13,7 @@ use crate::experiment::metric::Metric;
 use crate::experiment::reading::policy_title;
 use crate::experiment::recorded::RECORDED;
 use crate::experiment::summary::Summary;
-use crate::experiment::{Experiment, Outcome};
+use crate::experiment::{Experiment, RunOutcome};
 use crate::scenario::PageTable;
 use crate::text::Lang;
 
@@ -49,7 +49,12 @@ pub fn cell(m: Metric, s: &Summary) -> String {
 
 /// The study's table in `lang`, with `recorded` (a trace's tasks as they
 /// ran) first when given.
-pub fn study(exp: &Experiment, outcome: &Outcome, recorded: Option<&Summary>, lang: Lang) -> Table {
+pub fn study(
+    exp: &Experiment,
+    outcome: &RunOutcome,
+    recorded: Option<&Summary>,
+    lang: Lang,
+) -> Table {
     let within = crate::error::fmt_number(exp.within);
     let mut headers = vec![words::POLICY.get(lang).to_string()];
     headers.extend(

@@ -104,18 +104,18 @@ pub fn priority(i: usize) -> Rgb {
 
 /// Light or dark figures.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ThemeName {
+pub enum Theme {
     #[default]
     Light,
     Dark,
 }
 
-impl ThemeName {
+impl Theme {
     /// `light` or `dark`.
-    pub fn parse(field: &str, text: &str) -> Result<ThemeName, ParamError> {
+    pub fn parse(field: &str, text: &str) -> Result<Theme, ParamError> {
         match text.trim().to_ascii_lowercase().as_str() {
-            "light" => Ok(ThemeName::Light),
-            "dark" => Ok(ThemeName::Dark),
+            "light" => Ok(Theme::Light),
+            "dark" => Ok(Theme::Dark),
             _ => Err(ParamError::new(
                 field,
                 text,
@@ -127,7 +127,7 @@ impl ThemeName {
 
 /// Text, axis, grid and background colours of one colour scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Theme {
+pub struct Palette {
     pub fg: Rgb,
     pub muted: Rgb,
     /// Grid lines and empty lanes.
@@ -135,16 +135,16 @@ pub struct Theme {
     pub bg: Rgb,
 }
 
-impl Theme {
-    pub fn new(name: ThemeName) -> Theme {
-        match name {
-            ThemeName::Dark => Theme {
+impl Palette {
+    pub fn new(theme: Theme) -> Palette {
+        match theme {
+            Theme::Dark => Palette {
                 fg: Rgb(0xe6, 0xe6, 0xe6),
                 muted: Rgb(0xa8, 0xa8, 0xa8),
                 grid: Rgb(0x3a, 0x3d, 0x42),
                 bg: Rgb(0x16, 0x18, 0x1b),
             },
-            ThemeName::Light => Theme {
+            Theme::Light => Palette {
                 fg: Rgb(0x1d, 0x1d, 0x1f),
                 muted: Rgb(0x5f, 0x63, 0x68),
                 grid: Rgb(0xe2, 0xe4, 0xe8),
@@ -154,12 +154,8 @@ impl Theme {
     }
 
     /// The page's flag: dark or light.
-    pub fn dark(dark: bool) -> Theme {
-        Theme::new(if dark {
-            ThemeName::Dark
-        } else {
-            ThemeName::Light
-        })
+    pub fn dark(dark: bool) -> Palette {
+        Palette::new(if dark { Theme::Dark } else { Theme::Light })
     }
 }
 
@@ -210,8 +206,8 @@ mod tests {
                 let d = delta_e(class(i), class(j));
                 assert!(d >= 20.0, "classes {i} and {j}: ΔE {d:.1}");
             }
-            for theme in [ThemeName::Light, ThemeName::Dark] {
-                let d = delta_e(class(i), Theme::new(theme).grid);
+            for theme in [Theme::Light, Theme::Dark] {
+                let d = delta_e(class(i), Palette::new(theme).grid);
                 assert!(d >= 20.0, "class {i} on the {theme:?} lane: ΔE {d:.1}");
             }
         }
@@ -219,8 +215,8 @@ mod tests {
 
     #[test]
     fn theme_names() {
-        assert_eq!(ThemeName::parse("--theme", " Dark"), Ok(ThemeName::Dark));
-        let e = ThemeName::parse("--theme", "blue").unwrap_err();
+        assert_eq!(Theme::parse("--theme", " Dark"), Ok(Theme::Dark));
+        let e = Theme::parse("--theme", "blue").unwrap_err();
         assert!(e.to_string().contains("light or dark"), "{e}");
     }
 }

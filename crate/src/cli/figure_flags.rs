@@ -3,7 +3,7 @@
 //! (`tailslice::chart::figure`).
 
 use tailslice::chart::figure::{Figure, Options};
-use tailslice::chart::theme::ThemeName;
+use tailslice::chart::theme::Theme;
 use tailslice::text::Lang;
 
 use super::fail;
@@ -28,7 +28,7 @@ pub(super) fn help(figures: &[Figure], col: usize) -> String {
 pub(super) struct FigureFlags {
     pub path: Option<String>,
     figure: Option<Figure>,
-    theme: Option<ThemeName>,
+    theme: Option<Theme>,
 }
 
 impl FigureFlags {
@@ -53,8 +53,7 @@ impl FigureFlags {
                 Ok(())
             }
             _ => {
-                self.theme =
-                    Some(ThemeName::parse(&flag, &value).map_err(|e| fail(&e.to_string()))?);
+                self.theme = Some(Theme::parse(&flag, &value).map_err(|e| fail(&e.to_string()))?);
                 Ok(())
             }
         }

@@ -12,7 +12,7 @@ use tailslice::experiment::export::{self, MAX_TRACE_SLICES};
 use tailslice::experiment::reading::{explain, policy_title};
 use tailslice::experiment::recorded;
 use tailslice::experiment::summary::Summary;
-use tailslice::experiment::{Experiment, Limits, Outcome, Param};
+use tailslice::experiment::{Experiment, Limits, Param, RunOutcome};
 use tailslice::param_spec::{self, Params};
 use tailslice::policy::PolicyKind;
 use tailslice::stats::change_pct;
@@ -339,7 +339,7 @@ fn print_report(exp: &Experiment, imported: Option<Workload>, limits: &Limits) -
 /// measured rows; nothing for `simulate`.
 pub(super) fn table(
     exp: &Experiment,
-    outcome: &Outcome,
+    outcome: &RunOutcome,
     tasks_file: Option<&str>,
     recorded: Option<&Summary>,
     under: &dyn Fn(Option<PolicyKind>) -> String,

@@ -16,4 +16,4 @@ pub mod snippet;
 pub mod view;
 
 pub use snippet::{Snippet, SnippetKind};
-pub use view::{EmbedParam, EmbedView, Part, Theme};
+pub use view::{EmbedParam, EmbedTheme, EmbedView, Part};

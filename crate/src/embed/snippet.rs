@@ -239,7 +239,7 @@ impl Snippet<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::embed::view::{Part, Theme};
+    use crate::embed::view::{EmbedTheme, Part};
 
     const SVG: &str = "<svg width=\"600\" height=\"200\" viewBox=\"0 0 600 200\" xmlns=\"http://www.w3.org/2000/svg\"><text x=\"4\" y=\"20\">p95</text></svg>";
 
@@ -251,7 +251,7 @@ mod tests {
             view: EmbedView {
                 part: Part::Table,
                 controls: false,
-                theme: Theme::Dark,
+                theme: EmbedTheme::Dark,
                 ..EmbedView::default()
             },
             lang: Lang::En,

@@ -45,7 +45,7 @@ impl Part {
 
 /// The colours (`theme=`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Theme {
+pub enum EmbedTheme {
     Light,
     Dark,
     /// The reader's system setting (`prefers-color-scheme`).
@@ -53,22 +53,22 @@ pub enum Theme {
     Auto,
 }
 
-impl Theme {
-    pub const ALL: [Theme; 3] = [Theme::Light, Theme::Dark, Theme::Auto];
+impl EmbedTheme {
+    pub const ALL: [EmbedTheme; 3] = [EmbedTheme::Light, EmbedTheme::Dark, EmbedTheme::Auto];
 
     pub fn name(self) -> &'static str {
         match self {
-            Theme::Light => "light",
-            Theme::Dark => "dark",
-            Theme::Auto => "auto",
+            EmbedTheme::Light => "light",
+            EmbedTheme::Dark => "dark",
+            EmbedTheme::Auto => "auto",
         }
     }
 
     fn label(self) -> Text {
         match self {
-            Theme::Light => Text::new("Light", "浅色"),
-            Theme::Dark => Text::new("Dark", "深色"),
-            Theme::Auto => Text::new("The reader's setting", "跟随读者的系统设置"),
+            EmbedTheme::Light => Text::new("Light", "浅色"),
+            EmbedTheme::Dark => Text::new("Dark", "深色"),
+            EmbedTheme::Auto => Text::new("The reader's setting", "跟随读者的系统设置"),
         }
     }
 }
@@ -80,7 +80,7 @@ pub struct EmbedView {
     pub embed: bool,
     pub part: Part,
     pub controls: bool,
-    pub theme: Theme,
+    pub theme: EmbedTheme,
 }
 
 impl Default for EmbedView {
@@ -91,7 +91,7 @@ impl Default for EmbedView {
             embed: false,
             part: Part::All,
             controls: true,
-            theme: Theme::Auto,
+            theme: EmbedTheme::Auto,
         }
     }
 }
@@ -217,7 +217,7 @@ impl EmbedParam {
                     label: Text::new("Without settings", "不带设置"),
                 },
             ],
-            EmbedParam::Theme => Theme::ALL
+            EmbedParam::Theme => EmbedTheme::ALL
                 .into_iter()
                 .map(|t| Choice {
                     value: t.name(),
@@ -259,7 +259,7 @@ impl EmbedView {
             EmbedParam::Controls => self.controls = on_off(field, value)?,
             EmbedParam::View => self.part = one_of(field, value, &Part::ALL, Part::name, allowed)?,
             EmbedParam::Theme => {
-                self.theme = one_of(field, value, &Theme::ALL, Theme::name, allowed)?
+                self.theme = one_of(field, value, &EmbedTheme::ALL, EmbedTheme::name, allowed)?
             }
         }
         Ok(())
@@ -329,7 +329,7 @@ mod tests {
     fn every_value_round_trips() {
         for part in Part::ALL {
             for controls in [true, false] {
-                for theme in Theme::ALL {
+                for theme in EmbedTheme::ALL {
                     let v = EmbedView {
                         embed: true,
                         part,
@@ -386,7 +386,7 @@ mod tests {
     #[test]
     fn a_repeated_key_keeps_its_first_value() {
         let (v, e) = parse(&[("theme", "dark"), ("theme", "light")]);
-        assert_eq!(v.theme, Theme::Dark);
+        assert_eq!(v.theme, EmbedTheme::Dark);
         assert_eq!(
             e,
             ["invalid theme 'light': expected theme only once; the link gives it again after its first value 'dark'"]

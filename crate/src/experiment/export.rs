@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ParamError;
-use crate::experiment::{Experiment, Limits, Outcome, Param, PolicyRun};
+use crate::experiment::{Experiment, Limits, Param, PolicyRun, RunOutcome};
 use crate::param_spec::Params;
 use crate::policy::PolicyKind;
 use crate::text::{Filled, Lang, Text};
@@ -59,7 +59,7 @@ impl std::error::Error for ExportError {}
 
 /// The runs an export covers: one (by index) or all.
 fn selected(
-    outcome: &Outcome,
+    outcome: &RunOutcome,
     policy: Option<usize>,
 ) -> Result<Vec<(usize, &PolicyRun)>, ExportError> {
     match policy {
@@ -151,7 +151,7 @@ struct MetaArgs {
 /// been run with segments recorded.
 pub fn chrome_trace(
     exp: &Experiment,
-    outcome: &Outcome,
+    outcome: &RunOutcome,
     policy: Option<usize>,
 ) -> Result<String, ExportError> {
     let runs = selected(outcome, policy)?;
@@ -282,7 +282,7 @@ pub(crate) fn csv_ms(ms: f64) -> impl std::fmt::Display {
 
 /// One row per task and policy (all policies, or one by index). Times are
 /// written with [`csv_ms`].
-pub fn tasks_csv(outcome: &Outcome, policy: Option<usize>) -> Result<String, ExportError> {
+pub fn tasks_csv(outcome: &RunOutcome, policy: Option<usize>) -> Result<String, ExportError> {
     use std::fmt::Write;
     let runs = selected(outcome, policy)?;
     let w = &outcome.workload;

@@ -37,7 +37,7 @@ use crate::workload::mix::{Mix, DEFAULT_MIX};
 use crate::workload::{Arrivals, WorkloadSpec};
 
 pub use row_policy::RowPolicy;
-pub use run::{ExperimentReport, Keep, Outcome, PolicyReport, PolicyRun};
+pub use run::{ExperimentReport, Keep, PolicyReport, PolicyRun, RunOutcome};
 
 /// Largest quantum, switch cost and threshold accepted, in ms.
 pub(crate) const MAX_QUANTUM_MS: f64 = 100_000.0;

@@ -9,7 +9,7 @@
 
 use crate::experiment::metric::Metric;
 use crate::experiment::summary::Summary;
-use crate::experiment::{Experiment, Outcome, PolicyRun};
+use crate::experiment::{Experiment, PolicyRun, RunOutcome};
 use crate::policy::PolicyKind;
 use crate::stats::change_pct;
 use crate::text::{Lang, Text};
@@ -201,7 +201,7 @@ const NOTHING_WAITS: Text = Text::new(
 /// Whether no task waits under any of the policies (each latency is the
 /// task's own work): then every policy replays the tasks alike, as a
 /// recorded trace's tasks at their recorded starts are.
-pub(crate) fn nothing_waits(outcome: &Outcome) -> bool {
+pub(crate) fn nothing_waits(outcome: &RunOutcome) -> bool {
     outcome.runs.len() > 1
         && outcome
             .runs
@@ -210,7 +210,7 @@ pub(crate) fn nothing_waits(outcome: &Outcome) -> bool {
 }
 
 /// The reading of one result, a few sentences long.
-pub fn explain(exp: &Experiment, outcome: &Outcome, lang: Lang) -> String {
+pub fn explain(exp: &Experiment, outcome: &RunOutcome, lang: Lang) -> String {
     let mut out: Vec<String> = Vec::new();
     let Some((base, rest)) = outcome.runs.split_first() else {
         return String::new();
@@ -523,7 +523,7 @@ mod tests {
     use super::*;
     use crate::experiment::Limits;
 
-    fn run(exp: &Experiment) -> Outcome {
+    fn run(exp: &Experiment) -> RunOutcome {
         exp.run(&Limits::CLI, false).unwrap()
     }
 

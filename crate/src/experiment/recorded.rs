@@ -7,7 +7,7 @@
 //! has no queueing delay in it: it is the task's own duration.
 
 use crate::experiment::summary::{self, Summary};
-use crate::experiment::{ExperimentReport, Outcome, PolicyReport, RowPolicy};
+use crate::experiment::{ExperimentReport, PolicyReport, RowPolicy, RunOutcome};
 use crate::sim::{Schedule, TaskOutcome};
 use crate::text::Text;
 use crate::workload::Workload;
@@ -71,7 +71,7 @@ pub fn summary(start: &[f64], recorded: &[f64], within: f64) -> Summary {
 
 /// The `--json` report of a trace run: the baseline first, then every
 /// simulated policy (the shape of any other run's report).
-pub fn report(outcome: &Outcome, recorded: &Summary) -> ExperimentReport {
+pub fn report(outcome: &RunOutcome, recorded: &Summary) -> ExperimentReport {
     let mut r = outcome.report();
     r.results.insert(
         0,

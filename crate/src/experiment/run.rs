@@ -88,7 +88,7 @@ impl Experiment {
     }
 
     /// Draws the workload and runs every policy on it.
-    pub fn run(&self, limits: &Limits, record_segments: bool) -> Result<Outcome, EngineError> {
+    pub fn run(&self, limits: &Limits, record_segments: bool) -> Result<RunOutcome, EngineError> {
         let workload = Workload::generate(&self.workload_spec());
         self.run_on(workload, limits, record_segments)
     }
@@ -100,13 +100,13 @@ impl Experiment {
         workload: Workload,
         limits: &Limits,
         record_segments: bool,
-    ) -> Result<Outcome, EngineError> {
+    ) -> Result<RunOutcome, EngineError> {
         let keep = Keep {
             segments: record_segments,
             outcomes: true,
         };
         let runs = self.run_policies(&workload, limits, keep)?;
-        Ok(Outcome { workload, runs })
+        Ok(RunOutcome { workload, runs })
     }
 
     /// Runs every policy on `workload`, keeping of each schedule what
@@ -184,7 +184,7 @@ pub struct PolicyRun {
 
 /// Everything one experiment produced.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct RunOutcome {
     pub workload: Workload,
     pub runs: Vec<PolicyRun>,
 }
@@ -204,7 +204,7 @@ pub struct PolicyReport {
     pub summary: Summary,
 }
 
-impl Outcome {
+impl RunOutcome {
     pub fn report(&self) -> ExperimentReport {
         ExperimentReport {
             total_work_ms: self.workload.total_work(),

@@ -6,10 +6,10 @@ use wasm_bindgen::prelude::*;
 
 use crate::chart::answer::AnswerCharts;
 use crate::chart::figure::{self, Figure, Options};
-use crate::chart::theme::ThemeName;
+use crate::chart::theme::Theme;
 use crate::embed::figures::{self, WIDTHS};
 use crate::embed::snippet::{Snippet, SnippetKind};
-use crate::embed::{EmbedView, Part, Theme};
+use crate::embed::{EmbedTheme, EmbedView, Part};
 use crate::query_string::decode_pairs;
 use crate::text::Lang;
 
@@ -80,17 +80,13 @@ pub(crate) fn figure_options(
         Part::Cdf | Part::All => Figure::All,
     };
     let dark = match view.theme {
-        Theme::Light => false,
-        Theme::Dark => true,
-        Theme::Auto => dark,
+        EmbedTheme::Light => false,
+        EmbedTheme::Dark => true,
+        EmbedTheme::Auto => dark,
     };
     Ok(Options {
         figure,
-        theme: if dark {
-            ThemeName::Dark
-        } else {
-            ThemeName::Light
-        },
+        theme: if dark { Theme::Dark } else { Theme::Light },
         lang: Lang::from_tag(lang),
         ..Options::default()
     })

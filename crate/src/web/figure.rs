@@ -8,7 +8,7 @@ use super::io::{experiment, tasks_for};
 use crate::catalog::BROWSER_LIMITS;
 use crate::chart::answer::AnswerCharts;
 use crate::chart::figure::{self, Figure, Options};
-use crate::chart::theme::ThemeName;
+use crate::chart::theme::Theme;
 use crate::experiment::{Experiment, Limits};
 use crate::text::Lang;
 use crate::workload::Workload;
@@ -65,7 +65,7 @@ pub(crate) fn options(view: &str, theme: &str, lang: &str) -> Result<Options, Js
     let e = |e: crate::error::ParamError| JsError::new(&e.to_string());
     Ok(Options {
         figure: Figure::parse("view", view, &Figure::STUDY).map_err(e)?,
-        theme: ThemeName::parse("theme", theme).map_err(e)?,
+        theme: Theme::parse("theme", theme).map_err(e)?,
         lang: Lang::parse("lang", lang).map_err(e)?,
         ..Options::default()
     })

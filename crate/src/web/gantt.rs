@@ -31,8 +31,8 @@ use crate::chart::gantt::{self, TaskFacts};
 use crate::chart::lanes::{self, Chart, Index, Lanes, Layout, Mark, Meta, Segments, Window};
 use crate::chart::legend;
 use crate::chart::pen::Pen;
-use crate::chart::theme::{Rgb, Theme};
-use crate::experiment::Outcome;
+use crate::chart::theme::{Palette, Rgb};
+use crate::experiment::RunOutcome;
 use crate::text::{Filled, Lang};
 
 /// Segments copied at a time by [`Gantt::load_segments`], which copies
@@ -70,7 +70,7 @@ pub(crate) fn wire(lanes: &Lanes) -> Object {
 /// arrays: a tooltip reads one value each, copying a million into wasm
 /// memory would be a long task for nothing). Without slices drawn there is
 /// nothing to hover: no tasks are sent.
-pub(crate) fn study_wire(lanes: &Lanes, outcome: &Outcome, generated: bool) -> Object {
+pub(crate) fn study_wire(lanes: &Lanes, outcome: &RunOutcome, generated: bool) -> Object {
     let o = wire(lanes);
     if !lanes.meta.drawn {
         return o;
@@ -424,7 +424,7 @@ impl Gantt {
                 ctx.clear_rect(0.0, y0, f64::from(canvas.width()), y1 - y0);
             }
         }
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang());
+        let mut pen = Pen::new(&mut backend, dpr, Palette::dark(dark), lang());
         pen.raster = true;
         let chart = self.chart();
         let next = match stale {

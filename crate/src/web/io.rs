@@ -24,13 +24,13 @@ use super::result::{set, to_js};
 
 use crate::experiment::export;
 use crate::experiment::reading::explain;
-use crate::experiment::{Experiment, Limits, Outcome};
+use crate::experiment::{Experiment, Limits, RunOutcome};
 use crate::text::{Filled, Lang};
 use crate::workload::task_list;
 use crate::workload::Workload;
 
 /// Adds `explain: {en, zh}` to a result object.
-pub(crate) fn add_explanation(obj: &JsValue, exp: &Experiment, outcome: &Outcome) {
+pub(crate) fn add_explanation(obj: &JsValue, exp: &Experiment, outcome: &RunOutcome) {
     let e = Object::new();
     set(&e, "en", &explain(exp, outcome, Lang::En).into());
     set(&e, "zh", &explain(exp, outcome, Lang::Zh).into());

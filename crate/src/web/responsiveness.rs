@@ -12,7 +12,7 @@ use super::canvas::{err, Canvas};
 use super::result::to_js;
 use crate::chart::answer::{self as charts, AnswerCharts, SLICED_ROW};
 use crate::chart::pen::Pen;
-use crate::chart::theme::Theme;
+use crate::chart::theme::Palette;
 use crate::experiment::{Experiment, Limits};
 use crate::responsiveness::interactions::InteractionModel;
 use crate::responsiveness::interactions_text as itext;
@@ -291,7 +291,7 @@ impl RespView {
         lang: &str,
     ) -> Result<(), JsError> {
         let mut backend = Canvas::clear(canvas)?;
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), Lang::from_tag(lang));
+        let mut pen = Pen::new(&mut backend, dpr, Palette::dark(dark), Lang::from_tag(lang));
         let size = pen.size();
         charts::draw_cdf(&mut pen, size, &self.data).map_err(err)?;
         Ok(())
@@ -314,7 +314,7 @@ impl RespView {
         lang: &str,
     ) -> Result<Vec<f64>, JsError> {
         let mut backend = Canvas::clear(canvas)?;
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), Lang::from_tag(lang));
+        let mut pen = Pen::new(&mut backend, dpr, Palette::dark(dark), Lang::from_tag(lang));
         let size = pen.size();
         let plot = charts::draw_bars(&mut pen, size, &self.data).map_err(err)?;
         Ok(vec![plot.x.0, plot.x.1, plot.left, plot.right])
@@ -332,7 +332,7 @@ impl RespView {
         lang: &str,
     ) -> Result<Vec<f64>, JsError> {
         let mut backend = Canvas::clear(canvas)?;
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), Lang::from_tag(lang));
+        let mut pen = Pen::new(&mut backend, dpr, Palette::dark(dark), Lang::from_tag(lang));
         let size = pen.size();
         let (plot, handlers) = charts::draw_tasks(&mut pen, size, &self.data).map_err(err)?;
         Ok(vec![
@@ -354,7 +354,7 @@ impl RespView {
         lang: &str,
     ) -> Result<(), JsError> {
         let mut backend = Canvas::clear(canvas)?;
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), Lang::from_tag(lang));
+        let mut pen = Pen::new(&mut backend, dpr, Palette::dark(dark), Lang::from_tag(lang));
         let size = pen.size();
         charts::draw_tradeoff(&mut pen, size, &self.data).map_err(err)?;
         Ok(())

@@ -7,7 +7,7 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use crate::chart;
-use crate::experiment::{Experiment, Outcome};
+use crate::experiment::{Experiment, RunOutcome};
 use crate::workload::Workload;
 use std::collections::BTreeMap;
 
@@ -56,7 +56,7 @@ struct Row<'a> {
 /// The table's rows as `(policy, figures)`: an "as recorded" row first (a
 /// trace's tasks as they ran) when given, the baseline of every change.
 fn entries<'a>(
-    outcome: &'a Outcome,
+    outcome: &'a RunOutcome,
     recorded: Option<&'a summary::Summary>,
 ) -> Vec<(&'a str, &'a summary::Summary)> {
     recorded
@@ -67,24 +67,24 @@ fn entries<'a>(
 }
 
 /// The page's table, as plain data.
-pub fn table(outcome: &Outcome) -> JsValue {
+pub fn table(outcome: &RunOutcome) -> JsValue {
     table_with(outcome, None)
 }
 
 /// The table with an "as recorded" row first, the baseline of every
 /// change.
-pub fn table_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> JsValue {
+pub fn table_with(outcome: &RunOutcome, recorded: Option<&summary::Summary>) -> JsValue {
     table_against(outcome, &entries(outcome, recorded), 0)
 }
 
 /// The table with an "as recorded" row first that is not the baseline (the
 /// policies ran the tasks at other arrivals): the first policy is.
-pub fn table_beside_recorded(outcome: &Outcome, recorded: &summary::Summary) -> JsValue {
+pub fn table_beside_recorded(outcome: &RunOutcome, recorded: &summary::Summary) -> JsValue {
     table_against(outcome, &entries(outcome, Some(recorded)), 1)
 }
 
 /// The rows, each after row `base` with its change against that row.
-fn table_against(outcome: &Outcome, all: &[(&str, &summary::Summary)], base: usize) -> JsValue {
+fn table_against(outcome: &RunOutcome, all: &[(&str, &summary::Summary)], base: usize) -> JsValue {
     let base_row = all.get(base).copied();
     let rows: Vec<Row> = all
         .iter()
@@ -128,7 +128,7 @@ fn table_against(outcome: &Outcome, all: &[(&str, &summary::Summary)], base: usi
 
 /// The table's reading (`reading::comparison`) in both languages:
 /// `{en, zh}`.
-pub fn reading_with(outcome: &Outcome, recorded: Option<&summary::Summary>) -> JsValue {
+pub fn reading_with(outcome: &RunOutcome, recorded: Option<&summary::Summary>) -> JsValue {
     let all = entries(outcome, recorded);
     let o = Object::new();
     set(&o, "en", &reading::comparison(&all, Lang::En).into());
@@ -160,7 +160,7 @@ impl WorkloadFigures {
 /// the policy ran), `figures` the workload's.
 pub fn build(
     exp: &Experiment,
-    outcome: &Outcome,
+    outcome: &RunOutcome,
     segments: bool,
     generated: bool,
     cdfs: &[(Vec<f64>, Vec<f64>)],

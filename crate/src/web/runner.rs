@@ -184,7 +184,7 @@ impl Runner {
             .flatten()
             .map(|r| (r.run, r.cdf))
             .unzip();
-        let outcome = crate::experiment::Outcome {
+        let outcome = crate::experiment::RunOutcome {
             workload: self.workload.take().unwrap_or_default(),
             runs,
         };

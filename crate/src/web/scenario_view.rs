@@ -13,7 +13,7 @@ use super::chart_lang::lang;
 use crate::chart::legend;
 use crate::chart::pen::Pen;
 use crate::chart::priority::{self, Priorities};
-use crate::chart::theme::Theme;
+use crate::chart::theme::Palette;
 
 /// Height of the priority chart, CSS px.
 const PRI_H: f64 = 260.0;
@@ -100,7 +100,7 @@ impl ScenarioView {
         dark: bool,
     ) -> Result<(), JsError> {
         let mut backend = Canvas::clear(canvas)?;
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang());
+        let mut pen = Pen::new(&mut backend, dpr, Palette::dark(dark), lang());
         let size = pen.size();
         priority::draw_run(&mut pen, size, &self.pri).map_err(err)
     }

@@ -17,7 +17,7 @@ use super::canvas::{err, Canvas};
 use super::chart_lang::lang;
 use super::query;
 use super::result::to_js;
-use crate::chart::{self, pen::Pen, theme::Theme};
+use crate::chart::{self, pen::Pen, theme::Palette};
 use crate::error::ParamError;
 use crate::experiment::metric::Metric;
 use crate::experiment::sweep::{self as core, QuantumRun, SeedRun, SweepLimits};
@@ -304,7 +304,7 @@ pub fn draw_seed_histogram(
 ) -> Result<(), JsError> {
     let s: chart::sweep::SeedHistogram = spec(spec_js)?;
     let mut backend = Canvas::clear(canvas)?;
-    let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang());
+    let mut pen = Pen::new(&mut backend, dpr, Palette::dark(dark), lang());
     let size = pen.size();
     chart::sweep::draw_seeds(&mut pen, size, &s).map_err(err)?;
     Ok(())
@@ -321,7 +321,7 @@ pub fn draw_quantum_chart(
 ) -> Result<(), JsError> {
     let s: chart::sweep::QuantumChart = spec(spec_js)?;
     let mut backend = Canvas::clear(canvas)?;
-    let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang());
+    let mut pen = Pen::new(&mut backend, dpr, Palette::dark(dark), lang());
     let size = pen.size();
     chart::sweep::draw_quanta(&mut pen, size, &s).map_err(err)?;
     Ok(())

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use super::result::{reading_with, set, table_beside_recorded, table_with, to_js};
 use crate::experiment::{reading, recorded};
-use crate::experiment::{Experiment, Outcome};
+use crate::experiment::{Experiment, RunOutcome};
 use crate::text::{Filled, Lang};
 
 /// Puts the "as recorded" row first in a result's table and report. When
@@ -16,7 +16,7 @@ use crate::text::{Filled, Lang};
 /// of every change; when they ran them all from t = 0, comparing with it
 /// would only measure the queueing that t = 0 adds, so the first policy is
 /// the baseline and the reading says what the recorded row is.
-pub(crate) fn add_recorded(obj: &JsValue, exp: &Experiment, outcome: &Outcome, starts: &[f64]) {
+pub(crate) fn add_recorded(obj: &JsValue, exp: &Experiment, outcome: &RunOutcome, starts: &[f64]) {
     let rec = recorded::summary(starts, &outcome.workload.work, exp.within);
     let o = obj.unchecked_ref();
     set(o, "report", &to_js(&recorded::report(outcome, &rec)));

@@ -21,7 +21,7 @@ use crate::chart::cdf;
 use crate::chart::fingerprint::Fingerprint;
 use crate::chart::histogram::{self, Bins};
 use crate::chart::pen::{Pen, Spot};
-use crate::chart::theme::Theme;
+use crate::chart::theme::Palette;
 use crate::text::{Filled, Lang};
 
 /// One policy's latency CDF.
@@ -164,7 +164,7 @@ impl View {
         };
         shown::set(canvas, None);
         let mut backend = Canvas::clear(canvas)?;
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang());
+        let mut pen = Pen::new(&mut backend, dpr, Palette::dark(dark), lang());
         let series: Vec<cdf::Series> = self
             .curves
             .iter()
@@ -199,7 +199,7 @@ impl View {
         shown::set(canvas, None);
         let mut backend = Canvas::clear(canvas)?;
         let lang = lang();
-        let mut pen = Pen::new(&mut backend, dpr, Theme::dark(dark), lang);
+        let mut pen = Pen::new(&mut backend, dpr, Palette::dark(dark), lang);
         let names: Vec<String> = self
             .classes
             .iter()

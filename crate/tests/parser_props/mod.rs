@@ -13,7 +13,7 @@
 //! Each `check_*` takes the raw text a user (or attacker) could supply.
 
 use tailslice::chart::figure::Figure;
-use tailslice::chart::theme::ThemeName;
+use tailslice::chart::theme::Theme;
 use tailslice::embed::{EmbedView, Snippet, SnippetKind};
 use tailslice::error::{is_hidden_char, parse_count, shown, Instead, ParamError};
 use tailslice::experiment::export::{experiment_json, parse_experiment_json};
@@ -321,14 +321,10 @@ pub fn check_flag(flag: &str, value: &str) {
                     }
                 }
             }
-            "--theme" => match ThemeName::parse(flag, value) {
+            "--theme" => match Theme::parse(flag, value) {
                 Ok(t) => {
-                    let name = if t == ThemeName::Dark {
-                        "dark"
-                    } else {
-                        "light"
-                    };
-                    assert_eq!(ThemeName::parse(flag, name), Ok(t));
+                    let name = if t == Theme::Dark { "dark" } else { "light" };
+                    assert_eq!(Theme::parse(flag, name), Ok(t));
                 }
                 Err(e) => check_param_error(&e, flag),
             },

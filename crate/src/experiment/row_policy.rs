@@ -56,12 +56,6 @@ impl RowPolicy {
     }
 }
 
-impl From<PolicyKind> for RowPolicy {
-    fn from(kind: PolicyKind) -> RowPolicy {
-        RowPolicy::Simulated(kind)
-    }
-}
-
 /// The name, as every report has written it.
 impl Serialize for RowPolicy {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -77,7 +71,7 @@ mod tests {
     fn a_row_serialises_as_its_name() {
         for kind in PolicyKind::ALL {
             assert_eq!(
-                serde_json::to_string(&RowPolicy::from(kind)).unwrap(),
+                serde_json::to_string(&RowPolicy::Simulated(kind)).unwrap(),
                 format!("\"{}\"", kind.name())
             );
         }
@@ -86,7 +80,7 @@ mod tests {
             "\"recorded\""
         );
         assert_eq!(RowPolicy::Recorded.title(Lang::En), "as recorded");
-        assert_eq!(RowPolicy::from(PolicyKind::Rr).title(Lang::En), "RR");
+        assert_eq!(RowPolicy::Simulated(PolicyKind::Rr).title(Lang::En), "RR");
         assert_eq!(RowPolicy::Recorded.kind(), None);
     }
 }

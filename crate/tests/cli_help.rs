@@ -7,6 +7,7 @@
 
 mod cli_run;
 
+use tailslice::experiment::sweep_params::SweepParam;
 use tailslice::experiment::Param;
 use tailslice::param_spec::Params;
 use tailslice::responsiveness::RespParam;
@@ -119,6 +120,7 @@ fn every_parameters_help_line_is_its_spec_rows() {
     rows_in_help("simulate", Param::ALL);
     rows_in_help("responsiveness", RespParam::ALL);
     rows_in_help("scenario", Knob::ALL);
+    rows_in_help("sweep", SweepParam::ALL);
     #[cfg(target_os = "linux")]
     {
         use tailslice::kernel::flags::{MeasureParam, EXPERIMENT_PARAMS};

@@ -171,6 +171,7 @@ fn every_table_says_its_units_once() {
     units_are_said_once::<RealParam>();
     units_are_said_once::<EmbedParam>();
     units_are_said_once::<PageParam>();
+    units_are_said_once::<tailslice::experiment::sweep_params::SweepParam>();
     #[cfg(target_os = "linux")]
     units_are_said_once::<tailslice::kernel::flags::MeasureParam>();
     // The quantum: its label, its flag's argument and the docs' column.

@@ -8,7 +8,8 @@
 //! - [`summary`] and [`metric`]: the reported figures;
 //! - [`reading`]: the result in plain words, in English or Chinese;
 //! - [`recorded`]: a trace's tasks as they ran, as a baseline row;
-//! - [`sweep`]: many seeds or quanta; [`export`]: files out and in;
+//! - [`sweep`]: many seeds or quanta ([`sweep_params`]: its flags);
+//!   [`export`]: files out and in;
 //! - [`preset`]: the experiments the page offers by name.
 
 pub mod estimate;
@@ -21,6 +22,7 @@ pub mod recorded;
 pub mod run;
 pub mod summary;
 pub mod sweep;
+pub mod sweep_params;
 pub mod sweep_reading;
 
 use crate::error::{fmt_number, parse_count, unit, NumberRange, ParamError};

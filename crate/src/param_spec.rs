@@ -303,7 +303,7 @@ impl Entry {
 
     /// The text of the `--help` line after its flag: the help, what is
     /// allowed and the default in brackets.
-    pub fn help_text(&self) -> String {
+    fn help_text(&self) -> String {
         let default = if self.default.is_empty() {
             String::new()
         } else {

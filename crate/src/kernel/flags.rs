@@ -113,7 +113,7 @@ const CORES_ALLOWED: Text = Text::new(
 );
 
 /// What `--tasks` accepts: one thread per task.
-pub fn tasks_allowed() -> String {
+pub(crate) fn tasks_allowed() -> String {
     format!("at most {MAX_THREADS} tasks (measure runs one thread per task)")
 }
 

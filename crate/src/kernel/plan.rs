@@ -9,7 +9,7 @@ use super::sys::Sched;
 use super::{kernel_policy, kernel_policy_names, pass, KernelPolicy, Policy, KERNEL_POLICIES};
 
 /// What `--policies` accepts (its refusal's words and `--help`'s).
-pub fn policies_allowed() -> String {
+pub(crate) fn policies_allowed() -> String {
     format!(
         "1 to {} distinct policies from {} (SCHED_FIFO, SCHED_RR, SCHED_OTHER) joined by commas",
         KERNEL_POLICIES.len(),
@@ -141,7 +141,7 @@ pub const MAX_RR_TIMESLICE_MS: f64 = 100_000.0;
 
 /// What `--quantum` accepts when rr is measured (its refusal's words and
 /// `--help`'s).
-pub fn quantum_allowed() -> String {
+pub(crate) fn quantum_allowed() -> String {
     format!("a whole number of ms from 1 to {MAX_RR_TIMESLICE_MS} when rr is measured (measure writes its quantum to sched_rr_timeslice_ms, which takes whole ms)")
 }
 

@@ -104,6 +104,7 @@ fn flat(text: &str) -> String {
 /// says something else fails here).
 fn rows_in_help<P: Params>(command: &str, rows: impl IntoIterator<Item = P>) {
     let text = flat(&help(command));
+    assert!(!text.contains("Allowed: ."), "{command}: an empty Allowed");
     for p in rows {
         let s = p.spec();
         let Some(flag) = s.flag else { continue };

@@ -1,7 +1,7 @@
 //! One parameter spec: every parameter a user sets (an experiment's, a
 //! scenario knob, a Responsiveness or Run for real setting, an embed key)
-//! is one [`Spec`] row — URL key and aliases, CLI flag, range, label and
-//! help in English and Chinese — in its table's [`Params::SPECS`]. The URL
+//! is one [`Spec`] row — URL key and aliases, CLI flag, range, unit, label
+//! and help in English and Chinese — in its table's [`Params::SPECS`]. The URL
 //! key lookup, the flag lookup, the query reader with its refusals, the
 //! page's catalog entries, the CLI's `--help` lines and docs/url.md's
 //! tables are all read off these rows; a table's own `set` parses a value
@@ -20,15 +20,51 @@ pub struct Spec<P: 'static> {
     pub aliases: &'static [&'static str],
     /// The CLI flag (`--quantum`), `None` for the page's only.
     pub flag: Option<&'static str>,
-    /// The flag's value as `--help` names it (`MS`, `N`, `LIST`).
+    /// The flag's value as `--help` names it (`N`, `LIST`); empty for one
+    /// number with a unit, which its unit names ([`Spec::arg`]).
     pub arg: &'static str,
     pub range: Range,
-    /// A control's name.
+    /// What the value counts, said once here: a control's label, the flag's
+    /// argument and the docs' unit column add it.
+    pub unit: Option<Unit>,
+    /// A control's name, without its unit ([`Spec::label`] adds it).
     pub label: Text,
     /// One or two sentences of help (a control's title, `--help`, the
-    /// docs' table).
+    /// docs' table), without the unit.
     pub help: Text,
 }
+
+/// What a parameter's number counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    Ms,
+    Seconds,
+    /// A multiplier (`0.3` is 0.3×).
+    Factor,
+}
+
+impl Unit {
+    /// The unit as a label and the docs write it.
+    pub fn symbol(self) -> Text {
+        match self {
+            Unit::Ms => Text::new("ms", "ms"),
+            Unit::Seconds => Text::new("s", "秒"),
+            Unit::Factor => Text::new("×", "×"),
+        }
+    }
+
+    /// A flag's argument when the value is one number of this unit.
+    pub fn arg(self) -> &'static str {
+        match self {
+            Unit::Ms => "MS",
+            Unit::Seconds => "S",
+            Unit::Factor => "F",
+        }
+    }
+}
+
+/// "LABEL (UNIT)".
+const WITH_UNIT: Text = Text::new("{} ({})", "{}（{}）");
 
 /// The values of a parameter that is one number; what others accept is
 /// their parser's own refusal ([`allowed`]).
@@ -43,6 +79,25 @@ pub enum Range {
 }
 
 impl<P> Spec<P> {
+    /// A control's name with its unit: "Quantum (ms)".
+    pub fn label(&self) -> Filled {
+        match self.unit {
+            Some(u) => Filled::each(|lang| {
+                WITH_UNIT.fill(lang, &[self.label.get(lang), u.symbol().get(lang)])
+            }),
+            None => Filled::each(|lang| self.label.get(lang).to_string()),
+        }
+    }
+
+    /// The flag's value as `--help` names it: the row's `arg`, or its
+    /// unit's (`MS`).
+    pub fn arg(&self) -> &'static str {
+        match (self.arg, self.unit) {
+            ("", Some(u)) => u.arg(),
+            (arg, _) => arg,
+        }
+    }
+
     /// Reads a whole number in this parameter's [`Range::Count`].
     pub fn count(&self, field: &str, text: &str) -> Result<u64, ParamError> {
         match self.range {
@@ -177,8 +232,14 @@ pub struct Entry {
     pub max: Option<f64>,
     /// Whole numbers only (`step="1"`).
     pub integer: bool,
-    pub label: Text,
+    /// The unit's symbol (`ms`), `None` for a value without one.
+    pub unit: Option<Text>,
+    /// The control's name, with its unit.
+    pub label: Filled,
     pub help: Text,
+    /// The flag's value as `--help` names it (`MS`).
+    #[serde(skip)]
+    pub arg: &'static str,
 }
 
 impl<P> Spec<P> {
@@ -194,8 +255,10 @@ impl<P> Spec<P> {
             min,
             max,
             integer,
-            label: self.label,
+            unit: self.unit.map(Unit::symbol),
+            label: self.label(),
             help: self.help,
+            arg: self.arg(),
         }
     }
 }
@@ -230,21 +293,31 @@ impl Entry {
     /// The `--help` line: the flag and its argument in a column of `width`,
     /// then the help, what is allowed and the default in brackets, wrapped
     /// under that column at 80 characters.
-    pub fn help_line(&self, arg: &str, width: usize) -> String {
+    pub fn help_line(&self, width: usize) -> String {
         let Some(flag) = self.flag else {
             return String::new();
         };
-        let head = format!("  {flag} {arg}").trim_end().to_string();
+        let head = format!("  {flag} {}", self.arg).trim_end().to_string();
+        help_block(&head, &self.help_text(), width)
+    }
+
+    /// The text of the `--help` line after its flag: the help, what is
+    /// allowed and the default in brackets.
+    fn help_text(&self) -> String {
         let default = if self.default.is_empty() {
             String::new()
         } else {
             format!(" [{}]", self.default)
         };
-        let text = format!("{} Allowed: {}.{default}", self.help.en, self.allowed.en);
-        help_block(&head, &text, width)
+        let allowed = if self.allowed.en.is_empty() {
+            String::new()
+        } else {
+            format!(" Allowed: {}.", self.allowed.en)
+        };
+        format!("{}{allowed}{default}", self.help.en)
     }
 
-    /// The docs' table row: key, flag, default, allowed, help.
+    /// The docs' table row: key, flag, default, unit, allowed, help.
     pub(crate) fn doc_row(&self) -> String {
         let code = |s: &str| format!("`{}`", s.replace('|', "\\|"));
         let flag = self.flag.map_or("—".to_string(), code);
@@ -253,9 +326,10 @@ impl Entry {
         } else {
             code(&self.default)
         };
+        let unit = self.unit.map_or("—", |u| u.en);
         let text = |s: &str| s.replace('|', "\\|").replace('<', "&lt;");
         format!(
-            "| `{}` | {flag} | {default} | {} | {} |",
+            "| `{}` | {flag} | {default} | {unit} | {} | {} |",
             self.key,
             text(&self.allowed.en),
             text(self.help.en)

@@ -33,9 +33,12 @@ fn every_param_has_its_key_flag_default_range_and_words() {
         assert_eq!(e.allowed, refusal.allowed, "{}", e.key);
         assert!(!e.allowed.en.is_empty() && !e.allowed.zh.is_empty());
         assert_ne!(e.allowed.en, e.allowed.zh, "{}: not translated", e.key);
-        for w in [&e.label, &e.help] {
-            assert!(!w.en.is_empty() && !w.zh.is_empty(), "{}", e.key);
-            assert_ne!(w.en, w.zh, "{}: not translated", e.key);
+        for w in [
+            (e.label.en.as_str(), e.label.zh.as_str()),
+            (e.help.en, e.help.zh),
+        ] {
+            assert!(!w.0.is_empty() && !w.1.is_empty(), "{}", e.key);
+            assert_ne!(w.0, w.1, "{}: not translated", e.key);
         }
         // Numeric bounds are accepted, and just past them refused.
         if let (Some(lo), Some(hi)) = (e.min, e.max) {

@@ -1,9 +1,17 @@
 //! Every command's `--help` reads as one table: each flag two spaces in,
 //! its description in the command's one column, and every continuation
 //! line under that column (a help text glued from parts once lost the
-//! indent of its first line).
+//! indent of its first line). Every parameter's line is its spec row's
+//! (flag, argument, help), and every flag a table names is one the
+//! command's parser takes.
 
 mod cli_run;
+
+use tailslice::experiment::sweep_params::SweepParam;
+use tailslice::experiment::Param;
+use tailslice::param_spec::Params;
+use tailslice::responsiveness::RespParam;
+use tailslice::scenario::Knob;
 
 fn help(command: &str) -> String {
     cli_run::tailslice_ok(&[command, "--help"])
@@ -66,11 +74,7 @@ fn the_check_finds_a_flag_out_of_line() {
 
 #[test]
 fn every_help_is_one_aligned_table() {
-    let mut commands = vec!["simulate", "sweep", "scenario", "bench"];
-    if cfg!(target_os = "linux") {
-        commands.push("measure");
-    }
-    for command in commands {
+    for command in commands() {
         let text = help(command);
         let bad = misaligned(&text);
         assert!(
@@ -78,5 +82,105 @@ fn every_help_is_one_aligned_table() {
             "tailslice {command} --help:\n{}",
             bad.join("\n")
         );
+    }
+}
+
+/// The commands and their `--help` (measure is Linux's only).
+fn commands() -> Vec<&'static str> {
+    let mut commands = vec!["simulate", "sweep", "scenario", "responsiveness", "bench"];
+    if cfg!(target_os = "linux") {
+        commands.push("measure");
+    }
+    commands
+}
+
+/// Text with every run of whitespace one space: a help line wraps.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Every row of `rows` that has a flag is in `command`'s `--help` as its
+/// flag, its argument and its spec help (so a line written by hand that
+/// says something else fails here).
+fn rows_in_help<P: Params>(command: &str, rows: impl IntoIterator<Item = P>) {
+    let text = flat(&help(command));
+    assert!(!text.contains("Allowed: ."), "{command}: an empty Allowed");
+    for p in rows {
+        let s = p.spec();
+        let Some(flag) = s.flag else { continue };
+        let line = flat(&format!("{flag} {} {}", s.arg(), s.help.en));
+        assert!(
+            text.contains(&line),
+            "tailslice {command} --help has no line {line:?}"
+        );
+    }
+}
+
+#[test]
+fn every_parameters_help_line_is_its_spec_rows() {
+    rows_in_help("simulate", Param::ALL);
+    rows_in_help("responsiveness", RespParam::ALL);
+    rows_in_help("scenario", Knob::ALL);
+    rows_in_help("sweep", SweepParam::ALL);
+    #[cfg(target_os = "linux")]
+    {
+        use tailslice::kernel::flags::{MeasureParam, EXPERIMENT_PARAMS};
+        rows_in_help("measure", MeasureParam::ALL);
+        rows_in_help("measure", EXPERIMENT_PARAMS);
+    }
+}
+
+#[test]
+fn the_spec_check_finds_a_line_written_by_hand() {
+    let by_hand = flat("  --quantum MS        rr's slice in ms [16]\n");
+    let spec = Param::Quantum.spec();
+    assert!(!by_hand.contains(&flat(&format!("--quantum {} {}", spec.arg(), spec.help.en))));
+}
+
+/// The flags at the start of `text`'s table lines (`  --a N  ...`, and
+/// `  --a, --b` lists).
+fn table_flags(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("  --"))
+        .flat_map(|rest| {
+            let head = rest.split("  ").next().unwrap_or_default();
+            head.split(", ")
+                .filter_map(|f| f.trim_start_matches("--").split(' ').next())
+                .map(|f| format!("--{f}"))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Whether `command`'s parser refuses `flag` itself (not its value): run
+/// with two unknown flags after it, it fails either way while parsing,
+/// before any work, and says which.
+fn refuses(command: &str, flag: &str) -> Option<String> {
+    let (code, _, err) = cli_run::tailslice_status(&[command, flag, "--zz-first", "--zz-second"]);
+    assert_ne!(
+        code, 0,
+        "tailslice {command} {flag} --zz-first --zz-second ran"
+    );
+    let refused = err.contains(&format!("unknown flag {flag}"))
+        || err.contains(&format!("unknown flag '{flag}'"))
+        || err.contains(&format!("invalid option '{flag}'"))
+        || err.starts_with(&format!("error: {flag} "));
+    refused.then_some(err)
+}
+
+#[test]
+fn every_flag_a_help_names_is_one_its_parser_takes() {
+    for command in commands() {
+        let flags = table_flags(&help(command));
+        assert!(flags.len() >= 2, "{command}: {flags:?}");
+        for flag in flags {
+            if let Some(err) = refuses(command, &flag) {
+                panic!("tailslice {command} --help names {flag}, which it refuses: {err}");
+            }
+        }
+        assert!(refuses(command, "--no-such-flag").is_some(), "{command}");
+    }
+    if cfg!(target_os = "linux") {
+        assert!(refuses("measure", "--switch-cost").is_some());
     }
 }

@@ -124,3 +124,67 @@ fn docs_url_tables_are_generated_from_the_spec() {
         "docs/url.md's tables differ from the spec: run UPDATE_DOCS=1 cargo test -p tailslice --test url_keys"
     );
 }
+
+/// A unit is said once, in its spec row: a number always has one, the
+/// label and help leave it to the row (a control's label, the flag's
+/// argument and the docs' unit column add it).
+fn units_are_said_once<P: Params>() {
+    use tailslice::param_spec::Range;
+    for s in P::SPECS {
+        if matches!(s.range, Range::Number(_)) {
+            let unit = s
+                .unit
+                .unwrap_or_else(|| panic!("{} is a number without a unit", s.key));
+            assert_eq!(s.arg(), unit.arg(), "{}", s.key);
+        }
+        let Some(unit) = s.unit else { continue };
+        let sym = unit.symbol();
+        for (text, restated) in [
+            (s.label.en, format!("({})", sym.en)),
+            (s.label.zh, format!("（{}）", sym.zh)),
+            (s.help.en, format!("in {}", sym.en)),
+            (s.help.en, format!("({})", sym.en)),
+            (s.help.zh, format!("（{}）", sym.zh)),
+        ] {
+            assert!(
+                !text.contains(&restated),
+                "{}: {text:?} says its unit",
+                s.key
+            );
+        }
+        let label = s.label();
+        assert!(label.en.ends_with(&format!(" ({})", sym.en)), "{label:?}");
+        assert!(label.zh.ends_with(&format!("（{}）", sym.zh)), "{label:?}");
+    }
+}
+
+#[test]
+fn every_table_says_its_units_once() {
+    use tailslice::embed::EmbedParam;
+    use tailslice::params::PageParam;
+    use tailslice::realrun::RealParam;
+    use tailslice::responsiveness::RespParam;
+    use tailslice::scenario::Knob;
+    units_are_said_once::<Param>();
+    units_are_said_once::<RespParam>();
+    units_are_said_once::<Knob>();
+    units_are_said_once::<RealParam>();
+    units_are_said_once::<EmbedParam>();
+    units_are_said_once::<PageParam>();
+    units_are_said_once::<tailslice::experiment::sweep_params::SweepParam>();
+    #[cfg(target_os = "linux")]
+    units_are_said_once::<tailslice::kernel::flags::MeasureParam>();
+    // The quantum: its label, its flag's argument and the docs' column.
+    let q = Param::Quantum.spec();
+    assert_eq!(q.label().en, "Quantum (ms)");
+    assert_eq!(q.label().zh, "时间片（ms）");
+    assert_eq!(q.arg(), "MS");
+    let tables = tailslice::params::docs::tables();
+    let experiment = &tables.iter().find(|(n, _)| *n == "experiment").unwrap().1;
+    assert!(
+        experiment
+            .lines()
+            .any(|l| l.starts_with("| `q` | `--quantum` | `16` | ms |")),
+        "{experiment}"
+    );
+}

@@ -4,13 +4,14 @@
 
 use std::ffi::OsString;
 
-use tailslice::experiment::{export, Experiment, Limits, Param};
+use tailslice::experiment::{export, Limits, Param};
 use tailslice::kernel::environment;
-use tailslice::kernel::pass::MAX_THREADS;
+use tailslice::kernel::flags::{self, MeasureParam, MeasureSettings};
 use tailslice::kernel::report::{self, EevdfModel, EnvironmentJson, JsonTail, MeasuredRow};
 use tailslice::kernel::run::{self, Progress, Refusal, Request};
 use tailslice::kernel::text::{self as kernel_text, NoteInputs};
 use tailslice::kernel::{kernel_policy, plan, Policy};
+use tailslice::param_spec::{help_block, Params};
 use tailslice::policy::PolicyKind;
 use tailslice::stats::change_pct;
 use tailslice::text::{Lang, Text};
@@ -19,12 +20,8 @@ use super::simulate::table;
 use super::tasks_in::{Loaded, TaskSource};
 use super::{fail, flag_value, set_experiment_flag, wrap, EXIT_USAGE};
 
-/// `--help`, its limits and defaults read off the kernel's plan and the
-/// experiment's defaults.
-fn help() -> String {
-    let d = Experiment::default();
-    format!(
-        "tailslice measure — the experiment's tasks as real Linux threads, beside the model
+const HELP: &str = "\
+tailslice measure — the experiment's tasks as real Linux threads, beside the model
 
 One thread per task, pinned to --cores CPUs (the highest numbered; CPU 0 is
 left to the system when there are more CPUs), each spinning on its own
@@ -41,77 +38,80 @@ base slice scaled by the machine's online CPUs as the kernel scales it.
 With no flags: the 400-task study (seed 42), fifo and rr, 3 repeats.
 
 Flags (defaults in brackets):
-  --policies LIST     from fifo, rr, eevdf [fifo,rr]
-  --repeats K         passes per policy, 1 to {max_repeats} [{repeats}]; each figure is the
-                      middle of the repeats, with min and max
-  --seed N            workload seed, 0 to 2^53-1 [{seed}]
-  --tasks N           number of tasks, 1 to {max_threads} (one thread each) [{tasks}]
-  --mix SPEC          task classes, as for simulate [{mix}]
-  --arrivals SPEC     t0 | poisson:LOAD | burst:COUNT@PERIOD [t0]
-  --rng KIND          python | fast [python]
-  --quantum MS        rr's slice, a whole number of ms from 1 to {max_rr} [{quantum}]
-  --eevdf-slice-end tick|exact
-                      when the eevdf model ends a used-up slice [exact]
-  --cores N           CPUs the tasks run on, 1 to the CPUs this process may
-                      use [1]
-  --within MS         threshold for the \"done within\" count [{within}]
-  --tasks-file PATH   your own tasks, as for simulate
-  --rt-unthrottled    switch RT throttling off for the run (sched_rt_runtime_us
-                      -1, put back afterwards, also on Ctrl-C); refused when no
-                      CPU is left free
-  --json              simulate's JSON object plus \"measured\" and \"environment\"
-  --csv PATH          also write one row per task, policy and repeat
-  --lang en|zh        language of the notes [en] (errors stay English)
+";
 
-A run is refused above {max_run} s (passes × their work over the cores), and a
-pass that runs past {factor} times its expected length plus {slack} s is stopped. The
-model's own --switch-cost and --machine are refused.
-",
-        max_repeats = plan::MAX_REPEATS,
-        repeats = DEFAULT_REPEATS,
-        seed = d.get(Param::Seed),
-        max_threads = MAX_THREADS,
-        tasks = d.get(Param::Tasks),
-        mix = d.get(Param::Mix),
-        max_rr = plan::MAX_RR_TIMESLICE_MS,
-        quantum = d.get(Param::Quantum),
-        within = d.get(Param::Within),
-        max_run = plan::MAX_RUN_S,
-        factor = plan::DEADLINE_FACTOR,
-        slack = plan::DEADLINE_SLACK_S,
-    )
+/// The column of `--help`'s descriptions.
+const HELP_WIDTH: usize = 22;
+
+/// `--help`: every parameter's line read off its spec row (`measure`'s
+/// own and the experiment's it takes, with its limits), then the flags
+/// that are no parameter, then the run's limits from the kernel's plan.
+fn help() -> String {
+    let own = |p: MeasureParam| MeasureSettings::entry(p).help_line(HELP_WIDTH);
+    let mut s = HELP.to_string();
+    s += &own(MeasureParam::Policies);
+    s += &own(MeasureParam::Repeats);
+    for p in flags::EXPERIMENT_PARAMS {
+        s += &flags::experiment_entry(p).help_line(HELP_WIDTH);
+    }
+    s += &own(MeasureParam::Cores);
+    s += &help_block(
+        "  --tasks-file PATH",
+        "your own tasks, as for simulate",
+        HELP_WIDTH,
+    );
+    s += &own(MeasureParam::RtUnthrottled);
+    s += &help_block(
+        "  --json",
+        "simulate's JSON object plus \"measured\" and \"environment\"",
+        HELP_WIDTH,
+    );
+    s += &help_block(
+        "  --csv PATH",
+        "also write one row per task, policy and repeat",
+        HELP_WIDTH,
+    );
+    s += &help_block(
+        "  --lang en|zh",
+        "language of the notes [en] (errors stay English)",
+        HELP_WIDTH,
+    );
+    s += &format!(
+        "\n{}\n",
+        wrap(
+            &format!(
+                "A run is refused above {} s (passes × their work over the cores), and a pass that runs past {} times its expected length plus {} s is stopped. The model's own --switch-cost and --machine are refused.",
+                plan::MAX_RUN_S,
+                plan::DEADLINE_FACTOR,
+                plan::DEADLINE_SLACK_S
+            ),
+            78
+        )
+    );
+    s
 }
-
-/// Passes per policy without `--repeats`.
-const DEFAULT_REPEATS: u32 = 3;
 
 const MEASURED_MIN: Text = Text::new("min", "最小");
 const MEASURED_MAX: Text = Text::new("max", "最大");
 const VS_MODEL: Text = Text::new("vs model", "相对模型");
 const NO_MODEL_ROW: Text = Text::new("(no model)", "（无模型）");
 
-/// The flags that only `measure` has, as given.
-struct MeasureFlags {
-    repeats: u32,
-    rt_unthrottled: bool,
+/// The flags of `measure` that are no parameter, as given.
+struct OutputFlags {
     json: bool,
     csv: Option<String>,
     lang: Lang,
-    /// `--policies` by name, each with its kernel policy.
-    policies: Option<Vec<Policy>>,
 }
 
 pub fn run(args: Vec<OsString>) -> i32 {
-    let mut exp = Experiment::default();
+    let mut exp = flags::experiment_default();
     let mut source = TaskSource::default();
     let mut given: Vec<Param> = Vec::new();
-    let mut flags = MeasureFlags {
-        repeats: DEFAULT_REPEATS,
-        rt_unthrottled: false,
+    let mut settings = MeasureSettings::default();
+    let mut out = OutputFlags {
         json: false,
         csv: None,
         lang: Lang::En,
-        policies: None,
     };
     let mut parser = lexopt::Parser::from_args(args);
     loop {
@@ -125,14 +125,35 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 print!("{}", help());
                 return 0;
             }
-            lexopt::Arg::Long("json") => flags.json = true,
-            lexopt::Arg::Long("rt-unthrottled") => flags.rt_unthrottled = true,
+            lexopt::Arg::Long("json") => out.json = true,
             lexopt::Arg::Long(name @ ("switch-cost" | "machine")) => {
                 return fail(&format!(
                     "--{name} is the model's alone: measure runs on the machine's own CPUs, whose switches cost what they cost (measured)"
                 ));
             }
-            lexopt::Arg::Long(name @ ("repeats" | "csv" | "lang" | "policies" | "tasks-file")) => {
+            lexopt::Arg::Long(name) if MeasureParam::from_flag(&format!("--{name}")).is_some() => {
+                let flag = format!("--{name}");
+                let Some(p) = MeasureParam::from_flag(&flag) else {
+                    continue;
+                };
+                let value = if p == MeasureParam::RtUnthrottled {
+                    String::new()
+                } else {
+                    match flag_value(&mut parser, &flag) {
+                        Ok(v) => v,
+                        Err(code) => return code,
+                    }
+                };
+                if let Err(m) = settings.set(&mut exp, p, &flag, &value) {
+                    return fail(&m);
+                }
+                match p {
+                    MeasureParam::Policies => given.push(Param::Policies),
+                    MeasureParam::Cores => given.push(Param::Cores),
+                    _ => {}
+                }
+            }
+            lexopt::Arg::Long(name @ ("csv" | "lang" | "tasks-file")) => {
                 let name = name.to_string();
                 let flag = format!("--{name}");
                 let value = match flag_value(&mut parser, &flag) {
@@ -140,24 +161,13 @@ pub fn run(args: Vec<OsString>) -> i32 {
                     Err(code) => return code,
                 };
                 match name.as_str() {
-                    "repeats" => match plan::parse_repeats(&flag, &value) {
-                        Ok(k) => flags.repeats = k,
-                        Err(m) => return fail(&m),
-                    },
                     "csv" if value.trim().is_empty() => {
                         return fail("invalid --csv '': expected a file path")
                     }
-                    "csv" => flags.csv = Some(value),
+                    "csv" => out.csv = Some(value),
                     "lang" => match Lang::parse(&flag, &value) {
-                        Ok(l) => flags.lang = l,
+                        Ok(l) => out.lang = l,
                         Err(e) => return fail(&e.to_string()),
-                    },
-                    "policies" => match plan::parse_policies(&flag, &value) {
-                        Ok(p) => {
-                            given.push(Param::Policies);
-                            flags.policies = Some(p);
-                        }
-                        Err(m) => return fail(&m),
                     },
                     _ => {
                         if let Err(code) = source.set(&name, value) {
@@ -176,7 +186,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             other => return fail(&format!("unexpected argument {}", other.unexpected())),
         }
     }
-    let policies = flags.policies.clone().unwrap_or_else(|| {
+    let policies = settings.policies.clone().unwrap_or_else(|| {
         exp.policies
             .iter()
             .filter_map(|p| {
@@ -201,9 +211,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
     // user asked for the tick), and the kernel scales the base slice by
     // its online CPUs, not by the CPUs the tasks are pinned to.
     let slice_end_given = given.contains(&Param::EevdfSliceEnd);
-    if !slice_end_given {
-        exp.eevdf.hrtick = true;
-    }
     exp.eevdf.slice_cpus = Some(environment::online_cpus().max(1));
     let eevdf_model = policies
         .iter()
@@ -215,7 +222,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             slice_end_given,
         });
     let limits = Limits::CLI;
-    source.set_lang(flags.lang);
+    source.set_lang(out.lang);
     let imported = match source.load(&mut exp, &given, &limits) {
         Ok(Loaded::List(w)) => Some(w),
         Ok(_) => None,
@@ -253,8 +260,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
         policies,
         quantum_ms: exp.quantum,
         cores: exp.cores,
-        repeats: flags.repeats,
-        rt_unthrottled: flags.rt_unthrottled,
+        repeats: settings.repeats,
+        rt_unthrottled: settings.rt_unthrottled,
     };
     let checked = match run::check(request) {
         Ok(c) => c,
@@ -293,17 +300,17 @@ pub fn run(args: Vec<OsString>) -> i32 {
         left_out: &m.left_out,
         without_model: &without_model,
         throttling_seen: seen,
-        repeats: flags.repeats,
+        repeats: settings.repeats,
         eevdf_model,
     });
-    if let Some(path) = &flags.csv {
+    if let Some(path) = &out.csv {
         if let Err(e) = std::fs::write(path, tasks_csv(&m, req)) {
             eprintln!("error: cannot write --csv '{path}': {e}");
             return 1;
         }
     }
-    let lang = flags.lang;
-    if flags.json {
+    let lang = out.lang;
+    if out.json {
         let tail = JsonTail {
             measured: &rows,
             environment: EnvironmentJson {

@@ -12,21 +12,14 @@ use std::fmt::Write;
 
 use tailslice::chart::answer::AnswerCharts;
 use tailslice::chart::figure::{self, Figure};
-use tailslice::error::fmt_number;
 use tailslice::experiment::{Experiment, Limits, Param};
-use tailslice::param_spec::{help_block, Params};
+use tailslice::param_spec::{self, Params};
 use tailslice::responsiveness::budget::Budget;
 use tailslice::responsiveness::interactions_text as itext;
 use tailslice::responsiveness::report::MAX_CHUNKS;
-use tailslice::responsiveness::settings::{
-    DEFAULT_QUANTA_MS, DEFAULT_TRANSIT_MS, MAX_QUANTA, TRANSIT_RANGE,
-};
 use tailslice::responsiveness::text::{
     self, about, row_name, COLUMNS, FAVOURED_MARK, GROUP_BLOCKING, GROUP_DELAY, GROUP_LATER,
     GROUP_OVER, KNEE_MARK, QUANTUM_HEAD,
-};
-use tailslice::responsiveness::yielding::{
-    CHROMIUM_CLAMP_FROM, DEFAULT_YIELD_COST_MS, FRAME_MS, TIMEOUT_CLAMP_MS, YIELD_COST_RANGE,
 };
 use tailslice::responsiveness::{Answer, RespParam, Settings, Source, Task};
 use tailslice::text::Lang;
@@ -44,8 +37,9 @@ what will it cost?
 For a main thread's tasks: how long an input would wait (its input delay, the
 first part of INP), Total Blocking Time and the long tasks, as recorded and if
 every task yielded every q ms, and how much later each task would finish.
-Exact, not sampled; inputs arrive uniformly over the tasks' span (or
---window), an input waits for the piece that is running and is handled first.
+Exact, not sampled; inputs arrive uniformly over the tasks' span (or over
+the --window), an input waits for the piece that is running and is handled
+first.
 A trace's real interactions (its EventTiming events) are shown too: INP and
 each interaction's input delay, processing and presentation delay, as
 recorded and sliced at each quantum.
@@ -61,54 +55,17 @@ Tasks (one of; default: the study's 400 tasks, all at t = 0):
 Flags (defaults in brackets):
 ";
 
-/// The model's flags, their ranges and defaults read off the settings.
+/// The model's flags as `--help` lines, read off their spec rows: help,
+/// what the parser accepts and the default.
 fn model_help() -> String {
-    let flag = |head: &str, text: String| help_block(head, &text, 22);
-    let list = |v: &[f64]| {
-        v.iter()
-            .map(|&q| fmt_number(q))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    [
-        flag(
-            "  --quanta LIST",
-            format!(
-                "quanta in ms joined by commas, at most {MAX_QUANTA} [{}]",
-                list(&DEFAULT_QUANTA_MS)
-            ),
-        ),
-        flag(
-            "  --yield KIND",
-            format!(
-                "how a task yields: scheduler (scheduler.yield(), the continuation runs first), message (MessageChannel), timeout (setTimeout(0), {} ms from a task's {}th yield) or raf (the next {} Hz frame) [scheduler]",
-                fmt_number(TIMEOUT_CLAMP_MS),
-                CHROMIUM_CLAMP_FROM,
-                fmt_number((1000.0 / FRAME_MS).round())
-            ),
-        ),
-        flag(
-            "  --yield-cost MS",
-            format!(
-                "event-loop time per yield, 0 to {} [{}: a typical event-loop turn without rendering]",
-                fmt_number(YIELD_COST_RANGE.max),
-                fmt_number(DEFAULT_YIELD_COST_MS)
-            ),
-        ),
-        flag(
-            "  --window START-END",
-            "inputs arrive between these ms (from the first task's start) instead of over the tasks' span".to_string(),
-        ),
-        flag(
-            "  --transit MS",
-            format!(
-                "an input's time from the browser process to the main thread, added to every input delay, 0 to {} [{}: measured in headless Chromium]",
-                fmt_number(TRANSIT_RANGE.max),
-                fmt_number(DEFAULT_TRANSIT_MS)
-            ),
-        ),
-    ]
-    .concat()
+    RespParam::ALL
+        .into_iter()
+        .map(|p| {
+            let allowed = param_spec::allowed(|v| Settings::default().set(p, p.url_key(), v));
+            let entry = p.spec().entry(Settings::default().get(p), allowed);
+            entry.help_line(22)
+        })
+        .collect()
 }
 
 /// The flags after the model's.
@@ -130,8 +87,7 @@ const HELP_TAIL: &str =
 ";
 
 /// What `--svg` draws, after the figure flags.
-const SVG_HELP: &str = "\
-                      The figure is the page's: the table (recorded, and
+const SVG_HELP: &str = "                      The figure is the page's: the table (recorded, and
                       sliced at 16 ms, or the favoured quantum when 16 is
                       not tried), the input-delay CDF, the trade-off over
                       the quantum and a trace's interactions; its title and

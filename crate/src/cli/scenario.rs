@@ -11,7 +11,7 @@ use std::io::Write;
 use tailslice::chart::figure::{self, Figure};
 use tailslice::chart::timeline::MAX_RECORDS;
 use tailslice::error::ParamError;
-use tailslice::param_spec::{self, Params};
+use tailslice::param_spec::{self, help_block, Params};
 use tailslice::scenario::{self, Knob, Knobs};
 use tailslice::text::Lang;
 
@@ -25,14 +25,31 @@ fn usage() -> String {
         scenario::names().join(", ")
     );
     for k in Knob::ALL {
-        let default = Knobs::default().text(k).unwrap_or_default();
-        let allowed = param_spec::allowed(|v| Knobs::default().set(k, k.flag(), v));
-        s.push_str(&k.spec().entry(default, allowed).help_line("", 17));
+        s.push_str(&knob_entry(k).help_line(HELP_WIDTH));
     }
-    s.push_str("  --json         print the result as JSON (notes in both languages)\n");
-    s.push_str("  --lang en|zh   language of the notes and calibration [en]\n");
-    s.push_str(&figure_flags::help(&Figure::SCENARIO, 17));
+    s.push_str(&help_block(
+        "  --json",
+        "print the result as JSON (notes in both languages)",
+        HELP_WIDTH,
+    ));
+    s.push_str(&help_block(
+        "  --lang en|zh",
+        "language of the notes and calibration [en]",
+        HELP_WIDTH,
+    ));
+    s.push_str(&figure_flags::help(&Figure::SCENARIO, HELP_WIDTH));
     s
+}
+
+/// The column of `--help`'s descriptions: the longest knob with its
+/// argument (`--system-work SWITCH`) fits before it.
+const HELP_WIDTH: usize = 24;
+
+/// A knob's `--help` entry: its spec row, default and refusal's words.
+fn knob_entry(k: Knob) -> param_spec::Entry {
+    let default = Knobs::default().text(k).unwrap_or_default();
+    let allowed = param_spec::allowed(|v| Knobs::default().set(k, k.flag(), v));
+    k.spec().entry(default, allowed)
 }
 
 pub fn run(args: Vec<OsString>) -> i32 {

@@ -62,7 +62,7 @@ fn param_lines() -> String {
             let allowed =
                 param_spec::allowed(|v| Experiment::default().set(p, p.flag(), v, limits));
             let entry = p.spec().entry(Experiment::default().get(p), allowed);
-            entry.help_line(p.spec().arg, 22)
+            entry.help_line(22)
         })
         .collect()
 }

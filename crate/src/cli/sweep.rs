@@ -7,9 +7,9 @@
 use std::ffi::OsString;
 use std::fmt::Write;
 
-use tailslice::error::parse_count;
 use tailslice::experiment::export::policy_label;
 use tailslice::experiment::sweep::{self, Distribution, QuantumRun, SeedRun, Sweep, SweepLimits};
+use tailslice::experiment::sweep_params::{self, SweepParam};
 use tailslice::experiment::sweep_reading;
 use tailslice::experiment::{Experiment, Limits, Param};
 use tailslice::param_spec::{help_block, Params};
@@ -25,29 +25,10 @@ fn help() -> String {
     let flag = |head: &str, text: &str| help_block(head, text, 22);
     [
         "tailslice sweep — run one experiment over many seeds or many quanta\n\n".to_string(),
-        flag(
-            "  --seeds A-B",
-            &format!(
-                "seeds to run, inclusive, at most {} (e.g. 1-1000): the spread of every figure and of each policy's change against the first",
-                l.max_seeds
-            ),
-        ),
-        flag(
-            "  --quanta LIST",
-            &format!(
-                "quanta in ms joined by commas, at most {} (e.g. 0.5,1,2,4,8,16,32,64,128,256,500), or LO-HI for --steps log-spaced values (e.g. 0.5-500, as on the page): one workload, every quantum, the best quantum per policy (switch cost included)",
-                l.max_quanta
-            ),
-        ),
-        flag(
-            "  --steps N",
-            &format!(
-                "with --quanta LO-HI: how many quanta, {} to {} ({})",
-                sweep::MIN_RANGE_STEPS,
-                l.max_quanta,
-                sweep::DEFAULT_RANGE_STEPS
-            ),
-        ),
+        SweepParam::ALL
+            .into_iter()
+            .map(|p| p.entry(&l).help_line(22))
+            .collect(),
         flag(
             "  --tasks-file PATH",
             "with --quanta: sweep your own tasks (see simulate --help)",
@@ -110,13 +91,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
                     Ok(v) => v,
                     Err(code) => return code,
                 };
-                match parse_count(
-                    "--steps",
-                    &value,
-                    sweep::MIN_RANGE_STEPS as u64,
-                    sweep_limits.max_quanta as u64,
-                ) {
-                    Ok(n) => steps = Some(n as u32),
+                match sweep_params::steps("--steps", &value, &sweep_limits) {
+                    Ok(n) => steps = Some(n),
                     Err(e) => return fail(&e.to_string()),
                 }
             }

@@ -118,6 +118,7 @@ const SPECS: [Spec<EmbedParam>; 4] = [
         flag: None,
         arg: "",
         range: Range::Other,
+        unit: None,
         label: Text::new("Embed view", "嵌入视图"),
         help: Text::new(
                     "1: the compact view for blog posts.",
@@ -131,6 +132,7 @@ const SPECS: [Spec<EmbedParam>; 4] = [
         flag: None,
         arg: "",
         range: Range::Other,
+        unit: None,
         label: Text::new("Shows", "显示"),
         help: Text::new(
                     "What the embed shows: the latency table, the schedule (gantt), the latency CDF or all of them. A scenario has no CDF: cdf shows all of it.",
@@ -144,6 +146,7 @@ const SPECS: [Spec<EmbedParam>; 4] = [
         flag: None,
         arg: "",
         range: Range::Other,
+        unit: None,
         label: Text::new("Settings in the embed", "嵌入中的设置"),
         help: Text::new(
                     "1: the embed's few settings (seed, quantum, policies); 0: none, the result only.",
@@ -157,6 +160,7 @@ const SPECS: [Spec<EmbedParam>; 4] = [
         flag: None,
         arg: "",
         range: Range::Other,
+        unit: None,
         label: Text::new("Colours", "配色"),
         help: Text::new(
                     "light, dark, or auto: the reader's system setting.",

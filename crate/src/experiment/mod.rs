@@ -10,7 +10,8 @@
 //! - [`recorded`]: a trace's tasks as they ran, as a baseline row;
 //! - [`row_policy`]: what a report's row is about (a policy, or the trace
 //!   as recorded);
-//! - [`sweep`]: many seeds or quanta; [`export`]: files out and in;
+//! - [`sweep`]: many seeds or quanta ([`sweep_params`]: its flags);
+//!   [`export`]: files out and in;
 //! - [`preset`]: the experiments the page offers by name.
 
 pub mod estimate;
@@ -24,10 +25,11 @@ pub mod row_policy;
 pub mod run;
 pub mod summary;
 pub mod sweep;
+pub mod sweep_params;
 pub mod sweep_reading;
 
 use crate::error::{fmt_number, parse_count, unit, NumberRange, ParamError};
-use crate::param_spec::{self, Params, Range, Spec};
+use crate::param_spec::{self, Params, Range, Spec, Unit};
 use crate::policy::eevdf::{SLICE_END_EXACT, SLICE_END_TICK};
 use crate::policy::{EevdfParams, MlfqParams, PolicyKind};
 use crate::rng::{RngKind, MAX_SEED};
@@ -129,6 +131,7 @@ const SPECS: [Spec<Param>; 14] = [
         flag: Some("--seed"),
         arg: "N",
         range: Range::Count { min: 0, max: MAX_SEED },
+        unit: None,
         label: Text::new("Seed", "随机种子"),
         help: Text::new(
                 "Workload seed: the same seed draws the same tasks.",
@@ -145,6 +148,7 @@ const SPECS: [Spec<Param>; 14] = [
             min: 1,
             max: Limits::CLI.max_tasks,
         },
+        unit: None,
         label: Text::new("Tasks", "任务数"),
         help: Text::new("Number of tasks to draw.", "要抽取的任务数量。"),
     },
@@ -155,6 +159,7 @@ const SPECS: [Spec<Param>; 14] = [
         flag: Some("--mix"),
         arg: "SPEC",
         range: Range::Other,
+        unit: None,
         label: Text::new("Task mix", "任务构成"),
         help: Text::new(
                 "WEIGHT:DIST[@QOS][@nice=N][~APP] classes joined by commas; DIST is LO-HI, fixed(MS), exp(MEAN), lognormal(MU,SIGMA) or pareto(XM,ALPHA); QOS (for xnu and clutch) e.g. userInitiated, utility, background; N (for eevdf) a nice value from -20 to 19; APP (for clutch) names the class's app, optionally with :ui or :efficient.",
@@ -166,12 +171,13 @@ const SPECS: [Spec<Param>; 14] = [
         key: "q",
         aliases: &[],
         flag: Some("--quantum"),
-        arg: "MS",
+        arg: "",
         range: Range::Number(QUANTUM_RANGE),
-        label: Text::new("Quantum (ms)", "时间片（ms）"),
+        unit: Some(Unit::Ms),
+        label: Text::new("Quantum", "时间片"),
         help: Text::new(
-                "Time slice of round-robin and MLFQ's top level, in ms.",
-                "轮转调度与 MLFQ 最高级的时间片（ms）。",
+                "Time slice of round-robin and MLFQ's top level.",
+                "轮转调度与 MLFQ 最高级的时间片。",
             ),
     },
     Spec {
@@ -181,6 +187,7 @@ const SPECS: [Spec<Param>; 14] = [
         flag: Some("--policies"),
         arg: "LIST",
         range: Range::Other,
+        unit: None,
         label: Text::new("Policies", "策略"),
         help: Text::new(
                 "Policies to compare, comma-separated; the first is the baseline.",
@@ -197,6 +204,7 @@ const SPECS: [Spec<Param>; 14] = [
             min: 1,
             max: MAX_CORES,
         },
+        unit: None,
         label: Text::new("Cores", "核数"),
         help: Text::new("Identical cores sharing the tasks.", "共同执行任务的相同核心数。"),
     },
@@ -205,12 +213,13 @@ const SPECS: [Spec<Param>; 14] = [
         key: "cs",
         aliases: &[],
         flag: Some("--switch-cost"),
-        arg: "MS",
+        arg: "",
         range: Range::Number(SWITCH_COST_RANGE),
-        label: Text::new("Switch cost (ms)", "切换开销（ms）"),
+        unit: Some(Unit::Ms),
+        label: Text::new("Switch cost", "切换开销"),
         help: Text::new(
-                "Charged each time a core changes task, in ms.",
-                "核心每次切换任务时付出的开销（ms）。",
+                "Charged each time a core changes task.",
+                "核心每次切换任务时付出的开销。",
             ),
     },
     Spec {
@@ -220,6 +229,7 @@ const SPECS: [Spec<Param>; 14] = [
         flag: Some("--rng"),
         arg: "KIND",
         range: Range::Other,
+        unit: None,
         label: Text::new("Random numbers", "随机数"),
         help: Text::new(
                 "python is bit-exact with the study's CPython random; fast is quicker.",
@@ -231,12 +241,13 @@ const SPECS: [Spec<Param>; 14] = [
         key: "within",
         aliases: &[],
         flag: Some("--within"),
-        arg: "MS",
+        arg: "",
         range: Range::Number(WITHIN_RANGE),
-        label: Text::new("Done within (ms)", "完成时限（ms）"),
+        unit: Some(Unit::Ms),
+        label: Text::new("Done within", "完成时限"),
         help: Text::new(
-                "The \"done within\" column counts latencies below this, in ms.",
-                "“限时内完成”一列统计延迟低于此值（ms）的任务。",
+                "The \"done within\" column counts latencies below this.",
+                "“限时内完成”一列统计延迟低于此值的任务。",
             ),
     },
     Spec {
@@ -246,6 +257,7 @@ const SPECS: [Spec<Param>; 14] = [
         flag: Some("--arrivals"),
         arg: "SPEC",
         range: Range::Other,
+        unit: None,
         label: Text::new("Arrivals", "到达方式"),
         help: Text::new(
                 "t0 (all at once), poisson:LOAD or burst:COUNT@PERIOD.",
@@ -262,6 +274,7 @@ const SPECS: [Spec<Param>; 14] = [
             min: 1,
             max: MAX_MLFQ_LEVELS,
         },
+        unit: None,
         label: Text::new("MLFQ levels", "MLFQ 级数"),
         help: Text::new("Priority levels of the multi-level feedback queue.", "多级反馈队列的优先级数。"),
     },
@@ -270,12 +283,13 @@ const SPECS: [Spec<Param>; 14] = [
         key: "mlfq_boost",
         aliases: &[],
         flag: Some("--mlfq-boost"),
-        arg: "MS",
+        arg: "",
         range: Range::Number(MLFQ_BOOST_RANGE),
-        label: Text::new("MLFQ boost (ms)", "MLFQ 提升周期（ms）"),
+        unit: Some(Unit::Ms),
+        label: Text::new("MLFQ boost", "MLFQ 提升周期"),
         help: Text::new(
-                "Period of MLFQ's priority boost in ms, or off.",
-                "MLFQ 优先级提升的周期（ms），或 off。",
+                "Period of MLFQ's priority boost, or off.",
+                "MLFQ 优先级提升的周期，或 off。",
             ),
     },
     Spec {
@@ -285,6 +299,7 @@ const SPECS: [Spec<Param>; 14] = [
         flag: Some("--machine"),
         arg: "M",
         range: Range::Other,
+        unit: None,
         label: Text::new("Machine", "机器"),
         help: Text::new(
                 "a10, m1, xeon-w or <P>p+<E>e (E cores at 0.30× a P core) instead of identical cores; empty: identical cores.",
@@ -298,6 +313,7 @@ const SPECS: [Spec<Param>; 14] = [
         flag: Some("--eevdf-slice-end"),
         arg: "END",
         range: Range::Other,
+        unit: None,
         label: Text::new("EEVDF slice end", "EEVDF 时间片结束方式"),
         help: Text::new(
                 "When eevdf ends a used-up slice: tick (at the next 4 ms scheduler tick, the kernel's default) or exact (the moment it is used up, as with HRTICK, or as for a thread that reads its own CPU-time clock).",

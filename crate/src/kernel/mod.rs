@@ -9,6 +9,8 @@
 //! - [`environment`]: the kernel, its tick rate, CPUs, RT throttling,
 //!   steal time, load;
 //! - [`plan`]: CPUs, policies and limits decided before a thread starts;
+//! - [`flags`]: `measure`'s own flags as spec rows, and what it accepts
+//!   of the experiment's;
 //! - [`pass`]: one pass — the threads, the releaser, the clocks;
 //! - [`watch`]: stop signals and panics;
 //! - [`run`]: every policy and repeat, with the settings it needs;
@@ -17,6 +19,7 @@
 //! - [`text`]: every note, in English and Chinese.
 
 pub mod environment;
+pub mod flags;
 pub mod pass;
 pub mod plan;
 pub mod report;

@@ -8,8 +8,14 @@ use crate::policy::PolicyKind;
 use super::sys::Sched;
 use super::{kernel_policy, kernel_policy_names, pass, KernelPolicy, Policy, KERNEL_POLICIES};
 
-/// Largest `--repeats`.
-pub const MAX_REPEATS: u32 = 100;
+/// What `--policies` accepts (its refusal's words and `--help`'s).
+pub(crate) fn policies_allowed() -> String {
+    format!(
+        "1 to {} distinct policies from {} (SCHED_FIFO, SCHED_RR, SCHED_OTHER) joined by commas",
+        KERNEL_POLICIES.len(),
+        kernel_policy_names()
+    )
+}
 
 /// Reads `--policies` for `measure`: distinct names that have a kernel
 /// policy. `flag` is the flag as spelled, for the refusal.
@@ -25,10 +31,9 @@ pub fn parse_policies(flag: &str, text: &str) -> Result<Vec<Policy>, String> {
                 String::new()
             };
             return Err(format!(
-                "invalid {flag} '{}': {why}expected 1 to {} distinct policies from {} (SCHED_FIFO, SCHED_RR, SCHED_OTHER) joined by commas",
+                "invalid {flag} '{}': {why}expected {}",
                 crate::error::shown(text),
-                KERNEL_POLICIES.len(),
-                kernel_policy_names()
+                policies_allowed()
             ));
         };
         if out.iter().any(|p| p.name == name) {
@@ -45,17 +50,6 @@ pub fn parse_policies(flag: &str, text: &str) -> Result<Vec<Policy>, String> {
         });
     }
     Ok(out)
-}
-
-/// Reads `--repeats`: a whole number from 1 to [`MAX_REPEATS`].
-pub fn parse_repeats(flag: &str, text: &str) -> Result<u32, String> {
-    match text.trim().parse::<u32>() {
-        Ok(k) if (1..=MAX_REPEATS).contains(&k) => Ok(k),
-        _ => Err(format!(
-            "invalid {flag} '{}': expected a whole number from 1 to {MAX_REPEATS}",
-            crate::error::shown(text)
-        )),
-    }
 }
 
 /// A run longer than this (its tasks' work spread over the cores, for
@@ -147,12 +141,19 @@ pub(crate) fn check_length(pass_s: f64, passes: usize, repeats: u32) -> Result<(
 /// The longest quantum `sched_rr_timeslice_ms` is given (ms).
 pub const MAX_RR_TIMESLICE_MS: f64 = 100_000.0;
 
+/// What `--quantum` accepts when rr is measured (its refusal's words and
+/// `--help`'s).
+pub(crate) fn quantum_allowed() -> String {
+    format!("a whole number of ms from 1 to {MAX_RR_TIMESLICE_MS} when rr is measured (measure writes its quantum to sched_rr_timeslice_ms, which takes whole ms)")
+}
+
 /// Refuses a round-robin quantum the kernel cannot be given:
 /// `sched_rr_timeslice_ms` takes whole ms.
 pub fn rr_timeslice(quantum: f64) -> Result<u32, String> {
     if quantum.fract() != 0.0 || !(1.0..=MAX_RR_TIMESLICE_MS).contains(&quantum) {
         return Err(format!(
-            "invalid --quantum '{quantum}': measure writes rr's quantum to sched_rr_timeslice_ms, which takes a whole number of ms from 1 to {MAX_RR_TIMESLICE_MS}"
+            "invalid --quantum '{quantum}': expected {}",
+            quantum_allowed()
         ));
     }
     Ok(quantum as u32)

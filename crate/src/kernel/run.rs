@@ -58,7 +58,8 @@ pub fn check(request: Request) -> Result<Checked, Refusal> {
     let n = request.work_ms.len();
     if n > MAX_THREADS {
         return Err(Refusal::Usage(format!(
-            "invalid --tasks '{n}': measure runs one thread per task, at most {MAX_THREADS}"
+            "invalid --tasks '{n}': expected {}",
+            super::flags::tasks_allowed()
         )));
     }
     if request

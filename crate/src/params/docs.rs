@@ -1,5 +1,5 @@
 //! docs/url.md's tables, generated from the spec rows (`key`, flag,
-//! default, what the parser accepts, help), so the documented contract is
+//! default, unit, what the parser accepts, help), so the documented contract is
 //! the one the parsers keep. Each table sits between `<!-- spec:NAME -->`
 //! and `<!-- /spec -->`; [`update`] rewrites them (the `url_keys` test
 //! fails when the file differs; `UPDATE_DOCS=1` rewrites it).
@@ -14,7 +14,8 @@ use crate::scenario::{Knob, Knobs};
 use super::scenario_query::page_defaults;
 use super::PageParam;
 
-const HEAD: &str = "| key | CLI flag | default | allowed | what it is |\n|---|---|---|---|---|\n";
+const HEAD: &str =
+    "| key | CLI flag | default | unit | allowed | what it is |\n|---|---|---|---|---|---|\n";
 
 /// The rows of one table, with a row per alias after its parameter's.
 fn table<P: Params>(entry: impl Fn(P) -> Entry) -> String {
@@ -25,7 +26,7 @@ fn table<P: Params>(entry: impl Fn(P) -> Entry) -> String {
         out.push('\n');
         for alias in spec.aliases {
             out.push_str(&format!(
-                "| `{alias}` | {} | — | the same as `{}`: read alike, refused alike; the page writes `{}` | |\n",
+                "| `{alias}` | {} | — | — | the same as `{}`: read alike, refused alike; the page writes `{}` | |\n",
                 e.flag.map_or("—".to_string(), |f| format!("`{f}`")),
                 e.key,
                 e.key

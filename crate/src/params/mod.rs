@@ -39,6 +39,7 @@ const SPECS: [Spec<PageParam>; 4] = [
         flag: None,
         arg: "",
         range: Range::Other,
+        unit: None,
         label: Text::new("URL version", "链接格式版本"),
         help: Text::new("The link format's version.", "链接格式的版本。"),
     },
@@ -49,6 +50,7 @@ const SPECS: [Spec<PageParam>; 4] = [
         flag: Some("--lang"),
         arg: "en|zh",
         range: Range::Other,
+        unit: None,
         label: Text::new("Language", "语言"),
         help: Text::new(
             "Language of the page and its generated text (default: the browser's).",
@@ -62,6 +64,7 @@ const SPECS: [Spec<PageParam>; 4] = [
         flag: None,
         arg: "",
         range: Range::Other,
+        unit: None,
         label: Text::new("Scenario", "场景"),
         help: Text::new(
             "The Apple QoS scenario the page shows instead of the experiment (tailslice scenario NAME).",
@@ -75,6 +78,7 @@ const SPECS: [Spec<PageParam>; 4] = [
         flag: None,
         arg: "",
         range: Range::Count { min: 0, max: 63 },
+        unit: None,
         label: Text::new("Run shown", "显示的运行"),
         help: Text::new(
             "Which of the scenario's runs the charts show.",

@@ -4,7 +4,7 @@
 //! before the panel existed open unchanged.
 
 use crate::error::{unit, NumberRange, ParamError};
-use crate::param_spec::{self, Params, Range, Spec};
+use crate::param_spec::{self, Params, Range, Spec, Unit};
 use crate::responsiveness::yielding::{YieldKind, FRAME_MS, TIMEOUT_CLAMP_MS};
 use crate::text::Text;
 
@@ -158,6 +158,7 @@ const SPECS: [Spec<RealParam>; 3] = [
         flag: None,
         arg: "",
         range: Range::Number(SCALE_RANGE),
+        unit: Some(Unit::Factor),
         label: Text::new("Scale", "比例"),
         help: Text::new(
             "\"Run for real\": a factor applied to every task and the quantum; auto: one pass is about 1 s of busy work, never above 1×.",
@@ -174,6 +175,7 @@ const SPECS: [Spec<RealParam>; 3] = [
             min: MIN_REPEATS,
             max: MAX_REPEATS,
         },
+        unit: None,
         label: Text::new("Repeats", "重复次数"),
         help: Text::new(
             "\"Run for real\": repeats of FIFO and sliced.",
@@ -187,6 +189,7 @@ const SPECS: [Spec<RealParam>; 3] = [
         flag: None,
         arg: "",
         range: Range::Other,
+        unit: None,
         label: Text::new("Yield with", "让出方式"),
         help: Text::new(
             "\"Run for real\": how the sliced run yields; auto: scheduler.yield() where it exists, else a MessageChannel message.",

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::settings::{RespParam, Settings, DEFAULT_QUANTA_MS, MAX_QUANTA};
 use super::text::{column, Column, PAGE_COLUMNS};
 use super::yielding::{YieldKind, DEFAULT_YIELD_COST_MS, YIELD_COST_RANGE};
-use crate::text::Text;
+use crate::text::{Filled, Text};
 
 /// One yield primitive, as the section's menu shows it.
 #[derive(Clone, Debug, Serialize)]
@@ -34,13 +34,13 @@ pub struct Labels {
     pub title: Text,
     pub help: Text,
     pub yields: Vec<YieldEntry>,
-    pub yield_label: Text,
-    pub cost_label: Text,
+    pub yield_label: Filled,
+    pub cost_label: Filled,
     pub cost_hint: Text,
     pub use_measured: Text,
-    pub quanta_label: Text,
+    pub quanta_label: Filled,
     pub quanta_hint: Text,
-    pub window_label: Text,
+    pub window_label: Filled,
     pub window_hint: Text,
     pub row_head: Text,
     pub columns: Vec<ColumnEntry>,
@@ -103,16 +103,16 @@ pub fn labels() -> Labels {
                 label,
             })
             .collect(),
-        yield_label: RespParam::Yield.spec().label,
-        cost_label: RespParam::YieldCost.spec().label,
+        yield_label: RespParam::Yield.spec().label(),
+        cost_label: RespParam::YieldCost.spec().label(),
         cost_hint: Text::new(
             "empty: 0.1 ms, a typical event-loop turn",
             "留空：0.1 ms，一次事件循环的典型开销",
         ),
         use_measured: Text::new("Use my measured yield cost", "使用我测得的让出开销"),
-        quanta_label: RespParam::Quanta.spec().label,
+        quanta_label: RespParam::Quanta.spec().label(),
         quanta_hint: Text::new("joined by commas", "用逗号分隔"),
-        window_label: RespParam::Window.spec().label,
+        window_label: RespParam::Window.spec().label(),
         window_hint: Text::new(
             "START-END; empty: the tasks' span",
             "START-END；留空：任务的时间跨度",

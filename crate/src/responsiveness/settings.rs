@@ -8,7 +8,7 @@ use super::yielding::{CostFrom, YieldKind, Yielding, DEFAULT_YIELD_COST_MS, YIEL
 use crate::error::{fmt_number, unit, NumberRange, ParamError};
 use crate::experiment::sweep::quantum_list;
 use crate::experiment::QUANTUM_RANGE;
-use crate::param_spec::{self, Params, Range, Spec};
+use crate::param_spec::{self, Params, Range, Spec, Unit};
 use crate::text::{either, Text};
 
 /// The quanta tried when none are given, ms: a frame and its multiples and
@@ -98,10 +98,11 @@ const SPECS: [Spec<RespParam>; 6] = [
         flag: Some("--yield"),
         arg: "KIND",
         range: Range::Other,
+        unit: None,
         label: Text::new("Yield with", "让出方式"),
         help: Text::new(
-            "How a sliced task hands the main thread back.",
-            "切片后的任务如何把主线程交还。",
+            "How a sliced task hands the main thread back: scheduler (scheduler.yield(), the continuation runs first), message (MessageChannel), timeout (setTimeout(0), 4 ms from a task's 5th yield) or raf (the next 60 Hz frame).",
+            "切片后的任务如何把主线程交还：scheduler（scheduler.yield()，后续部分先运行）、message（MessageChannel）、timeout（setTimeout(0)，任务第 5 次让出起为 4 ms）或 raf（下一个 60 Hz 帧）。",
         ),
     },
     Spec {
@@ -109,10 +110,14 @@ const SPECS: [Spec<RespParam>; 6] = [
         key: "resp_cost",
         aliases: &[],
         flag: Some("--yield-cost"),
-        arg: "MS",
+        arg: "",
         range: Range::Number(YIELD_COST_RANGE),
-        label: Text::new("Cost per yield (ms)", "每次让出的开销（ms）"),
-        help: Text::new("What one yield costs, in ms.", "每次让出的开销（ms）。"),
+        unit: Some(Unit::Ms),
+        label: Text::new("Cost per yield", "每次让出的开销"),
+        help: Text::new(
+            "Event-loop time per yield; the default is a typical event-loop turn without rendering.",
+            "每次让出占用的事件循环时间；默认值为不含渲染的一次事件循环的典型用时。",
+        ),
     },
     Spec {
         id: RespParam::CostFrom,
@@ -121,6 +126,7 @@ const SPECS: [Spec<RespParam>; 6] = [
         flag: None,
         arg: "",
         range: Range::Other,
+        unit: None,
         label: Text::new("Yield cost from", "让出开销的来源"),
         help: Text::new(
             "measured: resp_cost is the cost this browser measured (written by \"Use my measured yield cost\"); ignored without resp_cost.",
@@ -134,8 +140,12 @@ const SPECS: [Spec<RespParam>; 6] = [
         flag: Some("--quanta"),
         arg: "LIST",
         range: Range::Other,
-        label: Text::new("Quanta for the trade-off (ms)", "权衡图的时间片（ms）"),
-        help: Text::new("The trade-off chart's quanta.", "权衡图所用的时间片。"),
+        unit: Some(Unit::Ms),
+        label: Text::new("Quanta for the trade-off", "权衡图的时间片"),
+        help: Text::new(
+            "The quanta every task is sliced at (the trade-off chart's).",
+            "每个任务按哪些时间片切分（权衡图所用的时间片）。",
+        ),
     },
     Spec {
         id: RespParam::Window,
@@ -144,7 +154,8 @@ const SPECS: [Spec<RespParam>; 6] = [
         flag: Some("--window"),
         arg: "START-END",
         range: Range::Other,
-        label: Text::new("Input window (ms)", "输入时间窗口（ms）"),
+        unit: Some(Unit::Ms),
+        label: Text::new("Input window", "输入时间窗口"),
         help: Text::new(
             "When inputs arrive; default: the tasks' span.",
             "输入到达的时间段；默认为任务的时间跨度。",
@@ -155,12 +166,13 @@ const SPECS: [Spec<RespParam>; 6] = [
         key: "transit",
         aliases: &[],
         flag: Some("--transit"),
-        arg: "MS",
+        arg: "",
         range: Range::Number(TRANSIT_RANGE),
-        label: Text::new("Input transit (ms)", "输入传递时间（ms）"),
+        unit: Some(Unit::Ms),
+        label: Text::new("Input transit", "输入传递时间"),
         help: Text::new(
-            "An input's way from the browser process to the page's main thread, added to every input delay.",
-            "输入从浏览器进程到页面主线程所用的时间，加到每个输入延迟上。",
+            "An input's way from the browser process to the page's main thread, added to every input delay; the default was measured in headless Chromium.",
+            "输入从浏览器进程到页面主线程所用的时间，加到每个输入延迟上；默认值在 headless Chromium 中测得。",
         ),
     },
 ];
@@ -294,6 +306,22 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The yield help's figures are the model's: its clamp, the nesting
+    /// level it starts at and the frame rate.
+    #[test]
+    fn the_yield_help_says_the_models_figures() {
+        use crate::error::fmt_number;
+        use crate::responsiveness::yielding::{CHROMIUM_CLAMP_FROM, FRAME_MS, TIMEOUT_CLAMP_MS};
+        let help = RespParam::Yield.spec().help;
+        let clamp = format!("{} ms", fmt_number(TIMEOUT_CLAMP_MS));
+        let hz = format!("{} Hz", fmt_number((1000.0 / FRAME_MS).round()));
+        for text in [help.en, help.zh] {
+            assert!(text.contains(&clamp) && text.contains(&hz), "{text}");
+        }
+        assert!(help.en.contains(&format!("{CHROMIUM_CLAMP_FROM}th yield")));
+        assert!(help.zh.contains(&format!("第 {CHROMIUM_CLAMP_FROM} 次")));
+    }
 
     #[test]
     fn defaults_are_not_written() {

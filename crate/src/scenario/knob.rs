@@ -12,10 +12,11 @@
 use serde::Serialize;
 
 use crate::error::{unit, NumberRange, ParamError};
-use crate::param_spec::{self, Params, Range, Spec};
+use crate::param_spec::{self, Params, Range, Spec, Unit};
 use crate::policy::{ClutchRules, PolicyKind};
 use crate::sim::machine::{Machine, M1_EP_RATIO};
 use crate::sim::Qos;
+use crate::text::Filled;
 pub use crate::text::Text;
 use crate::workload::programs::WorkerCap;
 
@@ -200,9 +201,9 @@ const GCD_CAP_OPTIONS: [KnobOption; 3] = [
 ];
 
 /// A knob as a control shows it: label, help and range.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct KnobSpec {
-    pub label: Text,
+    pub label: Filled,
     pub help: Option<Text>,
     pub range: KnobRange,
 }
@@ -222,6 +223,7 @@ const SPECS: [Spec<Knob>; 11] = [
         flag: Some("--band-limit"),
         arg: "SWITCH",
         range: Range::Other,
+        unit: None,
         label: Text::new("Band limit (priority floor)", "优先级下限"),
         help: Text::new(
             "on|off: the priority decay floor; default: the machine's kernel.",
@@ -238,6 +240,7 @@ const SPECS: [Spec<Knob>; 11] = [
             min: 1,
             max: MAX_QUEUES,
         },
+        unit: None,
         label: Text::new("Spinning queues", "空转队列数"),
         help: Text::new(
             "Spinning queues in feishu-demo.",
@@ -251,6 +254,7 @@ const SPECS: [Spec<Knob>; 11] = [
         flag: Some("--groups"),
         arg: "LIST",
         range: Range::Other,
+        unit: None,
         label: Text::new("QoS per group", "各组的 QoS"),
         help: Text::new(
             "The QoS of each feishu-demo group, e.g. userInitiated,utility.",
@@ -264,6 +268,7 @@ const SPECS: [Spec<Knob>; 11] = [
         flag: Some("--machine"),
         arg: "M",
         range: Range::Other,
+        unit: None,
         label: Text::new("Machine", "机器"),
         help: Text::new(
             "The machine: a10, m1, xeon-w or <P>p+<E>e; default per scenario.",
@@ -275,8 +280,9 @@ const SPECS: [Spec<Knob>; 11] = [
         key: "ep",
         aliases: &[],
         flag: Some("--ep-ratio"),
-        arg: "F",
+        arg: "",
         range: Range::Number(EP_RATIO_RANGE),
+        unit: Some(Unit::Factor),
         label: Text::new("E/P core speed ratio", "能效核/性能核速度比"),
         help: Text::new(
             "E-core speed relative to a P core (0.30 is the M1 calibration).",
@@ -290,6 +296,7 @@ const SPECS: [Spec<Knob>; 11] = [
         flag: Some("--system-work"),
         arg: "SWITCH",
         range: Range::Other,
+        unit: None,
         label: Text::new(
             "Other system work (~1.3 % per core)",
             "其他系统负载（每核约 1.3 %）",
@@ -304,12 +311,13 @@ const SPECS: [Spec<Knob>; 11] = [
         key: "secs",
         aliases: &[],
         flag: Some("--seconds"),
-        arg: "S",
+        arg: "",
         range: Range::Number(SECONDS_RANGE),
-        label: Text::new("Simulated seconds", "模拟时长（秒）"),
+        unit: Some(Unit::Seconds),
+        label: Text::new("Simulated time", "模拟时长"),
         help: Text::new(
-            "Simulated seconds of feishu-demo.",
-            "feishu-demo 模拟的秒数。",
+            "How long feishu-demo is simulated.",
+            "feishu-demo 模拟的时长。",
         ),
     },
     Spec {
@@ -319,6 +327,7 @@ const SPECS: [Spec<Knob>; 11] = [
         flag: Some("--timeline"),
         arg: "SWITCH",
         range: Range::Other,
+        unit: None,
         label: Text::new(
             "Timelines (Gantt and thread states)",
             "时间线（甘特图与线程状态）",
@@ -335,6 +344,7 @@ const SPECS: [Spec<Knob>; 11] = [
         flag: Some("--policy"),
         arg: "P",
         range: Range::Other,
+        unit: None,
         label: Text::new("Scheduling policy", "调度策略"),
         help: Text::new(
             "The scheduling class of every run.",
@@ -348,6 +358,7 @@ const SPECS: [Spec<Knob>; 11] = [
         flag: Some("--clutch-rules"),
         arg: "REL",
         range: Range::Other,
+        unit: None,
         label: Text::new("Clutch rules (xnu release)", "Clutch 规则（xnu 版本）"),
         help: Text::new(
             "The xnu release whose Clutch rules clutch follows.",
@@ -361,6 +372,7 @@ const SPECS: [Spec<Knob>; 11] = [
         flag: Some("--gcd-cap"),
         arg: "CAP",
         range: Range::Other,
+        unit: None,
         label: Text::new("GCD worker cap", "GCD 工作线程上限"),
         help: Text::new(
             "GCD's cap on a process's workers (m1-compress).",
@@ -489,7 +501,7 @@ impl Knob {
             ),
         };
         KnobSpec {
-            label: self.spec().label,
+            label: self.spec().label(),
             help,
             range,
         }

@@ -342,7 +342,8 @@ pub fn check_flag(flag: &str, value: &str) {
 /// list written back reads the same.
 #[cfg(target_os = "linux")]
 pub fn check_measure_flag(flag: &str, value: &str) {
-    use tailslice::kernel::plan::{parse_policies, parse_repeats, MAX_REPEATS};
+    use tailslice::kernel::flags::{parse_repeats, MAX_REPEATS};
+    use tailslice::kernel::plan::parse_policies;
     let refused = |m: &str| {
         assert_one_line(m);
         assert!(m.starts_with(&format!("invalid {flag} '")), "{m}");

@@ -21,12 +21,12 @@ pub mod pass;
 pub mod plan;
 pub mod report;
 pub mod run;
-pub mod sys;
-pub mod sysctl;
+pub(crate) mod sys;
+pub(crate) mod sysctl;
 pub mod text;
-pub mod watch;
+pub(crate) mod watch;
 
-pub use crate::experiment::measured::KernelPolicy;
+pub(crate) use crate::experiment::measured::KernelPolicy;
 
 /// One policy to measure: the model's name and its kernel policy.
 #[derive(Clone, Debug, PartialEq)]

@@ -15,9 +15,9 @@
 //! - [`text`]: every sentence, in English and Chinese.
 
 pub mod measure;
-pub mod plan;
-pub mod report;
-pub mod settings;
+pub(crate) mod plan;
+pub(crate) mod report;
+pub(crate) mod settings;
 pub mod text;
 
 pub use measure::{Pass, PassCounts, YieldBatch};

@@ -7,11 +7,11 @@
 //! [`Knobs::set`], so both front ends accept and refuse the same values
 //! with the same words.
 
-pub mod feishu_demo;
+pub(crate) mod feishu_demo;
 pub mod feishu_startup;
-pub mod knob;
-pub mod m1_compress;
-pub mod mechanism;
+pub(crate) mod knob;
+pub(crate) mod m1_compress;
+pub(crate) mod mechanism;
 pub mod registry;
 pub mod simulation;
 

@@ -11,7 +11,7 @@ pub(crate) const SAME_INSTANT_MS: f64 = 1e-9;
 
 /// `f64` with a total order, for run-queue heaps keyed by time or work.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Key(pub f64);
+pub(crate) struct Key(pub f64);
 
 impl Eq for Key {}
 

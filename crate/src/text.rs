@@ -114,7 +114,7 @@ pub struct Filled<T = String> {
 impl<T> Filled<T> {
     /// What `make` writes in each language (for templates whose arguments
     /// are themselves texts: `make` fills them in its `lang`).
-    pub(crate) fn each(make: impl Fn(Lang) -> T) -> Filled<T> {
+    pub fn each(make: impl Fn(Lang) -> T) -> Filled<T> {
         Filled {
             en: make(Lang::En),
             zh: make(Lang::Zh),

@@ -160,15 +160,6 @@ pub const ASSUMPTIONS: Text = Text::new(
     "模型假设：输入在{}内均匀到达；每个输入都要经过传递时间才到达主线程；落在正在运行的片段中的输入要等该片段结束，然后先于后续片段和排队任务处理；让出和空闲时间不会让输入再多等；不计渲染开销，且每个任务都能切分。",
 );
 
-/// Between two sentences of one paragraph: a space in English, nothing
-/// after a Chinese full stop.
-fn sentence_gap(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => " ",
-        Lang::Zh => "",
-    }
-}
-
 fn ms(v: f64) -> String {
     format!("{:.1}", v + 0.0)
 }
@@ -277,7 +268,7 @@ fn favoured_sentence(
                 .filter(|r| r.tbt_ms == 0.0)
                 .min_by(|a, b| a.finish_later_ms.mean.total_cmp(&b.finish_later_ms.mean));
             let n = rec.long_tasks.to_string();
-            s.push_str(sentence_gap(lang));
+            s.push_str(lang.sentence_gap());
             s.push_str(&match cheapest {
                 Some(c) => STILL_BLOCKING.fill(
                     lang,
@@ -346,7 +337,7 @@ fn knee_sentence(
             // Only for a real, small cost: a queueing list's tasks can
             // finish earlier on average (a negative cost is no "only").
             if (0.0..1.0).contains(&finest.finish_later_ms.mean) {
-                s.push_str(sentence_gap(lang));
+                s.push_str(lang.sentence_gap());
                 s.push_str(&NEARLY_FREE.fill(lang, &[&q(qmin), &ms(finest.finish_later_ms.mean)]));
             }
             Some(s)

@@ -165,7 +165,7 @@ impl ScenarioKind {
 }
 
 /// A run's label in the page's run picker.
-pub type RunLabel = Filled;
+pub(crate) type RunLabel = Filled;
 
 /// Sentences the page shows around a result's tables, made from the same
 /// figures and settings as the tables.

@@ -30,7 +30,8 @@ pub(crate) mod threads;
 pub(crate) mod time;
 pub mod trace;
 
-pub use self::core::{simulate_on, EngineConfig, EngineError, Schedule, TaskOutcome, DONE_EPSILON};
+pub(crate) use self::core::TaskOutcome;
+pub use self::core::{simulate_on, EngineConfig, EngineError, Schedule};
 pub use class::{Enqueue, GroupKind, Leave, Policy, Running, TaskView, ThreadGroup, ThreadInfo};
 pub use machine::{Core, CoreKind, Machine};
 pub use qos::Qos;

@@ -2,7 +2,7 @@
 //! heaps, and the tolerances every part of the core shares.
 
 /// Work below this is "done", as in the study's `rem[i] <= 1e-9`.
-pub const DONE_EPSILON: f64 = 1e-9;
+pub(crate) const DONE_EPSILON: f64 = 1e-9;
 
 /// Events of the scenarios' programs less than this far apart (ms) are
 /// one instant; a quantum left over after a preemption shorter than this

@@ -33,7 +33,7 @@ use crate::workload::mix::{MAX_CLASSES, NEW_CLASS};
 use crate::workload::{task_list, Arrivals};
 
 /// One parameter (its spec row with its default and refusal words).
-pub use crate::param_spec::Entry as ParamEntry;
+pub(crate) use crate::param_spec::Entry as ParamEntry;
 
 /// One policy.
 #[derive(Clone, Debug, Serialize)]

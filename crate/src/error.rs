@@ -161,10 +161,10 @@ pub fn fmt_number(v: f64) -> String {
 
 /// What a number field measures, as its refusal names it: "a number of
 /// ms" / "数（ms）".
-pub mod unit {
+pub(crate) mod unit {
     use crate::text::Text;
 
-    pub const MS: Text = Text::new("a number of ms", "数（ms）");
+    pub(crate) const MS: Text = Text::new("a number of ms", "数（ms）");
     pub(crate) const SECONDS: Text = Text::new("a number of seconds", "秒数");
     /// A multiplier without a unit (a scale).
     pub(crate) const FACTOR: Text = Text::new("a factor", "倍数");
@@ -189,7 +189,7 @@ const OR_ZERO: Text = Text::new("0 or ", "0 或 ");
 const WHOLE: Text = Text::new("a whole number from {} to {}", "{} 到 {} 之间的整数");
 
 impl NumberRange {
-    pub const fn new(min: f64, max: f64, what: Text) -> Self {
+    pub(crate) const fn new(min: f64, max: f64, what: Text) -> Self {
         NumberRange {
             min,
             max,
@@ -199,12 +199,12 @@ impl NumberRange {
     }
 
     /// The same range, also accepting exactly 0.
-    pub const fn or_zero(self) -> Self {
+    pub(crate) const fn or_zero(self) -> Self {
         NumberRange { zero: true, ..self }
     }
 
     /// The range in words: "a number of ms from 0.001 to 1000".
-    pub fn allowed(&self) -> Filled {
+    pub(crate) fn allowed(&self) -> Filled {
         let (min, max) = (fmt_number(self.min), fmt_number(self.max));
         Filled::each(|lang| {
             let zero = if self.zero { OR_ZERO.get(lang) } else { "" };

@@ -32,6 +32,16 @@
 //! Everything but `web` is plain Rust with no web code: the CLI, the tests
 //! and the browser all drive the same core.
 
+// Some core items are used only by the page's bindings (`web`, compiled for
+// wasm32 only), so every other build would call them dead. Dead code is
+// judged by the one build that compiles every user inside the crate: the
+// page's full wasm32 library (CI's wasm clippy, -D warnings). The Linux-only
+// modules, which that build leaves out, keep the lint below.
+#![cfg_attr(
+    not(all(target_arch = "wasm32", not(feature = "page"), not(feature = "no-web"))),
+    allow(dead_code)
+)]
+
 pub mod error;
 pub mod markup;
 pub mod param_spec;
@@ -59,9 +69,11 @@ pub use params::url_keys;
 pub mod realrun;
 // Real threads under Linux's own policies (`tailslice measure`).
 #[cfg(target_os = "linux")]
+#[warn(dead_code)]
 pub mod kernel;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[warn(dead_code)]
 pub mod huge_pages;
 // The page's bindings; left out when another wasm module (the trace
 // reader, `trace-web/`) uses this crate as a library.

@@ -8,7 +8,7 @@
 /// 1.0 does not allow (C0 controls other than tab, newline and carriage
 /// return; U+FFFE and U+FFFF) become U+FFFD, since no escape makes them
 /// legal and a parser would refuse the whole document.
-pub fn xml(text: &str) -> String {
+pub(crate) fn xml(text: &str) -> String {
     escape(text, false)
 }
 
@@ -16,7 +16,7 @@ pub fn xml(text: &str) -> String {
 /// (the embed snippets a blog author pastes): the XML rules, and `'` as
 /// `&#39;` because a blog's template may put the snippet's attribute
 /// values between single quotes.
-pub fn html(text: &str) -> String {
+pub(crate) fn html(text: &str) -> String {
     escape(text, true)
 }
 

@@ -99,7 +99,7 @@ impl<P> Spec<P> {
     }
 
     /// Reads a whole number in this parameter's [`Range::Count`].
-    pub fn count(&self, field: &str, text: &str) -> Result<u64, ParamError> {
+    pub(crate) fn count(&self, field: &str, text: &str) -> Result<u64, ParamError> {
         match self.range {
             Range::Count { min, max } => parse_count(field, text, min, max),
             _ => unreachable!("{} is not a count", self.key),
@@ -107,7 +107,7 @@ impl<P> Spec<P> {
     }
 
     /// Reads a number in this parameter's [`Range::Number`].
-    pub fn number(&self, field: &str, text: &str) -> Result<f64, ParamError> {
+    pub(crate) fn number(&self, field: &str, text: &str) -> Result<f64, ParamError> {
         match self.range {
             Range::Number(r) => r.parse(field, text),
             _ => unreachable!("{} is not a number", self.key),
@@ -116,7 +116,7 @@ impl<P> Spec<P> {
 
     /// Numeric bounds (a number input's `min` and `max`) and whether only
     /// whole numbers are accepted.
-    pub fn bounds(&self) -> (Option<f64>, Option<f64>, bool) {
+    pub(crate) fn bounds(&self) -> (Option<f64>, Option<f64>, bool) {
         match self.range {
             Range::Count { min, max } => (Some(min as f64), Some(max as f64), true),
             Range::Number(r) => (Some(if r.zero { 0.0 } else { r.min }), Some(r.max), false),
@@ -162,7 +162,7 @@ pub trait Params: Copy + PartialEq + std::fmt::Debug + 'static {
 }
 
 /// Every id of a spec table, as an array (`Param::ALL`).
-pub const fn ids<P: Copy, const N: usize>(specs: &[Spec<P>; N]) -> [P; N] {
+pub(crate) const fn ids<P: Copy, const N: usize>(specs: &[Spec<P>; N]) -> [P; N] {
     let mut out = [specs[0].id; N];
     let mut i = 0;
     while i < N {
@@ -178,7 +178,7 @@ const REPEATED: Text = Text::new(
 );
 
 /// The refusal of a key a link gives twice (`value` is the repeat's).
-pub fn repeated(key: &str, value: &str, first: &str) -> ParamError {
+pub(crate) fn repeated(key: &str, value: &str, first: &str) -> ParamError {
     ParamError::new(key, value, REPEATED.both(&[key, &shown(first)]))
 }
 

@@ -6,7 +6,7 @@
 use crate::text::Text;
 
 /// The URL format version the page writes (`v=1`).
-pub const URL_VERSION: &str = "1";
+pub(crate) const URL_VERSION: &str = "1";
 
 /// What `v=` accepts (filled with [`URL_VERSION`]).
 pub(crate) const URL_VERSIONS: Text = Text::new(

@@ -69,7 +69,7 @@ pub(crate) struct FastRandom {
 }
 
 impl FastRandom {
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         FastRandom {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
         }
@@ -104,19 +104,11 @@ impl RngKind {
         }
     }
 
-    pub fn parse_named(field: &str, text: &str) -> Result<Self, ParamError> {
+    pub(crate) fn parse_named(field: &str, text: &str) -> Result<Self, ParamError> {
         match text {
             "python" => Ok(RngKind::Python),
             "fast" => Ok(RngKind::Fast),
             _ => Err(ParamError::new(field, text, Self::ALLOWED)),
-        }
-    }
-
-    /// A boxed generator of this kind, seeded.
-    pub fn source(self, seed: u64) -> Box<dyn UniformSource> {
-        match self {
-            RngKind::Python => Box::new(PyRandom::new(seed)),
-            RngKind::Fast => Box::new(FastRandom::new(seed)),
         }
     }
 }

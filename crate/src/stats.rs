@@ -4,7 +4,7 @@
 
 mod select;
 
-pub use select::at_ranks;
+pub(crate) use select::at_ranks;
 
 /// The study's percentile: `sorted[min(n-1, floor(n*P/100))]` (nearest
 /// rank, rounding up). `sorted` must be ascending and not empty.

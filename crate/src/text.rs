@@ -41,7 +41,7 @@ impl Lang {
 
     /// A browser language tag (`navigator.language`): Chinese for any
     /// `zh…`, English otherwise.
-    pub fn from_tag(tag: &str) -> Lang {
+    pub(crate) fn from_tag(tag: &str) -> Lang {
         Lang::from_code(tag).unwrap_or_default()
     }
 
@@ -60,7 +60,7 @@ impl Lang {
 
     /// Sentences (or clauses ending in their own punctuation) joined as
     /// this language writes them.
-    pub fn join<S: AsRef<str>>(self, parts: &[S]) -> String {
+    pub(crate) fn join<S: AsRef<str>>(self, parts: &[S]) -> String {
         let parts: Vec<&str> = parts.iter().map(AsRef::as_ref).collect();
         parts.join(self.sentence_gap())
     }
@@ -96,7 +96,7 @@ impl Text {
     }
 
     /// The template filled in both languages with the same `args`.
-    pub fn both(self, args: &[&str]) -> Filled {
+    pub(crate) fn both(self, args: &[&str]) -> Filled {
         Filled::each(|lang| self.fill(lang, args))
     }
 }
@@ -132,7 +132,7 @@ impl<T> Filled<T> {
 
 impl Filled {
     /// Text that reads the same in both languages (a number, a name).
-    pub fn same(s: impl Into<String>) -> Filled {
+    pub(crate) fn same(s: impl Into<String>) -> Filled {
         let s = s.into();
         Filled {
             en: s.clone(),
@@ -142,7 +142,7 @@ impl Filled {
 
     /// Each language's text put into `template` as its last argument after
     /// `args` (e.g. "off or {}" around a range's words).
-    pub fn within(&self, template: Text, args: &[&str]) -> Filled {
+    pub(crate) fn within(&self, template: Text, args: &[&str]) -> Filled {
         Filled::each(|lang| {
             let mut all = args.to_vec();
             all.push(self.get(lang));
@@ -164,7 +164,7 @@ impl Filled {
 /// Serialises a [`Filled`] as its English text, where a JSON contract
 /// has a string (the CLI's `--json`); the page reads both languages from
 /// elsewhere.
-pub fn english<T: Serialize, S: serde::Serializer>(
+pub(crate) fn english<T: Serialize, S: serde::Serializer>(
     text: &Filled<T>,
     s: S,
 ) -> Result<S::Ok, S::Error> {
@@ -175,14 +175,14 @@ pub fn english<T: Serialize, S: serde::Serializer>(
 /// keys, the English text under one and the Chinese under the same name
 /// with `_zh` (`"notes"` and `"notes_zh"`). Use on the field with
 /// `#[serde(flatten, serialize_with = "text::pair::notes")]`.
-pub mod pair {
+pub(crate) mod pair {
     use super::Filled;
     use serde::ser::{SerializeMap, Serializer};
     use serde::Serialize;
 
     macro_rules! pairs {
         ($($name:ident),* $(,)?) => {$(
-            pub fn $name<T: Serialize, S: Serializer>(
+            pub(crate) fn $name<T: Serialize, S: Serializer>(
                 text: &Filled<T>,
                 s: S,
             ) -> Result<S::Ok, S::Error> {
@@ -194,21 +194,11 @@ pub mod pair {
         )*};
     }
 
-    pairs!(
-        message,
-        notes,
-        calibration,
-        label,
-        what,
-        columns,
-        reading,
-        measured,
-        all_utility,
-    );
+    pairs!(message, notes, calibration, label, what, columns, reading,);
 }
 
 /// Names as a choice: `a, b or c` / `a、b 或 c`.
-pub fn either(names: &[&str]) -> Filled {
+pub(crate) fn either(names: &[&str]) -> Filled {
     const OR: Text = Text::new("{} or {}", "{} 或 {}");
     const COMMA: Text = Text::new(", ", "、");
     Filled::each(|lang| match names.split_last() {
@@ -230,7 +220,7 @@ impl From<Text> for Filled {
 /// `{N}` by `args[N]` (0-based), so that a language may put the figures in
 /// its own order. Anything else in braces is kept as it is, and a missing
 /// argument leaves its placeholder visible rather than panic.
-pub fn fill(template: &str, args: &[&str]) -> String {
+pub(crate) fn fill(template: &str, args: &[&str]) -> String {
     let mut out = String::with_capacity(template.len() + 16 * args.len());
     let mut rest = template;
     let mut next = 0;

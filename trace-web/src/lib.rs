@@ -18,7 +18,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use tailslice::experiment::Limits;
-use tailslice::text::{Lang, Text};
+use tailslice::text::{Filled, Text};
 use tailslice::trace::found::{HANDLER_MARK, LONGEST_CAPTION, LONGEST_HEADS};
 use tailslice::trace::{
     self, parse_thread, Found, ParsedTrace, TraceArrivals, TraceError, TraceOptions,
@@ -62,21 +62,15 @@ pub struct TraceLoader {
 }
 
 #[derive(Serialize)]
-struct Lines {
-    en: Vec<String>,
-    zh: Vec<String>,
-}
-
-#[derive(Serialize)]
 struct Selected<'a> {
     /// The tasks as simulated (arrivals at t = 0 if asked), as a task list.
     tasks: String,
     count: usize,
     found: &'a Found,
-    lines: Lines,
+    lines: Filled<Vec<String>>,
     /// The summary without the longest tasks' list (the page's readable
     /// summary shows them as a table).
-    summary: Lines,
+    summary: Filled<Vec<String>>,
     /// The longest tasks' table: its caption and column headings.
     longest_caption: Text,
     longest_heads: [Text; 3],
@@ -157,14 +151,8 @@ impl TraceLoader {
             tasks: task_list_text(&imp.workload),
             count: imp.workload.len(),
             found: &imp.found,
-            lines: Lines {
-                en: imp.found.lines_for(Lang::En, false),
-                zh: imp.found.lines_for(Lang::Zh, false),
-            },
-            summary: Lines {
-                en: imp.found.summary_lines(Lang::En),
-                zh: imp.found.summary_lines(Lang::Zh),
-            },
+            lines: Filled::each(|lang| imp.found.lines_for(lang, false)),
+            summary: Filled::each(|lang| imp.found.summary_lines(lang)),
             longest_caption: LONGEST_CAPTION,
             longest_heads: LONGEST_HEADS,
             longest_handler: HANDLER_MARK,

@@ -23,7 +23,7 @@ use crate::responsiveness::{Answer, PlanRow};
 use crate::text::{Filled, Lang, Text};
 
 /// A sliced row's name.
-pub const SLICED_ROW: Text = Text::new("sliced, q = {} ms", "切分，q = {} ms");
+pub(crate) const SLICED_ROW: Text = Text::new("sliced, q = {} ms", "切分，q = {} ms");
 const CDF_X: Text = Text::new("input delay (ms)", "输入延迟（ms）");
 const CDF_Y: Text = Text::new(
     "share of inputs waiting at most",
@@ -36,7 +36,7 @@ const TRADE_RECORDED: Text = Text::new("{}: p98 {} ms", "{}：p98 {} ms");
 const TRADE_TARGET: Text = Text::new("target: p98 ≤ {} ms", "目标：p98 ≤ {} ms");
 const BARS_X: Text = Text::new("time in the trace (ms)", "trace 中的时间（ms）");
 /// The interactions' lane as recorded.
-pub const BARS_RECORDED: Text = Text::new("as recorded", "按记录");
+pub(crate) const BARS_RECORDED: Text = Text::new("as recorded", "按记录");
 const BARS_PHASES: [Text; 3] = [
     Text::new("input delay", "输入延迟"),
     Text::new("processing", "处理"),
@@ -281,7 +281,7 @@ impl AnswerCharts {
     }
 
     /// The table in `lang`, for [`table::draw`].
-    pub fn table(&self, lang: Lang) -> table::Table {
+    pub(crate) fn table(&self, lang: Lang) -> table::Table {
         table::Table {
             headers: self.table_heads.get(lang).clone(),
             rows: self
@@ -317,7 +317,7 @@ fn cells(row: &PlanRow) -> Vec<String> {
 }
 
 /// The input-delay CDF, recorded and sliced, in the pen's language.
-pub fn draw_cdf<B: DrawingBackend>(
+pub(crate) fn draw_cdf<B: DrawingBackend>(
     pen: &mut Pen<B>,
     size: (f64, f64),
     d: &AnswerCharts,
@@ -344,7 +344,7 @@ pub fn draw_cdf<B: DrawingBackend>(
 
 /// The interactions' three-phase bars, recorded and sliced, in the pen's
 /// language.
-pub fn draw_bars<B: DrawingBackend>(
+pub(crate) fn draw_bars<B: DrawingBackend>(
     pen: &mut Pen<B>,
     size: (f64, f64),
     d: &AnswerCharts,
@@ -378,7 +378,7 @@ pub fn draw_bars<B: DrawingBackend>(
 /// The recorded tasks as a Gantt on the bars' timeline, an interaction's
 /// own handlers marked, in the pen's language: the plot and how many
 /// handler tasks it drew.
-pub fn draw_tasks<B: DrawingBackend>(
+pub(crate) fn draw_tasks<B: DrawingBackend>(
     pen: &mut Pen<B>,
     size: (f64, f64),
     d: &AnswerCharts,
@@ -398,7 +398,7 @@ pub fn draw_tasks<B: DrawingBackend>(
 }
 
 /// The trade-off over the quantum, in the pen's language.
-pub fn draw_tradeoff<B: DrawingBackend>(
+pub(crate) fn draw_tradeoff<B: DrawingBackend>(
     pen: &mut Pen<B>,
     size: (f64, f64),
     d: &AnswerCharts,

@@ -54,7 +54,8 @@ fn ranks(n: usize, max: usize) -> Vec<usize> {
 
 /// Points of the empirical CDF of `sorted` (ascending): `(x, share of tasks
 /// with latency ≤ x)`, thinned to about `max` points evenly in rank.
-pub fn points(sorted: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
+#[cfg(test)]
+pub(crate) fn points(sorted: &[f64], max: usize) -> (Vec<f64>, Vec<f64>) {
     let n = sorted.len();
     if n == 0 {
         return (vec![], vec![]);
@@ -111,7 +112,7 @@ pub fn draw_study<B: DrawingBackend>(
 
 /// One policy's latencies: the CDF's points (`x` ms, `y` share done) and
 /// its p50 and p95.
-pub struct Series<'a> {
+pub(crate) struct Series<'a> {
     pub name: &'a str,
     pub x: &'a [f64],
     pub y: &'a [f64],
@@ -120,7 +121,7 @@ pub struct Series<'a> {
 }
 
 /// Draws the CDF of `series` on a `size` (CSS px) chart.
-pub fn draw<B: DrawingBackend>(
+pub(crate) fn draw<B: DrawingBackend>(
     pen: &mut Pen<B>,
     size: (f64, f64),
     series: &[Series],

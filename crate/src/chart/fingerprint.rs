@@ -8,7 +8,7 @@
 
 /// The fingerprint being built (see the module's documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fingerprint(u64);
+pub(crate) struct Fingerprint(u64);
 
 impl Default for Fingerprint {
     fn default() -> Self {
@@ -18,11 +18,11 @@ impl Default for Fingerprint {
 
 impl Fingerprint {
     /// The FNV-1a offset basis.
-    pub fn new() -> Fingerprint {
+    pub(crate) fn new() -> Fingerprint {
         Fingerprint(0xcbf2_9ce4_8422_2325)
     }
 
-    pub fn word(&mut self, v: u64) -> &mut Self {
+    pub(crate) fn word(&mut self, v: u64) -> &mut Self {
         self.0 = (self.0 ^ v)
             .wrapping_mul(0x0000_0100_0000_01b3)
             .rotate_left(29);
@@ -30,11 +30,11 @@ impl Fingerprint {
     }
 
     /// A number by its bits (`0.0` and `-0.0` differ, as their drawing may not).
-    pub fn num(&mut self, v: f64) -> &mut Self {
+    pub(crate) fn num(&mut self, v: f64) -> &mut Self {
         self.word(v.to_bits())
     }
 
-    pub fn nums(&mut self, vs: &[f64]) -> &mut Self {
+    pub(crate) fn nums(&mut self, vs: &[f64]) -> &mut Self {
         self.word(vs.len() as u64);
         for &v in vs {
             self.num(v);
@@ -43,7 +43,7 @@ impl Fingerprint {
     }
 
     /// A string: its length, then its bytes eight at a time.
-    pub fn text(&mut self, s: &str) -> &mut Self {
+    pub(crate) fn text(&mut self, s: &str) -> &mut Self {
         self.word(s.len() as u64);
         for chunk in s.as_bytes().chunks(8) {
             let mut w = [0u8; 8];
@@ -53,12 +53,12 @@ impl Fingerprint {
         self
     }
 
-    pub fn value(&self) -> u64 {
+    pub(crate) fn value(&self) -> u64 {
         self.0
     }
 
     /// The value as 16 hex digits (how the page keeps it).
-    pub fn hex(&self) -> String {
+    pub(crate) fn hex(&self) -> String {
         format!("{:016x}", self.0)
     }
 }

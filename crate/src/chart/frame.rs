@@ -27,7 +27,7 @@ pub enum Scale<'a> {
 }
 
 /// One axis: its range (log10 of it for [`Scale::Log`]), ticks and title.
-pub struct AxisSpec<'a> {
+pub(crate) struct AxisSpec<'a> {
     pub lo: f64,
     pub hi: f64,
     pub scale: Scale<'a>,
@@ -49,11 +49,11 @@ pub struct Plot {
 }
 
 impl Plot {
-    pub fn x(&self, v: f64) -> f64 {
+    pub(crate) fn x(&self, v: f64) -> f64 {
         self.left + (v - self.x.0) / (self.x.1 - self.x.0) * (self.right - self.left)
     }
 
-    pub fn y(&self, v: f64) -> f64 {
+    pub(crate) fn y(&self, v: f64) -> f64 {
         self.bottom - (v - self.y.0) / (self.y.1 - self.y.0) * (self.bottom - self.top)
     }
 
@@ -84,7 +84,7 @@ fn ticks(spec: &AxisSpec, from: f64, to: f64, bound: (f64, f64), along: Along) -
 
 /// Draws the frame of a `width`×`height` chart (CSS px, from the pen's
 /// origin) with `legend` on top; returns where the data goes.
-pub fn draw<B: DrawingBackend>(
+pub(crate) fn draw<B: DrawingBackend>(
     pen: &mut Pen<B>,
     (width, height): (f64, f64),
     legend: &[Item],

@@ -17,7 +17,7 @@ use crate::workload::Workload;
 /// The names of a workload's classes as charts show them: a generated
 /// mix's classes are ranges of durations (`1-8 ms`), an imported list's or
 /// a trace's are names, shown as they are.
-pub fn class_names(w: &Workload, generated: bool) -> Vec<Filled> {
+pub(crate) fn class_names(w: &Workload, generated: bool) -> Vec<Filled> {
     w.class_labels
         .iter()
         .map(|c| {
@@ -32,7 +32,7 @@ pub fn class_names(w: &Workload, generated: bool) -> Vec<Filled> {
 
 /// The class drawn as "long": the one with the largest mean work (none
 /// with a single class).
-pub fn long_class(w: &Workload) -> Option<u16> {
+pub(crate) fn long_class(w: &Workload) -> Option<u16> {
     let mut sums = vec![(0.0f64, 0usize); w.class_labels.len()];
     for (&c, &x) in w.class.iter().zip(&w.work) {
         if let Some(s) = sums.get_mut(c as usize) {
@@ -188,7 +188,7 @@ pub fn task_tip(lang: Lang, f: &TaskFacts) -> String {
 
 /// The tooltip of a scenario slice or thread state: what it is (a QoS or a
 /// state), the thread, the lane (omitted when it names the thread) and when.
-pub fn thread_tip(
+pub(crate) fn thread_tip(
     lang: Lang,
     what: &str,
     thread: &str,
@@ -215,7 +215,7 @@ pub fn thread_tip(
 
 /// Where a scenario run's charts end: the run's end, or where recording
 /// stopped when it was capped.
-pub fn scenario_horizon(view: &RunView) -> f64 {
+pub(crate) fn scenario_horizon(view: &RunView) -> f64 {
     let r = &view.run;
     if r.truncated {
         let seg_end = r.segments.iter().map(|s| s.end).fold(0.0, f64::max);
@@ -229,7 +229,7 @@ pub fn scenario_horizon(view: &RunView) -> f64 {
 /// A scenario run's cores: one lane per core (P cores first, as the
 /// machine lists them), each slice coloured by its thread's QoS, the main
 /// thread in its own colour, other system work grey.
-pub fn scenario_cores(view: &RunView) -> Lanes {
+pub(crate) fn scenario_cores(view: &RunView) -> Lanes {
     let r = &view.run;
     let lanes = view
         .machine

@@ -17,13 +17,13 @@ use super::theme::{self, Rgb};
 /// One interaction's bar: when its input happened (ms on the trace's
 /// timeline) and its three phases (ms).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Bar {
+pub(crate) struct Bar {
     pub start: f64,
     pub phases: [f64; 3],
 }
 
 /// One lane of bars (recorded, or sliced at a quantum) and its name.
-pub struct Lane<'a> {
+pub(crate) struct Lane<'a> {
     pub name: &'a str,
     pub bars: &'a [Bar],
 }
@@ -36,7 +36,7 @@ pub(crate) const PHASE_COLORS: [Rgb; 3] = theme::STATES;
 
 /// Draws `lanes` top to bottom over the timeline `span` (ms), the legend
 /// naming `phases`; a bar narrower than a pixel is still drawn one wide.
-pub fn draw<B: DrawingBackend>(
+pub(crate) fn draw<B: DrawingBackend>(
     pen: &mut Pen<B>,
     size: (f64, f64),
     lanes: &[Lane],

@@ -106,7 +106,7 @@ pub struct Segments {
 }
 
 impl Segments {
-    pub fn push(&mut self, lane: u32, item: u32, key: u16, start: f64, end: f64) {
+    pub(crate) fn push(&mut self, lane: u32, item: u32, key: u16, start: f64, end: f64) {
         self.lane.push(lane);
         self.item.push(item);
         self.key.push(key);
@@ -114,12 +114,8 @@ impl Segments {
         self.end.push(end);
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.start.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.start.is_empty()
     }
 }
 
@@ -131,12 +127,12 @@ pub struct Lanes {
 }
 
 impl Meta {
-    pub fn lane_count(&self) -> usize {
+    pub(crate) fn lane_count(&self) -> usize {
         self.blocks.iter().map(|b| b.lanes.len()).sum()
     }
 
     /// The legend: the keys marked for it, then the blank lane's meaning.
-    pub fn legend(&self, lang: Lang) -> Vec<Item> {
+    pub(crate) fn legend(&self, lang: Lang) -> Vec<Item> {
         let mut items: Vec<Item> = self
             .keys
             .iter()
@@ -166,7 +162,7 @@ pub struct Index {
 }
 
 impl Index {
-    pub fn new(lanes: usize) -> Index {
+    pub(crate) fn new(lanes: usize) -> Index {
         Index {
             by_lane: vec![Vec::new(); lanes],
             last: vec![f64::NEG_INFINITY; lanes],
@@ -176,7 +172,7 @@ impl Index {
 
     /// Adds segment `i` of `lane` starting at `start` (any order; see
     /// [`Index::finish`]).
-    pub fn add(&mut self, i: u32, lane: u32, start: f64) {
+    pub(crate) fn add(&mut self, i: u32, lane: u32, start: f64) {
         let l = lane as usize;
         if let Some(list) = self.by_lane.get_mut(l) {
             list.push(i);
@@ -188,7 +184,7 @@ impl Index {
     }
 
     /// Sorts the lanes whose segments came out of order.
-    pub fn finish(&mut self, start: &[f64]) {
+    pub(crate) fn finish(&mut self, start: &[f64]) {
         for (l, list) in self.by_lane.iter_mut().enumerate() {
             if self.unsorted[l] {
                 // By start, then by index (as they came): a stable sort's order.
@@ -236,7 +232,7 @@ impl Window {
     }
 
     /// Shows `[t0, t1]`, clamped into the chart (at least a millionth of it).
-    pub fn set(&mut self, t0: f64, t1: f64) {
+    pub(crate) fn set(&mut self, t0: f64, t1: f64) {
         let min_span = (self.horizon * 1e-6).max(1e-6);
         let span = (t1 - t0).clamp(min_span, self.horizon.max(min_span));
         let t0 = if t0.is_finite() { t0 } else { 0.0 };
@@ -245,7 +241,7 @@ impl Window {
         self.t1 = t0 + span;
     }
 
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.t0 = 0.0;
         self.t1 = self.horizon;
     }
@@ -264,7 +260,7 @@ impl Window {
     }
 
     /// Pans by `dx` CSS px (positive shows earlier times).
-    pub fn pan(&mut self, layout: &Layout, dx: f64) {
+    pub(crate) fn pan(&mut self, layout: &Layout, dx: f64) {
         let dt = dx / (layout.right - layout.left).max(1.0) * (self.t1 - self.t0);
         self.set(self.t0 - dt, self.t1 - dt);
     }
@@ -413,7 +409,7 @@ impl<'a> Chart<'a> {
 
     /// The full text of a shortened label under `(x, y)` (a legend entry or
     /// a lane label).
-    pub fn note_at(&self, layout: &Layout, x: f64, y: f64, lang: Lang) -> Option<String> {
+    pub(crate) fn note_at(&self, layout: &Layout, x: f64, y: f64, lang: Lang) -> Option<String> {
         spots(self.lanes, layout, lang)
             .into_iter()
             .find(|s| s.contains(x, y))

@@ -41,7 +41,7 @@ pub struct Item {
 }
 
 impl Item {
-    pub fn new(label: impl Into<String>, color: Rgb, swatch: Swatch) -> Item {
+    pub(crate) fn new(label: impl Into<String>, color: Rgb, swatch: Swatch) -> Item {
         Item {
             label: label.into(),
             color,
@@ -92,7 +92,7 @@ fn layout(items: &[Item], width: f64) -> (Vec<Placed>, usize) {
 }
 
 /// Height of the legend of `items` in `width` px (0 without items).
-pub fn height(items: &[Item], width: f64) -> f64 {
+pub(crate) fn height(items: &[Item], width: f64) -> f64 {
     layout(items, width).1 as f64 * ROW_H
 }
 
@@ -115,7 +115,7 @@ pub(crate) fn spots(items: &[Item], x: f64, y: f64, width: f64) -> Vec<Spot> {
 }
 
 /// Every entry's full text, one per line (for a canvas's description).
-pub fn text(items: &[Item]) -> String {
+pub(crate) fn text(items: &[Item]) -> String {
     items
         .iter()
         .map(|i| i.label.as_str())
@@ -125,7 +125,7 @@ pub fn text(items: &[Item]) -> String {
 
 /// Draws the legend of `items` with its top left at `(x, y)`, `width` px
 /// wide; returns its height.
-pub fn draw<B: DrawingBackend>(
+pub(crate) fn draw<B: DrawingBackend>(
     pen: &mut Pen<B>,
     items: &[Item],
     x: f64,

@@ -27,25 +27,25 @@
 //! [`pen::Pen`]; the page calls it with its canvas, [`figure`] with SVG.
 
 pub mod answer;
-pub mod axis;
+pub(crate) mod axis;
 pub mod cdf;
 pub mod delay;
-pub mod fingerprint;
+pub(crate) mod fingerprint;
 pub mod frame;
 pub mod gantt;
 pub mod histogram;
 pub mod interactions;
 pub mod lanes;
-pub mod legend;
+pub(crate) mod legend;
 pub mod pen;
-pub mod place;
-pub mod priority;
+pub(crate) mod place;
+pub(crate) mod priority;
 pub mod sweep;
-pub mod table;
+pub(crate) mod table;
 pub mod theme;
 pub mod timeline;
 pub mod tradeoff;
-pub mod words;
+pub(crate) mod words;
 
 // The SVG writer and figures: the CLI and the page's worker (exports);
 // the page's main thread never writes SVG, so its wasm leaves them out.

@@ -54,7 +54,7 @@ pub fn text_width(text: &str, size: f64) -> f64 {
 
 /// `text` cut to at most `max` px wide with a trailing `…` (unchanged when
 /// it fits).
-pub fn shorten(text: &str, size: f64, max: f64) -> String {
+pub(crate) fn shorten(text: &str, size: f64, max: f64) -> String {
     if text_width(text, size) <= max {
         return text.to_string();
     }
@@ -171,7 +171,7 @@ impl BackendTextStyle for Font {
 /// Where the alphabetic baseline sits for a text anchored vertically at
 /// `y`: the same offsets on every backend (about DejaVu's and Arial's
 /// ascent and descent).
-pub fn baseline(v: VPos, y: f64, size: f64) -> f64 {
+pub(crate) fn baseline(v: VPos, y: f64, size: f64) -> f64 {
     match v {
         VPos::Top => y + 0.80 * size,
         VPos::Center => y + 0.35 * size,
@@ -208,13 +208,13 @@ pub struct Spot {
 }
 
 impl Spot {
-    pub fn contains(&self, x: f64, y: f64) -> bool {
+    pub(crate) fn contains(&self, x: f64, y: f64) -> bool {
         x >= self.x && x < self.x + self.w && y >= self.y && y < self.y + self.h
     }
 }
 
 /// Horizontal and vertical text anchor.
-pub fn anchor(h: HPos, v: VPos) -> Pos {
+pub(crate) fn anchor(h: HPos, v: VPos) -> Pos {
     Pos::new(h, v)
 }
 
@@ -253,7 +253,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// The drawing area's size in CSS pixels.
-    pub fn size(&self) -> (f64, f64) {
+    pub(crate) fn size(&self) -> (f64, f64) {
         let (w, h) = self.backend.get_size();
         (w as f64 / self.scale, h as f64 / self.scale)
     }
@@ -272,13 +272,13 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// A line width of `w` CSS px in whole device pixels (at least one).
-    pub fn width(&self, w: f64) -> u32 {
+    pub(crate) fn width(&self, w: f64) -> u32 {
         (w * self.scale).round().max(1.0) as u32
     }
 
     /// Fills the rectangle between two corners (CSS px), snapped outwards
     /// to whole device pixels.
-    pub fn fill(
+    pub(crate) fn fill(
         &mut self,
         x0: f64,
         y0: f64,
@@ -319,7 +319,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// A straight line `w` CSS px wide.
-    pub fn line(
+    pub(crate) fn line(
         &mut self,
         from: (f64, f64),
         to: (f64, f64),
@@ -390,7 +390,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// A polyline through `points` (CSS px), `w` CSS px wide.
-    pub fn polyline(
+    pub(crate) fn polyline(
         &mut self,
         points: &[(f64, f64)],
         color: BackendColor,
@@ -418,7 +418,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// A circle of radius `r` CSS px: filled, or outlined `w` px wide.
-    pub fn circle(
+    pub(crate) fn circle(
         &mut self,
         c: (f64, f64),
         r: f64,
@@ -435,7 +435,7 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
     }
 
     /// Text at `(x, y)` CSS px, anchored there; `size` CSS px.
-    pub fn text(
+    pub(crate) fn text(
         &mut self,
         text: &str,
         x: f64,
@@ -505,11 +505,6 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
         self.backend.draw_text(&text, &font, self.at(x, y))
     }
 
-    /// Estimated width of `text` at `size` CSS px ([`text_width`]).
-    pub fn measure(&self, text: &str, size: f64) -> f64 {
-        text_width(text, size)
-    }
-
     /// Paints `rgb` (3 bytes a pixel, `w`×`h` device px) at device pixel `at`.
     pub(crate) fn bitmap(
         &mut self,
@@ -529,11 +524,6 @@ impl<'a, B: DrawingBackend> Pen<'a, B> {
             h,
             text: visible(text).into_owned(),
         });
-    }
-
-    /// Hands the drawing to the backend (SVG: nothing; a canvas: nothing).
-    pub fn present(&mut self) -> DrawResult<(), B> {
-        self.backend.present()
     }
 }
 

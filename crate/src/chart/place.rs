@@ -13,7 +13,7 @@ use super::pen::{anchor, text_width};
 
 /// An axis-aligned box, CSS px.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rect {
+pub(crate) struct Rect {
     pub x0: f64,
     pub y0: f64,
     pub x1: f64,
@@ -21,17 +21,17 @@ pub struct Rect {
 }
 
 impl Rect {
-    pub fn new(x0: f64, y0: f64, x1: f64, y1: f64) -> Rect {
+    pub(crate) fn new(x0: f64, y0: f64, x1: f64, y1: f64) -> Rect {
         Rect { x0, y0, x1, y1 }
     }
 
     /// The square around a point of radius `r`.
-    pub fn around((x, y): (f64, f64), r: f64) -> Rect {
+    pub(crate) fn around((x, y): (f64, f64), r: f64) -> Rect {
         Rect::new(x - r, y - r, x + r, y + r)
     }
 
     /// The area `self` shares with `o` (0 when they only touch).
-    pub fn shared(&self, o: &Rect) -> f64 {
+    pub(crate) fn shared(&self, o: &Rect) -> f64 {
         let w = self.x1.min(o.x1) - self.x0.max(o.x0);
         let h = self.y1.min(o.y1) - self.y0.max(o.y0);
         if w > 0.0 && h > 0.0 {
@@ -41,12 +41,13 @@ impl Rect {
         }
     }
 
-    pub fn overlaps(&self, o: &Rect) -> bool {
+    #[cfg(test)]
+    pub(crate) fn overlaps(&self, o: &Rect) -> bool {
         self.shared(o) > 0.0
     }
 
     /// The distance from `p` to the nearest point of the box.
-    pub fn distance(&self, (x, y): (f64, f64)) -> f64 {
+    pub(crate) fn distance(&self, (x, y): (f64, f64)) -> f64 {
         let dx = (self.x0 - x).max(0.0).max(x - self.x1);
         let dy = (self.y0 - y).max(0.0).max(y - self.y1);
         dx.hypot(dy)
@@ -58,7 +59,7 @@ impl Rect {
 
     /// Whether the segment `a`–`b` passes through the box (clipped as
     /// Liang–Barsky does).
-    pub fn crossed_by(&self, a: (f64, f64), b: (f64, f64)) -> bool {
+    pub(crate) fn crossed_by(&self, a: (f64, f64), b: (f64, f64)) -> bool {
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
         let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
         for (p, q) in [
@@ -89,7 +90,7 @@ impl Rect {
 
 /// The box `text` covers at `size` px, anchored at `(x, y)` by `pos` (the
 /// height is one em: the glyphs' ascent and descent).
-pub fn text_box(text: &str, size: f64, (x, y): (f64, f64), pos: Pos) -> Rect {
+pub(crate) fn text_box(text: &str, size: f64, (x, y): (f64, f64), pos: Pos) -> Rect {
     let w = text_width(text, size);
     let x0 = match pos.h_pos {
         HPos::Left => x,
@@ -107,7 +108,7 @@ pub fn text_box(text: &str, size: f64, (x, y): (f64, f64), pos: Pos) -> Rect {
 /// One place a label may go: its anchor point and how the text hangs from
 /// it.
 #[derive(Clone, Copy)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     pub at: (f64, f64),
     pub pos: Pos,
 }
@@ -116,7 +117,7 @@ pub struct Candidate {
 /// three times as far (a crowded plot): at each distance `first` (one of
 /// them, by its anchor) then below left, below right, above right, above
 /// left, left, right, below, above.
-pub fn around_point(p: (f64, f64), gap: f64, first: Pos) -> Vec<Candidate> {
+pub(crate) fn around_point(p: (f64, f64), gap: f64, first: Pos) -> Vec<Candidate> {
     let (x, y) = p;
     let mut out = Vec::new();
     for g in [gap, 2.0 * gap, 3.0 * gap] {
@@ -143,7 +144,7 @@ pub fn around_point(p: (f64, f64), gap: f64, first: Pos) -> Vec<Candidate> {
 /// The places along a horizontal line at `y` from `left` to `right`, `gap`
 /// px off it: above at the left end, the right end, the middle and the
 /// quarters, then below at the same five.
-pub fn along_line(y: f64, left: f64, right: f64, gap: f64) -> Vec<Candidate> {
+pub(crate) fn along_line(y: f64, left: f64, right: f64, gap: f64) -> Vec<Candidate> {
     let at = |f: f64| left + (right - left) * f;
     let mut out = Vec::with_capacity(10);
     for (dy, v) in [(-gap, VPos::Bottom), (gap, VPos::Top)] {
@@ -194,7 +195,7 @@ impl Harm {
 }
 
 /// The labels placed so far on one chart and what they must not cover.
-pub struct Placer {
+pub(crate) struct Placer {
     bounds: Rect,
     labels: Vec<Rect>,
     marks: Vec<Rect>,
@@ -205,7 +206,7 @@ pub struct Placer {
 
 impl Placer {
     /// Labels stay inside `bounds` (a plot's area).
-    pub fn new(bounds: Rect) -> Placer {
+    pub(crate) fn new(bounds: Rect) -> Placer {
         Placer {
             bounds,
             labels: Vec::new(),
@@ -216,12 +217,12 @@ impl Placer {
     }
 
     /// A drawn mark (a point, a ring) no label may cover.
-    pub fn mark(&mut self, r: Rect) {
+    pub(crate) fn mark(&mut self, r: Rect) {
         self.marks.push(r);
     }
 
     /// A drawn line through `points` no label should cross.
-    pub fn line(&mut self, points: &[(f64, f64)]) {
+    pub(crate) fn line(&mut self, points: &[(f64, f64)]) {
         for w in points.windows(2) {
             self.lines.push((w[0], w[1]));
         }
@@ -229,12 +230,13 @@ impl Placer {
 
     /// A point that carries a label: another point's label must stay
     /// nearer its own point than this one.
-    pub fn named(&mut self, p: (f64, f64)) {
+    pub(crate) fn named(&mut self, p: (f64, f64)) {
         self.named.push(p);
     }
 
     /// Text already drawn (by someone else) no label may cover.
-    pub fn taken(&mut self, r: Rect) {
+    #[cfg(test)]
+    pub(crate) fn taken(&mut self, r: Rect) {
         self.labels.push(r);
     }
 
@@ -259,14 +261,19 @@ impl Placer {
     /// Places `text` at `size` px at the first of `candidates` that covers
     /// nothing (else the least harmful one) and keeps its box: where to
     /// draw it. `None` only without candidates.
-    pub fn place(&mut self, text: &str, size: f64, candidates: &[Candidate]) -> Option<Candidate> {
+    pub(crate) fn place(
+        &mut self,
+        text: &str,
+        size: f64,
+        candidates: &[Candidate],
+    ) -> Option<Candidate> {
         self.place_by(text, size, candidates, None)
     }
 
     /// [`Placer::place`] for the label of point `own` (one of
     /// [`Placer::named`]): it also stays nearer `own` than any other named
     /// point.
-    pub fn place_by(
+    pub(crate) fn place_by(
         &mut self,
         text: &str,
         size: f64,

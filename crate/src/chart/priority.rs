@@ -16,13 +16,13 @@ use crate::scenario::{RunView, ScenarioResult};
 use crate::text::Filled;
 
 /// A series: its name and `(time ms, priority)` at every change.
-pub struct Series<'a> {
+pub(crate) struct Series<'a> {
     pub name: &'a str,
     pub points: &'a [(f64, f64)],
 }
 
 /// What the chart shows besides the series.
-pub struct Floor {
+pub(crate) struct Floor {
     /// The main thread's floor with the band limit on.
     pub floor: Option<u8>,
     /// The band limit is off (the legend says there is no floor).
@@ -52,7 +52,7 @@ fn legend_of<'a>(
 }
 
 /// The legend of a run's priorities.
-pub fn legend(p: &Priorities, lang: crate::text::Lang) -> Vec<Item> {
+pub(crate) fn legend(p: &Priorities, lang: crate::text::Lang) -> Vec<Item> {
     legend_of(
         p.names.iter().map(|n| n.get(lang).as_str()),
         &Floor {
@@ -65,7 +65,7 @@ pub fn legend(p: &Priorities, lang: crate::text::Lang) -> Vec<Item> {
 }
 
 /// Draws `series` over `[0, horizon]` ms on a `size` (CSS px) chart.
-pub fn draw<B: DrawingBackend>(
+pub(crate) fn draw<B: DrawingBackend>(
     pen: &mut Pen<B>,
     size: (f64, f64),
     series: &[Series],
@@ -151,14 +151,14 @@ pub fn draw<B: DrawingBackend>(
 }
 
 /// The main thread's `sched_pri` floor with the band limit on.
-pub fn priority_floor(band_limit: bool) -> Option<u8> {
+pub(crate) fn priority_floor(band_limit: bool) -> Option<u8> {
     band_limit.then_some(crate::sim::qos::BASEPRI_FOREGROUND - crate::policy::timeshare::BAND_LIMIT)
 }
 
 /// The `sched_pri` series of run `run` of a scenario's result, with the
 /// chart's span and floor.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Priorities {
+pub(crate) struct Priorities {
     /// The threads' names in both languages (see [`super::timeline::thread_title`]).
     pub names: Vec<Filled>,
     pub points: Vec<Vec<(f64, f64)>>,
@@ -169,7 +169,7 @@ pub struct Priorities {
 
 /// Whether the band limit was on in a scenario's result (its own answer,
 /// or its first run's machine).
-pub fn band_limit(result: &ScenarioResult, runs: &[RunView]) -> bool {
+pub(crate) fn band_limit(result: &ScenarioResult, runs: &[RunView]) -> bool {
     result.outcome().band_limit().unwrap_or_else(|| {
         runs.first()
             .is_some_and(|v| KernelFlavour::of(&v.machine).band_limit)
@@ -177,7 +177,7 @@ pub fn band_limit(result: &ScenarioResult, runs: &[RunView]) -> bool {
 }
 
 /// The priorities of run `run` of a scenario's result.
-pub fn of_run(result: &ScenarioResult, runs: &[RunView], run: usize) -> Priorities {
+pub(crate) fn of_run(result: &ScenarioResult, runs: &[RunView], run: usize) -> Priorities {
     let view = runs.get(run);
     let series: Vec<&crate::sim::trace::PriSeries> = result
         .outcome()

@@ -15,7 +15,7 @@ use super::theme;
 
 /// What the seed histogram shows.
 #[derive(Clone, Debug, Deserialize)]
-pub struct SeedHistogram {
+pub(crate) struct SeedHistogram {
     pub edges: Vec<f64>,
     pub counts: Vec<u32>,
     pub p5: f64,
@@ -38,7 +38,7 @@ fn two_digits(q: f64) -> String {
 }
 
 /// Draws the seed histogram on a `size` (CSS px) chart.
-pub fn draw_seeds<B: DrawingBackend>(
+pub(crate) fn draw_seeds<B: DrawingBackend>(
     pen: &mut Pen<B>,
     size: (f64, f64),
     s: &SeedHistogram,

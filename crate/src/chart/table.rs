@@ -23,13 +23,13 @@ const PAD: f64 = 14.0;
 
 /// A table ready to draw.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Table {
+pub(crate) struct Table {
     pub headers: Vec<String>,
     pub rows: Vec<TableRow>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct TableRow {
+pub(crate) struct TableRow {
     pub name: String,
     /// The swatch before its name: the policy's colour (none for the
     /// recorded row), a scenario row's QoS.
@@ -39,7 +39,7 @@ pub struct TableRow {
 }
 
 /// A figure's value as the table shows it: ms to one decimal, counts whole.
-pub fn cell(m: Metric, s: &Summary) -> String {
+pub(crate) fn cell(m: Metric, s: &Summary) -> String {
     if m.is_ms() {
         format!("{:.1}", m.of(s))
     } else {
@@ -84,7 +84,7 @@ pub fn study(
 /// A scenario's table as the page shows it, in `lang`: its first column
 /// heads the rows; a row is marked with the colour of the first QoS one of
 /// its cells names.
-pub fn of_page(t: &PageTable, lang: Lang) -> Table {
+pub(crate) fn of_page(t: &PageTable, lang: Lang) -> Table {
     Table {
         headers: t
             .columns
@@ -140,7 +140,7 @@ fn widths(t: &Table) -> Vec<f64> {
 }
 
 /// The table's size in CSS px.
-pub fn size(t: &Table) -> (f64, f64) {
+pub(crate) fn size(t: &Table) -> (f64, f64) {
     (
         widths(t).iter().sum::<f64>() + 8.0,
         ROW_H * (t.rows.len() + 1) as f64 + 4.0,
@@ -150,7 +150,7 @@ pub fn size(t: &Table) -> (f64, f64) {
 /// `t` laid out for `width` px: as it is when it fits, else turned on
 /// its side (a row per column, a column per row: a phone's figure keeps
 /// every number in view) when that is narrower.
-pub fn fit(t: Table, width: f64) -> Table {
+pub(crate) fn fit(t: Table, width: f64) -> Table {
     if size(&t).0 <= width || t.rows.is_empty() {
         return t;
     }
@@ -182,7 +182,7 @@ pub fn fit(t: Table, width: f64) -> Table {
 }
 
 /// Draws `t` with its top left at the pen's origin.
-pub fn draw<B: DrawingBackend>(pen: &mut Pen<B>, t: &Table) -> DrawResult<(), B> {
+pub(crate) fn draw<B: DrawingBackend>(pen: &mut Pen<B>, t: &Table) -> DrawResult<(), B> {
     let theme = pen.theme;
     let widths = widths(t);
     let total: f64 = widths.iter().sum();

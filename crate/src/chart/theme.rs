@@ -15,19 +15,19 @@ pub struct Rgb(pub u8, pub u8, pub u8);
 
 impl Rgb {
     /// `#rrggbb`.
-    pub fn css(self) -> String {
+    pub(crate) fn css(self) -> String {
         format!("#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
     }
 
     /// The colour with opacity `alpha`, as the drawing backends take it.
-    pub fn alpha(self, alpha: f64) -> BackendColor {
+    pub(crate) fn alpha(self, alpha: f64) -> BackendColor {
         BackendColor {
             alpha,
             rgb: (self.0, self.1, self.2),
         }
     }
 
-    pub fn solid(self) -> BackendColor {
+    pub(crate) fn solid(self) -> BackendColor {
         self.alpha(1.0)
     }
 }
@@ -71,7 +71,7 @@ pub fn class(i: usize) -> Rgb {
 }
 
 /// Colour of the `i`-th compared policy.
-pub fn policy(i: usize) -> Rgb {
+pub(crate) fn policy(i: usize) -> Rgb {
     POLICIES[i % POLICIES.len()]
 }
 
@@ -79,7 +79,7 @@ pub fn policy(i: usize) -> Rgb {
 pub(crate) const MAIN_THREAD: Rgb = SKY;
 
 /// Colour of a QoS class (`qos_class_self` number); 0 is other system work.
-pub fn qos(number: u8) -> Rgb {
+pub(crate) fn qos(number: u8) -> Rgb {
     match number {
         33 => VERMILLION,
         25 => ORANGE,
@@ -98,7 +98,7 @@ pub(crate) const STATES: [Rgb; 3] = [BLUE, ORANGE, VERMILLION];
 /// Priority lines: the main thread, then one queue or worker.
 const PRIORITY: [Rgb; 2] = [BLUE, VERMILLION];
 
-pub fn priority(i: usize) -> Rgb {
+pub(crate) fn priority(i: usize) -> Rgb {
     PRIORITY[i % PRIORITY.len()]
 }
 

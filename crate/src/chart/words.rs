@@ -25,7 +25,7 @@ pub(crate) const GANTT_TOO_MANY: Text = Text::new(
 /// Shown while a large schedule is still being loaded.
 pub(crate) const GANTT_LOADING: Text = Text::new("…", "…");
 /// After the name of the class drawn with a dark band (largest mean work).
-pub const LONG: Text = Text::new("{} (long)", "{}（长任务）");
+pub(crate) const LONG: Text = Text::new("{} (long)", "{}（长任务）");
 /// A class of a generated mix is a range of durations in ms.
 pub(crate) const CLASS_MS: Text = Text::new("{} ms", "{} ms");
 
@@ -48,7 +48,7 @@ pub(crate) const CORE: Text = Text::new("core {} · {}", "核心 {} · {}");
 pub(crate) const CORE_SPEED: Text = Text::new("core {} · {} ×{}", "核心 {} · {} ×{}");
 pub(crate) const MAIN_THREAD: Text = Text::new("main thread", "主线程");
 /// Thread names in lanes and legends (`--json` keeps the scenario's own).
-pub const MAIN: Text = Text::new("main", "主线程");
+pub(crate) const MAIN: Text = Text::new("main", "主线程");
 pub(crate) const WORKER: Text = Text::new("job {} worker {}", "任务 {} 工作线程 {}");
 /// A worker's thread-state lane: job, worker, its QoS number.
 pub(crate) const WORKER_QOS: Text =
@@ -71,24 +71,24 @@ pub(crate) const FLOOR_MARK: Text = Text::new("floor {}", "下限 {}");
 pub(crate) const NO_FLOOR: Text = Text::new("band limit off: no floor", "优先级下限关：无下限");
 
 /// Titles of a figure's parts.
-pub const SCHEDULE: Text = Text::new("Schedule", "调度甘特图");
-pub const CDF_TITLE: Text = Text::new("Latency CDF", "延迟累积分布");
-pub const HIST_TITLE: Text = Text::new("Task durations by class", "按类别的任务时长");
-pub const TABLE_TITLE: Text = Text::new("Latency per policy (ms)", "各策略的延迟（ms）");
+pub(crate) const SCHEDULE: Text = Text::new("Schedule", "调度甘特图");
+pub(crate) const CDF_TITLE: Text = Text::new("Latency CDF", "延迟累积分布");
+pub(crate) const HIST_TITLE: Text = Text::new("Task durations by class", "按类别的任务时长");
+pub(crate) const TABLE_TITLE: Text = Text::new("Latency per policy (ms)", "各策略的延迟（ms）");
 pub(crate) const POLICY: Text = Text::new("policy", "策略");
-pub const SCENARIO_GANTT: Text = Text::new("Cores, coloured by QoS", "各核心，按 QoS 着色");
-pub const SCENARIO_STATES: Text = Text::new("Thread states", "线程状态");
-pub const SCENARIO_PRI: Text = Text::new("sched_pri over time", "sched_pri 随时间变化");
-pub const RESP_TABLE: Text = Text::new(
+pub(crate) const SCENARIO_GANTT: Text = Text::new("Cores, coloured by QoS", "各核心，按 QoS 着色");
+pub(crate) const SCENARIO_STATES: Text = Text::new("Thread states", "线程状态");
+pub(crate) const SCENARIO_PRI: Text = Text::new("sched_pri over time", "sched_pri 随时间变化");
+pub(crate) const RESP_TABLE: Text = Text::new(
     "Responsiveness: input delay, blocking and cost",
     "响应性：输入延迟、阻塞与开销",
 );
-pub const RESP_CDF: Text = Text::new("Input delay CDF", "输入延迟累积分布");
-pub const RESP_TRADEOFF: Text = Text::new(
+pub(crate) const RESP_CDF: Text = Text::new("Input delay CDF", "输入延迟累积分布");
+pub(crate) const RESP_TRADEOFF: Text = Text::new(
     "p98 input delay and cost over the quantum",
     "p98 输入延迟与开销随时间片的变化",
 );
-pub const RESP_BARS: Text = Text::new(
+pub(crate) const RESP_BARS: Text = Text::new(
     "Interactions: input delay, processing, presentation",
     "交互：输入延迟、处理、呈现",
 );

@@ -11,7 +11,7 @@ use std::fmt::Write;
 /// The widths (CSS px) a snippet's figure is drawn at, widest first: the
 /// page's content width, a tablet's or narrow column's, a phone's (a
 /// 390 px screen less a post's margins).
-pub const WIDTHS: [f64; 3] = [960.0, 640.0, 360.0];
+pub(crate) const WIDTHS: [f64; 3] = [960.0, 640.0, 360.0];
 
 /// The class of the figure drawn `i`-th (widest first).
 fn class(i: usize) -> String {
@@ -20,19 +20,19 @@ fn class(i: usize) -> String {
 
 /// Several figures as one string, as the snippet takes them (the widest
 /// first).
-pub fn join(figures: &[String]) -> String {
+pub(crate) fn join(figures: &[String]) -> String {
     figures.join("\n")
 }
 
 /// One figure: its `<svg …>` element and its drawn width.
-pub struct Sized<'a> {
+pub(crate) struct Sized<'a> {
     pub svg: &'a str,
     pub width: f64,
 }
 
 /// The `<svg>` elements of `text`, in order, each checked to be one SVG
 /// element of ours (no script, no foreign content); `None` otherwise.
-pub fn split(text: &str) -> Option<Vec<Sized<'_>>> {
+pub(crate) fn split(text: &str) -> Option<Vec<Sized<'_>>> {
     let mut rest = text.trim();
     if let Some(after) = rest.strip_prefix("<?xml") {
         rest = after.split_once("?>").map(|(_, s)| s.trim_start())?;
@@ -74,7 +74,7 @@ fn width_of(svg: &str) -> f64 {
 /// hidden, and `style`: the container query that shows the widest one
 /// that fits (put once in the snippet, whose outer element is the
 /// container).
-pub fn markup(figures: &[Sized]) -> (String, String) {
+pub(crate) fn markup(figures: &[Sized]) -> (String, String) {
     let fit = "max-width:100%;height:auto";
     if let [one] = figures {
         let body = one.svg.strip_prefix("<svg").unwrap_or(one.svg);

@@ -11,9 +11,9 @@
 //!   the widest that fits the post's column (a phone gets a phone's
 //!   layout, its text at the size it was drawn).
 
-pub mod figures;
-pub mod snippet;
-pub mod view;
+pub(crate) mod figures;
+pub(crate) mod snippet;
+pub(crate) mod view;
 
 pub use snippet::{Snippet, SnippetKind};
 pub use view::{EmbedParam, EmbedTheme, EmbedView, Part};

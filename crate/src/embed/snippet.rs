@@ -20,7 +20,7 @@ use crate::query_string::{decode_pairs, percent_encode, URL_VERSION};
 use crate::text::{Lang, Text};
 
 /// The loader's file name, beside `index.html` in the deployment.
-pub const LOADER: &str = "facade.js";
+pub(crate) const LOADER: &str = "facade.js";
 
 /// Which snippet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +33,7 @@ impl SnippetKind {
     /// The first is the dialog's default.
     pub const ALL: [SnippetKind; 2] = [SnippetKind::Live, SnippetKind::Static];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             SnippetKind::Live => "live",
             SnippetKind::Static => "static",
@@ -45,7 +45,7 @@ impl SnippetKind {
     }
 
     /// Its name and one line on where it works.
-    pub fn texts(self) -> (Text, Text) {
+    pub(crate) fn texts(self) -> (Text, Text) {
         match self {
             SnippetKind::Live => (
                 Text::new("Live (facade)", "可交互（先显示静态图）"),
@@ -66,11 +66,12 @@ impl SnippetKind {
 }
 
 /// Words of the snippets themselves.
-pub const TITLE: Text = Text::new("tailslice: scheduler playground", "tailslice：调度器演练场");
-pub const MAKE_LIVE: Text = Text::new("Make it live", "切换为可交互");
-pub const OPEN_FULL: Text = Text::new("open in tailslice", "在 tailslice 中打开");
+pub(crate) const TITLE: Text =
+    Text::new("tailslice: scheduler playground", "tailslice：调度器演练场");
+pub(crate) const MAKE_LIVE: Text = Text::new("Make it live", "切换为可交互");
+pub(crate) const OPEN_FULL: Text = Text::new("open in tailslice", "在 tailslice 中打开");
 /// Under a trace's figure: where the live page needs the file.
-pub const TRACE_NOTE: Text = Text::new(
+pub(crate) const TRACE_NOTE: Text = Text::new(
     "Drawn from the trace {0}. A link cannot carry a trace: to explore it live, open tailslice and load {0} with “Open a trace…”.",
     "根据 trace {0} 绘制。链接无法携带 trace：如需交互查看，请打开 tailslice，用“打开 trace…”载入 {0}。",
 );
@@ -152,7 +153,7 @@ fn own_query(query: &str) -> Vec<String> {
 
 impl Snippet<'_> {
     /// The full page's address (what "open in tailslice" opens).
-    pub fn full_url(&self) -> String {
+    pub(crate) fn full_url(&self) -> String {
         let mut parts = vec![format!("v={URL_VERSION}")];
         parts.extend(own_query(self.query));
         if let Some(l) = self.url_lang {

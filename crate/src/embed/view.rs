@@ -22,9 +22,9 @@ pub enum Part {
 }
 
 impl Part {
-    pub const ALL: [Part; 4] = [Part::Table, Part::Gantt, Part::Cdf, Part::All];
+    pub(crate) const ALL: [Part; 4] = [Part::Table, Part::Gantt, Part::Cdf, Part::All];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Part::Table => "table",
             Part::Gantt => "gantt",
@@ -56,7 +56,7 @@ pub enum EmbedTheme {
 impl EmbedTheme {
     pub const ALL: [EmbedTheme; 3] = [EmbedTheme::Light, EmbedTheme::Dark, EmbedTheme::Auto];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             EmbedTheme::Light => "light",
             EmbedTheme::Dark => "dark",
@@ -171,7 +171,7 @@ const SPECS: [Spec<EmbedParam>; 4] = [
 
 /// One value a key can take, with its name in a picker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Choice {
+pub(crate) struct Choice {
     pub value: &'static str,
     pub label: Text,
 }
@@ -180,10 +180,10 @@ const ON_OFF: Text = Text::new("1 or 0", "1 或 0");
 
 impl EmbedParam {
     /// In the order they are written into a link.
-    pub const ALL: [EmbedParam; 4] = param_spec::ids(&SPECS);
+    pub(crate) const ALL: [EmbedParam; 4] = param_spec::ids(&SPECS);
 
     /// What the parser accepts, in the words of its refusal.
-    pub fn allowed(self) -> Text {
+    pub(crate) fn allowed(self) -> Text {
         match self {
             EmbedParam::Embed | EmbedParam::Controls => ON_OFF,
             EmbedParam::View => Text::new("table, gantt, cdf or all", "table、gantt、cdf 或 all"),
@@ -192,7 +192,7 @@ impl EmbedParam {
     }
 
     /// Every value, for the Embed dialog's pickers.
-    pub fn choices(self) -> Vec<Choice> {
+    pub(crate) fn choices(self) -> Vec<Choice> {
         match self {
             EmbedParam::Embed => vec![
                 Choice {
@@ -256,7 +256,12 @@ fn one_of<T: Copy>(
 
 impl EmbedView {
     /// Sets one key from URL text (`field` is the key as written).
-    pub fn set(&mut self, param: EmbedParam, field: &str, value: &str) -> Result<(), ParamError> {
+    pub(crate) fn set(
+        &mut self,
+        param: EmbedParam,
+        field: &str,
+        value: &str,
+    ) -> Result<(), ParamError> {
         let allowed = param.allowed();
         match param {
             EmbedParam::Embed => self.embed = on_off(field, value)?,
@@ -270,7 +275,7 @@ impl EmbedView {
     }
 
     /// The key's value, in the syntax `set` reads.
-    pub fn get(&self, param: EmbedParam) -> &'static str {
+    pub(crate) fn get(&self, param: EmbedParam) -> &'static str {
         let bit = |b: bool| if b { "1" } else { "0" };
         match param {
             EmbedParam::Embed => bit(self.embed),
@@ -304,7 +309,7 @@ impl EmbedView {
     }
 
     /// The same view as an embed (what the Embed dialog's snippets load).
-    pub fn as_embed(self) -> EmbedView {
+    pub(crate) fn as_embed(self) -> EmbedView {
         EmbedView {
             embed: true,
             ..self

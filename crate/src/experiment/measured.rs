@@ -192,25 +192,25 @@ pub(crate) fn parse_measure_json(
 }
 
 /// A measured row's title: `SCHED_FIFO measured`.
-pub const MEASURED_TITLE: Text = Text::new("{} measured", "{} 实测");
+pub(crate) const MEASURED_TITLE: Text = Text::new("{} measured", "{} 实测");
 /// The environment line under the table.
 pub(crate) const ENVIRONMENT_LINE: Text = Text::new(
     "Measured on Linux {}, HZ {}, tasks on CPU {} of {} online, load average before the run {}; each figure the middle of the repeats, min–max under it.",
     "实测于 Linux {}，HZ {}，任务在 CPU {} 上（共 {} 个在线 CPU），运行前平均负载 {}；每个数值取各次重复的中位数，其下为最小值–最大值。",
 );
 /// Shown instead of the measured rows once the experiment was edited.
-pub const DROPPED: Text = Text::new(
+pub(crate) const DROPPED: Text = Text::new(
     "Measured rows hidden: the experiment no longer matches the one measured (they return when it matches again).",
     "测量行已隐藏：实验已不同于测量时的实验（恢复一致时会再次显示）。",
 );
 
 /// A figure as the tables show it, in ms.
-pub fn ms(v: f64) -> String {
+pub(crate) fn ms(v: f64) -> String {
     format!("{v:.1}")
 }
 
 /// A spread as the kernel report shows it: `min–max`.
-pub fn spread_text([lo, hi]: [f64; 2]) -> String {
+pub(crate) fn spread_text([lo, hi]: [f64; 2]) -> String {
     format!("{}–{}", ms(lo), ms(hi))
 }
 

@@ -69,7 +69,7 @@ impl Metric {
     }
 
     /// The figure's value in a summary (a count as `f64` for `done_within`).
-    pub fn of(self, s: &Summary) -> f64 {
+    pub(crate) fn of(self, s: &Summary) -> f64 {
         match self {
             Metric::Mean => s.mean,
             Metric::P50 => s.p50,
@@ -99,7 +99,7 @@ impl Metric {
 
     /// The column heading, in English and Chinese (`{ms}` stands for the
     /// threshold in `done_within`'s).
-    pub fn title(self) -> Text {
+    pub(crate) fn title(self) -> Text {
         match self {
             Metric::Mean => Text::new("mean", "平均"),
             Metric::P50 => Text::new("p50", "p50"),

@@ -14,11 +14,11 @@
 //!   [`export`]: files out and in;
 //! - [`preset`]: the experiments the page offers by name.
 
-pub mod estimate;
+pub(crate) mod estimate;
 pub mod export;
 pub mod measured;
 pub mod metric;
-pub mod preset;
+pub(crate) mod preset;
 pub mod reading;
 pub mod recorded;
 pub mod row_policy;
@@ -35,7 +35,7 @@ use crate::policy::{EevdfParams, MlfqParams, PolicyKind};
 use crate::rng::{RngKind, MAX_SEED};
 use crate::sim::machine::{Machine, M1_EP_RATIO};
 use crate::text::Text;
-use crate::workload::mix::{Mix, DEFAULT_MIX};
+use crate::workload::mix::Mix;
 use crate::workload::{Arrivals, WorkloadSpec};
 
 pub use row_policy::RowPolicy;
@@ -562,7 +562,4 @@ fn parse_slice_end(name: &str, value: &str) -> Result<bool, ParamError> {
 
 const OR_OFF: Text = Text::new("off or {}", "off 或 {}");
 
-pub use crate::param_spec::repeated;
-
-/// The default mix, re-exported for help texts.
-pub const DEFAULT_MIX_TEXT: &str = DEFAULT_MIX;
+pub(crate) use crate::param_spec::repeated;

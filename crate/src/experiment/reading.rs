@@ -446,7 +446,7 @@ pub(crate) use super::row_policy::RECORDED_TITLE;
 
 /// A relative change as the table shows it: `−28 %`, `+3.1 %`, or `±0 %`
 /// below [`SAME_PCT`] (the threshold the sentences use too).
-pub fn change_text(pct: f64) -> String {
+pub(crate) fn change_text(pct: f64) -> String {
     let a = pct.abs();
     if a < SAME_PCT {
         return "±0 %".to_string();
@@ -458,7 +458,7 @@ pub fn change_text(pct: f64) -> String {
 
 /// Whether a change of `metric` by `pct` % is `better`, `worse` or `same`
 /// (a table cell's class).
-pub fn verdict(metric: Metric, pct: f64) -> &'static str {
+pub(crate) fn verdict(metric: Metric, pct: f64) -> &'static str {
     if pct.abs() < SAME_PCT {
         "same"
     } else if (pct < 0.0) == metric.lower_is_better() {
@@ -482,7 +482,7 @@ const MAX_MOVED: Text = Text::new("max {}.", "最大值 {}。");
 /// The table's reading: one sentence per row against the first (mean, p50
 /// and p95 moves, and whether the slowest task moved). `rows` are
 /// `(policy name, figures)`, baseline first.
-pub fn comparison(rows: &[(&str, &Summary)], lang: Lang) -> String {
+pub(crate) fn comparison(rows: &[(&str, &Summary)], lang: Lang) -> String {
     let Some(((base_name, base), rest)) = rows.split_first() else {
         return String::new();
     };

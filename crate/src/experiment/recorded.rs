@@ -24,7 +24,7 @@ pub const BESIDE_T0: Text = Text::new(
 /// Above the latency table when the policies replay a trace's tasks at
 /// their recorded starts and none waits (`reading::nothing_waits`): why
 /// every change reads ±0 %, and where slicing's effect is measured.
-pub const REPLAYS_ALIKE: Text = Text::new(
+pub(crate) const REPLAYS_ALIKE: Text = Text::new(
     "A recorded trace replays identically under every policy: its tasks ran one after another, so none waits behind another and no policy changes a task's latency (hence ±0 %). What slicing changes, how long an input waits behind a long task, is in the Responsiveness section above.",
     "记录的 trace 在每种策略下都原样重放：它的任务一个接一个运行，没有任务排在别的任务后面等待，任何策略都不改变任务的延迟（所以都是 ±0 %）。时间片真正改变的是输入要在长任务后面等多久，见上方的“响应性”一节。",
 );
@@ -32,7 +32,7 @@ pub const REPLAYS_ALIKE: Text = Text::new(
 /// The recorded run as a schedule: task `i` starts at `start[i]` (ms from
 /// the first task) and runs `recorded[i]`, one after another on one core
 /// (the main thread).
-pub fn schedule(start: &[f64], recorded: &[f64]) -> Schedule {
+pub(crate) fn schedule(start: &[f64], recorded: &[f64]) -> Schedule {
     let outcomes: Vec<TaskOutcome> = start
         .iter()
         .zip(recorded)

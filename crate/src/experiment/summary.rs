@@ -41,7 +41,7 @@ pub fn latencies(workload: &Workload, schedule: &Schedule) -> Vec<f64> {
 
 /// What a run's figures need besides its tasks' times.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RunTotals {
+pub(crate) struct RunTotals {
     pub context_switches: u64,
     /// When the last task ended; `None`: the largest latency (a run whose
     /// tasks all start at time 0, as Run for real measures them).
@@ -52,7 +52,7 @@ pub struct RunTotals {
 }
 
 impl RunTotals {
-    pub fn of(schedule: &Schedule) -> RunTotals {
+    pub(crate) fn of(schedule: &Schedule) -> RunTotals {
         RunTotals {
             context_switches: schedule.context_switches,
             makespan: Some(schedule.makespan),
@@ -86,7 +86,7 @@ pub fn summarize_owned(workload: &Workload, schedule: Schedule, within: f64) -> 
 /// The figures of a run from its tasks' completion times in task order,
 /// which are turned into latencies (completion − `arrival`) in place, then
 /// reordered: the one summary of simulated and measured runs alike.
-pub fn figures(
+pub(crate) fn figures(
     lat: &mut [f64],
     arrival: &[f64],
     work: &[f64],

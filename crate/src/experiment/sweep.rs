@@ -433,7 +433,7 @@ pub struct Distribution {
 pub const HISTOGRAM_BINS: usize = 20;
 
 /// Summarises `values` (non-finite values are ignored); `bins` ≥ 1.
-pub fn distribution(values: &[f64], bins: usize) -> Distribution {
+pub(crate) fn distribution(values: &[f64], bins: usize) -> Distribution {
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     let bins = bins.max(1);
     if v.is_empty() {
@@ -481,7 +481,7 @@ pub fn distribution(values: &[f64], bins: usize) -> Distribution {
 }
 
 /// The figures a sweep summarises, in the order tables show them.
-pub const METRICS: [&str; 5] = crate::experiment::metric::names(Metric::SWEPT);
+pub(crate) const METRICS: [&str; 5] = crate::experiment::metric::names(Metric::SWEPT);
 
 /// A figure of one policy's report, by name (see [`Metric::of`]).
 fn metric(r: &PolicyReport, name: &str) -> f64 {

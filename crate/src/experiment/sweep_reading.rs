@@ -14,7 +14,7 @@ use crate::text::{Filled, Lang, Text};
 /// The sweep's own seed's figures, in [`METRICS`] order: every policy's
 /// value, and every policy after the first's change against the first (%).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct OwnSeed {
+pub(crate) struct OwnSeed {
     pub seed: u64,
     pub values: Vec<Vec<f64>>,
     pub changes: Vec<Vec<Option<f64>>>,
@@ -25,7 +25,7 @@ fn figure(run: &SeedRun, k: usize, m: &str) -> f64 {
 }
 
 /// The figures of `run` (the experiment's own seed's run).
-pub fn own_seed(run: &SeedRun) -> OwnSeed {
+pub(crate) fn own_seed(run: &SeedRun) -> OwnSeed {
     let values = (0..run.results.len())
         .map(|k| METRICS.iter().map(|m| figure(run, k, m)).collect())
         .collect();
@@ -77,7 +77,7 @@ const OVER_SEEDS_VALUE: Text = Text::new(
 /// The page's reading of one figure over seeds: the first policy's change
 /// against the base when there are two or more policies, else its value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SeedReading {
+pub(crate) struct SeedReading {
     pub metric: &'static str,
     /// `change` (in %) or `value` (in ms).
     pub kind: &'static str,
@@ -97,7 +97,7 @@ fn one_decimal(v: Option<f64>) -> String {
 }
 
 /// One [`SeedReading`] per figure of [`METRICS`], for seeds `from`–`to`.
-pub fn read_seeds(sum: &SeedSummary, own: &OwnSeed, from: u64, to: u64) -> Vec<SeedReading> {
+pub(crate) fn read_seeds(sum: &SeedSummary, own: &OwnSeed, from: u64, to: u64) -> Vec<SeedReading> {
     METRICS
         .iter()
         .enumerate()
@@ -201,7 +201,7 @@ pub fn best_quantum_text(b: &BestQuantum, label: impl Fn(Lang) -> String) -> Fil
 
 /// The quantum at which `metric` is lowest for `b`'s policy (`None` when
 /// the quantum makes no difference, or for a figure without a best).
-pub fn best_quantum_of(b: &BestQuantum, metric: Metric) -> Option<f64> {
+pub(crate) fn best_quantum_of(b: &BestQuantum, metric: Metric) -> Option<f64> {
     let best = match metric {
         Metric::P95 => &b.best_p95,
         Metric::P50 => &b.best_p50,

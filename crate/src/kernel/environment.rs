@@ -12,7 +12,7 @@ use super::sysctl;
 
 /// The kernel's tick rate and where it was read.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Hz {
+pub(crate) struct Hz {
     pub value: Option<u32>,
     /// `/proc/config.gz`, `/boot/config-<release>` or `sched_rr_get_interval`
     /// (one tick measured as the round-robin slice of a 1 ms setting).
@@ -93,7 +93,7 @@ pub struct RtThrottling {
 }
 
 impl RtThrottling {
-    pub fn read(first_cpu: usize) -> RtThrottling {
+    pub(crate) fn read(first_cpu: usize) -> RtThrottling {
         let runtime_us = sysctl::read_i64(sysctl::RT_RUNTIME);
         let period_us = sysctl::read_i64(sysctl::RT_PERIOD);
         let server = |name: &str| {
@@ -130,7 +130,7 @@ pub(crate) fn release_at_least(release: &str, major: u32, minor: u32) -> bool {
 }
 
 /// The 1, 5 and 15 minute load averages (`/proc/loadavg`).
-pub fn load_average() -> Option<[f64; 3]> {
+pub(crate) fn load_average() -> Option<[f64; 3]> {
     let text = std::fs::read_to_string("/proc/loadavg").ok()?;
     let mut it = text.split_whitespace().map(|v| v.parse::<f64>().ok());
     Some([it.next()??, it.next()??, it.next()??])
@@ -165,7 +165,7 @@ pub struct Autogroup {
 
 /// Each CPU's steal time so far in ms (`/proc/stat`'s `cpuN` lines, the
 /// eighth figure, in USER_HZ ticks), by CPU number.
-pub fn steal_ms() -> Vec<(usize, f64)> {
+pub(crate) fn steal_ms() -> Vec<(usize, f64)> {
     // SAFETY: sysconf only reads a constant.
     let user_hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
     let text = std::fs::read_to_string("/proc/stat").unwrap_or_default();

@@ -24,10 +24,10 @@ pub mod pass;
 pub mod plan;
 pub mod report;
 pub mod run;
-pub mod sys;
-pub mod sysctl;
+pub(crate) mod sys;
+pub(crate) mod sysctl;
 pub mod text;
-pub mod watch;
+pub(crate) mod watch;
 
 pub use crate::experiment::measured::KernelPolicy;
 use crate::policy::PolicyKind;

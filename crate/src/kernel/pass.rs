@@ -41,7 +41,7 @@ pub(crate) const WATCH_PRIORITY: i32 = 30;
 
 /// What a pass runs and where.
 #[derive(Clone, Debug)]
-pub struct PassPlan {
+pub(crate) struct PassPlan {
     pub work_ms: Vec<f64>,
     pub arrival_ms: Vec<f64>,
     /// The tasks' policy.
@@ -54,9 +54,6 @@ pub struct PassPlan {
     pub releaser: Sched,
     /// The CPUs the tasks run on (the releaser on the first).
     pub cpus: Vec<usize>,
-    /// The CPUs the creating and watching threads keep to (the free ones,
-    /// or all when none is free).
-    pub others: Vec<usize>,
     /// The pass is ended when it runs this long.
     pub deadline: Duration,
     /// Whether the watching thread may run at [`WATCH_PRIORITY`].
@@ -79,7 +76,7 @@ pub struct PassResult {
 
 /// Why a pass did not complete.
 #[derive(Debug)]
-pub enum PassError {
+pub(crate) enum PassError {
     /// A thread could not be created, pinned or given its policy.
     Setup(String),
     /// The pass ran past its deadline and was stopped.
@@ -219,7 +216,7 @@ fn wait_parked(shared: &Shared, deadline: std::time::Instant) -> Result<(), Pass
 
 /// Runs one pass. On a timeout the threads are told to stop and left to
 /// the process's exit.
-pub fn run(plan: &PassPlan) -> Result<PassResult, PassError> {
+pub(crate) fn run(plan: &PassPlan) -> Result<PassResult, PassError> {
     let n = plan.work_ms.len();
     let shared = Arc::new(Shared {
         slots: (0..n).map(|_| Slot::default()).collect(),
@@ -346,7 +343,6 @@ mod tests {
             nice: Vec::new(),
             releaser: Sched::Other,
             cpus: vec![cpu],
-            others: vec![cpu],
             deadline,
             rt_allowed: false,
         }

@@ -102,7 +102,7 @@ pub(crate) fn choose_cpus(allowed: &[usize], online: usize, cores: usize) -> Res
 }
 
 /// CPU numbers as `0, 1`.
-pub fn list(cpus: &[usize]) -> String {
+pub(crate) fn list(cpus: &[usize]) -> String {
     cpus.iter()
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
@@ -149,7 +149,7 @@ pub(crate) fn quantum_allowed() -> String {
 
 /// Refuses a round-robin quantum the kernel cannot be given:
 /// `sched_rr_timeslice_ms` takes whole ms.
-pub fn rr_timeslice(quantum: f64) -> Result<u32, String> {
+pub(crate) fn rr_timeslice(quantum: f64) -> Result<u32, String> {
     if quantum.fract() != 0.0 || !(1.0..=MAX_RR_TIMESLICE_MS).contains(&quantum) {
         return Err(format!(
             "invalid --quantum '{quantum}': expected {}",

@@ -216,7 +216,6 @@ pub fn measure(
                 Sched::Other
             },
             cpus: cpus.used.clone(),
-            others: others.clone(),
             deadline,
             rt_allowed,
         };

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicU32;
 
 /// A Linux scheduling policy with the priority it runs a thread at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sched {
+pub(crate) enum Sched {
     /// `SCHED_OTHER` (the fair class, EEVDF since Linux 6.6) at nice 0.
     Other,
     /// `SCHED_FIFO` at a real-time priority, 1 to 99.

@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// `/proc/sys/kernel/sched_rr_timeslice_ms`: SCHED_RR's slice.
-pub const RR_TIMESLICE: &str = "/proc/sys/kernel/sched_rr_timeslice_ms";
+pub(crate) const RR_TIMESLICE: &str = "/proc/sys/kernel/sched_rr_timeslice_ms";
 /// `/proc/sys/kernel/sched_rt_runtime_us`: real-time threads' share of
 /// each period (-1: unthrottled).
-pub const RT_RUNTIME: &str = "/proc/sys/kernel/sched_rt_runtime_us";
+pub(crate) const RT_RUNTIME: &str = "/proc/sys/kernel/sched_rt_runtime_us";
 /// `/proc/sys/kernel/sched_rt_period_us`: the period of that share.
 pub(crate) const RT_PERIOD: &str = "/proc/sys/kernel/sched_rt_period_us";
 
@@ -22,7 +22,7 @@ pub(crate) const RT_PERIOD: &str = "/proc/sys/kernel/sched_rt_period_us";
 static CHANGED: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
 
 /// Reads a setting, trimmed.
-pub fn read(path: impl AsRef<Path>) -> io::Result<String> {
+pub(crate) fn read(path: impl AsRef<Path>) -> io::Result<String> {
     Ok(std::fs::read_to_string(path)?.trim().to_string())
 }
 
@@ -48,14 +48,14 @@ pub(crate) fn restore_all() -> Vec<(PathBuf, String)> {
 
 /// A setting changed for as long as the guard lives.
 #[derive(Debug)]
-pub struct Setting {
+pub(crate) struct Setting {
     path: PathBuf,
     before: String,
 }
 
 impl Setting {
     /// Writes `value` to `path`, after registering its value before.
-    pub fn set(path: impl AsRef<Path>, value: &str) -> io::Result<Setting> {
+    pub(crate) fn set(path: impl AsRef<Path>, value: &str) -> io::Result<Setting> {
         let path = path.as_ref().to_path_buf();
         let before = read(&path)?;
         {
@@ -73,7 +73,7 @@ impl Setting {
     }
 
     /// The value before the change.
-    pub fn before(&self) -> &str {
+    pub(crate) fn before(&self) -> &str {
         &self.before
     }
 }

@@ -20,7 +20,7 @@ pub use scenario_query::ScenarioQuery;
 /// The page's own keys, beside the tables of the experiment, the embed
 /// view, the scenarios and the two sections.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PageParam {
+pub(crate) enum PageParam {
     Version,
     Lang,
     Scenario,
@@ -88,10 +88,8 @@ const SPECS: [Spec<PageParam>; 4] = [
 ];
 
 impl PageParam {
-    pub const ALL: [PageParam; 4] = param_spec::ids(&SPECS);
-
     /// The default as the catalog and the docs write it.
-    pub fn default(self) -> &'static str {
+    pub(crate) fn default(self) -> &'static str {
         match self {
             PageParam::Version => URL_VERSION,
             PageParam::Lang => Lang::En.code(),
@@ -101,7 +99,7 @@ impl PageParam {
     }
 
     /// What the page accepts, in its refusal's words.
-    pub fn allowed(self) -> Filled {
+    pub(crate) fn allowed(self) -> Filled {
         match self {
             PageParam::Version => URL_VERSIONS.both(&[URL_VERSION]),
             PageParam::Lang => param_spec::allowed(|v| Lang::parse("lang", v).map(drop)),

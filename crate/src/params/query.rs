@@ -19,7 +19,7 @@ use crate::responsiveness::{CostFrom, RespParam, Settings as RespSettings};
 use crate::text::{Filled, Lang, Text};
 use crate::workload::mix::Dist;
 
-pub use crate::query_string::URL_VERSION;
+pub(crate) use crate::query_string::URL_VERSION;
 use crate::query_string::URL_VERSIONS;
 
 /// A rejected value, as the banner shows it.
@@ -40,7 +40,7 @@ pub struct BadParam {
 
 impl BadParam {
     /// A refused value of a link and what the page uses instead.
-    pub fn new(e: ParamError, instead: Instead) -> BadParam {
+    pub(crate) fn new(e: ParamError, instead: Instead) -> BadParam {
         BadParam {
             message: e.to_string(),
             refusal: e.messages(),
@@ -92,7 +92,7 @@ pub struct MixRow {
 /// only when the mix is parsed): a weight and either a distribution or a
 /// `LO`–`HI` range.
 #[derive(Clone, Debug, Default, serde::Deserialize, PartialEq)]
-pub struct TypedMixRow {
+pub(crate) struct TypedMixRow {
     pub weight: String,
     #[serde(default)]
     pub dist: Option<String>,
@@ -104,7 +104,7 @@ pub struct TypedMixRow {
 
 /// The `mix=` text of the page's rows, in the `--mix` syntax: `W:LO-HI` or
 /// `W:DIST` per class, joined by commas.
-pub fn mix_text(rows: &[TypedMixRow]) -> String {
+pub(crate) fn mix_text(rows: &[TypedMixRow]) -> String {
     let class = |r: &TypedMixRow| {
         let w = r.weight.trim();
         match &r.dist {
@@ -318,7 +318,7 @@ fn with_real(page: &mut PageQuery, real: RealSettings) {
 }
 
 /// The page's view of a valid experiment, the full page or the embed view.
-pub fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQuery {
+pub(crate) fn describe(exp: &Experiment, embed: bool, errors: Vec<BadParam>) -> PageQuery {
     describe_view(
         exp,
         EmbedView {

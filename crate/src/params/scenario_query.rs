@@ -141,7 +141,7 @@ impl ScenarioQuery {
 
     /// The same query without `run` (what the worker's cached result is
     /// keyed by).
-    pub fn run_key(&self) -> String {
+    pub(crate) fn run_key(&self) -> String {
         ScenarioQuery {
             run: self.default_run(),
             ..self.clone()
@@ -151,7 +151,7 @@ impl ScenarioQuery {
 
     /// The runs the charts can pick from with these knobs, one line each:
     /// two queries with the same runs keep the chosen `run` across an edit.
-    pub fn runs(&self) -> String {
+    pub(crate) fn runs(&self) -> String {
         self.scenario.map_or(String::new(), |s| {
             s.run_labels(&self.knobs)
                 .into_iter()

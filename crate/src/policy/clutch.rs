@@ -300,7 +300,7 @@ pub struct Clutch {
 impl Clutch {
     /// The class for `n` threads with these attributes (one per thread;
     /// empty: all `default`, one app) on `machine`.
-    pub fn new(
+    pub(crate) fn new(
         n: usize,
         threads: &[ThreadInfo],
         machine: &Machine,
@@ -448,11 +448,6 @@ impl Clutch {
             arrivals: VecDeque::new(),
             work: 0,
         }
-    }
-
-    /// The rules this class follows.
-    pub fn rules(&self) -> ClutchRules {
-        self.rules
     }
 
     fn next_seq(&mut self, head: bool) -> i64 {

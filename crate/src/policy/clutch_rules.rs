@@ -34,7 +34,7 @@ pub enum Bucket {
 pub(crate) const BUCKETS: usize = 6;
 
 impl Bucket {
-    pub const ALL: [Bucket; BUCKETS] = [
+    pub(crate) const ALL: [Bucket; BUCKETS] = [
         Bucket::FixPri,
         Bucket::Fg,
         Bucket::In,
@@ -59,18 +59,6 @@ impl Bucket {
 
     pub fn index(self) -> usize {
         self as usize
-    }
-
-    /// As the xnu sources name it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Bucket::FixPri => "FIXPRI",
-            Bucket::Fg => "FG",
-            Bucket::In => "IN",
-            Bucket::Df => "DF",
-            Bucket::Ut => "UT",
-            Bucket::Bg => "BG",
-        }
     }
 }
 
@@ -154,15 +142,6 @@ impl ClutchRules {
         }
     }
 
-    /// The OS releases that shipped them.
-    pub fn releases(self) -> &'static str {
-        match self {
-            ClutchRules::V7195 => "macOS 11–13.2, iOS 14–16.3",
-            ClutchRules::V8796 => "macOS 13.3–14, iOS 16.4–17",
-            ClutchRules::V11215 => "macOS 15, iOS 18",
-        }
-    }
-
     /// Accepts `7195`, `8796`, `11215`, with or without `xnu-`.
     pub fn parse(text: &str) -> Option<ClutchRules> {
         let t = text.trim();
@@ -177,7 +156,7 @@ impl ClutchRules {
     /// kind: from `THREAD_GROUP_FLAGS_UI_APP` → HIGH, `_EFFICIENT` → LOW,
     /// else MED (`sched_clutch_update_tg_flags`, `osfmk/kern/thread_group.c:170-181`
     /// at 7195); none after 8792.
-    pub fn boost(self, kind: GroupKind) -> u8 {
+    pub(crate) fn boost(self, kind: GroupKind) -> u8 {
         match (self, kind) {
             (ClutchRules::V7195, GroupKind::Efficient) => 0,
             (ClutchRules::V7195, GroupKind::Normal) => 2,
@@ -216,7 +195,7 @@ impl ClutchRules {
 /// A clutch bucket group's CPU history (`scbg_cpu_data`): CPU used and time
 /// blocked, abstime.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CpuData {
+pub(crate) struct CpuData {
     pub used: u64,
     pub blocked: u64,
 }
@@ -257,7 +236,7 @@ pub(crate) fn cpu_adjust(cpu: CpuData, intervals: u64, threshold: u64) -> CpuDat
 /// `sched_clutch_interactivity_from_cpu_data` (`:1385`): 8 to 16 for a
 /// group that blocks more than it runs, 0 to 8 otherwise; the previous
 /// score when there is no history at all.
-pub fn interactivity(cpu: CpuData, previous: u8) -> u8 {
+pub(crate) fn interactivity(cpu: CpuData, previous: u8) -> u8 {
     let (used, blocked) = (cpu.used, cpu.blocked);
     if used == 0 && blocked == 0 {
         previous

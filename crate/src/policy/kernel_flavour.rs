@@ -14,7 +14,7 @@ pub(crate) const INTEL_TICKS_PER_MS: u64 = 1_000_000;
 /// differ in what a class reads (Clutch's quantum per bucket:
 /// `sched_clutch_thread_quantum_us` has a macOS table and an iOS one).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Os {
+pub(crate) enum Os {
     #[default]
     MacOs,
     Ios,
@@ -22,7 +22,7 @@ pub enum Os {
 
 /// The kernel facts of one machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KernelFlavour {
+pub(crate) struct KernelFlavour {
     /// `mach_absolute_time` ticks per ms: `sched_usage` counts these, and
     /// `sched_fixed_shift` is derived from them.
     pub ticks_per_ms: u64,
@@ -38,7 +38,7 @@ impl KernelFlavour {
     /// on), on `xeon-w` macOS on Intel (ns timebase), on every other machine
     /// (`m1`, `<P>p+<E>e`, the study's identical cores) macOS on arm64
     /// without the band limit.
-    pub fn of(machine: &Machine) -> KernelFlavour {
+    pub(crate) fn of(machine: &Machine) -> KernelFlavour {
         let (ticks_per_ms, band_limit, os) = match machine.name.as_str() {
             "a10" => (ARM64_TICKS_PER_MS, true, Os::Ios),
             "xeon-w" => (INTEL_TICKS_PER_MS, false, Os::MacOs),

@@ -51,7 +51,7 @@ pub struct Mlfq {
 }
 
 impl Mlfq {
-    pub fn new(tasks: usize, quantum: f64, params: &MlfqParams) -> Self {
+    pub(crate) fn new(tasks: usize, quantum: f64, params: &MlfqParams) -> Self {
         let levels = params.levels.max(1) as usize;
         Mlfq {
             quanta: (0..levels).map(|i| quantum * (1u64 << i) as f64).collect(),

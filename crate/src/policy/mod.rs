@@ -14,27 +14,24 @@
 //! inlines it. Everything that simulates (experiments, sweeps, scenarios,
 //! Run for real's plan, the benchmarks) goes through it.
 
-pub mod clutch;
+pub(crate) mod clutch;
 pub mod clutch_rules;
 pub mod eevdf;
-pub mod kernel_flavour;
+pub(crate) mod kernel_flavour;
 mod mlfq;
 mod rr;
 mod run_queue;
 mod sjf;
 mod srpt;
 pub mod timeshare;
-pub mod xnu;
+pub(crate) mod xnu;
 
 pub use clutch::{Clutch, ClutchParams};
 pub use clutch_rules::ClutchRules;
 pub use eevdf::{Eevdf, EevdfParams};
-pub use kernel_flavour::KernelFlavour;
+pub(crate) use kernel_flavour::KernelFlavour;
 pub use mlfq::{Mlfq, MlfqParams};
-pub use rr::RoundRobin;
-pub use sjf::Sjf;
-pub use srpt::Srpt;
-pub use xnu::Xnu;
+pub(crate) use rr::RoundRobin;
 
 use crate::error::ParamError;
 use crate::sim::{
@@ -110,7 +107,7 @@ impl PolicyKind {
     }
 
     /// Whether the `quantum` parameter changes what this class does.
-    pub fn uses_quantum(self) -> bool {
+    pub(crate) fn uses_quantum(self) -> bool {
         matches!(self, PolicyKind::Rr | PolicyKind::Mlfq)
     }
 
@@ -122,7 +119,7 @@ impl PolicyKind {
 
     /// Whether the class reads the threads' nice values (only `eevdf`:
     /// Linux's fair class weighs threads by them).
-    pub const fn reads_nice(self) -> bool {
+    pub(crate) const fn reads_nice(self) -> bool {
         matches!(self, PolicyKind::Eevdf)
     }
 
@@ -131,12 +128,12 @@ impl PolicyKind {
     /// classes, `fifo` and `rr`, so that the first download stays small: an
     /// experiment with any other runs in the page's worker, whose module
     /// has every class.
-    pub const fn built_in(self) -> bool {
+    pub(crate) const fn built_in(self) -> bool {
         cfg!(not(feature = "page")) || matches!(self, PolicyKind::Fifo | PolicyKind::Rr)
     }
 
     /// A one-line description (help texts, the page's tooltips).
-    pub fn describe(self) -> Text {
+    pub(crate) fn describe(self) -> Text {
         match self {
             PolicyKind::Fifo => Text::new(
                 "first in, first out; each task runs to completion",
@@ -224,9 +221,11 @@ impl PolicyKind {
                 config,
             ),
             #[cfg(not(feature = "page"))]
-            PolicyKind::Sjf => simulate_on(threads, m, &mut Sjf::default(), recorder, config),
+            PolicyKind::Sjf => simulate_on(threads, m, &mut sjf::Sjf::default(), recorder, config),
             #[cfg(not(feature = "page"))]
-            PolicyKind::Srpt => simulate_on(threads, m, &mut Srpt::default(), recorder, config),
+            PolicyKind::Srpt => {
+                simulate_on(threads, m, &mut srpt::Srpt::default(), recorder, config)
+            }
             #[cfg(not(feature = "page"))]
             PolicyKind::Mlfq => simulate_on(
                 threads,
@@ -239,7 +238,7 @@ impl PolicyKind {
             PolicyKind::Xnu => simulate_on(
                 threads,
                 m,
-                &mut Xnu::new(n, p.threads, m, p.band_limit),
+                &mut xnu::Xnu::new(n, p.threads, m, p.band_limit),
                 recorder,
                 config,
             ),

@@ -11,7 +11,7 @@
 use super::run_queue::RunQueue;
 use crate::sim::{Enqueue, Policy, TaskView, ThreadId};
 
-pub struct RoundRobin {
+pub(crate) struct RoundRobin {
     quantum: f64,
     queue: RunQueue,
 }
@@ -19,7 +19,7 @@ pub struct RoundRobin {
 impl RoundRobin {
     /// `tasks` is the workload's size; the run queue stores consecutive ids
     /// as one entry, so it needs no room reserved up front.
-    pub fn new(quantum: f64, _tasks: usize) -> Self {
+    pub(crate) fn new(quantum: f64, _tasks: usize) -> Self {
         RoundRobin {
             quantum,
             queue: RunQueue::default(),
@@ -27,7 +27,7 @@ impl RoundRobin {
     }
 
     /// First in, first out: no quantum ends a task's turn.
-    pub fn fifo(tasks: usize) -> Self {
+    pub(crate) fn fifo(tasks: usize) -> Self {
         RoundRobin::new(f64::INFINITY, tasks)
     }
 }

@@ -106,7 +106,7 @@ impl RunQueue {
     }
 
     #[inline]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.head == self.runs.len()
     }
 }

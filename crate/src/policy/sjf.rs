@@ -8,7 +8,7 @@ use crate::sim::time::Key;
 use crate::sim::{Enqueue, Policy, TaskView, ThreadId};
 
 #[derive(Default)]
-pub struct Sjf {
+pub(crate) struct Sjf {
     queue: BinaryHeap<Reverse<(Key, ThreadId)>>,
 }
 

@@ -10,7 +10,7 @@ use crate::sim::time::Key;
 use crate::sim::{Enqueue, Policy, Running, TaskView, ThreadId};
 
 #[derive(Default)]
-pub struct Srpt {
+pub(crate) struct Srpt {
     queue: BinaryHeap<Reverse<(Key, ThreadId)>>,
 }
 

@@ -58,7 +58,7 @@ const MAX_LOAD: u32 = 127;
 
 /// The timeshare buckets of `sched_update_thread_bucket`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bucket {
+pub(crate) enum Bucket {
     /// Fixed priority (not timeshare): not part of the load.
     Fixed,
     /// base > 31: userInteractive, userInitiated, the main thread.
@@ -123,7 +123,7 @@ pub(crate) struct Timeshare {
 impl Timeshare {
     /// The model for `threads` on `ncpus` cores with this timebase, with
     /// or without the decay band limit.
-    pub fn new(
+    pub(crate) fn new(
         threads: impl Iterator<Item = ThreadInfo>,
         ncpus: usize,
         ticks_per_ms: u64,
@@ -195,11 +195,11 @@ fn load_shift(load: u32) -> Option<u32> {
 /// What the XNU class ([`super::xnu`]) asks of the priority model.
 impl Timeshare {
     /// The thread's current scheduling priority (higher runs first).
-    pub fn sched_pri(&self, t: usize) -> u8 {
+    pub(crate) fn sched_pri(&self, t: usize) -> u8 {
         self.threads[t].pri
     }
 
-    pub fn quantum_ms(&self, t: usize) -> f64 {
+    pub(crate) fn quantum_ms(&self, t: usize) -> f64 {
         if self.threads[t].background {
             BG_QUANTUM_MS
         } else {
@@ -266,7 +266,7 @@ impl Timeshare {
     /// its bucket's new `pri_shift` and gets its priority recomputed
     /// (`update_priority`). Simplification: all threads at once, see the
     /// module doc.
-    pub fn tick(&mut self) {
+    pub(crate) fn tick(&mut self) {
         for (b, &avg) in self.load.iter().enumerate() {
             // SCHED_LOAD_EWMA_UNSCALE: divide by 16, rounding half up.
             let load = (avg >> 4) + ((avg >> 3) & 1);
@@ -287,7 +287,7 @@ impl Timeshare {
     /// `csw_check`: during its first timeslice a running thread yields only
     /// to a strictly higher priority; after its quantum expired (and it
     /// kept the core), an equal one is enough.
-    pub fn preempts(&self, candidate: u8, running: u8, first_timeslice: bool) -> bool {
+    pub(crate) fn preempts(&self, candidate: u8, running: u8, first_timeslice: bool) -> bool {
         candidate > running || (!first_timeslice && candidate == running)
     }
 }

@@ -37,7 +37,7 @@ pub(crate) const TIMERS_PER_MS: f64 = 1.0 / LOAD_SAMPLE_MS + 1.0 / TICK_MS;
 
 /// The class's state.
 #[derive(Clone, Debug)]
-pub struct Xnu {
+pub(crate) struct Xnu {
     ts: Timeshare,
     qos: Vec<Qos>,
     /// Only this core, per thread (empty: none pinned).
@@ -67,7 +67,7 @@ impl Xnu {
     /// The class for `n` threads with these attributes (one per thread;
     /// empty: all `default`) on `machine`, with its kernel's flavour
     /// (timebase, band limit unless `band_limit` says otherwise).
-    pub fn new(
+    pub(crate) fn new(
         n: usize,
         threads: &[ThreadInfo],
         machine: &Machine,
@@ -130,7 +130,7 @@ impl Xnu {
     }
 
     /// Whether thread `t` may run on core `c`: its pin, else QoS placement.
-    pub fn may_run(&self, t: usize, c: usize) -> bool {
+    pub(crate) fn may_run(&self, t: usize, c: usize) -> bool {
         match self.pinned.get(t).copied().flatten() {
             Some(p) => p == c,
             None => {

@@ -52,7 +52,8 @@ impl PassCounts {
 
     /// Reads the counts from numbers in the order of [`Self::LAYOUT`],
     /// NaN for "not reported".
-    pub fn from_slice(v: &[f64]) -> PassCounts {
+    #[cfg(test)]
+    fn from_slice(v: &[f64]) -> PassCounts {
         PassCounts::from_named(|name| {
             let i = Self::LAYOUT.iter().position(|n| *n == name)?;
             v.get(i).copied()
@@ -123,23 +124,13 @@ pub struct Pass {
 }
 
 impl Pass {
-    /// Latencies (completion − arrival) of the tasks that completed.
-    pub fn latencies(&self, plan: &Plan) -> Vec<f64> {
-        self.completion
-            .iter()
-            .zip(&plan.workload.arrival)
-            .filter(|(c, _)| c.is_finite())
-            .map(|(c, a)| c - a)
-            .collect()
-    }
-
     /// Whether every task completed.
-    pub fn complete(&self) -> bool {
+    pub(crate) fn complete(&self) -> bool {
         !self.counts.stopped && self.completion.iter().all(|c| c.is_finite())
     }
 
     /// This pass's table row, computed like the simulation's.
-    pub fn summary(&self, plan: &Plan) -> Option<Summary> {
+    pub(crate) fn summary(&self, plan: &Plan) -> Option<Summary> {
         if !self.complete() {
             return None;
         }
@@ -174,7 +165,7 @@ pub struct Spread {
 }
 
 impl Spread {
-    pub fn of(mut v: Vec<f64>) -> Option<Spread> {
+    pub(crate) fn of(mut v: Vec<f64>) -> Option<Spread> {
         v.retain(|x| x.is_finite());
         if v.is_empty() {
             return None;

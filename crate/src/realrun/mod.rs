@@ -17,9 +17,9 @@
 
 pub mod file;
 pub mod measure;
-pub mod plan;
-pub mod report;
-pub mod settings;
+pub(crate) mod plan;
+pub(crate) mod report;
+pub(crate) mod settings;
 pub mod text;
 
 pub use file::RunFile;

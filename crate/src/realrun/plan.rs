@@ -24,17 +24,17 @@ pub(crate) const MAX_REAL_SLICES: usize = 50_000;
 pub(crate) const MAX_PASS_MS: f64 = 120_000.0;
 
 /// The two ways a real run executes the tasks.
-pub const POLICIES: [PolicyKind; 2] = [PolicyKind::Fifo, PolicyKind::Rr];
+pub(crate) const POLICIES: [PolicyKind; 2] = [PolicyKind::Fifo, PolicyKind::Rr];
 
 /// The page waits this long (ms) before each pass, so it paints the
 /// progress and late probe timers fire outside the pass.
 pub(crate) const PAUSE_MS: f64 = 120.0;
 /// The page's probe timer fires every this many ms through the run; how
 /// late it fires stands in for input delay.
-pub const PROBE_MS: f64 = 50.0;
+pub(crate) const PROBE_MS: f64 = 50.0;
 /// The Event Timing observer's `durationThreshold` (ms): the smallest it
 /// accepts, so every input the run delays long enough to matter is seen.
-pub const EVENT_THRESHOLD_MS: f64 = 16.0;
+pub(crate) const EVENT_THRESHOLD_MS: f64 = 16.0;
 /// And this long after the last pass, for the observers' late entries.
 pub(crate) const SETTLE_MS: f64 = 150.0;
 
@@ -45,9 +45,9 @@ pub(crate) const SETTLE_MS: f64 = 150.0;
 pub(crate) const YIELD_BATCHES: u32 = 9;
 /// A batch lasts at least this many steps of the clock (its yields double
 /// until it does), so rounding to the step costs at most 4 % of it.
-pub const BATCH_CLOCK_STEPS: f64 = 25.0;
+pub(crate) const BATCH_CLOCK_STEPS: f64 = 25.0;
 /// And has at most this many yields.
-pub const BATCH_MAX_YIELDS: u32 = 1024;
+pub(crate) const BATCH_MAX_YIELDS: u32 = 1024;
 /// What the estimate allows for one batch when a yield is cheap: 25 steps
 /// of the coarse 0.1 ms clock.
 const BATCH_FLOOR_MS: f64 = 2.5;
@@ -72,7 +72,7 @@ pub enum PlanError {
 /// Every task is at least one slice: more tasks than [`MAX_REAL_SLICES`]
 /// can never be planned, so they are refused before they are drawn or
 /// parsed on the page's main thread.
-pub fn check_task_count(tasks: usize) -> Result<(), PlanError> {
+pub(crate) fn check_task_count(tasks: usize) -> Result<(), PlanError> {
     if tasks > MAX_REAL_SLICES {
         Err(PlanError::TooManySlices { slices: tasks })
     } else {
@@ -84,7 +84,7 @@ pub fn check_task_count(tasks: usize) -> Result<(), PlanError> {
 /// parsing them: blank lines and `#` comments are not tasks, and the first
 /// line may be a header (a list one task over is then refused by
 /// [`Plan::build`]).
-pub fn check_task_list(text: &str) -> Result<(), PlanError> {
+pub(crate) fn check_task_list(text: &str) -> Result<(), PlanError> {
     let lines = text
         .lines()
         .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
@@ -219,7 +219,7 @@ impl Plan {
     /// The passes in the order they run: `(index into passes, repeat)`;
     /// each repeat runs every pass once, alternating which goes first so
     /// that drift hits both alike.
-    pub fn run_order(&self) -> Vec<(usize, u32)> {
+    pub(crate) fn run_order(&self) -> Vec<(usize, u32)> {
         let n = self.passes.len();
         let mut out = Vec::with_capacity(n * self.settings.repeats as usize);
         for r in 0..self.settings.repeats {

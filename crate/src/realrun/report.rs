@@ -48,7 +48,7 @@ pub enum RunState {
 }
 
 impl RunState {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             RunState::Done => "done",
             RunState::Stopped => "stopped",
@@ -58,7 +58,7 @@ impl RunState {
 }
 
 /// The table's columns, in order.
-pub const METRICS: [&str; 7] =
+pub(crate) const METRICS: [&str; 7] =
     crate::experiment::metric::names(crate::experiment::metric::Metric::ALL);
 
 /// One row of `table#real-results`; arrays are indexed like [`METRICS`].
@@ -82,7 +82,7 @@ fn index(metric: &str) -> Option<usize> {
 }
 
 impl RealRunRow {
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         if self.measured {
             "measured"
         } else {

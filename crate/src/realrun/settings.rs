@@ -17,7 +17,7 @@ pub(crate) const MIN_SCALE: f64 = 0.001;
 /// A fixed scale's range.
 pub(crate) const SCALE_RANGE: NumberRange = NumberRange::new(MIN_SCALE, MAX_SCALE, unit::FACTOR);
 pub(crate) const MIN_REPEATS: u64 = 1;
-pub const MAX_REPEATS: u64 = 20;
+pub(crate) const MAX_REPEATS: u64 = 20;
 pub(crate) const DEFAULT_REPEATS: u32 = 3;
 /// `real_scale=auto` picks the scale at which one pass (one policy, every
 /// task once) is about this much busy time, never more than 1×.
@@ -34,7 +34,7 @@ pub enum RealYield {
 }
 
 impl RealYield {
-    pub const ALL: [RealYield; 5] = [
+    pub(crate) const ALL: [RealYield; 5] = [
         RealYield::Auto,
         RealYield::Primitive(YieldKind::Scheduler),
         RealYield::Primitive(YieldKind::Message),
@@ -43,7 +43,7 @@ impl RealYield {
     ];
 
     /// The URL value.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             RealYield::Auto => "auto",
             RealYield::Primitive(k) => k.name(),
@@ -51,7 +51,7 @@ impl RealYield {
     }
 
     /// How the primitive is written in JavaScript, for the results.
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             RealYield::Auto => "scheduler.yield() or MessageChannel",
             RealYield::Primitive(k) => k.written(),
@@ -147,7 +147,7 @@ impl Params for RealParam {
 }
 
 impl RealParam {
-    pub const ALL: [RealParam; 3] = param_spec::ids(&SPECS);
+    pub(crate) const ALL: [RealParam; 3] = param_spec::ids(&SPECS);
 }
 
 const SPECS: [Spec<RealParam>; 3] = [
@@ -200,7 +200,12 @@ const SPECS: [Spec<RealParam>; 3] = [
 
 impl RealSettings {
     /// Sets one key from URL text (`field` is the key as written).
-    pub fn set(&mut self, param: RealParam, field: &str, value: &str) -> Result<(), ParamError> {
+    pub(crate) fn set(
+        &mut self,
+        param: RealParam,
+        field: &str,
+        value: &str,
+    ) -> Result<(), ParamError> {
         match param {
             RealParam::Scale => {
                 self.scale = if value.trim() == "auto" {
@@ -220,7 +225,7 @@ impl RealSettings {
     }
 
     /// The key's value as text, in the syntax `set` reads.
-    pub fn get(&self, param: RealParam) -> String {
+    pub(crate) fn get(&self, param: RealParam) -> String {
         match param {
             RealParam::Scale => self.scale.text(),
             RealParam::Repeats => self.repeats.to_string(),
@@ -239,7 +244,7 @@ impl RealSettings {
     }
 
     /// Pairs for the keys that differ from the defaults.
-    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn to_query(self) -> Vec<(&'static str, String)> {
         let d = RealSettings::default();
         RealParam::ALL
             .into_iter()

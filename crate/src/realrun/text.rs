@@ -77,7 +77,7 @@ pub struct Texts {
 const NA: Text = Text::new("not available", "不可用");
 
 /// "not available".
-pub fn na(lang: Lang) -> &'static str {
+pub(crate) fn na(lang: Lang) -> &'static str {
     NA.get(lang)
 }
 
@@ -128,7 +128,7 @@ fn scale_text(s: f64) -> String {
 }
 
 /// The primitive's name as written in JavaScript.
-pub fn yield_code(name: &str) -> &'static str {
+pub(crate) fn yield_code(name: &str) -> &'static str {
     RealYield::parse("real_yield", name)
         .unwrap_or(RealYield::Auto)
         .code()
@@ -144,7 +144,7 @@ const MENU_RAF: Text = Text::new("{} (a frame each time)", "{}（每次一帧）
 
 /// The yield primitive as the page's menu offers it: how it is written and
 /// what it costs beyond the event loop's turn.
-pub fn yield_menu_label(y: RealYield) -> Filled {
+pub(crate) fn yield_menu_label(y: RealYield) -> Filled {
     match y {
         RealYield::Auto => MENU_AUTO.both(&[YieldKind::Scheduler.written()]),
         RealYield::Primitive(YieldKind::Scheduler) => Filled::each(|_| y.code().to_string()),
@@ -168,7 +168,7 @@ const NO_TASKS: Text = Text::new("There are no tasks to run.", "没有可运行�
 const ENGINE: Text = Text::new("{}", "模拟失败：{}");
 
 /// Why a run cannot be planned.
-pub fn plan_error(e: &PlanError, lang: Lang) -> String {
+pub(crate) fn plan_error(e: &PlanError, lang: Lang) -> String {
     match e {
         PlanError::TooLong { pass_ms, scale } => TOO_LONG.fill(
             lang,
@@ -281,7 +281,7 @@ const NOT_ISOLATED: Text = Text::new(
 );
 
 /// Isolation and the clock, measured before a run.
-pub fn environment(isolated: bool, resolution_ms: f64, lang: Lang) -> String {
+pub(crate) fn environment(isolated: bool, resolution_ms: f64, lang: Lang) -> String {
     let r = if resolution_ms > 0.0 && resolution_ms.is_finite() {
         ((resolution_ms * 1000.0).round() / 1000.0).to_string()
     } else {
@@ -643,7 +643,11 @@ fn compare_rows(report: &RealRunReport, lang: Lang) -> Vec<CompareRow> {
 }
 
 /// Both languages' sentences, labels and cells for a finished run.
-pub fn texts(plan: &Plan, report: &RealRunReport, env: &super::report::Environment) -> Texts {
+pub(crate) fn texts(
+    plan: &Plan,
+    report: &RealRunReport,
+    env: &super::report::Environment,
+) -> Texts {
     let one = |lang: Lang| {
         let mut notes = plan_notes(plan, plan.settings.repeats, lang);
         notes.insert(0, environment(env.isolated, env.resolution_ms, lang));

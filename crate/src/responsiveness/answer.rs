@@ -96,7 +96,7 @@ impl Answer {
             .and_then(|m| m.inp_ms.get(row).copied().flatten())
     }
 
-    pub fn kind(&self) -> YieldKind {
+    pub(crate) fn kind(&self) -> YieldKind {
         self.settings.yielding.kind
     }
 

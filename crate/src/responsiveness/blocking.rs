@@ -8,7 +8,7 @@
 use super::delay::Window;
 use super::plan::Chunk;
 use crate::stats::Neumaier;
-pub use crate::trace::found::LONG_TASK_MS;
+pub(crate) use crate::trace::found::LONG_TASK_MS;
 
 /// The blocking figures of a schedule in a window.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,7 +51,7 @@ pub(crate) struct BlockingCounter {
 }
 
 impl BlockingCounter {
-    pub fn new(window: Window) -> BlockingCounter {
+    pub(crate) fn new(window: Window) -> BlockingCounter {
         BlockingCounter {
             window,
             tbt: Neumaier::default(),
@@ -59,7 +59,7 @@ impl BlockingCounter {
         }
     }
 
-    pub fn add(&mut self, c: &Chunk) {
+    pub(crate) fn add(&mut self, c: &Chunk) {
         if c.len < LONG_TASK_MS {
             return;
         }
@@ -69,7 +69,7 @@ impl BlockingCounter {
         }
     }
 
-    pub fn total(&self) -> Blocking {
+    pub(crate) fn total(&self) -> Blocking {
         if self.window.end <= self.window.start {
             // Lighthouse: no window, no blocking time.
             return Blocking {

@@ -21,7 +21,7 @@ impl FinishLater {
     /// Negative values are kept: in a task list whose tasks queue, a short
     /// task can finish earlier once a long one ahead of it yields, and
     /// hiding that would misstate what slicing does.
-    pub fn new(plan: &[f64], recorded: &[f64]) -> FinishLater {
+    pub(crate) fn new(plan: &[f64], recorded: &[f64]) -> FinishLater {
         debug_assert_eq!(plan.len(), recorded.len(), "one end per task in both");
         let mut later: Vec<f64> = plan.iter().zip(recorded).map(|(p, r)| p - r).collect();
         if later.is_empty() {

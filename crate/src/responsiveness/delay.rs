@@ -81,7 +81,7 @@ pub(crate) struct DelayBuilder {
 }
 
 impl DelayBuilder {
-    pub fn new(window: Window) -> DelayBuilder {
+    pub(crate) fn new(window: Window) -> DelayBuilder {
         DelayBuilder {
             window,
             counts: HashMap::new(),
@@ -89,7 +89,7 @@ impl DelayBuilder {
         }
     }
 
-    pub fn add(&mut self, c: &Chunk) {
+    pub(crate) fn add(&mut self, c: &Chunk) {
         let w = self.window;
         if w.is_empty() {
             return;
@@ -117,7 +117,7 @@ impl DelayBuilder {
         }
     }
 
-    pub fn build(mut self) -> DelayDistribution {
+    pub(crate) fn build(mut self) -> DelayDistribution {
         if let Some((k, n)) = self.run.take() {
             *self.counts.entry(k).or_default() += n;
         }

@@ -108,7 +108,7 @@ pub fn input_delays(
 
 /// The interaction if its own handlers yielded after `quantum` ms and
 /// the frame followed their first piece.
-pub fn handlers_yield(i: &Interaction, quantum: f64) -> HandlersYield {
+pub(crate) fn handlers_yield(i: &Interaction, quantum: f64) -> HandlersYield {
     let behind = i.script_after_ms.min(i.presentation_ms);
     let processing = i.processing_ms.min(quantum);
     let presentation = i.presentation_ms - behind;
@@ -129,7 +129,7 @@ pub fn sliced_presentation(i: &Interaction, quantum: f64) -> f64 {
 impl InteractionModel {
     /// Models `interactions` on `tasks` (the trace's, in the same order)
     /// for the recorded plan and each of `quanta` (the sliced rows').
-    pub fn new(
+    pub(crate) fn new(
         tasks: &[Task],
         interactions: &Interactions,
         settings: &Settings,

@@ -110,10 +110,7 @@ pub fn reading(answer: &Answer, lang: Lang) -> Vec<String> {
             PHASES[top].get(lang),
         ],
     );
-    let gap = match lang {
-        Lang::En => " ",
-        Lang::Zh => "",
-    };
+    let gap = lang.sentence_gap();
     if i.processing_ms >= LONG_HANDLER_MS {
         first.push_str(gap);
         first.push_str(&LONG_HANDLER.fill(lang, &[&ms(i.processing_ms)]));

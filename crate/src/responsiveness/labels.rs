@@ -88,7 +88,7 @@ fn group(c: &Column) -> Text {
 }
 
 /// The section's words.
-pub fn labels() -> Labels {
+pub(crate) fn labels() -> Labels {
     Labels {
         title: Text::new("Responsiveness", "响应性"),
         help: Text::new(

@@ -33,16 +33,16 @@
 //! that do not shift the schedule; rendering costs nothing; every task can
 //! be sliced.
 
-pub mod answer;
+pub(crate) mod answer;
 pub mod blocking;
 pub mod budget;
-pub mod cost;
+pub(crate) mod cost;
 pub mod delay;
 pub mod interactions;
 pub mod interactions_text;
-pub mod labels;
+pub(crate) mod labels;
 pub mod plan;
-pub mod reading;
+pub(crate) mod reading;
 pub mod report;
 pub mod settings;
 pub mod text;
@@ -51,7 +51,7 @@ pub mod yielding;
 pub use answer::Answer;
 pub use delay::{DelayDistribution, Window};
 pub use plan::{Chunk, Plan, Schedule, Task};
-pub use report::{PlanRow, ResponsivenessReport};
+pub(crate) use report::PlanRow;
 pub use settings::{RespParam, Settings};
 pub use text::Source;
 pub use yielding::{CostFrom, YieldKind, Yielding};
@@ -59,6 +59,6 @@ pub use yielding::{CostFrom, YieldKind, Yielding};
 /// Whether the question applies to tasks: a trace's, or tasks with arrival
 /// times (durations alone, all at t = 0, are no timeline to be responsive
 /// on).
-pub fn applies(arrival: &[f64], trace: bool) -> bool {
+pub(crate) fn applies(arrival: &[f64], trace: bool) -> bool {
     trace || arrival.iter().any(|&a| a > 0.0)
 }

@@ -53,14 +53,14 @@ pub enum Plan {
 }
 
 impl Plan {
-    pub fn quantum_ms(&self) -> Option<f64> {
+    pub(crate) fn quantum_ms(&self) -> Option<f64> {
         match self {
             Plan::Recorded => None,
             Plan::Sliced { quantum_ms, .. } => Some(*quantum_ms),
         }
     }
 
-    pub fn yielding(&self) -> Option<Yielding> {
+    pub(crate) fn yielding(&self) -> Option<Yielding> {
         match self {
             Plan::Recorded => None,
             Plan::Sliced { yielding, .. } => Some(*yielding),

@@ -35,7 +35,7 @@ pub struct Favoured {
 /// on the tasks. With a target, a light trace favours the recorded row, a
 /// heavy one the coarsest quantum that gets under it, and frame-aligned
 /// yields can make a finer quantum the cheaper one.
-pub fn favoured(rows: &[PlanRow]) -> Option<Favoured> {
+pub(crate) fn favoured(rows: &[PlanRow]) -> Option<Favoured> {
     let quantum = |r: &PlanRow| r.quantum_ms.unwrap_or(f64::INFINITY);
     let cheaper = |a: &PlanRow, b: &PlanRow| {
         a.finish_later_ms
@@ -98,7 +98,7 @@ pub enum NoKnee {
 /// units; the chord joins the recorded row to the smallest quantum; the
 /// knee is the row furthest below it, if that is at least
 /// [`MIN_KNEE_DISTANCE`]. It is always one of the rows tried.
-pub fn knee(rows: &[PlanRow]) -> Result<Knee, NoKnee> {
+pub(crate) fn knee(rows: &[PlanRow]) -> Result<Knee, NoKnee> {
     if rows.len() < 3 {
         return Err(NoKnee::TooFewRows);
     }

@@ -56,12 +56,6 @@ pub struct PlanRow {
     pub cdf: Vec<(f64, f64)>,
 }
 
-impl PlanRow {
-    pub fn is_recorded(&self) -> bool {
-        self.quantum_ms.is_none()
-    }
-}
-
 /// Every row over one window.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResponsivenessReport {
@@ -82,7 +76,7 @@ impl ResponsivenessReport {
     }
 
     /// The sliced row at `quantum` (exactly), if it was computed.
-    pub fn at(&self, quantum: f64) -> Option<&PlanRow> {
+    pub(crate) fn at(&self, quantum: f64) -> Option<&PlanRow> {
         self.rows.iter().find(|r| r.quantum_ms == Some(quantum))
     }
 }
@@ -112,7 +106,11 @@ impl TooManyChunks {
 }
 
 /// Refuses a quantum that would cut `tasks` into more than `max_chunks`.
-pub fn check_size(tasks: &[Task], quanta: &[f64], max_chunks: u64) -> Result<(), TooManyChunks> {
+pub(crate) fn check_size(
+    tasks: &[Task],
+    quanta: &[f64],
+    max_chunks: u64,
+) -> Result<(), TooManyChunks> {
     for &q in quanta {
         let chunks = chunk_count(tasks, Some(q));
         if chunks > max_chunks {

@@ -87,7 +87,7 @@ impl Params for RespParam {
 }
 
 impl RespParam {
-    pub const ALL: [RespParam; 6] = param_spec::ids(&SPECS);
+    pub(crate) const ALL: [RespParam; 6] = param_spec::ids(&SPECS);
 }
 
 const SPECS: [Spec<RespParam>; 6] = [

@@ -23,7 +23,7 @@ pub enum Source {
 impl Source {
     /// A trace's tasks at their recorded starts (`at_recorded`), or any
     /// other tasks.
-    pub fn of(at_recorded: bool) -> Source {
+    pub(crate) fn of(at_recorded: bool) -> Source {
         if at_recorded {
             Source::Trace
         } else {
@@ -31,7 +31,7 @@ impl Source {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Source::Trace => "trace",
             Source::Tasks => "tasks",
@@ -40,22 +40,22 @@ impl Source {
 }
 
 /// A sentence or caption of the page's section.
-pub const TBT_BEFORE_AFTER: Text = Text::new(
+pub(crate) const TBT_BEFORE_AFTER: Text = Text::new(
     "Total blocking time: {} ms {}, {} ms sliced at q = {} ms.",
     "总阻塞时间：{} ms（{}），切分后 {} ms（q = {} ms）。",
 );
 /// A sentence or caption of the page's section.
-pub const INP_HEADLINE: Text = Text::new(
+pub(crate) const INP_HEADLINE: Text = Text::new(
     "INP {} ms as recorded → sliced at q = {} ms: {} ms",
     "INP：按记录 {} ms → 按 q = {} ms 切分后 {} ms",
 );
 /// A sentence or caption of the page's section.
-pub const BARS_CAPTION: Text = Text::new(
+pub(crate) const BARS_CAPTION: Text = Text::new(
     "Each interaction's input delay, processing and presentation delay from its input, as recorded and as the model predicts them sliced at q = {} ms",
     "每个交互从输入起的输入延迟、处理与呈现延迟：按记录，以及模型预测的按 q = {} ms 切分后",
 );
 /// A sentence or caption of the page's section.
-pub const TASKS_CAPTION: Text = Text::new(
+pub(crate) const TASKS_CAPTION: Text = Text::new(
     "The trace's main-thread tasks on the same timeline, as recorded; an interaction's own handlers marked",
     "同一时间轴上 trace 的主线程任务（按记录）；标出交互自身的处理程序",
 );
@@ -160,15 +160,6 @@ pub const ASSUMPTIONS: Text = Text::new(
     "模型假设：输入在{}内均匀到达；每个输入都要经过传递时间才到达主线程；落在正在运行的片段中的输入要等该片段结束，然后先于后续片段和排队任务处理；让出和空闲时间不会让输入再多等；不计渲染开销，且每个任务都能切分。",
 );
 
-/// Between two sentences of one paragraph: a space in English, nothing
-/// after a Chinese full stop.
-fn sentence_gap(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => " ",
-        Lang::Zh => "",
-    }
-}
-
 fn ms(v: f64) -> String {
     format!("{:.1}", v + 0.0)
 }
@@ -197,7 +188,7 @@ pub fn span_word(report: &ResponsivenessReport) -> Text {
 }
 
 /// The reading, one sentence or paragraph per item.
-pub fn reading(
+pub(crate) fn reading(
     report: &ResponsivenessReport,
     favoured: Option<Favoured>,
     knee: Result<Knee, NoKnee>,
@@ -277,7 +268,7 @@ fn favoured_sentence(
                 .filter(|r| r.tbt_ms == 0.0)
                 .min_by(|a, b| a.finish_later_ms.mean.total_cmp(&b.finish_later_ms.mean));
             let n = rec.long_tasks.to_string();
-            s.push_str(sentence_gap(lang));
+            s.push_str(lang.sentence_gap());
             s.push_str(&match cheapest {
                 Some(c) => STILL_BLOCKING.fill(
                     lang,
@@ -346,7 +337,7 @@ fn knee_sentence(
             // Only for a real, small cost: a queueing list's tasks can
             // finish earlier on average (a negative cost is no "only").
             if (0.0..1.0).contains(&finest.finish_later_ms.mean) {
-                s.push_str(sentence_gap(lang));
+                s.push_str(lang.sentence_gap());
                 s.push_str(&NEARLY_FREE.fill(lang, &[&q(qmin), &ms(finest.finish_later_ms.mean)]));
             }
             Some(s)
@@ -583,7 +574,7 @@ pub const FAVOURED_MARK: Text = Text::new("favoured", "推荐");
 pub const KNEE_MARK: Text = Text::new("knee", "拐点");
 
 /// A column by its key.
-pub fn column(key: &str) -> Option<Column> {
+pub(crate) fn column(key: &str) -> Option<Column> {
     COLUMNS.into_iter().find(|c| c.key == key)
 }
 

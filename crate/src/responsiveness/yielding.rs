@@ -43,7 +43,7 @@ impl YieldKind {
     ];
 
     /// The CLI, URL and JSON value.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             YieldKind::Scheduler => "scheduler",
             YieldKind::Message => "message",
@@ -53,7 +53,7 @@ impl YieldKind {
     }
 
     /// How the primitive is written in JavaScript, for sentences.
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             YieldKind::Scheduler => "scheduler.yield()",
             YieldKind::Message => "MessageChannel",
@@ -64,7 +64,7 @@ impl YieldKind {
 
     /// How the primitive is written in JavaScript in full, for code and
     /// results (`raf` is a frame callback that then sets a timeout).
-    pub fn written(self) -> &'static str {
+    pub(crate) fn written(self) -> &'static str {
         match self {
             YieldKind::Raf => "requestAnimationFrame + setTimeout(0)",
             k => k.code(),
@@ -92,7 +92,8 @@ pub const TIMEOUT_CLAMP_MS: f64 = 4.0;
 pub const CHROMIUM_CLAMP_FROM: u32 = 5;
 /// HTML's timer initialisation steps clamp when the calling task's nesting
 /// level is greater than 5: a chain's 7th `setTimeout`.
-pub const HTML_CLAMP_FROM: u32 = 7;
+#[cfg(test)]
+pub(crate) const HTML_CLAMP_FROM: u32 = 7;
 /// One frame at 60 Hz.
 pub const FRAME_MS: f64 = 1000.0 / 60.0;
 /// The default cost of one yield: a typical event-loop turn without
@@ -116,7 +117,7 @@ pub enum CostFrom {
 }
 
 impl CostFrom {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             CostFrom::Default => "default",
             CostFrom::Given => "given",
@@ -133,7 +134,7 @@ impl CostFrom {
 /// slice, so nearly every gap it measures is clamped, and the model adds
 /// the clamp itself); none for `raf`, whose gap is mostly the wait for the
 /// next frame (which the model adds) and rendering (which it leaves out).
-pub fn measured_cost(kind: YieldKind, median_gap_ms: f64) -> Option<f64> {
+pub(crate) fn measured_cost(kind: YieldKind, median_gap_ms: f64) -> Option<f64> {
     if !(median_gap_ms.is_finite() && median_gap_ms >= 0.0) {
         return None;
     }
@@ -148,7 +149,7 @@ pub fn measured_cost(kind: YieldKind, median_gap_ms: f64) -> Option<f64> {
 /// A measured yield cost as the page offers it and the URL writes it
 /// (`cs=`, `resp_yield_cost=`): to 0.1 µs, finer than any clock times a
 /// yield.
-pub fn rounded_cost(ms: f64) -> f64 {
+pub(crate) fn rounded_cost(ms: f64) -> f64 {
     (ms * 1e4).round() / 1e4
 }
 
@@ -169,7 +170,7 @@ const UNTIMED: Text = Text::new(
 /// absent before a run) and its measured cost of one yield (`yield_ms`,
 /// absent when none could be timed) as the model's primitive and cost
 /// ([`measured_cost`], [`rounded_cost`]), or why there is none.
-pub fn measured_choice(
+pub(crate) fn measured_choice(
     yield_used: Option<&str>,
     yield_ms: Option<f64>,
 ) -> Result<(YieldKind, f64), Text> {

@@ -39,7 +39,7 @@ use crate::workload::programs::{Process, Program, Programs, ThreadSpec, WorkerCa
 
 /// The runs the page can pick from: one per group (their priorities are
 /// traced even without timelines).
-pub fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
+pub(crate) fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
     knobs
         .groups
         .iter()
@@ -62,7 +62,7 @@ pub(crate) const SYSTEM_BURST_MS: f64 = 1.3;
 pub(crate) const SYSTEM_PERIOD_MS: f64 = 100.0;
 
 /// Measured main thread Preempted + Runnable, %, by group QoS.
-pub fn measured_pct(qos: Qos) -> Option<f64> {
+pub(crate) fn measured_pct(qos: Qos) -> Option<f64> {
     match qos {
         Qos::UserInteractive => Some(74.0),
         Qos::UserInitiated => Some(73.0),
@@ -73,7 +73,7 @@ pub fn measured_pct(qos: Qos) -> Option<f64> {
 
 /// How one run of the demo is set up besides the queues' QoS.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Setup {
+pub(crate) struct Setup {
     pub policy: PolicyKind,
     pub rules: ClutchRules,
     /// One app, or the main thread's app and the queues' app.
@@ -83,7 +83,7 @@ pub struct Setup {
 }
 
 /// The table's setup from the knobs, on `machine`.
-pub fn setup(knobs: &Knobs, machine: &Machine) -> Setup {
+pub(crate) fn setup(knobs: &Knobs, machine: &Machine) -> Setup {
     Setup {
         policy: knobs.policy,
         rules: knobs.clutch_rules,
@@ -97,7 +97,7 @@ pub fn setup(knobs: &Knobs, machine: &Machine) -> Setup {
 
 /// Builds one group's workload: main thread 0, queues 1..=n, then system
 /// work, in the apps `apps` names.
-pub fn workload(
+pub(crate) fn workload(
     qos: Qos,
     queues: u32,
     cores: usize,
@@ -233,7 +233,7 @@ pub struct FeishuDemoResult {
     pub mechanisms: Option<MechanismTable>,
 }
 
-pub fn run(knobs: &Knobs) -> FeishuDemoResult {
+pub(crate) fn run(knobs: &Knobs) -> FeishuDemoResult {
     let machine = knobs.machine_or(|_| Machine::a10());
     let main_setup = setup(knobs, &machine);
     let mut groups = Vec::new();
@@ -283,7 +283,7 @@ pub fn run(knobs: &Knobs) -> FeishuDemoResult {
 }
 
 /// The candidates for the measured waiting.
-pub fn mechanisms(rules: ClutchRules) -> [Mechanism; 4] {
+pub(crate) fn mechanisms(rules: ClutchRules) -> [Mechanism; 4] {
     let one = Apps::One(GroupKind::Normal);
     [
         Mechanism {

@@ -38,7 +38,7 @@ use crate::workload::programs::{
 /// Instruments traces, as the study did first).
 /// The runs the page can pick from: one per configuration, with timelines
 /// only.
-pub fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
+pub(crate) fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
     if !knobs.timeline {
         return Vec::new();
     }
@@ -103,7 +103,7 @@ const UNRELATED: [Unrelated; 14] = [
 ];
 
 /// The start-up workload with each async queue's QoS given by `qos_of`.
-pub struct Startup {
+pub(crate) struct Startup {
     pub workload: Programs,
     pub first_screen: ItemId,
     pub first_refresh: ItemId,
@@ -111,7 +111,7 @@ pub struct Startup {
     pub queue_names: Vec<Option<String>>,
 }
 
-pub fn workload(qos_of: &dyn Fn(&str) -> Qos) -> Startup {
+pub(crate) fn workload(qos_of: &dyn Fn(&str) -> Qos) -> Startup {
     let mut w = Programs::default();
     // The app (its main thread and async queues), then the daemons' own
     // processes (other apps' thread groups).
@@ -336,7 +336,7 @@ pub struct FeishuStartupResult {
     pub runs: Vec<RunView>,
 }
 
-pub fn run(knobs: &Knobs) -> FeishuStartupResult {
+pub(crate) fn run(knobs: &Knobs) -> FeishuStartupResult {
     let machine = knobs.machine_or(|_| Machine::a10());
     let band_limit = knobs
         .band_limit

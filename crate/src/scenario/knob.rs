@@ -44,7 +44,7 @@ pub enum Knob {
 
 /// An efficiency core's speed relative to a performance core: from 1/20
 /// (slower than that, a job would not finish in any simulated span) to 4.
-pub const EP_RATIO_RANGE: NumberRange = NumberRange::new(
+pub(crate) const EP_RATIO_RANGE: NumberRange = NumberRange::new(
     0.05,
     4.0,
     Text::new(
@@ -54,7 +54,7 @@ pub const EP_RATIO_RANGE: NumberRange = NumberRange::new(
 );
 
 /// Largest number of spinning queues in `feishu-demo`.
-pub const MAX_QUEUES: u64 = 1000;
+pub(crate) const MAX_QUEUES: u64 = 1000;
 
 /// Simulated seconds of `feishu-demo`: at least half a second (the decay
 /// needs a few ticks to show), at most a minute (a browser's patience).
@@ -64,7 +64,7 @@ pub(crate) const SECONDS_RANGE: NumberRange =
     NumberRange::new(SECONDS_MIN, SECONDS_MAX, unit::SECONDS);
 
 /// Most QoS groups `feishu-demo` runs (one simulation each).
-pub const MAX_GROUPS: usize = 6;
+pub(crate) const MAX_GROUPS: usize = 6;
 
 /// Machines offered as suggestions next to the machine knob (any
 /// [`Machine::parse`] spec is accepted).

@@ -45,7 +45,7 @@ use crate::workload::programs::{Pool, Process, Program, Programs, ThreadSpec, Wo
 
 /// The runs the page can pick from: one per machine and case, with
 /// timelines only.
-pub fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
+pub(crate) fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
     if !knobs.timeline {
         return Vec::new();
     }
@@ -68,7 +68,7 @@ pub fn run_labels(knobs: &Knobs) -> Vec<RunLabel> {
 /// cores while QoS 33 uses all eight). Each machine has its alone runs,
 /// then contention, then two-background; without a machine knob xeon-w's
 /// come first.
-pub fn default_run(knobs: &Knobs) -> usize {
+pub(crate) fn default_run(knobs: &Knobs) -> usize {
     let contention = ALONE_QOS.len();
     let runs_per_machine = ALONE_QOS.len() + 2;
     match knobs.machine {
@@ -194,7 +194,7 @@ pub struct M1CompressResult {
 
 /// How the jobs of one run are set up besides their QoS.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Setup {
+pub(crate) struct Setup {
     pub policy: PolicyKind,
     pub rules: ClutchRules,
     /// One app (Cormorant) or each job in its own (`Two`: job 0's kind,
@@ -223,7 +223,7 @@ fn setup(knobs: &Knobs, m: &Machine) -> Setup {
 /// Jobs at the given QoS, all starting at 0; job `j` is pool `j`, its
 /// workers named "job j worker k", in the apps and under the cap `setup`
 /// names.
-pub fn workload(jobs: &[Qos], concurrency: usize, apps: Apps, cap: WorkerCap) -> Programs {
+pub(crate) fn workload(jobs: &[Qos], concurrency: usize, apps: Apps, cap: WorkerCap) -> Programs {
     let mut w = Programs::default();
     let (first, second) = match apps {
         Apps::One(k) => (k, None),
@@ -338,7 +338,7 @@ fn job_results(m: &Machine, case: &'static str, jobs: &[Qos], r: &RunResult) -> 
         .collect()
 }
 
-pub fn run(knobs: &Knobs) -> M1CompressResult {
+pub(crate) fn run(knobs: &Knobs) -> M1CompressResult {
     let machines = machines(knobs);
     let mut cases = Vec::new();
     let mut runs = Vec::new();
@@ -404,7 +404,7 @@ pub fn run(knobs: &Knobs) -> M1CompressResult {
 pub(crate) const SIMULATED_MS: f64 = 1_000_000.0;
 
 /// The candidates for the two background jobs' split.
-pub fn mechanisms(rules: ClutchRules) -> [Mechanism; 5] {
+pub(crate) fn mechanisms(rules: ClutchRules) -> [Mechanism; 5] {
     let one = Apps::One(GroupKind::Normal);
     [
         Mechanism {

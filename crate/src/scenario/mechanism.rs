@@ -18,7 +18,7 @@ pub(crate) const TOLERANCE_PCT: f64 = 10.0;
 
 /// How a scenario's threads are laid out in apps (thread groups).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Apps {
+pub(crate) enum Apps {
     /// Everything in one app, its group of this kind.
     One(GroupKind),
     /// The scenario's two parts in two apps, their groups of these kinds
@@ -28,7 +28,7 @@ pub enum Apps {
 
 /// One candidate: the class, its rules, the app layout and GCD's cap.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Mechanism {
+pub(crate) struct Mechanism {
     /// Its key in the JSON and the page (`timeshare`, `clutch-one-app`, …).
     pub id: &'static str,
     pub label: Text,
@@ -85,12 +85,12 @@ pub struct MechanismTable {
 }
 
 /// Whether `figure` is within the tolerance of `measured`.
-pub fn within(figure: f64, measured: f64) -> bool {
+pub(crate) fn within(figure: f64, measured: f64) -> bool {
     figure.is_finite() && (figure - measured).abs() <= TOLERANCE_PCT / 100.0 * measured.abs()
 }
 
 impl MechanismRow {
-    pub fn new(m: &Mechanism, figures: Vec<f64>, measured: &[Option<f64>]) -> MechanismRow {
+    pub(crate) fn new(m: &Mechanism, figures: Vec<f64>, measured: &[Option<f64>]) -> MechanismRow {
         let within: Vec<Option<bool>> = figures
             .iter()
             .zip(measured)
@@ -117,14 +117,14 @@ impl MechanismRow {
         }
     }
 
-    pub fn label(&self, lang: Lang) -> &'static str {
+    pub(crate) fn label(&self, lang: Lang) -> &'static str {
         self.label.get(lang)
     }
 }
 
 impl MechanismTable {
     /// The table as text for the terminal: one line per mechanism.
-    pub fn to_text(&self, lang: Lang, digits: usize) -> String {
+    pub(crate) fn to_text(&self, lang: Lang, digits: usize) -> String {
         let yes_no = Text::new("yes", "是");
         let no = Text::new("no", "否");
         let mut s = format!("{}\n", self.what.get(lang));

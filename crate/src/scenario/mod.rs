@@ -7,11 +7,11 @@
 //! [`Knobs::set`], so both front ends accept and refuse the same values
 //! with the same words.
 
-pub mod feishu_demo;
+pub(crate) mod feishu_demo;
 pub mod feishu_startup;
-pub mod knob;
-pub mod m1_compress;
-pub mod mechanism;
+pub(crate) mod knob;
+pub(crate) mod m1_compress;
+pub(crate) mod mechanism;
 pub mod registry;
 pub mod simulation;
 
@@ -24,15 +24,11 @@ use simulation::RunResult;
 
 pub use feishu_demo::FeishuDemoResult;
 pub use feishu_startup::FeishuStartupResult;
-pub use knob::{
-    Knob, KnobRange, KnobSpec, Knobs, Text, EP_RATIO_RANGE, MACHINE_EXAMPLES, MAX_GROUPS,
-    MAX_QUEUES,
-};
+pub use knob::{Knob, KnobRange, Knobs, Text, MACHINE_EXAMPLES};
+
 pub use m1_compress::M1CompressResult;
-pub use registry::{
-    allowed_names, names, PageCell, PageColumn, PageRow, PageTable, PageText, RunLabel,
-    ScenarioKind, ScenarioOutcome, ScenarioResult,
-};
+pub use registry::{allowed_names, names, ScenarioKind, ScenarioOutcome, ScenarioResult};
+pub(crate) use registry::{PageTable, PageText};
 
 /// Ends a scenario's text report: its notes in `lang` as a bulleted list.
 fn push_notes(out: &mut String, notes: &[String]) {

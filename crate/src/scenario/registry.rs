@@ -165,7 +165,7 @@ impl ScenarioKind {
 }
 
 /// A run's label in the page's run picker.
-pub type RunLabel = Filled;
+pub(crate) type RunLabel = Filled;
 
 /// Sentences the page shows around a result's tables, made from the same
 /// figures and settings as the tables.
@@ -195,7 +195,7 @@ pub struct PageColumn {
 }
 
 impl PageColumn {
-    pub fn new(key: &str, label: Text, class: Option<&'static str>) -> PageColumn {
+    pub(crate) fn new(key: &str, label: Text, class: Option<&'static str>) -> PageColumn {
         PageColumn {
             key: key.into(),
             label: label.into(),
@@ -206,7 +206,7 @@ impl PageColumn {
 
 /// What the sched_pri chart shows under `policy`: the main thread, and
 /// `with_queue` one queue beside it.
-pub fn pri_caption(policy: PolicyKind, band_limit: bool, with_queue: bool) -> Filled {
+pub(crate) fn pri_caption(policy: PolicyKind, band_limit: bool, with_queue: bool) -> Filled {
     const SUBJECT: Text = Text::new("The main thread (base 47).", "主线程（基础优先级 47）。");
     const SUBJECT_AND_QUEUE: Text = Text::new(
         "The main thread (base 47) and one queue.",
@@ -254,12 +254,12 @@ pub struct PageCell {
 }
 
 impl PageCell {
-    pub fn new(text: Filled) -> PageCell {
+    pub(crate) fn new(text: Filled) -> PageCell {
         PageCell { text, qos: None }
     }
 
     /// A figure with `digits` decimals, `—` when there is none.
-    pub fn number(v: Option<f64>, digits: usize) -> PageCell {
+    pub(crate) fn number(v: Option<f64>, digits: usize) -> PageCell {
         PageCell::new(Filled::same(match v {
             Some(v) if v.is_finite() => format!("{v:.digits$}"),
             _ => "—".to_string(),

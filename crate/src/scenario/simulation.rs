@@ -16,7 +16,7 @@ use crate::sim::{CoreKind, EngineConfig, Machine, Recorder, ThreadId, ThreadInfo
 use crate::workload::program_threads::{ProgramRun, Stop};
 use crate::workload::programs::{ItemId, Programs};
 
-pub use crate::sim::trace::{Interval, PriSeries, Segment, State};
+pub(crate) use crate::sim::trace::{Interval, PriSeries, Segment, State};
 
 /// The quantum (ms) round-robin and MLFQ use when they run a scenario:
 /// XNU's standard quantum, so the classes differ in their rules, not in

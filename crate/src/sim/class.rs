@@ -7,7 +7,7 @@
 //! `crate::policy`, one per file.
 
 use super::qos::Qos;
-pub use super::trace::ThreadId;
+pub(crate) use super::trace::ThreadId;
 
 /// Why a thread is handed to [`Policy::enqueue`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,7 +206,7 @@ impl GroupKind {
     pub const ALL: [GroupKind; 3] = [GroupKind::Efficient, GroupKind::Normal, GroupKind::Ui];
 
     /// As written after a group's name (`~app2:ui`).
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             GroupKind::Efficient => "efficient",
             GroupKind::Normal => "normal",

@@ -43,7 +43,7 @@ use super::threads::{Next, Threads};
 use super::time::Key;
 use super::trace::{Segment, State};
 
-pub use super::time::DONE_EPSILON;
+pub(crate) use super::time::DONE_EPSILON;
 
 /// Recording and safety settings for one run.
 #[derive(Clone, Copy, Debug, PartialEq)]

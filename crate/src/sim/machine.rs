@@ -180,7 +180,7 @@ impl Machine {
     /// parts of `<P>p+<E>e` joined by `+` whether they were separated by
     /// `+`, spaces or both. A `+` typed into a URL arrives as a space
     /// (`?machine=2p+4e` reads `2p 4e`), and means the same machine.
-    pub fn spec(text: &str) -> String {
+    pub(crate) fn spec(text: &str) -> String {
         text.trim()
             .to_ascii_lowercase()
             .split('+')

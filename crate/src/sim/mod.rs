@@ -21,19 +21,20 @@
 //! - [`budget`]: a work meter that bounds a run in the page.
 
 pub mod budget;
-pub mod class;
-pub mod core;
+pub(crate) mod class;
+pub(crate) mod core;
 pub mod machine;
-pub mod qos;
-pub mod record;
-pub mod threads;
-pub mod time;
+pub(crate) mod qos;
+pub(crate) mod record;
+pub(crate) mod threads;
+pub(crate) mod time;
 pub mod trace;
 
-pub use self::core::{simulate_on, EngineConfig, EngineError, Schedule, TaskOutcome, DONE_EPSILON};
+pub(crate) use self::core::TaskOutcome;
+pub use self::core::{simulate_on, EngineConfig, EngineError, Schedule};
 pub use class::{Enqueue, GroupKind, Leave, Policy, Running, TaskView, ThreadGroup, ThreadInfo};
 pub use machine::{Core, CoreKind, Machine};
 pub use qos::Qos;
 pub use record::{NoRecord, Recorder};
 pub use threads::{Next, Tasks, Threads};
-pub use trace::{Interval, PriSeries, Segment, State, ThreadId};
+pub(crate) use trace::ThreadId;

@@ -2,7 +2,7 @@
 //! heaps, and the tolerances every part of the core shares.
 
 /// Work below this is "done", as in the study's `rem[i] <= 1e-9`.
-pub const DONE_EPSILON: f64 = 1e-9;
+pub(crate) const DONE_EPSILON: f64 = 1e-9;
 
 /// Events of the scenarios' programs less than this far apart (ms) are
 /// one instant; a quantum left over after a preemption shorter than this
@@ -11,7 +11,7 @@ pub(crate) const SAME_INSTANT_MS: f64 = 1e-9;
 
 /// `f64` with a total order, for run-queue heaps keyed by time or work.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Key(pub f64);
+pub(crate) struct Key(pub f64);
 
 impl Eq for Key {}
 

@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 /// A thread's index in the workload (for the study: the task's index).
-pub type ThreadId = u32;
+pub(crate) type ThreadId = u32;
 
 /// A stretch of time in which one core ran one thread.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -42,7 +42,7 @@ impl State {
         State::Blocked,
     ];
 
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 }

@@ -13,7 +13,7 @@ const SORT_BELOW: usize = 1 << 14;
 
 /// The values that sorting `values` by [`f64::total_cmp`] would put at
 /// `ranks` (ascending, each below `values.len()`), exactly.
-pub fn at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
+pub(crate) fn at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
     debug_assert!(ranks.windows(2).all(|w| w[0] <= w[1]));
     debug_assert!(ranks.last().is_none_or(|&r| r < values.len()));
     if ranks.is_empty() {

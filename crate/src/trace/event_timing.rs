@@ -33,7 +33,7 @@ const MAX_FRAME_CHARS: usize = 64;
 
 /// One Event Timing entry as kept.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Timing {
+pub(crate) struct Timing {
     pub pid: i64,
     /// The input's time on the trace's clock, µs.
     pub ts: f64,
@@ -69,7 +69,7 @@ impl Timing {
     }
 
     /// The fields that tell two copies of one event apart from two events.
-    pub fn key(&self) -> (u64, &str, [u64; 4]) {
+    pub(crate) fn key(&self) -> (u64, &str, [u64; 4]) {
         (
             self.interaction_id,
             &self.kind,
@@ -100,7 +100,7 @@ pub struct Skipped {
 }
 
 impl Skipped {
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.malformed + self.impossible + self.past_end + self.over_limit
     }
 }
@@ -125,14 +125,14 @@ struct Data {
 
 /// Why an event was not kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refused {
+pub(crate) enum Refused {
     Malformed,
     Impossible,
 }
 
 /// Reads the `b` event's `args` (raw JSON) at trace time `ts` (µs) of
 /// process `pid`.
-pub fn read(pid: i64, ts: f64, args: Option<&str>) -> Result<Timing, Refused> {
+pub(crate) fn read(pid: i64, ts: f64, args: Option<&str>) -> Result<Timing, Refused> {
     let args: Args = args
         .and_then(|a| serde_json::from_str(a).ok())
         .ok_or(Refused::Malformed)?;
@@ -201,7 +201,7 @@ fn clean_frame(frame: &str) -> String {
 /// (`keyboard`, `tapOrClick` or `drag`); `args.frame` the frame. Lighthouse
 /// computes INP from these (see `super::interactions::lighthouse_inp`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ChromeInteraction {
+pub(crate) struct ChromeInteraction {
     pub pid: i64,
     /// On the trace's clock, µs.
     pub ts: f64,

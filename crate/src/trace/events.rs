@@ -37,7 +37,7 @@ const MAX_NAMES: usize = 1_000_000;
 
 /// One duration event, as kept.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Ev {
+pub(crate) struct Ev {
     /// Index into [`Events::threads`].
     pub thread: u32,
     /// Index into [`Events::names`].
@@ -65,16 +65,15 @@ impl fmt::Display for ThreadKey {
 
 /// One of the events that identify the inspected page, with its raw args.
 #[derive(Clone, Debug)]
-pub struct PageEvent {
+pub(crate) struct PageEvent {
     pub name: String,
     pub pid: i64,
-    pub ts: f64,
     pub args: Option<String>,
 }
 
 /// What the reader kept of a trace.
 #[derive(Debug, Default)]
-pub struct Events {
+pub(crate) struct Events {
     pub events: Vec<Ev>,
     pub names: Vec<String>,
     pub threads: Vec<ThreadKey>,
@@ -132,7 +131,7 @@ impl Events {
 }
 
 /// Reads a trace (already inflated). See the module documentation.
-pub fn read(bytes: &[u8]) -> Result<Events, TraceError> {
+pub(crate) fn read(bytes: &[u8]) -> Result<Events, TraceError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
     match first.map(|i| bytes[i]) {
@@ -611,7 +610,6 @@ fn keep(
         out.page_events.push(PageEvent {
             name: name.to_string(),
             pid,
-            ts: if let Num::Value(t) = raw.ts { t } else { 0.0 },
             args: raw.args.map(|a| a.get().to_string()),
         });
     }

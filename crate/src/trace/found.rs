@@ -13,7 +13,7 @@ use crate::workload::Workload;
 
 /// A task of 50 ms or more is a long task (the browsers' definition); its
 /// time beyond 50 ms is blocking time.
-pub const LONG_TASK_MS: f64 = 50.0;
+pub(crate) const LONG_TASK_MS: f64 = 50.0;
 /// How many of the longest tasks are listed.
 pub(crate) const LONGEST_SHOWN: usize = 10;
 /// The headings of the longest tasks' table: start, duration, first event.
@@ -133,7 +133,7 @@ pub struct Found {
 
 impl Found {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
+    pub(crate) fn new(
         chosen: &Candidate,
         candidates: &[Candidate],
         how: How,

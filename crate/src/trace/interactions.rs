@@ -103,7 +103,7 @@ pub enum Kind {
 impl Kind {
     /// Drag events make a drag; key events a keyboard interaction;
     /// pointer, mouse, touch and click events a tap or click.
-    pub fn of<'a>(types: impl IntoIterator<Item = &'a str> + Clone) -> Kind {
+    pub(crate) fn of<'a>(types: impl IntoIterator<Item = &'a str> + Clone) -> Kind {
         let any = |f: fn(&str) -> bool| types.clone().into_iter().any(f);
         if any(|t| t.starts_with("drag") || t == "drop") {
             Kind::Drag
@@ -257,7 +257,7 @@ fn lighthouse_types(interaction_type: &str) -> Option<&'static [&'static str]> {
 /// `None` when Lighthouse would find no INP (no summary) or give up (no
 /// entry names its frame, no entry matches, or the closest is over
 /// [`LIGHTHOUSE_MATCH_MS`] away).
-pub fn lighthouse_inp(
+pub(crate) fn lighthouse_inp(
     summaries: &[ChromeInteraction],
     timings: &[Timing],
     pid: i64,
@@ -291,7 +291,12 @@ pub fn lighthouse_inp(
 /// The interactions of process `pid`, placed on the tasks of `thread`
 /// (its main thread), and which of those tasks are an interaction's own
 /// handlers.
-pub fn find(ev: &Events, pid: i64, thread: u32, list: &TaskList) -> (Interactions, Vec<bool>) {
+pub(crate) fn find(
+    ev: &Events,
+    pid: i64,
+    thread: u32,
+    list: &TaskList,
+) -> (Interactions, Vec<bool>) {
     let mut handler = vec![false; list.tasks.len()];
     let mut out = Interactions {
         entries_in_trace: ev.timings.len() + ev.timings_skipped.total(),

@@ -17,14 +17,14 @@
 //! clear error out); [`ParsedTrace`] splits it in two so a front end can
 //! let the visitor pick another thread without reading the file again.
 
-pub mod event_timing;
-pub mod events;
+pub(crate) mod event_timing;
+pub(crate) mod events;
 pub mod found;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gzip;
 pub mod interactions;
-pub mod tasks;
-pub mod threads;
+pub(crate) mod tasks;
+pub(crate) mod threads;
 
 use std::fmt;
 
@@ -35,7 +35,7 @@ use crate::workload::Workload;
 pub use events::ThreadKey;
 pub use found::Found;
 pub use tasks::Task;
-pub use threads::Candidate;
+pub(crate) use threads::Candidate;
 
 /// Largest trace read, uncompressed (256 MiB).
 pub const MAX_TRACE_BYTES: usize = 256 * 1024 * 1024;

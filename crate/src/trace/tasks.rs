@@ -56,7 +56,7 @@ pub struct Task {
 
 /// A thread's tasks and what was done to get them.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct TaskList {
+pub(crate) struct TaskList {
     pub tasks: Vec<Task>,
     /// Task events inside another task, not counted.
     pub nested: usize,
@@ -74,7 +74,7 @@ fn ph_rank(e: &Ev) -> u8 {
 
 /// Sorts events by thread, then time; at equal times ends first, then the
 /// longer event first (a `B`, of unknown length, before any `X`).
-pub fn sort(ev: &mut Events) {
+pub(crate) fn sort(ev: &mut Events) {
     let len = |e: &Ev| match e.ph {
         b'X' if !e.dur.is_nan() => e.dur,
         _ => f64::INFINITY,
@@ -106,7 +106,7 @@ struct Span {
 }
 
 /// The thread's top-level tasks, in start order.
-pub fn extract(ev: &Events, thread: u32) -> Result<TaskList, TraceError> {
+pub(crate) fn extract(ev: &Events, thread: u32) -> Result<TaskList, TraceError> {
     let task_ids: Vec<bool> = ev.names.iter().map(|n| is_task_name(n)).collect();
     let wrapper_ids: Vec<bool> = ev
         .names
@@ -195,7 +195,7 @@ pub fn extract(ev: &Events, thread: u32) -> Result<TaskList, TraceError> {
 }
 
 /// Top-level tasks of a thread, for the candidate list.
-pub fn count(ev: &Events, thread: u32) -> usize {
+pub(crate) fn count(ev: &Events, thread: u32) -> usize {
     extract(ev, thread).map_or(0, |l| l.tasks.len())
 }
 
@@ -226,7 +226,7 @@ fn clean_label(name: &str) -> String {
 pub(crate) const OTHER_LABEL: &str = "other";
 
 /// Each task's label: its first child's name, or the task event's name.
-pub fn labels(list: &TaskList, names: &[String]) -> Vec<String> {
+pub(crate) fn labels(list: &TaskList, names: &[String]) -> Vec<String> {
     list.tasks
         .iter()
         .map(|t| {
@@ -241,7 +241,7 @@ pub fn labels(list: &TaskList, names: &[String]) -> Vec<String> {
 
 /// The workload (ms from the first task), each task's recorded latency and
 /// its recorded start.
-pub fn workload(
+pub(crate) fn workload(
     list: &TaskList,
     names: &[String],
     arrivals: TraceArrivals,

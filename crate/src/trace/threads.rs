@@ -166,7 +166,7 @@ const BROWSER_MAIN: &str = "CrBrowserMain";
 
 /// The candidates (main-frame threads first, then by task count), the
 /// default choice, and how it was found.
-pub fn find(ev: &Events) -> (Vec<Candidate>, Option<usize>, How) {
+pub(crate) fn find(ev: &Events) -> (Vec<Candidate>, Option<usize>, How) {
     let (pids, how) = main_pids(ev);
     let with_events: HashSet<u32> = ev.events.iter().map(|e| e.thread).collect();
     let named = |k: &ThreadKey| ev.thread_names.get(k).map_or("", String::as_str);
@@ -225,7 +225,7 @@ pub fn find(ev: &Events) -> (Vec<Candidate>, Option<usize>, How) {
 }
 
 /// `PID:TID (name, N tasks)` for each candidate, for messages.
-pub fn list(cands: &[Candidate], lang: Lang) -> String {
+pub(crate) fn list(cands: &[Candidate], lang: Lang) -> String {
     const NONE: Text = Text::new("none", "无");
     const UNNAMED: Text = Text::new("unnamed", "未命名");
     const ONE: Text = Text::new("{} ({}, {} tasks)", "{}（{}，{} 个任务）");

@@ -19,7 +19,8 @@ use crate::chart::cdf;
 use crate::experiment::summary::Summary;
 use crate::experiment::PolicyRun;
 use crate::policy::PolicyKind;
-use crate::sim::{Schedule, Segment, TaskOutcome};
+use crate::sim::trace::Segment;
+use crate::sim::{Schedule, TaskOutcome};
 use crate::workload::Workload;
 
 /// A policy's run with its CDF's points (`cdf::run_points`), computed

@@ -13,7 +13,8 @@ use wasm_bindgen::prelude::*;
 use super::result::to_js;
 use super::scenario::{page_defaults, RUN_KEY, SCENARIO_KEY};
 use crate::param_spec::Params;
-use crate::scenario::{Knob, KnobSpec, ScenarioKind, Text};
+use crate::scenario::knob::KnobSpec;
+use crate::scenario::{Knob, ScenarioKind, Text};
 use crate::sim::Qos;
 
 /// Everything the page's scenario panel is built from.

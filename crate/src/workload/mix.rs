@@ -49,7 +49,7 @@ pub const MAX_TASK_MS: f64 = 3_600_000.0;
 pub const MAX_CLASSES: usize = 16;
 /// The class the page's mix editor adds: weight 1, uniform from 10 to
 /// 20 ms (between the default mix's short and medium tasks).
-pub const NEW_CLASS: (f64, f64, f64) = (1.0, 10.0, 20.0);
+pub(crate) const NEW_CLASS: (f64, f64, f64) = (1.0, 10.0, 20.0);
 /// The study's mix.
 pub const DEFAULT_MIX: &str = "85:1-8,12:10-40,3:80-200";
 
@@ -68,7 +68,7 @@ const NV_MAGICCONST: f64 = 1.7155277699214135;
 
 impl Dist {
     /// One duration, drawn the way CPython's `random` draws it.
-    pub fn draw(&self, rng: &mut dyn UniformSource) -> f64 {
+    pub(crate) fn draw(&self, rng: &mut dyn UniformSource) -> f64 {
         let v = match *self {
             Dist::Uniform { lo, hi } => rng.uniform(lo, hi),
             Dist::Fixed(ms) => ms,
@@ -92,7 +92,7 @@ impl Dist {
 
     /// The expected duration (for sizing arrivals and the up-front size
     /// check).
-    pub fn mean(&self) -> f64 {
+    pub(crate) fn mean(&self) -> f64 {
         match *self {
             Dist::Uniform { lo, hi } => (lo + hi) / 2.0,
             Dist::Fixed(ms) => ms,

@@ -38,7 +38,7 @@ impl Arrivals {
     );
 
     /// One example of each form, for a control's hint.
-    pub const EXAMPLES: Text = Text::new(
+    pub(crate) const EXAMPLES: Text = Text::new(
         "t0, poisson:0.9 or burst:50@100",
         "t0、poisson:0.9 或 burst:50@100",
     );

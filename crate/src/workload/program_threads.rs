@@ -475,12 +475,12 @@ impl Threads for ProgramRun<'_> {
 
 impl ProgramRun<'_> {
     /// When each work item was done (None: not by the end of the run).
-    pub fn items_done(&self) -> &[Option<f64>] {
+    pub(crate) fn items_done(&self) -> &[Option<f64>] {
         &self.items_done
     }
 
     /// When each pool's last chunk finished.
-    pub fn pools_done(&self) -> &[Option<f64>] {
+    pub(crate) fn pools_done(&self) -> &[Option<f64>] {
         &self.pools_done
     }
 }

@@ -5,7 +5,7 @@
 //! [`super::program_threads`] runs them on the loop.
 
 use crate::sim::qos::{BASEPRI_FOREGROUND, SYSTEM_WORK_PRI};
-pub use crate::sim::ThreadId;
+pub(crate) use crate::sim::ThreadId;
 use crate::sim::{Qos, ThreadGroup, ThreadInfo};
 pub(crate) type ItemId = usize;
 pub(crate) type PoolId = usize;
@@ -35,7 +35,7 @@ pub enum WorkerCap {
 }
 
 impl WorkerCap {
-    pub const ALL: [WorkerCap; 3] = [WorkerCap::Off, WorkerCap::PerItem, WorkerCap::Held];
+    pub(crate) const ALL: [WorkerCap; 3] = [WorkerCap::Off, WorkerCap::PerItem, WorkerCap::Held];
 
     /// As a knob reads and writes it.
     pub fn name(self) -> &'static str {
@@ -65,7 +65,7 @@ pub struct Process {
 
 impl Process {
     /// The one app every thread is in unless a scenario says otherwise.
-    pub fn app() -> Process {
+    pub(crate) fn app() -> Process {
         Process {
             name: "app".into(),
             group: ThreadGroup::default(),
@@ -203,7 +203,7 @@ impl Programs {
         }
     }
 
-    pub fn process(&self, id: ProcessId) -> Option<&Process> {
+    pub(crate) fn process(&self, id: ProcessId) -> Option<&Process> {
         self.processes.get(id)
     }
 
@@ -214,7 +214,7 @@ impl Programs {
 
     /// How GCD caps thread `t`: its process's cap for a pool worker, never
     /// for any other program.
-    pub fn worker_cap(&self, t: usize) -> WorkerCap {
+    pub(crate) fn worker_cap(&self, t: usize) -> WorkerCap {
         let spec = &self.threads[t];
         match spec.program {
             Program::Pool(_) => self

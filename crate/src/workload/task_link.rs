@@ -6,7 +6,7 @@
 //! `DATA` is base64url (no padding) of: the task count, then per task the
 //! change of its start from the previous task's (zigzag, so any order
 //! survives) and its duration, every number an unsigned LEB128 varint of
-//! whole microseconds ([`RESOLUTION_MS`]: a trace's own resolution, so a
+//! whole microseconds (a trace's own resolution, so a
 //! trace's tasks come back exact). A link whose fragment would pass
 //! [`MAX_FRAGMENT`] characters is refused rather than cut.
 //!
@@ -18,11 +18,9 @@
 use crate::text::{Filled, Text};
 
 /// The fragment's key.
-pub const KEY: &str = "main-thread";
+pub(crate) const KEY: &str = "main-thread";
 /// The format's version (the text before the first `.`).
 pub(crate) const VERSION: &str = "1";
-/// The resolution of starts and durations, ms.
-pub const RESOLUTION_MS: f64 = 0.001;
 /// The longest fragment value written or read, characters: with the page's
 /// address the link stays within about 8 KB, which chat apps, mail and
 /// browsers all keep whole.

@@ -51,7 +51,7 @@ pub struct ImportError {
 }
 
 impl ImportError {
-    pub fn new(line: Option<usize>, message: impl Into<Filled>) -> Self {
+    pub(crate) fn new(line: Option<usize>, message: impl Into<Filled>) -> Self {
         ImportError {
             line,
             message: message.into(),
@@ -154,7 +154,7 @@ fn is_header(fields: &[&str]) -> bool {
 
 /// What a task list is and how large it may be, for the page's import
 /// panel: at most `max_tasks` tasks (the front end's limit, if smaller).
-pub fn import_help(max_tasks: usize) -> Filled {
+pub(crate) fn import_help(max_tasks: usize) -> Filled {
     const HELP: Text = Text::new(
         "One duration in ms per line, or CSV arrival_ms,duration_ms[,class] (header optional). Up to {} tasks, {}.",
         "每行一个时长（ms），或 CSV：arrival_ms,duration_ms[,class]（表头可选）。最多 {} 个任务、{}。",

@@ -49,7 +49,7 @@ pub(crate) fn cell(m: Metric, s: &Summary) -> String {
 
 /// The study's table in `lang`, with `recorded` (a trace's tasks as they
 /// ran) first when given.
-pub fn study(
+pub(crate) fn study(
     exp: &Experiment,
     outcome: &RunOutcome,
     recorded: Option<&Summary>,

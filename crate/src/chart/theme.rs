@@ -154,7 +154,7 @@ impl Palette {
     }
 
     /// The page's flag: dark or light.
-    pub fn dark(dark: bool) -> Palette {
+    pub(crate) fn dark(dark: bool) -> Palette {
         Palette::new(if dark { Theme::Dark } else { Theme::Light })
     }
 }

@@ -12,7 +12,7 @@ use crate::sim::{Schedule, TaskOutcome};
 use crate::text::Text;
 use crate::workload::Workload;
 
-pub use super::row_policy::RECORDED;
+pub(crate) use super::row_policy::RECORDED;
 
 /// What the "as recorded" row means when the policies ran the trace's tasks
 /// all from t = 0: a picture of the trace as it ran, not a baseline.

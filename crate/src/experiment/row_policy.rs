@@ -9,7 +9,7 @@ use crate::policy::PolicyKind;
 use crate::text::{Lang, Text};
 
 /// The policy name of the baseline in reports (`"policy": "recorded"`).
-pub const RECORDED: &str = "recorded";
+pub(crate) const RECORDED: &str = "recorded";
 
 /// The heading of a trace's "as recorded" row.
 pub(crate) const RECORDED_TITLE: Text = Text::new("as recorded", "按记录");
@@ -51,7 +51,7 @@ impl RowPolicy {
     }
 
     /// The name in headings, legends and sentences ([`policy_title`]).
-    pub fn title(self, lang: Lang) -> String {
+    pub(crate) fn title(self, lang: Lang) -> String {
         policy_title(self.name(), lang)
     }
 }

@@ -160,7 +160,7 @@ pub(crate) fn quantum_list(
 pub(crate) const MIN_RANGE_QUANTUM_MS: f64 = 0.001;
 
 /// The fewest quanta of a log-spaced range (its two ends).
-pub const MIN_RANGE_STEPS: u32 = 2;
+pub(crate) const MIN_RANGE_STEPS: u32 = 2;
 
 /// Quanta in a log-spaced range when none are given (the page's
 /// `#sweep-steps` starts here, the CLI's `--steps` defaults to it).

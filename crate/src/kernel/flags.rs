@@ -14,7 +14,7 @@ use super::Policy;
 /// Largest `--repeats`.
 pub const MAX_REPEATS: u32 = 100;
 /// Passes per policy without `--repeats`.
-pub const DEFAULT_REPEATS: u32 = 3;
+pub(crate) const DEFAULT_REPEATS: u32 = 3;
 
 /// A flag only `measure` has. Its rows have no URL key: the page does not
 /// measure.

@@ -20,7 +20,7 @@
 
 pub mod environment;
 pub mod flags;
-pub mod pass;
+pub(crate) mod pass;
 pub mod plan;
 pub mod report;
 pub mod run;
@@ -29,7 +29,7 @@ pub(crate) mod sysctl;
 pub mod text;
 pub(crate) mod watch;
 
-pub use crate::experiment::measured::KernelPolicy;
+pub(crate) use crate::experiment::measured::KernelPolicy;
 use crate::policy::PolicyKind;
 
 /// One policy to measure: the model's name, its kernel policy and the

@@ -30,7 +30,7 @@ use std::time::Duration;
 use super::sys::{self, Sched};
 
 /// Most tasks a pass runs (one thread each).
-pub const MAX_THREADS: usize = 5000;
+pub(crate) const MAX_THREADS: usize = 5000;
 /// The tasks' real-time priority (SCHED_FIFO and SCHED_RR).
 pub(crate) const TASK_PRIORITY: i32 = 10;
 /// The releaser's, above the tasks'.

@@ -139,7 +139,7 @@ pub(crate) fn check_length(pass_s: f64, passes: usize, repeats: u32) -> Result<(
 }
 
 /// The longest quantum `sched_rr_timeslice_ms` is given (ms).
-pub const MAX_RR_TIMESLICE_MS: f64 = 100_000.0;
+pub(crate) const MAX_RR_TIMESLICE_MS: f64 = 100_000.0;
 
 /// What `--quantum` accepts when rr is measured (its refusal's words and
 /// `--help`'s).

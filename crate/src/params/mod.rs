@@ -20,7 +20,7 @@ pub use scenario_query::ScenarioQuery;
 /// The page's own keys, beside the tables of the experiment, the embed
 /// view, the scenarios and the two sections.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum PageParam {
+pub enum PageParam {
     Version,
     Lang,
     Scenario,

@@ -28,7 +28,7 @@ const VERSION: u32 = 1;
 /// The run as a file: the page's query, the settings, the environment,
 /// the scaled tasks, each pass's plan, every raw measurement and the
 /// report.
-pub struct RunFile<'a> {
+pub(crate) struct RunFile<'a> {
     pub query: &'a str,
     pub plan: &'a Plan,
     pub passes: &'a [Pass],
@@ -40,7 +40,7 @@ pub struct RunFile<'a> {
 impl<'a> RunFile<'a> {
     /// The file of `passes` and `batches` measured on `plan` in
     /// `environment`, for the page query `query`.
-    pub fn new(
+    pub(crate) fn new(
         query: &'a str,
         plan: &'a Plan,
         passes: &'a [Pass],

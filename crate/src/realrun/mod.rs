@@ -15,14 +15,13 @@
 //! - [`text`]: every sentence, in English and Chinese;
 //! - [`file`]: the run as a file, and the report as JSON.
 
-pub mod file;
+pub(crate) mod file;
 pub mod measure;
 pub(crate) mod plan;
 pub(crate) mod report;
 pub(crate) mod settings;
 pub mod text;
 
-pub use file::RunFile;
 pub use measure::{Pass, PassCounts, YieldBatch};
 pub use plan::{Plan, PlanError};
 pub use report::{Environment, RealRunReport, RunState};

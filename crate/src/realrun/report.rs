@@ -47,16 +47,6 @@ pub enum RunState {
     Invalid,
 }
 
-impl RunState {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            RunState::Done => "done",
-            RunState::Stopped => "stopped",
-            RunState::Invalid => "invalid",
-        }
-    }
-}
-
 /// The table's columns, in order.
 pub(crate) const METRICS: [&str; 7] =
     crate::experiment::metric::names(crate::experiment::metric::Metric::ALL);

@@ -46,7 +46,7 @@ pub(crate) mod reading;
 pub mod report;
 pub mod settings;
 pub mod text;
-pub mod yielding;
+pub(crate) mod yielding;
 
 pub use answer::Answer;
 pub use delay::{DelayDistribution, Window};

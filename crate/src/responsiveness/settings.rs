@@ -26,9 +26,9 @@ pub(crate) const WINDOW_RANGE: NumberRange = NumberRange::new(0.0, 1e10, unit::M
 /// and even on an idle page the handler starts this much later. Measured
 /// in headless Chromium (key presses through its input path, an idle main
 /// thread; see docs/responsiveness.md).
-pub const DEFAULT_TRANSIT_MS: f64 = 0.9;
+pub(crate) const DEFAULT_TRANSIT_MS: f64 = 0.9;
 /// The transit's range.
-pub const TRANSIT_RANGE: NumberRange = NumberRange::new(0.001, 100.0, unit::MS).or_zero();
+pub(crate) const TRANSIT_RANGE: NumberRange = NumberRange::new(0.001, 100.0, unit::MS).or_zero();
 
 /// What `--quanta` and `resp_quanta` accept (the last `{}`: one quantum's
 /// range).
@@ -87,7 +87,7 @@ impl Params for RespParam {
 }
 
 impl RespParam {
-    pub(crate) const ALL: [RespParam; 6] = param_spec::ids(&SPECS);
+    pub const ALL: [RespParam; 6] = param_spec::ids(&SPECS);
 }
 
 const SPECS: [Spec<RespParam>; 6] = [

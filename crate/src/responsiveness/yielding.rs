@@ -85,24 +85,24 @@ impl YieldKind {
 
 /// The nested-timer clamp: `setTimeout(f, 0)` waits at least this long once
 /// the chain is nested deeply enough.
-pub const TIMEOUT_CLAMP_MS: f64 = 4.0;
+pub(crate) const TIMEOUT_CLAMP_MS: f64 = 4.0;
 /// Chromium clamps a chain's 5th `setTimeout`: it increments the nesting
 /// level before the check and compares with `>=` (crbug.com/1108877).
 /// Traces come from Chromium, so the model follows it.
-pub const CHROMIUM_CLAMP_FROM: u32 = 5;
+pub(crate) const CHROMIUM_CLAMP_FROM: u32 = 5;
 /// HTML's timer initialisation steps clamp when the calling task's nesting
 /// level is greater than 5: a chain's 7th `setTimeout`.
 #[cfg(test)]
 pub(crate) const HTML_CLAMP_FROM: u32 = 7;
 /// One frame at 60 Hz.
-pub const FRAME_MS: f64 = 1000.0 / 60.0;
+pub(crate) const FRAME_MS: f64 = 1000.0 / 60.0;
 /// The default cost of one yield: a typical event-loop turn without
 /// rendering, the same for every primitive (their structure — priority,
 /// clamp, frames — is what the model adds). Published figures for the turn
 /// itself are 0.02–0.1 ms; see the docs for the sources.
-pub const DEFAULT_YIELD_COST_MS: f64 = 0.1;
+pub(crate) const DEFAULT_YIELD_COST_MS: f64 = 0.1;
 /// The yield cost's range: 0 (free) or at least 1 µs, as the switch cost.
-pub const YIELD_COST_RANGE: NumberRange = SWITCH_COST_RANGE;
+pub(crate) const YIELD_COST_RANGE: NumberRange = SWITCH_COST_RANGE;
 
 /// Where the yield cost came from (`yield_cost_from` in the JSON).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

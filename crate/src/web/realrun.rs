@@ -19,9 +19,10 @@ use wasm_bindgen::prelude::*;
 use super::query;
 use super::result::{set, to_js};
 use crate::experiment::Limits;
+use crate::realrun::file::RunFile;
 use crate::realrun::{
     plan, text, Environment, Pass, PassCounts, Plan, PlanError, RealRunReport, RealSettings,
-    RunFile, YieldBatch,
+    YieldBatch,
 };
 use crate::text::Lang;
 use crate::workload::task_list;

@@ -141,7 +141,7 @@ impl ScenarioQuery {
 
     /// The same query without `run` (what the worker's cached result is
     /// keyed by).
-    pub(crate) fn run_key(&self) -> String {
+    pub fn run_key(&self) -> String {
         ScenarioQuery {
             run: self.default_run(),
             ..self.clone()

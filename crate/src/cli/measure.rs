@@ -10,7 +10,7 @@ use tailslice::kernel::flags::{self, MeasureParam, MeasureSettings};
 use tailslice::kernel::report::{self, EevdfModel, EnvironmentJson, JsonTail, MeasuredRow};
 use tailslice::kernel::run::{self, Progress, Refusal, Request};
 use tailslice::kernel::text::{self as kernel_text, NoteInputs};
-use tailslice::kernel::{kernel_policy, plan, Policy};
+use tailslice::kernel::{kernel_policy, plan, MeasuredPolicy};
 use tailslice::param_spec::{help_block, Params};
 use tailslice::policy::PolicyKind;
 use tailslice::stats::change_pct;
@@ -190,7 +190,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         exp.policies
             .iter()
             .filter_map(|p| {
-                kernel_policy(p.name()).map(|kernel| Policy {
+                kernel_policy(p.name()).map(|kernel| MeasuredPolicy {
                     name: p.name().to_string(),
                     kernel,
                     model: Some(*p),

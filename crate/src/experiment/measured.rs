@@ -97,7 +97,7 @@ pub struct CpusRead {
 }
 
 /// The environment a measurement met, as far as a reader needs it (the
-/// JSON holds more: see `kernel::report::Environment`).
+/// JSON holds more: see `kernel::report::KernelEnvironment`).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct EnvironmentRead {
     pub kernel: String,

@@ -9,7 +9,7 @@ use crate::text::{Filled, Text};
 
 use super::pass::MAX_THREADS;
 use super::plan;
-use super::Policy;
+use super::MeasuredPolicy;
 
 /// Largest `--repeats`.
 pub const MAX_REPEATS: u32 = 100;
@@ -158,7 +158,7 @@ pub fn experiment_entry(p: Param) -> Entry {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeasureSettings {
     /// `--policies` by name, each with its kernel policy.
-    pub policies: Option<Vec<Policy>>,
+    pub policies: Option<Vec<MeasuredPolicy>>,
     pub repeats: u32,
     pub rt_unthrottled: bool,
 }

@@ -35,7 +35,7 @@ use crate::policy::PolicyKind;
 /// One policy to measure: the model's name, its kernel policy and the
 /// model's class of that name, if the model simulates one.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Policy {
+pub struct MeasuredPolicy {
     pub name: String,
     pub kernel: KernelPolicy,
     pub model: Option<PolicyKind>,

@@ -6,7 +6,9 @@
 use crate::policy::PolicyKind;
 
 use super::sys::Sched;
-use super::{kernel_policy, kernel_policy_names, pass, KernelPolicy, Policy, KERNEL_POLICIES};
+use super::{
+    kernel_policy, kernel_policy_names, pass, KernelPolicy, MeasuredPolicy, KERNEL_POLICIES,
+};
 
 /// What `--policies` accepts (its refusal's words and `--help`'s).
 pub(crate) fn policies_allowed() -> String {
@@ -19,8 +21,8 @@ pub(crate) fn policies_allowed() -> String {
 
 /// Reads `--policies` for `measure`: distinct names that have a kernel
 /// policy. `flag` is the flag as spelled, for the refusal.
-pub fn parse_policies(flag: &str, text: &str) -> Result<Vec<Policy>, String> {
-    let mut out: Vec<Policy> = Vec::new();
+pub fn parse_policies(flag: &str, text: &str) -> Result<Vec<MeasuredPolicy>, String> {
+    let mut out: Vec<MeasuredPolicy> = Vec::new();
     for part in text.split(',') {
         let name = part.trim();
         let model = PolicyKind::parse(flag, name).ok();
@@ -43,7 +45,7 @@ pub fn parse_policies(flag: &str, text: &str) -> Result<Vec<Policy>, String> {
                 kernel_policy_names()
             ));
         }
-        out.push(Policy {
+        out.push(MeasuredPolicy {
             name: name.to_string(),
             kernel,
             model,

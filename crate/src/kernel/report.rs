@@ -17,7 +17,7 @@ use crate::text::Filled;
 use super::environment::Hz;
 use super::environment::RtThrottling;
 use super::plan::Cpus;
-use super::run::{Measurement, Pass, Request};
+use super::run::{KernelPass, Measurement, Request};
 pub use crate::experiment::measured::{MeasuredRow, Spreads};
 
 /// SCHED_RR's slice during the run.
@@ -47,7 +47,7 @@ pub struct Throttling {
 
 /// The machine and kernel a measurement ran on.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Environment {
+pub struct KernelEnvironment {
     /// `uname -r`.
     pub kernel: String,
     /// The kernel's tick rate; `None` when it could not be found.
@@ -75,7 +75,7 @@ pub struct Environment {
 }
 
 /// A pass's figures, by the simulation's rule.
-pub(crate) fn pass_summary(pass: &Pass, req: &Request, within: f64) -> Summary {
+pub(crate) fn pass_summary(pass: &KernelPass, req: &Request, within: f64) -> Summary {
     let r = &pass.result;
     let totals = RunTotals {
         context_switches: 0,
@@ -88,7 +88,7 @@ pub(crate) fn pass_summary(pass: &Pass, req: &Request, within: f64) -> Summary {
 }
 
 /// Time on the tasks' CPUs not spent in tasks during a pass, ms.
-pub(crate) fn other_cpu_ms(pass: &Pass, cores: usize) -> f64 {
+pub(crate) fn other_cpu_ms(pass: &KernelPass, cores: usize) -> f64 {
     let r = &pass.result;
     (r.wall_ms * cores as f64 - accurate_sum(r.busy_ms.iter().copied())).max(0.0)
 }
@@ -101,7 +101,7 @@ fn middle(values: Vec<f64>) -> (f64, [f64; 2]) {
 pub fn rows(m: &Measurement, req: &Request, within: f64) -> Vec<MeasuredRow> {
     let mut out = Vec::new();
     for (index, policy) in req.policies.iter().enumerate() {
-        let passes: Vec<&Pass> = m.passes.iter().filter(|p| p.policy == index).collect();
+        let passes: Vec<&KernelPass> = m.passes.iter().filter(|p| p.policy == index).collect();
         if passes.is_empty() {
             continue;
         }
@@ -155,7 +155,11 @@ pub fn rows(m: &Measurement, req: &Request, within: f64) -> Vec<MeasuredRow> {
 /// never idle by design) and passes longer than a throttling period —
 /// then whether a real-time row's other CPU time reached half the
 /// throttling's share.
-pub fn throttling_seen(rows: &[MeasuredRow], env: &Environment, req: &Request) -> Option<bool> {
+pub fn throttling_seen(
+    rows: &[MeasuredRow],
+    env: &KernelEnvironment,
+    req: &Request,
+) -> Option<bool> {
     let t = &env.rt_throttling;
     let period_ms = t.read.period_us? as f64 / 1000.0;
     let all_t0 = req.arrival_ms.iter().all(|&a| a == 0.0);
@@ -209,7 +213,7 @@ pub struct EevdfModel {
 #[derive(Serialize)]
 pub struct EnvironmentJson<'a> {
     #[serde(flatten)]
-    pub environment: &'a Environment,
+    pub environment: &'a KernelEnvironment,
     /// Whether RT throttling visibly paused the tasks (see
     /// [`throttling_seen`]); `null` where the run cannot tell.
     pub rt_throttling_seen: Option<bool>,
@@ -229,14 +233,14 @@ pub fn json(report: &str, tail: &JsonTail<'_>) -> serde_json::Result<String> {
 mod tests {
     use super::*;
     use crate::kernel::pass::PassResult;
-    use crate::kernel::{KernelPolicy, Policy};
+    use crate::kernel::{KernelPolicy, MeasuredPolicy};
 
     fn request() -> Request {
         Request {
             work_ms: vec![10.0, 20.0],
             arrival_ms: vec![0.0, 0.0],
             nice: Vec::new(),
-            policies: vec![Policy {
+            policies: vec![MeasuredPolicy {
                 name: "fifo".into(),
                 kernel: KernelPolicy::Fifo,
                 model: Some(crate::policy::PolicyKind::Fifo),
@@ -248,8 +252,8 @@ mod tests {
         }
     }
 
-    fn pass(repeat: u32, completion: [f64; 2]) -> Pass {
-        Pass {
+    fn pass(repeat: u32, completion: [f64; 2]) -> KernelPass {
+        KernelPass {
             policy: 0,
             repeat,
             result: PassResult {
@@ -288,8 +292,8 @@ mod tests {
         assert!((r.other_cpu_ms - 1.0).abs() < 1e-9);
     }
 
-    pub(super) fn environment() -> Environment {
-        Environment {
+    pub(super) fn environment() -> KernelEnvironment {
+        KernelEnvironment {
             kernel: "6.18".into(),
             hz: Some(250),
             hz_source: "/proc/config.gz",

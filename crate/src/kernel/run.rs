@@ -9,10 +9,10 @@ use std::time::Duration;
 use super::environment::{self, Hz, RtThrottling};
 use super::pass::{self, PassPlan, PassResult, MAX_THREADS, RELEASER_PRIORITY};
 use super::plan::{self, Cpus};
-use super::report::{Environment, RrSlice, Throttling};
+use super::report::{KernelEnvironment, RrSlice, Throttling};
 use super::sys::Sched;
 use super::sysctl::{self, Setting};
-use super::{watch, KernelPolicy, Policy};
+use super::{watch, KernelPolicy, MeasuredPolicy};
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -21,7 +21,7 @@ pub struct Request {
     pub arrival_ms: Vec<f64>,
     /// Each task's nice value under SCHED_OTHER (empty: all 0).
     pub nice: Vec<i8>,
-    pub policies: Vec<Policy>,
+    pub policies: Vec<MeasuredPolicy>,
     /// Round-robin's slice in ms (written to `sched_rr_timeslice_ms`).
     pub quantum_ms: f64,
     pub cores: usize,
@@ -92,7 +92,7 @@ pub fn check(request: Request) -> Result<Checked, Refusal> {
 
 /// One pass as measured.
 #[derive(Clone, Debug)]
-pub struct Pass {
+pub struct KernelPass {
     /// Index into the request's policies.
     pub policy: usize,
     /// From 1.
@@ -103,8 +103,8 @@ pub struct Pass {
 /// What a measurement leaves: its passes and the environment.
 #[derive(Clone, Debug)]
 pub struct Measurement {
-    pub passes: Vec<Pass>,
-    pub environment: Environment,
+    pub passes: Vec<KernelPass>,
+    pub environment: KernelEnvironment,
     /// Policies left out (real-time ones without the right to run them).
     pub left_out: Vec<String>,
 }
@@ -113,7 +113,7 @@ pub struct Measurement {
 pub enum Progress<'a> {
     /// A pass is about to start (the settings it needs are in place).
     Pass {
-        policy: &'a Policy,
+        policy: &'a MeasuredPolicy,
         repeat: u32,
         repeats: u32,
         expected_s: f64,
@@ -240,7 +240,7 @@ pub fn measure(
             if let (Some(slice), Some(ms)) = (rr_slice.as_mut(), result.rr_slice_ms) {
                 slice.effective = Some(ms);
             }
-            passes.push(Pass {
+            passes.push(KernelPass {
                 policy: index,
                 repeat,
                 result,
@@ -267,7 +267,7 @@ pub fn measure(
         .collect();
     Ok(Measurement {
         passes,
-        environment: Environment {
+        environment: KernelEnvironment {
             kernel,
             hz: hz.value,
             hz_source: hz.source,

@@ -6,7 +6,7 @@ use crate::text::{Filled, Lang, Text};
 
 use super::environment::release_at_least;
 use super::plan::list;
-use super::report::{EevdfModel, Environment, MeasuredRow};
+use super::report::{EevdfModel, KernelEnvironment, MeasuredRow};
 
 const CPUS_FREE: Text = Text::new(
     "Tasks pinned to CPU {}; CPU {} left free for the system.",
@@ -87,7 +87,7 @@ const MIDDLE: Text = Text::new(
 
 /// What a note needs besides the environment.
 pub struct NoteInputs<'a> {
-    pub env: &'a Environment,
+    pub env: &'a KernelEnvironment,
     pub rows: &'a [MeasuredRow],
     pub left_out: &'a [String],
     /// Policies measured without a model row.

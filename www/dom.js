@@ -44,6 +44,27 @@ const observer = new ResizeObserver((entries) => {
 });
 
 /**
+ * Brings the document's style up to date for `elem`, measured as
+ * `tailslice:style`: a canvas's font is resolved against it, so after a
+ * DOM change the first font set would compute it inside a chart's drawing
+ * (and its measure). Nothing to do when the style is clean.
+ */
+export function computeStyle(elem) {
+  const start = performance.now();
+  void getComputedStyle(elem).font;
+  performance.measure('tailslice:style', { start, end: performance.now() });
+}
+
+/**
+ * Starts observing `elems` before anything asks for their widths: the
+ * browser reports them after its next layout (while the wasm loads, say),
+ * so the first update reads numbers instead of laying the page out.
+ */
+export function observeWidths(elems) {
+  for (const e of elems) observer.observe(e);
+}
+
+/**
  * The CSS width (clientWidth) of `elem`: the one the ResizeObserver last
  * reported, else read now (a layout, measured as `tailslice:layout`) and
  * observed from then on. A hidden element (width 0) is read again each time.

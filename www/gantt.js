@@ -223,7 +223,12 @@ export function showResult(result, { keep = false, large = false } = {}) {
  * (before anything is drawn: each canvas sized in between would make the
  * next read lay the page out again). */
 export function readChartWidths() {
-  for (const id of ['#gantt', '#cdf', '#hist']) widthOf($(id).parentElement);
+  for (const e of chartBoxes()) widthOf(e);
+}
+
+/** The boxes the charts take their widths from. */
+export function chartBoxes() {
+  return ['#gantt', '#cdf', '#hist'].map((id) => $(id).parentElement);
 }
 
 /** Draws the study's Gantt (in parts). */

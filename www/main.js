@@ -7,7 +7,7 @@
 // have one job: see docs/page-internals.md.
 import init, { parseQuery, scenarioCatalog, langOf } from './tailslice.js';
 import { t, lang, setLang, startLang, onLangChange, applyI18n } from './i18n.js';
-import { $ } from './dom.js';
+import { $, observeWidths } from './dom.js';
 import { loadCatalog, catalog, limits } from './catalog.js';
 import { app, setState, firstResult, whileLoading } from './state.js';
 import { showBanner, showRunError, onMainThreadError } from './banner.js';
@@ -16,7 +16,7 @@ import { writeUrl } from './url.js';
 import { request, crashWorker, onWorkerFailure } from './worker-calls.js';
 import { onFailure, workerRestarts, workersStarted, liveJobs } from './client.js';
 import { renderHead } from './table.js';
-import { drawGantt, drawPlots, wireGantt } from './gantt.js';
+import { chartBoxes, drawGantt, drawPlots, wireGantt } from './gantt.js';
 import { wireSharing, startEmbed, postHeight } from './embed.js';
 import { setTheme } from './theme.js';
 import { relabel, pushChartLang } from './relabel.js';
@@ -89,6 +89,8 @@ async function main() {
   }
   // The worker starts on first need (its wasm is not in the first download).
   onFailure(onWorkerFailure);
+  // The charts' widths arrive from the browser's layout while the wasm loads.
+  observeWidths(chartBoxes());
   await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
   loadCatalog();
   const page = parseQuery(location.search);

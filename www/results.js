@@ -1,13 +1,14 @@
 // Showing one result: its Gantt and plots (keeping the zoom while only a
-// value changes), the table first, then the charts (in the next task for a
-// large result, so neither task blocks the page for long), the User Timing
-// measures and the state hooks (body[data-updates], data-query).
+// value changes) and its table, in an order that keeps every task short
+// and the style computed once (see show), the User Timing measures and
+// the state hooks (body[data-updates], data-query).
 import { limits } from './catalog.js';
 import { app, setState, firstResultDrawn } from './state.js';
 import { clearRunError } from './banner.js';
 import { renderTable, renderStatus } from './table.js';
 import { drawGantt, drawPlots, readChartWidths, showResult } from './gantt.js';
 import { postHeight } from './embed.js';
+import { $, computeStyle } from './dom.js';
 
 export function show(result, query, workerMs, t0, received) {
   const start = performance.now();
@@ -21,56 +22,83 @@ export function show(result, query, workerMs, t0, received) {
   app.viewKey = key;
   app.result = result;
   clearRunError();
-  renderTable(result);
-  const tTable = performance.now();
-  performance.measure('tailslice:draw:table', { start: tView, end: tTable });
-  // A large result: the table now, the charts in the next task, so that
-  // neither task blocks the main thread for long (the Gantt itself is
-  // drawn in parts). A small one is drawn at once (slider edits).
-  const view = app.view;
-  if (large) {
-    setTimeout(() => { if (view === app.view) finishShow(query, workerMs, t0, start, tTable, true); }, 0);
-  } else {
-    finishShow(query, workerMs, t0, start, tTable, false);
-  }
   performance.measure('tailslice:render:view', { start, end: tView });
-  performance.measure('tailslice:render:table', { start: tView, end: tTable });
   void received;
+  const view = app.view;
+  const later = (f) => setTimeout(() => { if (view === app.view) f(); }, 0);
+  const shown = (end) => {
+    performance.measure('tailslice:render', { start, end });
+    performance.measure('tailslice:update', { start: t0, end });
+  };
+  if (large) {
+    // A large result: the table now, the Gantt (drawn in parts) in the
+    // next task and the plots (its CDF reads ranks of millions of
+    // latencies) in the one after, so that no task blocks the page for long.
+    table(result, tView);
+    later(() => {
+      const tGantt = gantt(performance.now());
+      shown(tGantt);
+      firstResultDrawn();
+      later(() => ready(query, workerMs, tGantt - start + plots()));
+    });
+    return;
+  }
+  // The charts before the table: a canvas's first font makes the browser
+  // compute the document's style, which after a freshly written table is
+  // the whole table's, inside this task; written last, the table's style
+  // is computed once, with the frame's own.
+  const tGantt = gantt(tView);
+  if (app.updates === 0) {
+    // The first update after a load: what is above the fold (the Gantt,
+    // the table) now and the plots below it in the next task, so that the
+    // visitor sees the result sooner and no task of the load is long.
+    const tTable = table(result, tGantt);
+    shown(tTable);
+    firstResultDrawn();
+    later(() => ready(query, workerMs, tTable - start + plots()));
+    return;
+  }
+  plots();
+  const tTable = table(result, performance.now());
+  shown(tTable);
+  ready(query, workerMs, tTable - start);
 }
 
-function finishShow(query, workerMs, t0, start, tTable, large) {
+/** Writes the latency table; returns when it was done. */
+function table(result, from) {
+  renderTable(result);
+  const end = performance.now();
+  performance.measure('tailslice:draw:table', { start: from, end });
+  performance.measure('tailslice:render:table', { start: from, end });
+  return end;
+}
+
+/** Draws the Gantt at the charts' widths; returns when it was done. */
+function gantt(from) {
   readChartWidths();
+  computeStyle($('#gantt'));
   drawGantt();
-  const tGantt = performance.now();
-  performance.measure('tailslice:render:gantt', { start: tTable, end: tGantt });
-  // The first update after a load draws what is above the fold (the table,
-  // the Gantt) in this task and the plots below it (CDF, histogram) in the
-  // next: the visitor sees the result sooner and no task of the load is
-  // long. A large result does the same (its CDF reads ranks of millions of
-  // latencies). `tailslice:update` then ends when the table and Gantt are drawn.
-  const split = app.updates === 0 || large;
-  const rest = () => {
-    const tPlots = performance.now();
-    drawPlots();
-    const end = performance.now();
-    // Finer measures, for DevTools and the benchmark.
-    performance.measure('tailslice:render:plots', { start: tPlots, end });
-    if (!split) {
-      performance.measure('tailslice:render', { start, end });
-      performance.measure('tailslice:update', { start: t0, end });
-    }
-    app.timing = { workerMs, drawMs: (tGantt - start) + (end - tPlots) };
-    renderStatus();
-    document.body.dataset.query = query;
-    app.updates++;
-    document.body.dataset.updates = String(app.updates);
-    setState('ready');
-    if (app.page && app.page.embed) postHeight();
-  };
-  if (!split) { rest(); return; }
-  performance.measure('tailslice:render', { start, end: tGantt });
-  performance.measure('tailslice:update', { start: t0, end: tGantt });
-  firstResultDrawn();
-  const view = app.view;
-  setTimeout(() => { if (view === app.view) rest(); }, 0);
+  const end = performance.now();
+  performance.measure('tailslice:render:gantt', { start: from, end });
+  return end;
+}
+
+/** Draws the plots (CDF, histogram); returns how long that took, ms. */
+function plots() {
+  const start = performance.now();
+  drawPlots();
+  const end = performance.now();
+  performance.measure('tailslice:render:plots', { start, end });
+  return end - start;
+}
+
+/** The result is all drawn: the status line and the state hooks. */
+function ready(query, workerMs, drawMs) {
+  app.timing = { workerMs, drawMs };
+  renderStatus();
+  document.body.dataset.query = query;
+  app.updates++;
+  document.body.dataset.updates = String(app.updates);
+  setState('ready');
+  if (app.page && app.page.embed) postHeight();
 }

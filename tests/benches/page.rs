@@ -43,7 +43,7 @@ const T: Duration = Duration::from_secs(30);
 
 /// The page's User Timing measures, the render's parts included (which one
 /// a slow first update spends its time in).
-const MEASURES: [&str; 13] = [
+const MEASURES: [&str; 14] = [
     "simulate",
     "render",
     "update",
@@ -59,6 +59,8 @@ const MEASURES: [&str; 13] = [
     "draw:histogram",
     // Reading a width that was not known yet (a layout in the update's task).
     "layout",
+    // The document's style brought up to date before the Gantt's first font.
+    "style",
 ];
 
 /// Durations of each measure on the page so far: `{name: [ms]}`.

@@ -7,7 +7,7 @@
 // (legends included).
 import { Gantt, View } from './tailslice.js';
 import { t } from './i18n.js';
-import { $, sizeCanvas, widthOf } from './dom.js';
+import { $, computeStyle, sizeCanvas, widthOf } from './dom.js';
 import { limits } from './catalog.js';
 import { app } from './state.js';
 
@@ -231,8 +231,13 @@ export function chartBoxes() {
   return ['#gantt', '#cdf', '#hist'].map((id) => $(id).parentElement);
 }
 
-/** Draws the study's Gantt (in parts). */
-export function drawGantt() { if (study) study.draw(); }
+/** Draws the study's Gantt (in parts), the document's style first (its
+ * own measure: the Gantt's first font would compute it inside the draw). */
+export function drawGantt() {
+  if (!study) return;
+  computeStyle($('#gantt'));
+  study.draw();
+}
 
 /** Draws the CDF and the histogram; Rust leaves a canvas that already
  * shows its plot (the same data, size, theme and language) as it is. */

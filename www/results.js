@@ -8,7 +8,6 @@ import { clearRunError } from './banner.js';
 import { renderTable, renderStatus } from './table.js';
 import { drawGantt, drawPlots, readChartWidths, showResult } from './gantt.js';
 import { postHeight } from './embed.js';
-import { $, computeStyle } from './dom.js';
 
 export function show(result, query, workerMs, t0, received) {
   const start = performance.now();
@@ -76,7 +75,6 @@ function table(result, from) {
 /** Draws the Gantt at the charts' widths; returns when it was done. */
 function gantt(from) {
   readChartWidths();
-  computeStyle($('#gantt'));
   drawGantt();
   const end = performance.now();
   performance.measure('tailslice:render:gantt', { start: from, end });

@@ -15,10 +15,10 @@ use crate::text::Text;
 pub(crate) const PAGE_MAX_RECORDS: usize = crate::chart::timeline::MAX_RECORDS;
 
 /// The URL key of the scenario name.
-pub const SCENARIO_KEY: &str = "s";
+pub(crate) const SCENARIO_KEY: &str = "s";
 /// The URL key of the run a scenario's charts show (page only; not a CLI
 /// flag).
-pub const RUN_KEY: &str = "run";
+pub(crate) const RUN_KEY: &str = "run";
 
 /// A parsed scenario query.
 #[derive(Clone, Debug)]
@@ -33,7 +33,7 @@ pub struct ScenarioQuery {
 }
 
 /// The page's knob defaults: the CLI's, except that timelines are on.
-pub fn page_defaults() -> Knobs {
+pub(crate) fn page_defaults() -> Knobs {
     Knobs {
         timeline: true,
         max_records: PAGE_MAX_RECORDS,

@@ -14,7 +14,6 @@ use crate::responsiveness::RespParam;
 use crate::scenario::Knob;
 use crate::text::{Filled, Text};
 
-pub use crate::params::scenario_query::{RUN_KEY, SCENARIO_KEY};
 /// The address fragment's keys (after `#`, never sent to a server): the
 /// "Share these tasks" link's main-thread tasks
 /// (`crate::workload::task_link`).

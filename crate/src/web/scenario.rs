@@ -24,9 +24,7 @@ use super::query::BadParam;
 use super::result::{set, to_js};
 use crate::chart;
 use crate::param_spec::Params;
-pub use crate::params::scenario_query::{
-    page_defaults, parse, ScenarioQuery, RUN_KEY, SCENARIO_KEY,
-};
+pub use crate::params::scenario_query::{parse, ScenarioQuery};
 use crate::scenario::{self, Knob, RunView, ScenarioKind, ScenarioResult};
 use crate::text::Filled;
 

@@ -11,8 +11,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::result::to_js;
-use super::scenario::{page_defaults, RUN_KEY, SCENARIO_KEY};
 use crate::param_spec::Params;
+use crate::params::scenario_query::{page_defaults, RUN_KEY, SCENARIO_KEY};
 use crate::scenario::knob::KnobSpec;
 use crate::scenario::{Knob, ScenarioKind, Text};
 use crate::sim::Qos;

@@ -223,7 +223,17 @@ export function showResult(result, { keep = false, large = false } = {}) {
  * (before anything is drawn: each canvas sized in between would make the
  * next read lay the page out again). */
 export function readChartWidths() {
-  for (const e of chartBoxes()) widthOf(e);
+  drawnWidths = chartBoxes().map(widthOf).join(' ');
+}
+
+// The chart boxes' widths when the charts were last sized.
+let drawnWidths = '';
+
+/** Whether the chart boxes are no longer as wide as when the charts were
+ * last sized (a resize to draw for; a ResizeObserver also reports a box
+ * the first time it watches it, at the width already drawn). */
+export function chartWidthsChanged() {
+  return chartBoxes().map(widthOf).join(' ') !== drawnWidths;
 }
 
 /** The boxes the charts take their widths from. */

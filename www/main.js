@@ -16,7 +16,7 @@ import { writeUrl } from './url.js';
 import { request, crashWorker, onWorkerFailure } from './worker-calls.js';
 import { onFailure, workerRestarts, workersStarted, liveJobs } from './client.js';
 import { renderHead } from './table.js';
-import { chartBoxes, drawGantt, drawPlots, wireGantt } from './gantt.js';
+import { chartBoxes, chartWidthsChanged, drawGantt, drawPlots, readChartWidths, wireGantt } from './gantt.js';
 import { wireSharing, startEmbed, postHeight } from './embed.js';
 import { setTheme } from './theme.js';
 import { relabel, pushChartLang } from './relabel.js';
@@ -146,7 +146,13 @@ async function main() {
   new ResizeObserver(() => {
     if (resizeQueued) return;
     resizeQueued = true;
-    requestAnimationFrame(() => { resizeQueued = false; drawGantt(); drawPlots(); });
+    requestAnimationFrame(() => {
+      resizeQueued = false;
+      if (!chartWidthsChanged()) return;
+      readChartWidths();
+      drawGantt();
+      drawPlots();
+    });
   }).observe($('.results'));
   app.dark.addEventListener('change', () => { drawGantt(); drawPlots(); if (panels) panels.redrawSweeps(); });
 }

@@ -153,28 +153,28 @@ impl Serialize for Pass {
         o.serialize_field("stopped", &c.stopped)?;
         o.serialize_field("frames", &c.frames)?;
         o.serialize_field("wall_ms", &c.wall_ms)?;
-        match c.longtasks {
-            Some(v) => o.serialize_field("longtasks", &v)?,
-            None => o.skip_field("longtasks")?,
-        }
-        match c.longtask_ms {
-            Some(v) => o.serialize_field("longtask_ms", &v)?,
-            None => o.skip_field("longtask_ms")?,
-        }
-        match c.loafs {
-            Some(v) => o.serialize_field("loafs", &v)?,
-            None => o.skip_field("loafs")?,
-        }
-        match c.loaf_blocking_ms {
-            Some(v) => o.serialize_field("loaf_blocking_ms", &v)?,
-            None => o.skip_field("loaf_blocking_ms")?,
-        }
+        optional(&mut o, "longtasks", &c.longtasks)?;
+        optional(&mut o, "longtask_ms", &c.longtask_ms)?;
+        optional(&mut o, "loafs", &c.loafs)?;
+        optional(&mut o, "loaf_blocking_ms", &c.loaf_blocking_ms)?;
         o.serialize_field("completion", &self.completion)?;
         o.serialize_field("busy", &self.busy)?;
         o.serialize_field("gaps", &self.gaps)?;
         o.serialize_field("probe_late", &self.probe_late)?;
         o.serialize_field("input_delay", &self.input_delay)?;
         o.end()
+    }
+}
+
+/// A field the browser may not report: left out when it is `None`.
+fn optional<O: SerializeStruct, T: Serialize>(
+    o: &mut O,
+    key: &'static str,
+    value: &Option<T>,
+) -> Result<(), O::Error> {
+    match value {
+        Some(v) => o.serialize_field(key, v),
+        None => o.skip_field(key),
     }
 }
 

@@ -5,7 +5,7 @@
 // from the catalog, routes a query to the controls, the URL and a run,
 // and publishes the test hooks (window.tailslice). The other files each
 // have one job: see docs/page-internals.md.
-import init, { parseQuery, scenarioCatalog, langOf } from './tailslice.js';
+import init, { parseQuery, parseScenarioQuery, scenarioCatalog, langOf } from './tailslice.js';
 import { t, lang, setLang, startLang, onLangChange, applyI18n } from './i18n.js';
 import { $, observeWidths } from './dom.js';
 import { loadCatalog, catalog, limits } from './catalog.js';
@@ -60,7 +60,6 @@ window.tailslice = {
 /** Shows `page`: its values in the controls (`fill`), its query in the
  * address bar, and its run. */
 function setPage(page, { fill }) {
-  app.page = page;
   if (fill) {
     fillControls(page);
     $('#form-error').hidden = true;
@@ -69,9 +68,22 @@ function setPage(page, { fill }) {
     matchPreset(page);
     syncInert(page);
   }
+  run(page);
+}
+
+/** Runs `page` and puts its query in the address bar (the controls as
+ * they are). */
+function run(page) {
+  app.page = page;
   writeUrl(page);
   $('#share-link').hidden = true;
   request(page.experiment, page.estimated_slices > limits().large_slices || tasksLarge(), page.estimated_slices, page.inline);
+}
+
+/** Resolves after the browser has painted the frame it is building: a
+ * frame's callbacks run before its paint, a task queued from one after. */
+function afterPaint() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
 
 addEventListener('error', onMainThreadError);
@@ -93,7 +105,9 @@ async function main() {
   observeWidths(chartBoxes());
   await init({ module_or_path: new URL('./tailslice_bg.wasm', import.meta.url) });
   loadCatalog();
-  const page = parseQuery(location.search);
+  // The link as opened (the first run writes the page's own query over it).
+  const opened = location.search;
+  const page = parseQuery(opened);
   startLang(page.lang, langOf(navigator.language));
   applyI18n(document);
   pushChartLang();
@@ -101,22 +115,50 @@ async function main() {
   $('#lang').addEventListener('change', () => setLang($('#lang').value));
   onLangChange(relabel);
   renderHead(page.values.within);
-  initControls({ setPage });
-  initPanel();
-  wireSharing();
   wireGantt();
   setTheme(page.theme);
   if (page.embed) startEmbed(page);
-  // Apple QoS scenarios (s=<name> and its knobs): www/scenario.js.
-  const scenario = mountScenario({
-    embed: page.embed, viewQuery: page.view_query, showRunError, postHeight,
-    restoreNormal: () => { showBanner(app.urlErrors); setPage(app.page, { fill: true }); },
-  });
-  app.urlErrors = page.errors.concat(scenario.errors);
-  showBanner(app.urlErrors);
-  setPage(page, { fill: true });
-  scenario.start();
-  // Your own tasks and exports (www/io.js), sweeps (www/sweep.js).
+  // A link's result comes first: its run, table and Gantt in this task (a
+  // run small enough to compute here), and the settings, the scenarios and
+  // the panels once that frame is painted (building them is as long again
+  // as the run); a run in the worker goes on meanwhile. A scenario's link
+  // and an embed build everything first, as the result they show needs it.
+  const first = !page.embed && !parseScenarioQuery(opened).scenario;
+  if (first) run(page);
+  const setUp = () => {
+    const start = performance.now();
+    initControls({ setPage });
+    initPanel();
+    wireSharing();
+    // Apple QoS scenarios (s=<name> and its knobs): www/scenario.js.
+    const scenario = mountScenario({
+      opened, embed: page.embed, viewQuery: page.view_query, showRunError, postHeight,
+      restoreNormal: () => { showBanner(app.urlErrors); setPage(app.page, { fill: true }); },
+    });
+    app.urlErrors = page.errors.concat(scenario.errors);
+    showBanner(app.urlErrors);
+    if (first) {
+      // What the run did not need: the controls' values (a newer page, if
+      // a test or the visitor already asked for one).
+      fillControls(app.page);
+      $('#form-error').hidden = true;
+    } else {
+      setPage(page, { fill: true });
+    }
+    scenario.start();
+    // Your own tasks and exports (www/io.js), sweeps (www/sweep.js).
+    initIo(context);
+    // The panels' code loads after the first result (www/panels.js).
+    if (!page.embed) {
+      document.body.dataset.panels = 'loading';
+      whileLoading(firstResult.then(() => import('./panels.js')).then((m) => {
+        m.initPanels(context);
+        panels = m;
+        document.body.dataset.panels = 'ready';
+      }));
+    }
+    performance.measure('tailslice:settings', { start, end: performance.now() });
+  };
   const context = {
     query: () => app.page.experiment,
     page: () => app.page,
@@ -130,17 +172,10 @@ async function main() {
       setPage(parseQuery(q + (app.page.view_query ? `&${app.page.view_query}` : '')), { fill: true });
     },
   };
-  initIo(context);
-  // The panels' code loads after the first result (www/panels.js).
   let panels = null;
-  if (!page.embed) {
-    document.body.dataset.panels = 'loading';
-    whileLoading(firstResult.then(() => import('./panels.js')).then((m) => {
-      m.initPanels(context);
-      panels = m;
-      document.body.dataset.panels = 'ready';
-    }));
-  }
+  // "ready" waits for the settings (setState, whileLoading).
+  if (first) whileLoading(afterPaint().then(setUp));
+  else setUp();
 
   let resizeQueued = false;
   new ResizeObserver(() => {

@@ -43,7 +43,7 @@ const T: Duration = Duration::from_secs(30);
 
 /// The page's User Timing measures, the render's parts included (which one
 /// a slow first update spends its time in).
-const MEASURES: [&str; 14] = [
+const MEASURES: [&str; 15] = [
     "simulate",
     "render",
     "update",
@@ -61,6 +61,8 @@ const MEASURES: [&str; 14] = [
     "layout",
     // The document's style brought up to date before the Gantt's first font.
     "style",
+    // Building the settings, after a link's first result (once a load).
+    "settings",
 ];
 
 /// Durations of each measure on the page so far: `{name: [ms]}`.

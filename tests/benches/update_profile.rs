@@ -10,7 +10,8 @@
 //! experiment (DevTools' timeline categories, V8's and wasm's) and sums,
 //! for each event name, the main thread's self time (an event's duration
 //! less its children's) inside each load's `tailslice:update`; it prints
-//! the median per update of the names that take the most.
+//! the median per update of the names that take the most, then the page's
+//! own measures that lie inside each update (summed per update).
 //! `BENCH_BEFORE` names the previous build's `dist/`, profiled beside.
 
 use std::collections::HashMap;
@@ -47,15 +48,17 @@ fn main_thread(events: &[Value]) -> Option<(u64, u64)> {
         })
 }
 
-/// The `tailslice:update` windows (µs): user timing measures are async
-/// begin/end pairs.
+/// The `tailslice:update` windows (µs).
 fn update_windows(events: &[Value]) -> Vec<(f64, f64)> {
+    measure_windows(events, "tailslice:update")
+}
+
+/// The windows (µs) of the User Timing measure `name`: measures are
+/// async begin/end pairs.
+fn measure_windows(events: &[Value], name: &str) -> Vec<(f64, f64)> {
     let mut begins = Vec::new();
     let mut out = Vec::new();
-    let mut named: Vec<&Value> = events
-        .iter()
-        .filter(|e| e["name"] == "tailslice:update")
-        .collect();
+    let mut named: Vec<&Value> = events.iter().filter(|e| e["name"] == name).collect();
     named.sort_by(|a, b| {
         a["ts"]
             .as_f64()
@@ -161,6 +164,34 @@ async fn profile(build: &Build, loads: usize) -> Result<()> {
     for v in by_name.values_mut() {
         v.resize(windows.len(), 0.0);
     }
+    // The page's own measures inside each update: which phase the time is in.
+    let mut names: Vec<&str> = events
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .filter(|n| n.starts_with("tailslice:") && *n != "tailslice:update")
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut phases: Vec<(String, f64, f64)> = names
+        .into_iter()
+        .map(|n| {
+            let spans = measure_windows(&events, n);
+            let per_update: Vec<f64> = windows
+                .iter()
+                .map(|w| {
+                    spans
+                        .iter()
+                        .filter(|s| s.0 >= w.0 && s.1 <= w.1)
+                        .map(|s| (s.1 - s.0) / 1000.0)
+                        .sum()
+                })
+                .collect();
+            let v = sorted(&per_update);
+            (n.to_string(), percentile(&v, 50.0), percentile(&v, 95.0))
+        })
+        .filter(|r| r.2 > 0.0)
+        .collect();
+    phases.sort_by(|a, b| a.0.cmp(&b.0));
     let mut rows: Vec<(String, f64, f64)> = by_name
         .into_iter()
         .map(|(n, v)| {
@@ -183,6 +214,10 @@ async fn profile(build: &Build, loads: usize) -> Result<()> {
     );
     for (name, p50, p95) in rows.iter().take(16) {
         println!("  {name:<44} {p50:>9.2} {p95:>9.2}");
+    }
+    println!("  the page's measures inside it (summed per update):");
+    for (name, p50, p95) in &phases {
+        println!("    {name:<42} {p50:>9.2} {p95:>9.2}");
     }
     Ok(())
 }

@@ -168,3 +168,49 @@ async fn an_edit_draws_only_what_changed() -> Result<()> {
     );
     b.finish().await
 }
+
+/// When the first update ended and when the settings began to be built
+/// (`tailslice:update`, `tailslice:settings`), and the quantum and seed the
+/// settings show.
+async fn load_order(b: &Browser) -> Result<(f64, f64, String, String)> {
+    let v = b
+        .eval_js(
+            "const u = performance.getEntriesByName('tailslice:update')[0]; \
+             const s = performance.getEntriesByName('tailslice:settings')[0]; \
+             return [u.startTime + u.duration, s.startTime, \
+                     document.querySelector('#quantum').value, document.querySelector('#seed').value];",
+        )
+        .await?;
+    let f = |x: &Value| x.as_f64().unwrap_or(f64::NAN);
+    let s = |x: &Value| x.as_str().unwrap_or("").to_string();
+    Ok((f(&v[0]), f(&v[1]), s(&v[2]), s(&v[3])))
+}
+
+/// A link's table and Gantt are drawn before the settings are built, and
+/// the settings then show the link's values; a scenario's link builds the
+/// settings first (its result needs them).
+#[tokio::test]
+async fn a_links_result_is_drawn_before_its_settings_are_built() -> Result<()> {
+    let b = Browser::start().await?;
+    open_ready(&b, "/?v=1&q=7&seed=3").await?;
+    let (update_end, settings_start, q, seed) = load_order(&b).await?;
+    assert!(
+        update_end <= settings_start,
+        "first update ended at {update_end} ms, the settings began at {settings_start} ms"
+    );
+    assert_eq!((q.parse::<f64>().ok(), seed.as_str()), (Some(7.0), "3"));
+    b.open("/?s=feishu-startup").await?;
+    b.wait_js(
+        "document.body.dataset.state === 'ready' && \
+         performance.getEntriesByName('tailslice:update').length > 0 && \
+         performance.getEntriesByName('tailslice:settings').length > 0",
+        T,
+    )
+    .await?;
+    let (update_end, settings_start, _, _) = load_order(&b).await?;
+    assert!(
+        settings_start < update_end,
+        "a scenario's link: the settings began at {settings_start} ms, after the update ended at {update_end} ms"
+    );
+    b.finish().await
+}

@@ -73,14 +73,22 @@ export function applyI18n(root = document) {
   const scope = root.querySelectorAll ? root : document;
   const all = [...scope.querySelectorAll('[data-i18n],[data-i18n-attr]')];
   if (root.matches && root.matches('[data-i18n],[data-i18n-attr]')) all.push(root);
+  // Only what differs is written: the page's HTML is already in English,
+  // and a write of the same text still makes the browser style and lay out
+  // the element again.
   for (const e of all) {
     const key = e.getAttribute('data-i18n');
-    if (key) e.textContent = t(key);
+    if (key) {
+      const text = t(key);
+      if (e.textContent !== text) e.textContent = text;
+    }
     const attrs = e.getAttribute('data-i18n-attr');
     if (attrs) {
       for (const pair of attrs.split(',')) {
         const [attr, k] = pair.split(':').map((s) => s.trim());
-        if (attr && k) e.setAttribute(attr, t(k));
+        if (!attr || !k) continue;
+        const value = t(k);
+        if (e.getAttribute(attr) !== value) e.setAttribute(attr, value);
       }
     }
   }

@@ -223,7 +223,7 @@ export function showResult(result, { keep = false, large = false } = {}) {
  * (before anything is drawn: each canvas sized in between would make the
  * next read lay the page out again). */
 export function readChartWidths() {
-  drawnWidths = chartBoxes().map(widthOf).join(' ');
+  drawnWidths = chartWidths();
 }
 
 // The chart boxes' widths when the charts were last sized.
@@ -233,7 +233,12 @@ let drawnWidths = '';
  * last sized (a resize to draw for; a ResizeObserver also reports a box
  * the first time it watches it, at the width already drawn). */
 export function chartWidthsChanged() {
-  return chartBoxes().map(widthOf).join(' ') !== drawnWidths;
+  return chartWidths() !== drawnWidths;
+}
+
+/** The chart boxes' widths, as one comparable string. */
+function chartWidths() {
+  return chartBoxes().map(widthOf).join(' ');
 }
 
 /** The boxes the charts take their widths from. */

@@ -61,14 +61,19 @@ window.tailslice = {
  * address bar, and its run. */
 function setPage(page, { fill }) {
   if (fill) {
-    fillControls(page);
-    $('#form-error').hidden = true;
+    fillForm(page);
   } else {
     renderHead(page.values.within);
     matchPreset(page);
     syncInert(page);
   }
   run(page);
+}
+
+/** Puts `page`'s values in the controls, clearing an earlier refusal. */
+function fillForm(page) {
+  fillControls(page);
+  $('#form-error').hidden = true;
 }
 
 /** Runs `page` and puts its query in the address bar (the controls as
@@ -123,7 +128,8 @@ async function main() {
   // the panels once that frame is painted (building them is as long again
   // as the run); a run in the worker goes on meanwhile. A scenario's link
   // and an embed build everything first, as the result they show needs it.
-  const first = !page.embed && !parseScenarioQuery(opened).scenario;
+  const scenarioQuery = parseScenarioQuery(opened);
+  const first = !page.embed && !scenarioQuery.scenario;
   if (first) run(page);
   const setUp = () => {
     const start = performance.now();
@@ -132,19 +138,15 @@ async function main() {
     wireSharing();
     // Apple QoS scenarios (s=<name> and its knobs): www/scenario.js.
     const scenario = mountScenario({
-      opened, embed: page.embed, viewQuery: page.view_query, showRunError, postHeight,
+      parsed: scenarioQuery, embed: page.embed, viewQuery: page.view_query, showRunError, postHeight,
       restoreNormal: () => { showBanner(app.urlErrors); setPage(app.page, { fill: true }); },
     });
     app.urlErrors = page.errors.concat(scenario.errors);
     showBanner(app.urlErrors);
-    if (first) {
-      // What the run did not need: the controls' values (a newer page, if
-      // a test or the visitor already asked for one).
-      fillControls(app.page);
-      $('#form-error').hidden = true;
-    } else {
-      setPage(page, { fill: true });
-    }
+    // What the first run did not need: the controls' values (a newer
+    // page's, if a test or the visitor already asked for one).
+    if (first) fillForm(app.page);
+    else setPage(page, { fill: true });
     scenario.start();
     // Your own tasks and exports (www/io.js), sweeps (www/sweep.js).
     initIo(context);

@@ -479,7 +479,7 @@ function drawAll() {
 
 /**
  * Builds the scenario UI and reads the URL's scenario keys.
- * ctx: {opened (the query string the page was opened with), embed, viewQuery (the embed view's keys),
+ * ctx: {parsed (parseScenarioQuery of the link as opened), embed, viewQuery (the embed view's keys),
  * showRunError(message), restoreNormal(), postHeight()}.
  * Returns {errors, active, start()}: `errors` are rejected URL values for
  * the page's #error banner; `start()` enters scenario mode when the URL
@@ -494,7 +494,7 @@ export function mountScenario(ctx) {
   sc.cores = ganttCanvas($('#qos-gantt'), $('#qos-gantt-tip'), dark);
   sc.states = ganttCanvas($('#qos-states'), $('#qos-states-tip'), dark);
   applyI18n($('#scenario-slot'));
-  const parsed = parseScenarioQuery(ctx.opened);
+  const parsed = ctx.parsed;
   let resizeQueued = false;
   new ResizeObserver(() => {
     if (resizeQueued || !sc.parsed) return;
